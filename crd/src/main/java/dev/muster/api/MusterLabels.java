@@ -1,0 +1,25 @@
+package dev.muster.api;
+
+/** Label, annotation and name constants shared by the controllers, the scheduler and the local cluster. */
+public final class MusterLabels {
+    /** Name of the in-process gang scheduler; pods with this {@code schedulerName} are ours to bind. */
+    public static final String SCHEDULER_NAME = "muster";
+
+    /** Pods join a PodGroup of the same namespace by carrying this label with the group's name. */
+    public static final String POD_GROUP = "scheduling.muster.dev/pod-group";
+
+    public static final String JOB_NAME = "batch.muster.dev/job-name";
+    public static final String TASK_NAME = "batch.muster.dev/task-name";
+    public static final String TASK_INDEX = "batch.muster.dev/task-index";
+    public static final String JOB_VERSION = "batch.muster.dev/job-version";
+
+    /** Simulated kubelet: seconds a pod runs before it terminates (local cluster only). */
+    public static final String LOCAL_RUN_SECONDS = "local.muster.dev/run-seconds";
+    /** Simulated kubelet: exit code of every container when the pod terminates (local cluster only). */
+    public static final String LOCAL_EXIT_CODE = "local.muster.dev/exit-code";
+    /** Marks Node objects that the local cluster's simulated kubelet runs. */
+    public static final String LOCAL_SIMULATED_NODE = "local.muster.dev/simulated";
+
+    private MusterLabels() {
+    }
+}

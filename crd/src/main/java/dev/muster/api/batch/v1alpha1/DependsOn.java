@@ -1,0 +1,20 @@
+package dev.muster.api.batch.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+
+/** Tasks that must be available before a task's pods are created. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DependsOn {
+    private List<String> name;
+    private String iteration;
+
+    /** Names of the tasks depended on. */
+    public List<String> getName() { return name; }
+    public void setName(List<String> name) { this.name = name; }
+
+    /** {@code all} (default): every named task must be up; {@code any}: one is enough. */
+    public String getIteration() { return iteration; }
+    public void setIteration(String iteration) { this.iteration = iteration; }
+}

@@ -1,0 +1,43 @@
+package dev.muster.api.batch.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A batch job of one or more tasks, each a set of identical pods, gang-scheduled through a PodGroup.
+ * Field names follow Volcano's vcjob so that a vcjob manifest ports by changing its {@code apiVersion}.
+ */
+@Group(Job.GROUP)
+@Version(Job.VERSION)
+@Singular("job")
+@Plural("jobs")
+@ShortNames({"mjob", "mj"})
+@AdditionalPrinterColumn(name = "Phase", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.state.phase")
+@AdditionalPrinterColumn(name = "Min", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.minAvailable")
+@AdditionalPrinterColumn(name = "Running", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.running")
+@AdditionalPrinterColumn(name = "Succeeded", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.succeeded", priority = 1)
+@AdditionalPrinterColumn(name = "Failed", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.failed", priority = 1)
+@AdditionalPrinterColumn(name = "Reason", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.state.reason", priority = 1)
+@AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
+public class Job extends CustomResource<JobSpec, JobStatus> implements Namespaced {
+    public static final String GROUP = "batch.muster.dev";
+    public static final String VERSION = "v1alpha1";
+    public static final String API_VERSION = GROUP + "/" + VERSION;
+    public static final String KIND = "Job";
+
+    @Override
+    protected JobSpec initSpec() {
+        return new JobSpec();
+    }
+
+    @Override
+    protected JobStatus initStatus() {
+        return null;
+    }
+}

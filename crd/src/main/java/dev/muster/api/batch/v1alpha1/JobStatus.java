@@ -1,0 +1,67 @@
+package dev.muster.api.batch.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Observed state of a {@link Job}; written only by the job controller. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class JobStatus {
+    private JobState state = new JobState();
+    private Integer minAvailable;
+    private Map<String, TaskState> taskStatusCount = new LinkedHashMap<>();
+    private int pending;
+    private int running;
+    private int succeeded;
+    private int failed;
+    private int terminating;
+    private int unknown;
+    private int version;
+    private int retryCount;
+    private String runningDuration;
+    private List<JobCondition> conditions = new ArrayList<>();
+
+    /** Current phase and why the job is in it. */
+    public JobState getState() { return state; }
+    public void setState(JobState state) { this.state = state; }
+
+    /** Effective job-level minimum the gang is scheduled and judged by. */
+    public Integer getMinAvailable() { return minAvailable; }
+    public void setMinAvailable(Integer minAvailable) { this.minAvailable = minAvailable; }
+
+    /** Pod counts by phase for each task. */
+    public Map<String, TaskState> getTaskStatusCount() { return taskStatusCount; }
+    public void setTaskStatusCount(Map<String, TaskState> taskStatusCount) { this.taskStatusCount = taskStatusCount; }
+
+    public int getPending() { return pending; }
+    public void setPending(int pending) { this.pending = pending; }
+    public int getRunning() { return running; }
+    public void setRunning(int running) { this.running = running; }
+    public int getSucceeded() { return succeeded; }
+    public void setSucceeded(int succeeded) { this.succeeded = succeeded; }
+    public int getFailed() { return failed; }
+    public void setFailed(int failed) { this.failed = failed; }
+    public int getTerminating() { return terminating; }
+    public void setTerminating(int terminating) { this.terminating = terminating; }
+    public int getUnknown() { return unknown; }
+    public void setUnknown(int unknown) { this.unknown = unknown; }
+
+    /** Generation of the job's pods; a restart of the whole job increments it. */
+    public int getVersion() { return version; }
+    public void setVersion(int version) { this.version = version; }
+
+    /** Retries taken so far. */
+    public int getRetryCount() { return retryCount; }
+    public void setRetryCount(int retryCount) { this.retryCount = retryCount; }
+
+    /** Time since the job first ran, as a Go duration. */
+    public String getRunningDuration() { return runningDuration; }
+    public void setRunningDuration(String runningDuration) { this.runningDuration = runningDuration; }
+
+    /** History of phase transitions, newest last. */
+    public List<JobCondition> getConditions() { return conditions; }
+    public void setConditions(List<JobCondition> conditions) { this.conditions = conditions; }
+}

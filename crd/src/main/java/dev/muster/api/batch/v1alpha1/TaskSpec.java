@@ -1,0 +1,58 @@
+package dev.muster.api.batch.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+
+import java.util.List;
+
+/** A set of identical pods within a {@link Job}, named {@code <job>-<task>-<index>}. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class TaskSpec {
+    @Required
+    private String name;
+    @Min(0)
+    private Integer replicas;
+    @Min(0)
+    private Integer minAvailable;
+    // The full PodTemplateSpec schema would make the CRD several hundred kilobytes; the API server
+    // validates the pods themselves when they are created.
+    @PreserveUnknownFields
+    @SchemaFrom(type = Object.class)
+    private PodTemplateSpec template;
+    private List<LifecyclePolicy> policies;
+    private DependsOn dependsOn;
+    @Min(0)
+    private Integer maxRetry;
+
+    /** Task name, a DNS-1123 label unique within the job. */
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+
+    /** Number of pods; defaults to 1. */
+    public Integer getReplicas() { return replicas; }
+    public void setReplicas(Integer replicas) { this.replicas = replicas; }
+
+    /** Pods of this task that must run at once, and succeed for the job to complete; defaults to replicas. */
+    public Integer getMinAvailable() { return minAvailable; }
+    public void setMinAvailable(Integer minAvailable) { this.minAvailable = minAvailable; }
+
+    /** Template of the task's pods. */
+    public PodTemplateSpec getTemplate() { return template; }
+    public void setTemplate(PodTemplateSpec template) { this.template = template; }
+
+    /** Task-level lifecycle policies; they win over the job's. */
+    public List<LifecyclePolicy> getPolicies() { return policies; }
+    public void setPolicies(List<LifecyclePolicy> policies) { this.policies = policies; }
+
+    /** Tasks that must be up before this task's pods are created. */
+    public DependsOn getDependsOn() { return dependsOn; }
+    public void setDependsOn(DependsOn dependsOn) { this.dependsOn = dependsOn; }
+
+    /** Restarts in place a pod of this task may take before the task fails. */
+    public Integer getMaxRetry() { return maxRetry; }
+    public void setMaxRetry(Integer maxRetry) { this.maxRetry = maxRetry; }
+}

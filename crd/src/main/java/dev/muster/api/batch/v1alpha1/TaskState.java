@@ -1,0 +1,22 @@
+package dev.muster.api.batch.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Pod counts of one task by pod phase ({@code Pending}, {@code Running}, {@code Succeeded}, {@code Failed}, ...). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class TaskState {
+    private Map<String, Integer> phase = new TreeMap<>();
+
+    public TaskState() {
+    }
+
+    public TaskState(Map<String, Integer> phase) {
+        this.phase = new TreeMap<>(phase);
+    }
+
+    public Map<String, Integer> getPhase() { return phase; }
+    public void setPhase(Map<String, Integer> phase) { this.phase = phase; }
+}

@@ -1,0 +1,42 @@
+package dev.muster.api.scheduling.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A gang: pods labelled {@code scheduling.muster.dev/pod-group: <name>} that are bound all-or-nothing
+ * once {@code minMember} of them (and each task's {@code minTaskMember}) fit at once.
+ */
+@Group(PodGroup.GROUP)
+@Version(PodGroup.VERSION)
+@Singular("podgroup")
+@Plural("podgroups")
+@ShortNames({"pg", "podgroup"})
+@AdditionalPrinterColumn(name = "Phase", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.phase")
+@AdditionalPrinterColumn(name = "Min", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".spec.minMember")
+@AdditionalPrinterColumn(name = "Running", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.running")
+@AdditionalPrinterColumn(name = "Succeeded", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.succeeded", priority = 1)
+@AdditionalPrinterColumn(name = "Failed", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.failed", priority = 1)
+@AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
+public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced {
+    public static final String GROUP = "scheduling.muster.dev";
+    public static final String VERSION = "v1alpha1";
+    public static final String API_VERSION = GROUP + "/" + VERSION;
+    public static final String KIND = "PodGroup";
+
+    @Override
+    protected PodGroupSpec initSpec() {
+        return new PodGroupSpec();
+    }
+
+    @Override
+    protected PodGroupStatus initStatus() {
+        return null;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.muster.api.scheduling.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/** A PodGroup condition with exactly the seed's fields. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class PodGroupCondition {
+    /** Condition type: the gang could not be placed. */
+    public static final String UNSCHEDULABLE = "Unschedulable";
+    /** Condition type: the gang is placed. */
+    public static final String SCHEDULED = "Scheduled";
+
+    public static final String REASON_POD_FAILED = "PodFailed";
+    public static final String REASON_POD_DELETED = "PodDeleted";
+    public static final String REASON_NOT_ENOUGH_RESOURCES = "NotEnoughResources";
+    public static final String REASON_NOT_ENOUGH_TASKS = "NotEnoughTasks";
+
+    private String type;
+    private String status;
+    private String transitionID;
+    private String lastTransitionTime;
+    private String reason;
+    private String message;
+
+    /** {@code Unschedulable} or {@code Scheduled}. */
+    public String getType() { return type; }
+    public void setType(String type) { this.type = type; }
+
+    /** {@code True}, {@code False} or {@code Unknown}. */
+    public String getStatus() { return status; }
+    public void setStatus(String status) { this.status = status; }
+
+    /** Identifies the scheduling attempt that set the condition. */
+    public String getTransitionID() { return transitionID; }
+    public void setTransitionID(String transitionID) { this.transitionID = transitionID; }
+
+    /** Changes only when {@code status} changes. */
+    public String getLastTransitionTime() { return lastTransitionTime; }
+    public void setLastTransitionTime(String lastTransitionTime) { this.lastTransitionTime = lastTransitionTime; }
+
+    public String getReason() { return reason; }
+    public void setReason(String reason) { this.reason = reason; }
+
+    public String getMessage() { return message; }
+    public void setMessage(String message) { this.message = message; }
+}

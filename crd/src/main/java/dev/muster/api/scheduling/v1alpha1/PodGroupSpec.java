@@ -1,0 +1,43 @@
+package dev.muster.api.scheduling.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.util.Map;
+
+/** Desired gang of a {@link PodGroup}. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class PodGroupSpec {
+    @Min(0)
+    private Integer minMember;
+    private Map<String, Integer> minTaskMember;
+    private Map<String, Quantity> minResources;
+    @Min(0)
+    private Integer scheduleTimeoutSeconds;
+    private String queue;
+    private String priorityClassName;
+
+    /** Pods that must be placed at once; defaults to 1. */
+    public Integer getMinMember() { return minMember; }
+    public void setMinMember(Integer minMember) { this.minMember = minMember; }
+
+    /** Per task (pod label {@code batch.muster.dev/task-name}), pods that must be placed at once. */
+    public Map<String, Integer> getMinTaskMember() { return minTaskMember; }
+    public void setMinTaskMember(Map<String, Integer> minTaskMember) { this.minTaskMember = minTaskMember; }
+
+    /** Resources the gang needs at least, summed over its minimum members. */
+    public Map<String, Quantity> getMinResources() { return minResources; }
+    public void setMinResources(Map<String, Quantity> minResources) { this.minResources = minResources; }
+
+    /** Overrides the scheduler's waiting time for this group. */
+    public Integer getScheduleTimeoutSeconds() { return scheduleTimeoutSeconds; }
+    public void setScheduleTimeoutSeconds(Integer scheduleTimeoutSeconds) { this.scheduleTimeoutSeconds = scheduleTimeoutSeconds; }
+
+    public String getQueue() { return queue; }
+    public void setQueue(String queue) { this.queue = queue; }
+
+    /** PriorityClass that orders this group against others. */
+    public String getPriorityClassName() { return priorityClassName; }
+    public void setPriorityClassName(String priorityClassName) { this.priorityClassName = priorityClassName; }
+}
