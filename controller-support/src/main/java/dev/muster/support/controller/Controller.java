@@ -1,0 +1,99 @@
+package dev.muster.support.controller;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a {@link Reconciler} on worker threads fed by a {@link KeyedWorkQueue}: each key is reconciled
+ * by one worker at a time, a failed reconcile is retried with exponential backoff, and a reconcile may
+ * ask for another look after a delay.
+ */
+public final class Controller implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
+
+    private final String name;
+    private final Reconciler reconciler;
+    private final KeyedWorkQueue<ObjectKey> queue;
+    private final int workers;
+    private final List<Thread> threads = new ArrayList<>();
+
+    /**
+     * @param name       controller name, used in thread names and logs
+     * @param reconciler the reconcile function
+     * @param workers    keys reconciled in parallel
+     */
+    public Controller(String name, Reconciler reconciler, int workers) {
+        this(name, reconciler, workers, Duration.ofMillis(100), Duration.ofSeconds(60));
+    }
+
+    /** As above, with the failure backoff given. */
+    public Controller(String name, Reconciler reconciler, int workers, Duration baseBackoff, Duration maxBackoff) {
+        this.name = name;
+        this.reconciler = reconciler;
+        this.workers = workers;
+        this.queue = new KeyedWorkQueue<>(name, baseBackoff, maxBackoff);
+    }
+
+    /** Asks for the key to be reconciled. */
+    public void enqueue(ObjectKey key) {
+        queue.add(key);
+    }
+
+    /** Asks for the key to be reconciled after a delay. */
+    public void enqueueAfter(ObjectKey key, Duration delay) {
+        queue.addAfter(key, delay);
+    }
+
+    /** Starts the workers. */
+    public synchronized void start() {
+        for (int i = 0; i < workers; i++) {
+            Thread t = new Thread(this::work, name + "-worker-" + i);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+    }
+
+    /** Keys waiting for a worker. */
+    public int queued() {
+        return queue.size();
+    }
+
+    private void work() {
+        while (true) {
+            ObjectKey key;
+            try {
+                key = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (key == null) {
+                return;
+            }
+            try {
+                ReconcileResult result = reconciler.reconcile(key);
+                queue.forget(key);
+                result.requeueAfter().ifPresent(d -> queue.addAfter(key, d));
+            } catch (Exception e) {
+                int failures = queue.failures(key) + 1;
+                log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key, failures, e.toString());
+                log.debug("{}: reconcile failure of {}", name, key, e);
+                queue.addRateLimited(key);
+            } finally {
+                queue.done(key);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        queue.close();
+        threads.forEach(Thread::interrupt);
+        threads.clear();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.muster.api.batch.v1alpha1;
+
+import dev.muster.api.MusterLabels;
+
+import java.util.List;
+import java.util.Objects;
+
+/** Effective values of optional Job fields: one place for every default, as a pure function of the spec. */
+public final class JobDefaults {
+    /** Retries a job gets when {@code maxRetry} is not set. */
+    public static final int DEFAULT_MAX_RETRY = 3;
+
+    private JobDefaults() {
+    }
+
+    /** Pods of the task; 1 when not set. */
+    public static int replicas(TaskSpec task) {
+        return task.getReplicas() == null ? 1 : task.getReplicas();
+    }
+
+    /** The task's minimum; its replicas when not set. */
+    public static int minAvailable(TaskSpec task) {
+        return task.getMinAvailable() == null ? replicas(task) : task.getMinAvailable();
+    }
+
+    /** The job's minimum; the sum of its tasks' minimums when not set. */
+    public static int minAvailable(JobSpec spec) {
+        if (spec.getMinAvailable() != null) {
+            return spec.getMinAvailable();
+        }
+        return tasks(spec).stream().mapToInt(JobDefaults::minAvailable).sum();
+    }
+
+    /** Pods of all tasks. */
+    public static int totalReplicas(JobSpec spec) {
+        return tasks(spec).stream().mapToInt(JobDefaults::replicas).sum();
+    }
+
+    /** Retries allowed; {@value #DEFAULT_MAX_RETRY} when not set, 0 means none. */
+    public static int maxRetry(JobSpec spec) {
+        return spec.getMaxRetry() == null ? DEFAULT_MAX_RETRY : spec.getMaxRetry();
+    }
+
+    /** The scheduler of the job's pods; Muster's own when not set. */
+    public static String schedulerName(JobSpec spec) {
+        return spec.getSchedulerName() == null || spec.getSchedulerName().isBlank()
+                ? MusterLabels.SCHEDULER_NAME : spec.getSchedulerName();
+    }
+
+    /** The name of a job's pod: {@code <job>-<task>-<index>}. */
+    public static String podName(String job, String task, int index) {
+        return job + "-" + task + "-" + index;
+    }
+
+    /** The name of a job's PodGroup, which is the job's own name. */
+    public static String podGroupName(String job) {
+        return job;
+    }
+
+    static List<TaskSpec> tasks(JobSpec spec) {
+        return spec.getTasks() == null ? List.of() : spec.getTasks().stream().filter(Objects::nonNull).toList();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.muster.api.batch.v1alpha1.validation;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobDefaults;
+import dev.muster.api.batch.v1alpha1.JobSpec;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** Checks that a Job can run and lists every problem by field path; a pure function of the Job. */
+public final class JobValidator {
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final int MAX_LABEL = 63;
+
+    private JobValidator() {
+    }
+
+    /** Every problem found; empty when the Job is valid. */
+    public static List<FieldError> validate(Job job) {
+        List<FieldError> errors = new ArrayList<>();
+        JobSpec spec = job.getSpec();
+        if (spec == null) {
+            errors.add(new FieldError("spec", "is required"));
+            return errors;
+        }
+        List<TaskSpec> tasks = spec.getTasks();
+        if (tasks == null || tasks.isEmpty()) {
+            errors.add(new FieldError("spec.tasks", "must list at least one task"));
+            return errors;
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            validateTask(job.getMetadata().getName(), tasks.get(i), "spec.tasks[" + i + "]", names, errors);
+        }
+        if (spec.getMinAvailable() != null) {
+            int total = JobDefaults.totalReplicas(spec);
+            if (spec.getMinAvailable() < 0) {
+                errors.add(new FieldError("spec.minAvailable", "must be >= 0, was " + spec.getMinAvailable()));
+            } else if (spec.getMinAvailable() > total) {
+                errors.add(new FieldError("spec.minAvailable",
+                        "must not exceed the total replicas of all tasks (" + total + "), was " + spec.getMinAvailable()));
+            }
+        }
+        if (spec.getMaxRetry() != null && spec.getMaxRetry() < 0) {
+            errors.add(new FieldError("spec.maxRetry", "must be >= 0, was " + spec.getMaxRetry()));
+        }
+        return errors;
+    }
+
+    /** The problems joined into one message, as shown in status and events. */
+    public static String describe(List<FieldError> errors) {
+        return errors.stream().map(FieldError::toString).collect(Collectors.joining("; "));
+    }
+
+    private static void validateTask(String jobName, TaskSpec task, String path, Set<String> names, List<FieldError> errors) {
+        if (task == null) {
+            errors.add(new FieldError(path, "must not be null"));
+            return;
+        }
+        String name = task.getName();
+        if (name == null || name.isEmpty()) {
+            errors.add(new FieldError(path + ".name", "is required"));
+        } else {
+            if (!DNS_LABEL.matcher(name).matches() || name.length() > MAX_LABEL) {
+                errors.add(new FieldError(path + ".name", "'" + name + "' must be a DNS-1123 label (lower-case "
+                        + "letters, digits and '-', starting and ending with a letter or digit)"));
+            }
+            if (!names.add(name)) {
+                errors.add(new FieldError(path + ".name", "duplicate task name '" + name + "'"));
+            }
+        }
+        if (task.getReplicas() != null && task.getReplicas() < 0) {
+            errors.add(new FieldError(path + ".replicas", "must be >= 0, was " + task.getReplicas()));
+        }
+        if (task.getMinAvailable() != null) {
+            if (task.getMinAvailable() < 0) {
+                errors.add(new FieldError(path + ".minAvailable", "must be >= 0, was " + task.getMinAvailable()));
+            } else if (task.getMinAvailable() > JobDefaults.replicas(task)) {
+                errors.add(new FieldError(path + ".minAvailable", "must not exceed replicas ("
+                        + JobDefaults.replicas(task) + "), was " + task.getMinAvailable()));
+            }
+        }
+        if (task.getTemplate() == null || task.getTemplate().getSpec() == null
+                || task.getTemplate().getSpec().getContainers() == null
+                || task.getTemplate().getSpec().getContainers().isEmpty()) {
+            errors.add(new FieldError(path + ".template.spec.containers", "must list at least one container"));
+        }
+        if (jobName != null && name != null) {
+            String longest = JobDefaults.podName(jobName, name, Math.max(0, JobDefaults.replicas(task) - 1));
+            if (longest.length() > MAX_LABEL) {
+                errors.add(new FieldError(path + ".name", "pod name '" + longest + "' would be "
+                        + longest.length() + " characters, more than " + MAX_LABEL));
+            }
+        }
+    }
+}
