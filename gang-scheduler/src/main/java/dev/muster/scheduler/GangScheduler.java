@@ -1,0 +1,187 @@
+package dev.muster.scheduler;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.support.informer.SharedInformers;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * Muster's gang scheduler: binds the pods with {@code schedulerName: muster} all-or-nothing per gang
+ * (pods labelled {@code scheduling.muster.dev/pod-group} with the same PodGroup; a pod without the label
+ * is a gang of one), honouring the PodGroup's {@code minMember} and {@code minTaskMember}.
+ *
+ * <p>Informers on nodes, all pods and PodGroups feed a cache; a cycle runs on one thread whenever
+ * something happened that can make a pod schedulable, and at least every
+ * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
+ * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
+ * controller) writes PodGroup status; this class never writes it.
+ */
+public final class GangScheduler implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GangScheduler.class);
+
+    private final KubernetesClient client;
+    private final SharedInformers informers;
+    private final boolean ownsInformers;
+    private final GangVerdictBoard board;
+    private final GangSchedulerConfig config;
+    private final SchedulerCache cache = new SchedulerCache();
+    private final List<Runnable> handlerRemovals = new ArrayList<>();
+    /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
+    private volatile List<SharedIndexInformer<?>> watched = List.of();
+    private CycleTrigger trigger;
+    private ThreadPoolExecutor apiCalls;
+    private boolean used;
+
+    /** A scheduler with informers of its own, started and stopped with it. */
+    public GangScheduler(KubernetesClient client, GangVerdictBoard board, GangSchedulerConfig config) {
+        this(client, new SharedInformers(client), true, board, config);
+    }
+
+    /**
+     * A scheduler on the process's shared informers. The owner of {@code informers} starts and closes
+     * them; the scheduler only adds its event handlers on {@link #start()} and removes them on
+     * {@link #stop()}.
+     */
+    public GangScheduler(KubernetesClient client, SharedInformers informers, GangVerdictBoard board,
+                         GangSchedulerConfig config) {
+        this(client, informers, false, board, config);
+    }
+
+    private GangScheduler(KubernetesClient client, SharedInformers informers, boolean ownsInformers,
+                          GangVerdictBoard board, GangSchedulerConfig config) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.informers = Objects.requireNonNull(informers, "informers");
+        this.ownsInformers = ownsInformers;
+        this.board = Objects.requireNonNull(board, "board");
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /**
+     * Registers with the informers (starting them if they are its own) and starts cycling. A scheduler
+     * starts once; after {@link #stop()}, make a new one.
+     */
+    public synchronized void start() {
+        if (used) {
+            throw new IllegalStateException("a gang scheduler starts once");
+        }
+        used = true;
+        apiCalls = new ThreadPoolExecutor(config.bindConcurrency(), config.bindConcurrency(), 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), daemonThreads("muster-scheduler-api-"));
+        apiCalls.allowCoreThreadTimeOut(true);
+        SharedIndexInformer<Node> nodes = informers.informer(Node.class);
+        SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
+        SharedIndexInformer<PodGroup> podGroups = informers.informer(PodGroup.class);
+        Clock clock = Clock.systemUTC();
+        SchedulingCycle cycle = new SchedulingCycle(cache,
+                new PodBinder(client, apiCalls, cache::forget),
+                new PodConditionWriter(client, pods.getStore(), apiCalls, clock),
+                board, this::isSynced, clock);
+        trigger = new CycleTrigger("muster-scheduler", cycle);
+
+        watch(nodes, trigger, cache::putNode, cache::removeNode);
+        watch(pods, trigger, cache::putPod, cache::removePod);
+        watch(podGroups, trigger, cache::putPodGroup, podGroup -> {
+            cache.removePodGroup(podGroup);
+            // A PodGroup recreated under the same name must get its verdict even if it reads the same.
+            board.forget(podGroup.getMetadata().getNamespace(), podGroup.getMetadata().getName());
+            return false;
+        });
+        watched = List.of(nodes, pods, podGroups);
+        if (ownsInformers) {
+            informers.start();
+        }
+        trigger.start(config.cyclePeriod());
+        log.info("gang scheduler started (cycle period {}, {} concurrent API calls)", config.cyclePeriod(),
+                config.bindConcurrency());
+    }
+
+    /** Whether the node, pod and PodGroup informers have all listed once; no cycle runs before. */
+    public boolean isSynced() {
+        return !watched.isEmpty() && watched.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** Stops cycling, waits for the running cycle and API calls, and leaves the informers. Idempotent. */
+    public synchronized void stop() {
+        if (trigger == null) {
+            return;
+        }
+        trigger.stop();
+        handlerRemovals.forEach(Runnable::run);
+        handlerRemovals.clear();
+        watched = List.of();
+        if (ownsInformers) {
+            informers.close();
+        }
+        apiCalls.shutdown();
+        try {
+            if (!apiCalls.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("API calls still running 10s after stop; abandoning them");
+                apiCalls.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        trigger = null;
+        log.info("gang scheduler stopped");
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private <T extends HasMetadata> void watch(SharedIndexInformer<T> informer, CycleTrigger trigger, Predicate<T> put,
+                                               Predicate<T> remove) {
+        ResourceEventHandler<T> handler = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object) {
+                if (put.test(object)) {
+                    trigger.request();
+                }
+            }
+
+            @Override
+            public void onUpdate(T before, T object) {
+                if (put.test(object)) {
+                    trigger.request();
+                }
+            }
+
+            @Override
+            public void onDelete(T object, boolean finalStateUnknown) {
+                if (remove.test(object)) {
+                    trigger.request();
+                }
+            }
+        };
+        informer.addEventHandler(handler);
+        handlerRemovals.add(() -> informer.removeEventHandler(handler));
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,60 @@
+package dev.muster.scheduler;
+
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * Binds pods through the {@code pods/{name}/binding} subresource, as kube-scheduler does, on the API
+ * executor so that the cycle thread never waits for the API server. fabric8 has no DSL for this
+ * subresource, hence the raw POST.
+ */
+final class PodBinder {
+    private static final Logger log = LoggerFactory.getLogger(PodBinder.class);
+
+    private final KubernetesClient client;
+    private final Executor executor;
+    private final Consumer<BindRequest> onFailure;
+
+    /**
+     * @param executor  runs the API calls; its size bounds the bindings in flight
+     * @param onFailure called, on the executor, for each pod whose binding failed
+     */
+    PodBinder(KubernetesClient client, Executor executor, Consumer<BindRequest> onFailure) {
+        this.client = client;
+        this.executor = executor;
+        this.onFailure = onFailure;
+    }
+
+    /** Starts binding each pod; returns at once. */
+    void bindAll(List<BindRequest> requests) {
+        for (BindRequest request : requests) {
+            executor.execute(() -> bind(request));
+        }
+    }
+
+    private void bind(BindRequest request) {
+        Binding binding = new BindingBuilder()
+                .withNewMetadata().withNamespace(request.namespace()).withName(request.podName())
+                .withUid(request.uid()).endMetadata()
+                .withNewTarget().withApiVersion("v1").withKind("Node").withName(request.nodeName()).endTarget()
+                .build();
+        String path = "/api/v1/namespaces/" + request.namespace() + "/pods/" + request.podName() + "/binding";
+        try {
+            client.raw(path, "POST", binding);
+            log.debug("bound pod {} to {}", request.podKey(), request.nodeName());
+        } catch (RuntimeException e) {
+            // Whatever the cause (409 bound by someone else, 404 deleted, the API server unreachable), the
+            // pod's room is given back: the informer shows a pod bound elsewhere or gone, and a pod still
+            // pending is retried with its gang by the next cycle.
+            log.warn("binding pod {} to {} failed: {}", request.podKey(), request.nodeName(), e.getMessage());
+            onFailure.accept(request);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package dev.muster.scheduler;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.scheduler.core.ClusterState;
+import dev.muster.scheduler.core.GangInfo;
+import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.PodPlacement;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The scheduler's view of the cluster, fed by informer events: node capacity and what every bound pod
+ * uses (whoever bound it), the pending pods of our scheduler grouped by gang, how many pods of each
+ * gang are bound, and the PodGroups' requirements.
+ *
+ * <p>Pods the scheduler has placed are <em>assumed</em>, as in kube-scheduler: they use their node's
+ * capacity at once, before the informer shows them bound, so the next cycle cannot place other pods on
+ * the same room; a failed bind {@link #forget forgets} the assumption and the pod is pending again.
+ *
+ * <p>Informer threads and the cycle thread call in concurrently; every method is synchronized, and
+ * each is quick (no I/O).
+ */
+final class SchedulerCache {
+    private final ClusterState cluster = new ClusterState();
+    private final Map<String, CachedPod> pods = new HashMap<>();
+    private final Map<GroupKey, GroupPods> groups = new HashMap<>();
+    private final Map<GroupKey, GroupSpec> podGroups = new HashMap<>();
+
+    /** @return whether the node's change can make a pending pod schedulable */
+    synchronized boolean putNode(Node node) {
+        return cluster.putNode(KubeObjects.nodeInfo(node));
+    }
+
+    /** Forgets a node; never makes a pod schedulable. */
+    synchronized boolean removeNode(Node node) {
+        cluster.removeNode(node.getMetadata().getName());
+        return false;
+    }
+
+    /** @return whether the change can make a pending pod schedulable: a new pending pod, or freed capacity */
+    synchronized boolean putPod(Pod pod) {
+        String key = KubeObjects.key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        CachedPod before = pods.get(key);
+        CachedPod after = classify(pod, before);
+        replace(key, before, after);
+        boolean newlyPending = after != null && after.state() == PodState.PENDING
+                && (before == null || before.state() != PodState.PENDING || !before.info().equals(after.info()));
+        return newlyPending || freedCapacity(before, after);
+    }
+
+    /** @return whether the deleted pod freed capacity */
+    synchronized boolean removePod(Pod pod) {
+        String key = KubeObjects.key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        CachedPod before = pods.get(key);
+        replace(key, before, null);
+        return freedCapacity(before, null);
+    }
+
+    /** @return whether the PodGroup is new or its requirements changed while pods of it wait */
+    synchronized boolean putPodGroup(PodGroup podGroup) {
+        GroupKey key = KubeObjects.groupKey(podGroup);
+        PodGroupSpec spec = podGroup.getSpec();
+        Map<String, Integer> minTaskMember = new HashMap<>();
+        if (spec != null && spec.getMinTaskMember() != null) {
+            // A task listed without a number (possible in YAML) sets no minimum.
+            spec.getMinTaskMember().forEach((task, min) -> {
+                if (task != null && min != null) {
+                    minTaskMember.put(task, min);
+                }
+            });
+        }
+        GroupSpec now = new GroupSpec(spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(),
+                minTaskMember, KubeObjects.createdAt(podGroup));
+        GroupSpec before = podGroups.put(key, now);
+        GroupPods waiting = groups.get(key);
+        return !now.equals(before) && waiting != null && !waiting.pending.isEmpty();
+    }
+
+    synchronized void removePodGroup(PodGroup podGroup) {
+        podGroups.remove(KubeObjects.groupKey(podGroup));
+    }
+
+    /**
+     * A snapshot and the gangs to try. A gang of a PodGroup that does not exist (yet) is left out: its
+     * requirements are unknown, and placing its pods one by one would defeat the gang.
+     */
+    synchronized CycleInput beginCycle() {
+        List<PendingGang> gangs = new ArrayList<>();
+        groups.forEach((key, group) -> {
+            if (group.pending.isEmpty()) {
+                return;
+            }
+            GangInfo gang = gangInfo(key, group);
+            if (gang != null) {
+                List<PodInfo> pending = new ArrayList<>(group.pending.size());
+                group.pending.values().forEach(pod -> pending.add(pod.info()));
+                gangs.add(new PendingGang(gang, pending, group.bound, group.boundByTask));
+            }
+        });
+        return new CycleInput(cluster.snapshot(), gangs);
+    }
+
+    private GangInfo gangInfo(GroupKey key, GroupPods group) {
+        if (key.standalonePod()) {
+            CachedPod pod = group.pending.firstEntry().getValue();
+            return new GangInfo(key, 1, Map.of(), pod.info().priority(), pod.createdAt());
+        }
+        GroupSpec spec = podGroups.get(key);
+        if (spec == null) {
+            return null;
+        }
+        // Until PriorityClasses are watched, the pods' resolved spec.priority orders the gang.
+        int priority = group.pending.values().stream().mapToInt(p -> p.info().priority()).max().orElse(0);
+        return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority, spec.createdAt());
+    }
+
+    /**
+     * Assumes placed pods onto their nodes. Pods that stopped pending since the cycle's snapshot (deleted,
+     * or bound by someone else) are skipped.
+     *
+     * @return the pods to bind
+     */
+    synchronized List<BindRequest> assume(List<PodPlacement> placements) {
+        List<BindRequest> requests = new ArrayList<>(placements.size());
+        for (PodPlacement placement : placements) {
+            String key = KubeObjects.key(placement.pod().namespace(), placement.pod().name());
+            CachedPod before = pods.get(key);
+            if (before != null && before.state() == PodState.PENDING) {
+                CachedPod assumed = before.with(PodState.ASSUMED, placement.nodeName());
+                replace(key, before, assumed);
+                requests.add(new BindRequest(placement.pod().namespace(), placement.pod().name(), before.uid(),
+                        placement.nodeName()));
+            }
+        }
+        return requests;
+    }
+
+    /** Undoes the assumption of a pod whose bind failed, so it is pending again and its room is free. */
+    synchronized void forget(BindRequest request) {
+        CachedPod before = pods.get(request.podKey());
+        if (before != null && before.state() == PodState.ASSUMED && before.uid().equals(request.uid())) {
+            replace(request.podKey(), before, before.with(PodState.PENDING, null));
+        }
+    }
+
+    private static CachedPod classify(Pod pod, CachedPod before) {
+        if (KubeObjects.isTerminal(pod)) {
+            return null;
+        }
+        String uid = pod.getMetadata().getUid();
+        String nodeName = KubeObjects.nodeName(pod);
+        if (nodeName != null) {
+            return new CachedPod(uid, KubeObjects.podInfo(pod), PodState.BOUND, nodeName, KubeObjects.createdAt(pod));
+        }
+        if (!KubeObjects.isOurs(pod) || KubeObjects.isDeleting(pod)) {
+            return null;
+        }
+        if (before != null && before.state() == PodState.ASSUMED && before.uid().equals(uid)) {
+            // The informer has not seen the binding yet; the pod keeps its assumed room.
+            return before;
+        }
+        return new CachedPod(uid, KubeObjects.podInfo(pod), PodState.PENDING, null, KubeObjects.createdAt(pod));
+    }
+
+    private static boolean freedCapacity(CachedPod before, CachedPod after) {
+        return before != null && before.occupiesNode()
+                && (after == null || !after.occupiesNode() || !after.nodeName().equals(before.nodeName()));
+    }
+
+    private void replace(String key, CachedPod before, CachedPod after) {
+        if (before != null) {
+            retract(before);
+        }
+        if (after != null) {
+            apply(after);
+            pods.put(key, after);
+        } else {
+            pods.remove(key);
+        }
+    }
+
+    private void apply(CachedPod pod) {
+        GroupKey key = pod.info().group();
+        if (pod.occupiesNode()) {
+            cluster.occupy(pod.nodeName(), pod.info().requests());
+            // A bound pod of no PodGroup is a finished gang of one; nothing needs its count.
+            if (!key.standalonePod()) {
+                groups.computeIfAbsent(key, k -> new GroupPods()).countBound(pod.info().task(), 1);
+            }
+        } else {
+            groups.computeIfAbsent(key, k -> new GroupPods()).pending.put(pod.info().name(), pod);
+        }
+    }
+
+    private void retract(CachedPod pod) {
+        GroupKey key = pod.info().group();
+        if (pod.occupiesNode()) {
+            cluster.release(pod.nodeName(), pod.info().requests());
+            if (key.standalonePod()) {
+                return;
+            }
+            groups.get(key).countBound(pod.info().task(), -1);
+        } else {
+            groups.get(key).pending.remove(pod.info().name());
+        }
+        if (groups.get(key).isEmpty()) {
+            groups.remove(key);
+        }
+    }
+
+    /** Where a cached pod stands. */
+    private enum PodState {
+        /** Ours, not bound, waiting for a cycle to place it. */
+        PENDING,
+        /** Placed by a cycle and being bound; uses its node's room. */
+        ASSUMED,
+        /** Bound according to the API server, by any scheduler; uses its node's room. */
+        BOUND
+    }
+
+    /** A pod that is pending for us or uses a node's room. */
+    private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt) {
+
+        boolean occupiesNode() {
+            return state != PodState.PENDING;
+        }
+
+        CachedPod with(PodState newState, String newNode) {
+            return new CachedPod(uid, info, newState, newNode, createdAt);
+        }
+    }
+
+    /** The requirements of a PodGroup. */
+    private record GroupSpec(int minMember, Map<String, Integer> minTaskMember, Instant createdAt) {
+    }
+
+    /** The pods of one gang: pending ones by name, and counts of bound ones. */
+    private static final class GroupPods {
+        private final TreeMap<String, CachedPod> pending = new TreeMap<>();
+        private final Map<String, Integer> boundByTask = new HashMap<>();
+        private int bound;
+
+        void countBound(String task, int delta) {
+            bound += delta;
+            boundByTask.merge(task, delta, Integer::sum);
+            if (boundByTask.get(task) == 0) {
+                boundByTask.remove(task);
+            }
+        }
+
+        boolean isEmpty() {
+            return pending.isEmpty() && bound == 0;
+        }
+    }
+}

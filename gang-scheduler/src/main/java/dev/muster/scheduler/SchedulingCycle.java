@@ -1,0 +1,119 @@
+package dev.muster.scheduler;
+
+import dev.muster.scheduler.core.GangPlacement;
+import dev.muster.scheduler.core.GangPlanner;
+import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.PodInfo;
+import dev.muster.support.gang.GangVerdict;
+import dev.muster.support.gang.GangVerdictBoard;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One scheduling cycle: snapshot the cache, plan every waiting gang with the placement core, assume and
+ * bind what was placed, and report the rest: a verdict per PodGroup on the board, and the
+ * {@code PodScheduled} condition of each pod left pending. Runs on the scheduler thread only; the API
+ * calls it starts run elsewhere.
+ */
+final class SchedulingCycle implements Runnable {
+    static final String REASON_SCHEDULED = "Scheduled";
+    static final String REASON_NOT_ENOUGH_RESOURCES = "NotEnoughResources";
+    static final String REASON_NOT_ENOUGH_TASKS = "NotEnoughTasks";
+    private static final Logger log = LoggerFactory.getLogger(SchedulingCycle.class);
+
+    private final SchedulerCache cache;
+    private final PodBinder binder;
+    private final PodConditionWriter conditions;
+    private final GangVerdictBoard board;
+    private final BooleanSupplier cacheSynced;
+    private final Clock clock;
+    /** Why each gang waited in the last cycle, so that a gang waiting for the same reason logs once. */
+    private Map<GroupKey, String> lastWaits = Map.of();
+
+    SchedulingCycle(SchedulerCache cache, PodBinder binder, PodConditionWriter conditions, GangVerdictBoard board,
+                    BooleanSupplier cacheSynced, Clock clock) {
+        this.cache = cache;
+        this.binder = binder;
+        this.conditions = conditions;
+        this.board = board;
+        this.cacheSynced = cacheSynced;
+        this.clock = clock;
+    }
+
+    @Override
+    public void run() {
+        // Before the informers have listed everything, free capacity looks larger than it is.
+        if (!cacheSynced.getAsBoolean()) {
+            return;
+        }
+        CycleInput input = cache.beginCycle();
+        List<GangPlacement> results = GangPlanner.plan(input.snapshot(), input.gangs());
+        String transitionId = UUID.randomUUID().toString();
+        Instant now = clock.instant();
+        Map<GroupKey, String> waits = new HashMap<>();
+        for (GangPlacement result : results) {
+            if (!result.placements().isEmpty()) {
+                List<BindRequest> requests = cache.assume(result.placements());
+                binder.bindAll(requests);
+                logBinding(result, requests);
+            }
+            for (PodInfo pod : result.unplaced()) {
+                conditions.markUnschedulable(pod.namespace(), pod.name(), result.pendingPodMessage());
+            }
+            if (!result.gang().key().standalonePod()) {
+                board.publish(verdict(result, transitionId, now));
+            }
+            if (!result.unplaced().isEmpty()) {
+                logWait(result, waits);
+            }
+        }
+        lastWaits = waits;
+    }
+
+    private static void logBinding(GangPlacement result, List<BindRequest> requests) {
+        if (requests.isEmpty()) {
+            return;
+        }
+        if (result.gang().key().standalonePod()) {
+            log.info("{}: binding to {}", result.gang().key(), requests.get(0).nodeName());
+        } else {
+            log.info("{}: binding {} pod(s) to {} node(s); {}", result.gang().key(), requests.size(),
+                    requests.stream().map(BindRequest::nodeName).distinct().count(), result.message());
+        }
+    }
+
+    private void logWait(GangPlacement result, Map<GroupKey, String> waits) {
+        GroupKey key = result.gang().key();
+        String why = result.placed()
+                ? result.unplaced().size() + " pod(s) beyond the quorum left pending: " + result.pendingPodMessage()
+                : "unschedulable (" + reason(result) + "): " + result.message();
+        waits.put(key, why);
+        if (why.equals(lastWaits.get(key))) {
+            log.debug("{}: {}", key, why);
+        } else {
+            log.info("{}: {}", key, why);
+        }
+    }
+
+    private static GangVerdict verdict(GangPlacement result, String transitionId, Instant now) {
+        GroupKey key = result.gang().key();
+        GangVerdict.Outcome outcome = result.placed() ? GangVerdict.Outcome.SCHEDULED : GangVerdict.Outcome.UNSCHEDULABLE;
+        return new GangVerdict(key.namespace(), key.name(), outcome, reason(result), result.message(), transitionId, now);
+    }
+
+    private static String reason(GangPlacement result) {
+        return switch (result.outcome()) {
+            case PLACED -> REASON_SCHEDULED;
+            case NOT_ENOUGH_PODS -> REASON_NOT_ENOUGH_TASKS;
+            case NOT_ENOUGH_RESOURCES -> REASON_NOT_ENOUGH_RESOURCES;
+        };
+    }
+}

@@ -1,0 +1,53 @@
+package dev.muster.scheduler.core;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A consistent copy of the nodes and what their pods request, taken once per scheduling cycle from
+ * {@link ClusterState}. Gang trials place pods on it tentatively; the informers keep changing the
+ * cluster state meanwhile without disturbing the cycle. Nodes are sorted by name, which makes ties in
+ * scoring break the same way every time.
+ */
+public final class ClusterSnapshot {
+    private final NodeState[] nodes;
+
+    ClusterSnapshot(NodeState[] nodes) {
+        this.nodes = nodes;
+    }
+
+    /** Nodes in the snapshot, schedulable or not. */
+    public int nodeCount() {
+        return nodes.length;
+    }
+
+    /** The nodes, sorted by name. */
+    public List<NodeState> nodes() {
+        return Collections.unmodifiableList(Arrays.asList(nodes));
+    }
+
+    /** A node by name. */
+    public Optional<NodeState> node(String name) {
+        int low = 0;
+        int high = nodes.length - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            int cmp = nodes[mid].name().compareTo(name);
+            if (cmp == 0) {
+                return Optional.of(nodes[mid]);
+            }
+            if (cmp < 0) {
+                low = mid + 1;
+            } else {
+                high = mid - 1;
+            }
+        }
+        return Optional.empty();
+    }
+
+    NodeState[] nodeArray() {
+        return nodes;
+    }
+}

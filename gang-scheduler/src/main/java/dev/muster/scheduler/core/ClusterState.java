@@ -1,0 +1,71 @@
+package dev.muster.scheduler.core;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The scheduler's running account of the nodes and of what the pods bound (or being bound) to them
+ * request, updated incrementally as pods and nodes come and go, so that a cycle's snapshot is a copy of
+ * per-node totals rather than a sum over all pods. Pods may be counted on a node the state does not
+ * know (yet): their usage is kept and applies once the node appears.
+ *
+ * <p>Not thread-safe; the owner serialises access.
+ */
+public final class ClusterState {
+    private final TreeMap<String, NodeInfo> nodes = new TreeMap<>();
+    private final Map<String, ResourceTally> usage = new HashMap<>();
+
+    /**
+     * Adds or replaces a node.
+     *
+     * @return whether anything the scheduler looks at changed
+     */
+    public boolean putNode(NodeInfo node) {
+        return !node.equals(nodes.put(node.name(), node));
+    }
+
+    /**
+     * Removes a node; the usage of pods still counted on it is kept until they are released.
+     *
+     * @return whether the node was known
+     */
+    public boolean removeNode(String name) {
+        boolean known = nodes.remove(name) != null;
+        ResourceTally tally = usage.get(name);
+        if (tally != null && tally.isEmpty()) {
+            usage.remove(name);
+        }
+        return known;
+    }
+
+    /** Counts a pod's requests and one pod slot against the node. */
+    public void occupy(String nodeName, ResourceVector podRequests) {
+        Objects.requireNonNull(nodeName, "nodeName");
+        usage.computeIfAbsent(nodeName, n -> new ResourceTally()).addPod(podRequests);
+    }
+
+    /** Undoes one {@link #occupy} with the same arguments. */
+    public void release(String nodeName, ResourceVector podRequests) {
+        ResourceTally tally = usage.get(nodeName);
+        if (tally == null) {
+            throw new IllegalStateException("no pod is counted on node " + nodeName);
+        }
+        tally.removePod(podRequests);
+        if (tally.isEmpty() && !nodes.containsKey(nodeName)) {
+            usage.remove(nodeName);
+        }
+    }
+
+    /** A copy for one cycle: later changes to this state do not show in it, nor its trials here. */
+    public ClusterSnapshot snapshot() {
+        NodeState[] copy = new NodeState[nodes.size()];
+        int i = 0;
+        for (NodeInfo node : nodes.values()) {
+            ResourceTally tally = usage.get(node.name());
+            copy[i++] = new NodeState(node, tally == null ? new ResourceTally() : tally.copy());
+        }
+        return new ClusterSnapshot(copy);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.muster.scheduler.core;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The result of a {@link GangTrial}: either the gang's quorum is placed and {@link #placements()} are
+ * committed to the snapshot, or nothing of the gang is placed and the snapshot is as before.
+ *
+ * @param gang          the gang
+ * @param outcome       what happened
+ * @param placements    committed placements; empty unless {@link Outcome#PLACED}
+ * @param unplaced      pending pods left without a node
+ * @param unschedulable why the last pod that fit nowhere did not fit; {@code null} if none failed
+ * @param message       the outcome for humans, for the PodGroup condition and pending pods
+ */
+public record GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> placements, List<PodInfo> unplaced,
+                            UnschedulableMessage unschedulable, String message) {
+
+    /** What a trial concluded. */
+    public enum Outcome {
+        /** The quorum (minMember and every minTaskMember) is placed, with pods beyond it that fit. */
+        PLACED,
+        /** The gang has fewer pods than its quorum needs, so it was not tried. */
+        NOT_ENOUGH_PODS,
+        /** The quorum does not fit the free capacity; nothing was placed. */
+        NOT_ENOUGH_RESOURCES
+    }
+
+    public GangPlacement {
+        Objects.requireNonNull(gang, "gang");
+        Objects.requireNonNull(outcome, "outcome");
+        placements = List.copyOf(placements);
+        unplaced = List.copyOf(unplaced);
+        Objects.requireNonNull(message, "message");
+    }
+
+    /** Whether the quorum is placed. */
+    public boolean placed() {
+        return outcome == Outcome.PLACED;
+    }
+
+    /**
+     * What to tell the pods left pending: when the gang is placed, only why they themselves did not fit;
+     * otherwise why the gang as a whole waits.
+     */
+    public String pendingPodMessage() {
+        return placed() && unschedulable != null ? unschedulable.message() : message;
+    }
+}

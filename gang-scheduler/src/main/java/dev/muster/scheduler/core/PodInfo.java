@@ -1,0 +1,42 @@
+package dev.muster.scheduler.core;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the scheduler needs to know of a pod.
+ *
+ * @param namespace    pod namespace
+ * @param name         pod name
+ * @param group        the gang the pod belongs to
+ * @param task         task name within the gang ({@code batch.muster.dev/task-name}), empty if none
+ * @param priority     pod priority ({@code spec.priority}), 0 if unset
+ * @param requests     effective requests as kube-scheduler counts them; never names {@code pods}
+ *                     since a pod always takes exactly one slot
+ * @param nodeSelector labels a node must carry
+ */
+public record PodInfo(String namespace, String name, GroupKey group, String task, int priority,
+                      ResourceVector requests, Map<String, String> nodeSelector) {
+
+    public PodInfo {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(group, "group");
+        task = task == null ? "" : task;
+        Objects.requireNonNull(requests, "requests");
+        if (requests.get(ResourceVector.PODS) != 0) {
+            throw new IllegalArgumentException("pod requests must not name pods; a pod always takes one slot");
+        }
+        nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+    }
+
+    /** Whether the two pods ask for the same resources on the same kind of node, so fit the same nodes. */
+    boolean sameShapeAs(PodInfo other) {
+        return requests.equals(other.requests) && nodeSelector.equals(other.nodeSelector);
+    }
+
+    @Override
+    public String toString() {
+        return namespace + "/" + name;
+    }
+}

@@ -1,0 +1,195 @@
+package dev.muster.scheduler;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.support.gang.GangVerdict;
+import dev.muster.support.gang.GangVerdictBoard;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The scheduler against the local cluster's API emulator over HTTP: three nodes of 4 cpu, so three pods
+ * of 3 cpu fit and a fourth does not.
+ */
+class GangSchedulerLocalClusterTest {
+    private static final String NS = "default";
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
+    /** Several cycles at the test's period: long enough for a wrong binding to show. */
+    private static final Duration STAYS = Duration.ofMillis(1000);
+
+    private LocalCluster cluster;
+    private KubernetesClient client;
+    private GangVerdictBoard board;
+    private GangScheduler scheduler;
+
+    @BeforeEach
+    void startClusterAndScheduler() {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(3).withNodeCpu("4").withNodeMemory("8Gi")
+                .withDefaultRunTime(Duration.ofMinutes(10)));
+        client = cluster.client();
+        board = new GangVerdictBoard();
+        scheduler = new GangScheduler(client, board,
+                GangSchedulerConfig.defaults().withCyclePeriod(Duration.ofMillis(200)));
+        scheduler.start();
+        await().atMost(PATIENCE).until(scheduler::isSynced);
+    }
+
+    @AfterEach
+    void stop() {
+        scheduler.stop();
+        cluster.close();
+    }
+
+    @Test
+    void bindsNoPodOfAGangWhoseQuorumDoesNotFit() {
+        createPodGroup("train", 4);
+        IntStream.range(0, 4).forEach(i -> createPod("train-worker-" + i, "train", "worker", "3"));
+
+        await().atMost(PATIENCE).until(() -> verdict("train")
+                .filter(v -> v.outcome() == GangVerdict.Outcome.UNSCHEDULABLE).isPresent());
+        GangVerdict verdict = verdict("train").orElseThrow();
+        assertThat(verdict.reason()).isEqualTo("NotEnoughResources");
+        assertThat(verdict.message()).startsWith("0/3 nodes are available: 3 Insufficient cpu.");
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("train")).allSatisfy(pod -> {
+            PodCondition scheduled = podScheduled(pod).orElseThrow();
+            assertThat(scheduled.getStatus()).isEqualTo("False");
+            assertThat(scheduled.getReason()).isEqualTo("Unschedulable");
+            assertThat(scheduled.getMessage()).startsWith("0/3 nodes are available: 3 Insufficient cpu.");
+        }));
+        // Unbound through several cycles, and not rewritten either: the condition is written once.
+        Map<String, String> versions = resourceVersions(pods("train"));
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> {
+            List<Pod> pods = pods("train");
+            assertThat(pods).allSatisfy(pod -> assertThat(nodeName(pod)).isNull());
+            assertThat(resourceVersions(pods)).isEqualTo(versions);
+        });
+    }
+
+    @Test
+    void bindsExactlyTheQuorumWhenOnlyThatFitsAndThePodsRun() {
+        createPodGroup("train", 3);
+        IntStream.range(0, 4).forEach(i -> createPod("train-worker-" + i, "train", "worker", "3"));
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound(pods("train"))).hasSize(3));
+        assertThat(verdict("train")).hasValueSatisfying(v -> assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.SCHEDULED));
+        assertThat(bound(pods("train")).stream().map(GangSchedulerLocalClusterTest::nodeName).distinct()).hasSize(3);
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<Pod> pods = pods("train");
+            assertThat(pods).filteredOn(pod -> "Running".equals(pod.getStatus().getPhase())).hasSize(3);
+            Pod pending = pods.stream().filter(pod -> nodeName(pod) == null).findFirst().orElseThrow();
+            assertThat(podScheduled(pending)).hasValueSatisfying(c -> assertThat(c.getMessage())
+                    .isEqualTo("0/3 nodes are available: 3 Insufficient cpu."));
+        });
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE))
+                .untilAsserted(() -> assertThat(bound(pods("train"))).hasSize(3));
+    }
+
+    @Test
+    void podsBoundByAnotherSchedulerUseCapacityUntilTheyGo() {
+        Pod foreign = client.pods().inNamespace(NS).resource(pod("foreign", null, null, "3", "default-scheduler")
+                .edit().editSpec().withNodeName("node-1").endSpec().build()).create();
+        createPodGroup("train", 3);
+        IntStream.range(0, 3).forEach(i -> createPod("train-worker-" + i, "train", "worker", "3"));
+
+        await().atMost(PATIENCE).until(() -> verdict("train")
+                .filter(v -> v.outcome() == GangVerdict.Outcome.UNSCHEDULABLE).isPresent());
+        assertThat(bound(pods("train"))).isEmpty();
+
+        client.pods().inNamespace(NS).resource(foreign).delete();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound(pods("train"))).hasSize(3));
+        assertThat(verdict("train")).hasValueSatisfying(v -> assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.SCHEDULED));
+    }
+
+    @Test
+    void waitsForAMissingPodGroupAndTreatsAnUnlabelledPodAsAGangOfOne() {
+        createPod("solo", null, null, "1");
+        IntStream.range(0, 2).forEach(i -> createPod("late-worker-" + i, "late", "worker", "1"));
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(nodeName(get("solo"))).isNotNull());
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE))
+                .untilAsserted(() -> assertThat(bound(pods("late"))).isEmpty());
+
+        createPodGroup("late", 2);
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound(pods("late"))).hasSize(2));
+    }
+
+    private void createPodGroup(String name, int minMember) {
+        PodGroup podGroup = new PodGroup();
+        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        podGroup.getSpec().setMinMember(minMember);
+        client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
+    }
+
+    private void createPod(String name, String podGroup, String task, String cpu) {
+        client.pods().inNamespace(NS).resource(pod(name, podGroup, task, cpu, MusterLabels.SCHEDULER_NAME)).create();
+    }
+
+    private static Pod pod(String name, String podGroup, String task, String cpu, String schedulerName) {
+        Map<String, String> labels = new HashMap<>();
+        if (podGroup != null) {
+            labels.put(MusterLabels.POD_GROUP, podGroup);
+            labels.put(MusterLabels.TASK_NAME, task);
+        }
+        return new PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(NS).withLabels(labels).endMetadata()
+                .withNewSpec().withSchedulerName(schedulerName)
+                .addNewContainer().withName("main").withImage("busybox")
+                .withNewResources().addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity("1Gi"))
+                .endResources().endContainer()
+                .endSpec().build();
+    }
+
+    private Optional<GangVerdict> verdict(String podGroup) {
+        return board.latest(NS, podGroup);
+    }
+
+    private Pod get(String name) {
+        return client.pods().inNamespace(NS).withName(name).get();
+    }
+
+    private List<Pod> pods(String podGroup) {
+        return client.pods().inNamespace(NS).withLabel(MusterLabels.POD_GROUP, podGroup).list().getItems();
+    }
+
+    private static Map<String, String> resourceVersions(List<Pod> pods) {
+        return pods.stream().collect(Collectors.toMap(pod -> pod.getMetadata().getName(),
+                pod -> pod.getMetadata().getResourceVersion()));
+    }
+
+    private static List<Pod> bound(List<Pod> pods) {
+        return pods.stream().filter(pod -> nodeName(pod) != null).toList();
+    }
+
+    private static String nodeName(Pod pod) {
+        return pod.getSpec().getNodeName();
+    }
+
+    private static Optional<PodCondition> podScheduled(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null ? Optional.empty()
+                : pod.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst();
+    }
+}

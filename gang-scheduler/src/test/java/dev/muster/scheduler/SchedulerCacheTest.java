@@ -1,0 +1,134 @@
+package dev.muster.scheduler;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.ResourceVector;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SchedulerCacheTest {
+    private final SchedulerCache cache = new SchedulerCache();
+
+    private static Node node(String name, String cpu) {
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus().addToAllocatable("cpu", new Quantity(cpu)).addToAllocatable("pods", new Quantity("110"))
+                .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
+    }
+
+    private static Pod pod(String name, String podGroup, String task, String cpu) {
+        PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns").withUid(name + "-uid")
+                .endMetadata()
+                .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME).addNewContainer().withName("c")
+                .withNewResources().addToRequests("cpu", new Quantity(cpu)).endResources().endContainer().endSpec();
+        if (podGroup != null) {
+            pod.editMetadata().addToLabels(MusterLabels.POD_GROUP, podGroup).addToLabels(MusterLabels.TASK_NAME, task)
+                    .endMetadata();
+        }
+        return pod.build();
+    }
+
+    private static Pod boundTo(Pod pod, String nodeName) {
+        return new PodBuilder(pod).editSpec().withNodeName(nodeName).endSpec().build();
+    }
+
+    private static PodGroup podGroup(String name, int minMember) {
+        PodGroup podGroup = new PodGroup();
+        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns")
+                .withCreationTimestamp("2024-01-01T00:00:00Z").build());
+        podGroup.getSpec().setMinMember(minMember);
+        return podGroup;
+    }
+
+    private long freeCpu(String node) {
+        return cache.beginCycle().snapshot().node(node).orElseThrow().free(ResourceVector.CPU);
+    }
+
+    @Test
+    void podsBoundByAnySchedulerUseCapacityUntilTheyFinish() {
+        cache.putNode(node("node-0", "4"));
+        Pod foreign = boundTo(new PodBuilder(pod("other", null, null, "3")).editSpec()
+                .withSchedulerName("default-scheduler").endSpec().build(), "node-0");
+
+        assertThat(cache.putPod(foreign)).isFalse();
+        assertThat(freeCpu("node-0")).isEqualTo(1000);
+
+        Pod finished = new PodBuilder(foreign).withNewStatus().withPhase("Succeeded").endStatus().build();
+        assertThat(cache.putPod(finished)).as("freed capacity asks for a cycle").isTrue();
+        assertThat(freeCpu("node-0")).isEqualTo(4000);
+    }
+
+    @Test
+    void aGangWaitsForItsPodGroupAndCountsItsBoundPods() {
+        cache.putNode(node("node-0", "8"));
+        assertThat(cache.putPod(pod("w-0", "train", "worker", "1"))).isTrue();
+        cache.putPod(boundTo(pod("w-1", "train", "worker", "1"), "node-0"));
+        assertThat(cache.beginCycle().gangs()).isEmpty();
+
+        assertThat(cache.putPodGroup(podGroup("train", 2))).isTrue();
+        assertThat(cache.putPodGroup(podGroup("train", 2))).as("unchanged").isFalse();
+
+        List<PendingGang> gangs = cache.beginCycle().gangs();
+        assertThat(gangs).singleElement().satisfies(gang -> {
+            assertThat(gang.gang().minMember()).isEqualTo(2);
+            assertThat(gang.pending()).extracting(p -> p.name()).containsExactly("w-0");
+            assertThat(gang.bound()).isEqualTo(1);
+            assertThat(gang.boundByTask()).isEqualTo(Map.of("worker", 1));
+        });
+    }
+
+    @Test
+    void anAssumedPodUsesItsNodeUntilItsBindFails() {
+        cache.putNode(node("node-0", "4"));
+        Pod pod = pod("solo", null, null, "3");
+        cache.putPod(pod);
+        var info = cache.beginCycle().gangs().get(0).pending().get(0);
+
+        List<BindRequest> binds = cache.assume(List.of(new PodPlacement(info, "node-0")));
+        assertThat(binds).containsExactly(new BindRequest("ns", "solo", "solo-uid", "node-0"));
+        assertThat(freeCpu("node-0")).isEqualTo(1000);
+        assertThat(cache.beginCycle().gangs()).isEmpty();
+
+        assertThat(cache.putPod(pod)).as("the informer has not seen the binding yet").isFalse();
+        assertThat(freeCpu("node-0")).isEqualTo(1000);
+
+        cache.forget(binds.get(0));
+        assertThat(freeCpu("node-0")).isEqualTo(4000);
+        assertThat(cache.beginCycle().gangs()).hasSize(1);
+    }
+
+    @Test
+    void anAssumedPodIsConfirmedByTheInformer() {
+        cache.putNode(node("node-0", "4"));
+        Pod pod = pod("solo", null, null, "3");
+        cache.putPod(pod);
+        var info = cache.beginCycle().gangs().get(0).pending().get(0);
+        BindRequest bind = cache.assume(List.of(new PodPlacement(info, "node-0"))).get(0);
+
+        cache.putPod(boundTo(pod, "node-0"));
+        cache.forget(bind);
+
+        assertThat(freeCpu("node-0")).as("a late failure report does not undo a binding the API server shows")
+                .isEqualTo(1000);
+    }
+
+    @Test
+    void ignoresPendingPodsOfOtherSchedulers() {
+        Pod foreign = new PodBuilder(pod("other", null, null, "1")).editSpec().withSchedulerName("default-scheduler")
+                .endSpec().build();
+
+        assertThat(cache.putPod(foreign)).isFalse();
+        assertThat(cache.beginCycle().gangs()).isEmpty();
+    }
+}
