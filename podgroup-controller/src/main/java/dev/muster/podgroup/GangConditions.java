@@ -1,0 +1,92 @@
+package dev.muster.podgroup;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import dev.muster.support.gang.GangVerdict;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static dev.muster.api.scheduling.v1alpha1.PodGroupCondition.REASON_POD_DELETED;
+import static dev.muster.api.scheduling.v1alpha1.PodGroupCondition.REASON_POD_FAILED;
+import static dev.muster.api.scheduling.v1alpha1.PodGroupCondition.SCHEDULED;
+import static dev.muster.api.scheduling.v1alpha1.PodGroupCondition.UNSCHEDULABLE;
+import static dev.muster.podgroup.ConditionUpdate.FALSE;
+import static dev.muster.podgroup.ConditionUpdate.TRUE;
+
+/**
+ * Derives a PodGroup's conditions. {@code Unschedulable} and {@code Scheduled} follow the scheduler's
+ * latest verdict (a placement only while the group has pods); when the gang breaks (phase Unknown or Failed), {@code Scheduled} turns False with
+ * reason {@code PodFailed} or {@code PodDeleted}, which says why the placed gang no longer stands.
+ */
+final class GangConditions {
+    /** Reason of {@code Scheduled=True} when the scheduler gave none. */
+    static final String REASON_SCHEDULED = "Scheduled";
+
+    private GangConditions() {
+    }
+
+    /**
+     * The conditions after this observation.
+     *
+     * @param current   the conditions now in the status
+     * @param verdict   the scheduler's latest verdict on the group
+     * @param phase     the phase the group is moving to
+     * @param pods      the group's pods
+     * @param minMember the gang's quorum
+     * @param now       RFC 3339 time stamp for conditions whose status changes
+     */
+    static List<PodGroupCondition> desired(List<PodGroupCondition> current, Optional<GangVerdict> verdict,
+                                           PodGroupPhase phase, PodCensus pods, int minMember, String now) {
+        // One update per type, the last word winning, so that no condition flips twice in one decision.
+        Map<String, ConditionUpdate> updates = new LinkedHashMap<>();
+        String transitionId = verdict.map(GangVerdict::transitionId).orElse(null);
+        verdict.ifPresent(v -> {
+            if (v.outcome() == GangVerdict.Outcome.UNSCHEDULABLE) {
+                updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, TRUE, v.reason(), v.message(), transitionId));
+                if (has(current, SCHEDULED)) {
+                    updates.put(SCHEDULED, new ConditionUpdate(SCHEDULED, FALSE, v.reason(), v.message(), transitionId));
+                }
+            } else if (pods.total() > 0) {
+                // With no pods nothing is placed: the verdict is about pods that are gone.
+                String reason = v.reason() == null ? REASON_SCHEDULED : v.reason();
+                updates.put(SCHEDULED, new ConditionUpdate(SCHEDULED, TRUE, reason, v.message(), transitionId));
+                if (has(current, UNSCHEDULABLE)) {
+                    updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, FALSE, reason, v.message(), transitionId));
+                }
+            }
+        });
+        boolean gangBroken = phase == PodGroupPhase.Unknown || phase == PodGroupPhase.Failed;
+        if (gangBroken && (has(current, SCHEDULED) || updates.containsKey(SCHEDULED))) {
+            updates.put(SCHEDULED, brokenGang(phase, pods, minMember, transitionId));
+        }
+        List<PodGroupCondition> result = new ArrayList<>(current);
+        for (ConditionUpdate update : updates.values()) {
+            result = update.applyTo(result, now);
+        }
+        return result;
+    }
+
+    private static ConditionUpdate brokenGang(PodGroupPhase phase, PodCensus pods, int minMember, String transitionId) {
+        if (phase == PodGroupPhase.Failed) {
+            return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_FAILED, String.format(
+                    "%d of %d pods failed; fewer than minMember %d can succeed", pods.failed(), pods.total(), minMember),
+                    transitionId);
+        }
+        if (pods.failed() + pods.lost() > 0) {
+            return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_FAILED, String.format(
+                    "%d of minMember %d pods running; %d failed or lost and cannot be rescheduled",
+                    pods.runningOrSucceeded(), minMember, pods.failed() + pods.lost()), transitionId);
+        }
+        return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_DELETED, String.format(
+                "%d of minMember %d pods running; the others were deleted or restarted and cannot be rescheduled",
+                pods.runningOrSucceeded(), minMember), transitionId);
+    }
+
+    private static boolean has(List<PodGroupCondition> conditions, String type) {
+        return conditions.stream().anyMatch(c -> type.equals(c.getType()));
+    }
+}

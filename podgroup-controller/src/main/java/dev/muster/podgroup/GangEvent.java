@@ -1,0 +1,66 @@
+package dev.muster.podgroup;
+
+import dev.muster.support.gang.GangVerdict;
+
+import java.util.Optional;
+
+/**
+ * What one look at a PodGroup's pods and the scheduler's latest verdict says about the gang. Exactly
+ * one event describes each observation; {@link PodGroupPhaseMachine} decides what it means for the
+ * phase the group is in, so the same observation can move one phase and leave another alone.
+ */
+public enum GangEvent {
+    /** The group has no pods (left). */
+    NO_PODS,
+    /** Every pod finished and at least minMember succeeded. */
+    GANG_SUCCEEDED,
+    /** So many pods failed that minMember can no longer succeed. */
+    GANG_FAILED,
+    /** At least minMember pods run or succeeded. */
+    QUORUM_RUNNING,
+    /** Below a running quorum, but the gang is placed: its pods are starting. */
+    GANG_PLACED,
+    /**
+     * Below a running quorum, and the missing pods cannot be placed: the scheduler says so about the
+     * waiting pods, or pods were lost with their node and nothing replaces them.
+     */
+    GANG_UNPLACEABLE,
+    /**
+     * Below a running quorum with nothing decided yet: pods wait for the scheduler, or for their
+     * controller to create or replace them.
+     */
+    GANG_INCOMPLETE;
+
+    /**
+     * Classifies an observation of a group.
+     *
+     * @param pods      the group's pods
+     * @param minMember the gang's quorum, at least 1
+     * @param verdict   the scheduler's latest verdict on the group, if any
+     */
+    public static GangEvent observe(PodCensus pods, int minMember, Optional<GangVerdict> verdict) {
+        if (pods.total() == 0) {
+            return NO_PODS;
+        }
+        if (pods.finished() == pods.total()) {
+            return pods.succeeded() >= minMember ? GANG_SUCCEEDED : GANG_FAILED;
+        }
+        if (pods.failed() > 0 && pods.total() - pods.failed() < minMember) {
+            return GANG_FAILED;
+        }
+        if (pods.runningOrSucceeded() >= minMember) {
+            return QUORUM_RUNNING;
+        }
+        // Bindings seen in the cache outrank the verdict, which may predate them.
+        if (pods.placed() >= minMember) {
+            return GANG_PLACED;
+        }
+        // A verdict is about pods waiting for a node; with none waiting it is an old one. A pod that was
+        // deleted and not yet replaced is not a lost gang: its controller is usually about to replace it.
+        if (pods.waiting() == 0) {
+            return pods.lost() > 0 ? GANG_UNPLACEABLE : GANG_INCOMPLETE;
+        }
+        return verdict.map(v -> v.outcome() == GangVerdict.Outcome.SCHEDULED ? GANG_PLACED : GANG_UNPLACEABLE)
+                .orElse(GANG_INCOMPLETE);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.muster.podgroup;
+
+import io.fabric8.kubernetes.api.model.Pod;
+
+import java.util.Collection;
+
+/**
+ * The members of one PodGroup counted by what matters to the gang. Each pod is in exactly one bucket.
+ * Pods that are being deleted are left out: they are leaving the group, and counting them would make
+ * a restarted gang look whole until the old pods are gone.
+ *
+ * @param waiting   not bound to a node yet: the scheduler still has to place them
+ * @param starting  bound to a node, not running yet
+ * @param running   phase Running
+ * @param succeeded phase Succeeded
+ * @param failed    phase Failed
+ * @param lost      phase Unknown: the kubelet stopped reporting, e.g. the node is gone
+ */
+public record PodCensus(int waiting, int starting, int running, int succeeded, int failed, int lost) {
+
+    /** A group without pods. */
+    public static final PodCensus EMPTY = new PodCensus(0, 0, 0, 0, 0, 0);
+
+    /** Counts the given pods, which are assumed to belong to one group. */
+    public static PodCensus of(Collection<Pod> pods) {
+        int waiting = 0;
+        int starting = 0;
+        int running = 0;
+        int succeeded = 0;
+        int failed = 0;
+        int lost = 0;
+        for (Pod pod : pods) {
+            if (pod.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null;
+            switch (phase == null ? "Pending" : phase) {
+                case "Running" -> running++;
+                case "Succeeded" -> succeeded++;
+                case "Failed" -> failed++;
+                case "Unknown" -> lost++;
+                default -> {
+                    if (bound) {
+                        starting++;
+                    } else {
+                        waiting++;
+                    }
+                }
+            }
+        }
+        return new PodCensus(waiting, starting, running, succeeded, failed, lost);
+    }
+
+    /** Pods in the group. */
+    public int total() {
+        return waiting + starting + running + succeeded + failed + lost;
+    }
+
+    /** Pods that reached Succeeded or Failed. */
+    public int finished() {
+        return succeeded + failed;
+    }
+
+    /** Pods that run or ran to success: what counts towards a running gang. */
+    public int runningOrSucceeded() {
+        return running + succeeded;
+    }
+
+    /** Pods that hold or held a place on a node and have not failed. */
+    public int placed() {
+        return starting + running + succeeded;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.muster.podgroup;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.controller.Controller;
+import dev.muster.support.controller.ObjectKey;
+import dev.muster.support.event.EventRecorder;
+import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+import java.time.Clock;
+
+/**
+ * Keeps every PodGroup's status honest: phase, conditions, counters and scheduleStartTime, derived
+ * from the group's pods (joined by the {@code scheduling.muster.dev/pod-group} label) and the gang
+ * scheduler's verdicts. It is the only writer of PodGroup status and never creates or deletes
+ * PodGroups: the Job controller creates those of Jobs, users create the others.
+ *
+ * <p>Wiring: construct it before {@link SharedInformers#start()} (the constructor adds the pod index to
+ * the shared Pod informer), then call {@link #start()}; the order of the two starts does not matter.
+ */
+public final class PodGroupController implements AutoCloseable {
+    /** Reporting component of the Events it records. */
+    public static final String COMPONENT = "muster-podgroup-controller";
+    private static final int WORKERS = 2;
+
+    private final SharedIndexInformer<PodGroup> groups;
+    private final SharedIndexInformer<Pod> pods;
+    private final GangVerdictBoard verdicts;
+    private final Controller controller;
+    private final ResourceEventHandler<PodGroup> groupHandler = new GroupHandler();
+    private final ResourceEventHandler<Pod> podHandler = new PodHandler();
+
+    /** A controller with its own status writer. */
+    public PodGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard verdicts) {
+        this(client, informers, verdicts, new StatusWriter(client));
+    }
+
+    /**
+     * A controller writing status through the given writer, whose {@link StatusWriter#writes()} then
+     * counts this controller's writes.
+     */
+    public PodGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard verdicts,
+                              StatusWriter statusWriter) {
+        this.groups = informers.informer(PodGroup.class);
+        this.pods = informers.informer(Pod.class);
+        this.verdicts = verdicts;
+        pods.addIndexers(PodsByGroupIndex.indexers());
+        var reconciler = new PodGroupReconciler(groups, pods, verdicts, new PodGroupStatusCalculator(), statusWriter,
+                new EventRecorder(client, COMPONENT), Clock.systemUTC());
+        this.controller = new Controller("podgroup-controller", reconciler, WORKERS);
+    }
+
+    /** Starts watching PodGroups, Pods and verdicts, and reconciling. Call once. */
+    public void start() {
+        groups.addEventHandler(groupHandler);
+        pods.addEventHandler(podHandler);
+        verdicts.addListener(verdict -> controller.enqueue(new ObjectKey(verdict.namespace(), verdict.podGroup())));
+        controller.start();
+    }
+
+    /** Stops reconciling; the shared informers keep running for the other components. */
+    @Override
+    public void close() {
+        groups.removeEventHandler(groupHandler);
+        pods.removeEventHandler(podHandler);
+        controller.close();
+    }
+
+    private final class GroupHandler implements ResourceEventHandler<PodGroup> {
+        @Override
+        public void onAdd(PodGroup group) {
+            controller.enqueue(ObjectKey.of(group));
+        }
+
+        @Override
+        public void onUpdate(PodGroup oldGroup, PodGroup newGroup) {
+            controller.enqueue(ObjectKey.of(newGroup));
+        }
+
+        @Override
+        public void onDelete(PodGroup group, boolean deletedFinalStateUnknown) {
+            // A group re-created under the same name must not inherit the old one's verdict.
+            verdicts.forget(group.getMetadata().getNamespace(), group.getMetadata().getName());
+        }
+    }
+
+    private final class PodHandler implements ResourceEventHandler<Pod> {
+        @Override
+        public void onAdd(Pod pod) {
+            enqueueGroupOf(pod);
+        }
+
+        @Override
+        public void onUpdate(Pod oldPod, Pod newPod) {
+            // A relabelled pod leaves one group and joins another; both need a look.
+            if (!PodsByGroupIndex.groupName(oldPod).equals(PodsByGroupIndex.groupName(newPod))) {
+                enqueueGroupOf(oldPod);
+            }
+            enqueueGroupOf(newPod);
+        }
+
+        @Override
+        public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+            enqueueGroupOf(pod);
+        }
+
+        private void enqueueGroupOf(Pod pod) {
+            PodsByGroupIndex.groupName(pod)
+                    .ifPresent(group -> controller.enqueue(new ObjectKey(pod.getMetadata().getNamespace(), group)));
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.muster.podgroup;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
+import dev.muster.support.gang.GangVerdict;
+
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Computes a PodGroup's desired status from what is observed: its pods, the scheduler's latest verdict
+ * and the current status. Its result depends on nothing else (the phase machine is parked in the
+ * current phase before each decision) and it does no I/O, so any number of controller workers may
+ * call it at once.
+ */
+public final class PodGroupStatusCalculator {
+    private final PodGroupPhaseMachine phases;
+
+    /** A calculator with its own phase machine. */
+    public PodGroupStatusCalculator() {
+        this(new PodGroupPhaseMachine());
+    }
+
+    /** A calculator deciding phases with the given machine. */
+    public PodGroupStatusCalculator(PodGroupPhaseMachine phases) {
+        this.phases = phases;
+    }
+
+    /**
+     * Decides the status the group should have.
+     *
+     * @param current the status now, null for a group never written
+     * @param spec    the group's spec
+     * @param pods    the group's pods
+     * @param verdict the scheduler's latest verdict on the group, if it has decided on it
+     * @param now     the time of the decision, stamped on what changes
+     */
+    public StatusDecision decide(PodGroupStatus current, PodGroupSpec spec, PodCensus pods,
+                                 Optional<GangVerdict> verdict, Instant now) {
+        int minMember = minMember(spec);
+        PodGroupPhase from = current == null || current.getPhase() == null ? PodGroupPhase.Pending : current.getPhase();
+        GangEvent event = GangEvent.observe(pods, minMember, verdict);
+        PodGroupPhase to = phases.next(from, event);
+        String timestamp = rfc3339(now);
+        List<PodGroupCondition> conditions = current == null || current.getConditions() == null
+                ? List.of() : current.getConditions();
+
+        var status = new PodGroupStatus();
+        status.setPhase(to);
+        status.setConditions(GangConditions.desired(conditions, verdict, to, pods, minMember, timestamp));
+        status.setRunning(pods.running());
+        status.setSucceeded(pods.succeeded());
+        status.setFailed(pods.failed());
+        status.setScheduleStartTime(scheduleStartTime(current, verdict, timestamp));
+        return new StatusDecision(from, event, status);
+    }
+
+    /** The gang's quorum: {@code spec.minMember}, and at least one pod. */
+    static int minMember(PodGroupSpec spec) {
+        Integer minMember = spec == null ? null : spec.getMinMember();
+        return minMember == null ? 1 : Math.max(1, minMember);
+    }
+
+    private static String scheduleStartTime(PodGroupStatus current, Optional<GangVerdict> verdict, String now) {
+        if (current != null && current.getScheduleStartTime() != null) {
+            return current.getScheduleStartTime();
+        }
+        return verdict.map(v -> v.decidedAt() == null ? now : rfc3339(v.decidedAt())).orElse(null);
+    }
+
+    /** Kubernetes' metav1.Time format: RFC 3339 in UTC, whole seconds. */
+    static String rfc3339(Instant instant) {
+        return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
+    }
+}

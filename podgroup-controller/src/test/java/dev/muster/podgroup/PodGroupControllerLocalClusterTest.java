@@ -1,0 +1,216 @@
+package dev.muster.podgroup;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.support.gang.GangVerdict;
+import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The controller against the local cluster through the real HTTP client. The test binds pods itself and
+ * publishes verdicts to the board itself, standing in for the gang scheduler.
+ */
+class PodGroupControllerLocalClusterTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(15);
+
+    private static LocalCluster cluster;
+    private static KubernetesClient client;
+    private static SharedInformers informers;
+    private static GangVerdictBoard verdicts;
+    private static StatusWriter statusWriter;
+    private static PodGroupController controller;
+
+    @BeforeAll
+    static void startClusterAndController() {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(3).withPodStartDelay(Duration.ofMillis(200)));
+        client = cluster.client();
+        informers = new SharedInformers(client);
+        verdicts = new GangVerdictBoard();
+        statusWriter = new StatusWriter(client);
+        controller = new PodGroupController(client, informers, verdicts, statusWriter);
+        informers.start();
+        controller.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        controller.close();
+        informers.close();
+        cluster.close();
+    }
+
+    @Test
+    void aGangRunsThenCompletesWhenItsPodsSucceed() {
+        String ns = "complete";
+        createGroup(ns, "gang", 2);
+        runPod(ns, "gang", "gang-0", 2, 0);
+        runPod(ns, "gang", "gang-1", 2, 0);
+
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Running);
+            assertThat(status.getRunning()).isEqualTo(2);
+        });
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Completed);
+            assertThat(status.getSucceeded()).isEqualTo(2);
+            assertThat(status.getRunning()).isZero();
+        });
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons(ns)).contains("Running", "Completed"));
+    }
+
+    @Test
+    void aGangWhosePodsExitNonZeroFails() {
+        String ns = "fail";
+        createGroup(ns, "gang", 2);
+        verdicts.publish(scheduled(ns, "gang"));
+        runPod(ns, "gang", "gang-0", 1, 3);
+        runPod(ns, "gang", "gang-1", 1, 3);
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Failed);
+            assertThat(status.getFailed()).isEqualTo(2);
+            assertThat(condition(status, PodGroupCondition.SCHEDULED))
+                    .hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo(PodGroupCondition.REASON_POD_FAILED));
+        });
+    }
+
+    @Test
+    void anUnschedulableVerdictShowsAsAConditionAndIsWrittenOnce() {
+        String ns = "unschedulable";
+        createGroup(ns, "gang", 4);
+        for (int i = 0; i < 4; i++) {
+            createPod(ns, "gang", "gang-" + i, 60, 0);
+        }
+        String message = "4/4 pods of task worker unschedulable: 4 Insufficient cpu";
+        verdicts.publish(unschedulable(ns, "gang", message));
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            var unschedulable = condition(status(ns, "gang"), PodGroupCondition.UNSCHEDULABLE);
+            assertThat(unschedulable).hasValueSatisfying(c -> {
+                assertThat(c.getStatus()).isEqualTo("True");
+                assertThat(c.getReason()).isEqualTo(PodGroupCondition.REASON_NOT_ENOUGH_RESOURCES);
+                assertThat(c.getMessage()).isEqualTo(message);
+            });
+        });
+        long writes = statusWriter.writes();
+        String resourceVersion = group(ns, "gang").getMetadata().getResourceVersion();
+
+        verdicts.publish(unschedulable(ns, "gang", message));
+        // A pod update makes the controller look at the group again, with the republished verdict.
+        client.pods().inNamespace(ns).withName("gang-0").edit(p -> new PodBuilder(p).editMetadata()
+                .addToLabels("touched", "true").endMetadata().build());
+
+        await().during(Duration.ofMillis(700)).atMost(TIMEOUT).until(() -> statusWriter.writes() == writes
+                && resourceVersion.equals(group(ns, "gang").getMetadata().getResourceVersion()));
+        assertThat(status(ns, "gang").getPhase()).isEqualTo(PodGroupPhase.Pending);
+    }
+
+    @Test
+    void aRunningGangThatLosesAPodItCannotRescheduleIsUnknownThenPendingOnceItsPodsAreDeleted() {
+        String ns = "unknown";
+        createGroup(ns, "gang", 2);
+        verdicts.publish(scheduled(ns, "gang"));
+        runPod(ns, "gang", "gang-0", 60, 0);
+        runPod(ns, "gang", "gang-1", 60, 0);
+        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+
+        client.pods().inNamespace(ns).withName("gang-1").delete();
+        createPod(ns, "gang", "gang-1-restarted", 60, 0);
+        verdicts.publish(unschedulable(ns, "gang", "1/2 pods unschedulable: 1 Insufficient cpu"));
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Unknown);
+            assertThat(status.getRunning()).isEqualTo(1);
+            assertThat(condition(status, PodGroupCondition.SCHEDULED))
+                    .hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo(PodGroupCondition.REASON_POD_DELETED));
+        });
+
+        client.pods().inNamespace(ns).delete();
+        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
+    }
+
+    private static void createGroup(String ns, String name, int minMember) {
+        var group = new PodGroup();
+        group.getMetadata().setNamespace(ns);
+        group.getMetadata().setName(name);
+        group.getSpec().setMinMember(minMember);
+        client.resource(group).create();
+    }
+
+    /** Creates a member pod and binds it, so that the simulated kubelet runs it. */
+    private static void runPod(String ns, String group, String name, int runSeconds, int exitCode) {
+        createPod(ns, group, name, runSeconds, exitCode);
+        client.bindings().inNamespace(ns).resource(new BindingBuilder()
+                .withNewMetadata().withName(name).endMetadata()
+                .withNewTarget().withKind("Node").withName("node-0").endTarget()
+                .build()).create();
+    }
+
+    private static void createPod(String ns, String group, String name, int runSeconds, int exitCode) {
+        client.resource(new PodBuilder()
+                .withNewMetadata().withNamespace(ns).withName(name)
+                .withLabels(Map.of(MusterLabels.POD_GROUP, group))
+                .withAnnotations(Map.of(MusterLabels.LOCAL_RUN_SECONDS, String.valueOf(runSeconds),
+                        MusterLabels.LOCAL_EXIT_CODE, String.valueOf(exitCode)))
+                .endMetadata()
+                .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME).withRestartPolicy("Never")
+                .addNewContainer().withName("main").withImage("busybox").endContainer()
+                .endSpec()
+                .build()).create();
+    }
+
+    private static PodGroup group(String ns, String name) {
+        return client.resources(PodGroup.class).inNamespace(ns).withName(name).get();
+    }
+
+    private static PodGroupStatus status(String ns, String name) {
+        PodGroupStatus status = group(ns, name).getStatus();
+        return status == null ? new PodGroupStatus() : status;
+    }
+
+    private static Optional<PodGroupCondition> condition(PodGroupStatus status, String type) {
+        return status.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    private static List<String> eventReasons(String ns) {
+        return client.v1().events().inNamespace(ns).list().getItems().stream().map(Event::getReason).toList();
+    }
+
+    private static GangVerdict scheduled(String ns, String group) {
+        return new GangVerdict(ns, group, GangVerdict.Outcome.SCHEDULED, null, "2/2 pods placed",
+                UUID.randomUUID().toString(), Instant.now());
+    }
+
+    private static GangVerdict unschedulable(String ns, String group, String message) {
+        return new GangVerdict(ns, group, GangVerdict.Outcome.UNSCHEDULABLE,
+                PodGroupCondition.REASON_NOT_ENOUGH_RESOURCES, message, UUID.randomUUID().toString(), Instant.now());
+    }
+}

@@ -1,0 +1,73 @@
+package dev.muster.podgroup;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PodGroupPhaseMachineTest {
+    private static final PodGroupPhaseMachine MACHINE = new PodGroupPhaseMachine();
+
+    @ParameterizedTest(name = "{0} --{1}--> {2}")
+    @CsvSource({
+            "Pending,   GANG_PLACED,        Inqueue",
+            "Pending,   QUORUM_RUNNING,     Running",
+            "Pending,   GANG_SUCCEEDED,     Completed",
+            "Pending,   GANG_FAILED,        Failed",
+            "Inqueue,   QUORUM_RUNNING,     Running",
+            "Inqueue,   GANG_UNPLACEABLE,   Pending",
+            "Inqueue,   NO_PODS,            Pending",
+            "Inqueue,   GANG_SUCCEEDED,     Completed",
+            "Inqueue,   GANG_FAILED,        Failed",
+            "Running,   GANG_UNPLACEABLE,   Unknown",
+            "Running,   NO_PODS,            Pending",
+            "Running,   GANG_SUCCEEDED,     Completed",
+            "Running,   GANG_FAILED,        Failed",
+            "Unknown,   NO_PODS,            Pending",
+            "Unknown,   GANG_PLACED,        Inqueue",
+            "Unknown,   QUORUM_RUNNING,     Running",
+            "Unknown,   GANG_SUCCEEDED,     Completed",
+            "Unknown,   GANG_FAILED,        Failed",
+            "Completed, NO_PODS,            Pending",
+            "Failed,    NO_PODS,            Pending",
+            "Failed,    GANG_PLACED,        Inqueue",
+            "Failed,    QUORUM_RUNNING,     Running",
+            "Failed,    GANG_SUCCEEDED,     Completed",
+    })
+    void transitions(PodGroupPhase from, GangEvent event, PodGroupPhase to) {
+        assertThat(MACHINE.next(from, event)).isEqualTo(to);
+    }
+
+    @ParameterizedTest(name = "{0} --{1}--> {0}")
+    @CsvSource({
+            "Pending,   NO_PODS",
+            "Pending,   GANG_UNPLACEABLE",
+            "Inqueue,   GANG_PLACED",
+            "Running,   QUORUM_RUNNING",
+            "Running,   GANG_PLACED",
+            "Unknown,   GANG_UNPLACEABLE",
+            "Completed, GANG_FAILED",
+            "Completed, QUORUM_RUNNING",
+            "Completed, GANG_PLACED",
+            "Failed,    GANG_FAILED",
+            "Failed,    GANG_UNPLACEABLE",
+    })
+    void eventsWithoutTransitionKeepThePhase(PodGroupPhase from, GangEvent event) {
+        assertThat(MACHINE.next(from, event)).isEqualTo(from);
+    }
+
+    @ParameterizedTest
+    @EnumSource(PodGroupPhase.class)
+    void anIncompleteGangNeverMovesAPhase(PodGroupPhase from) {
+        assertThat(MACHINE.next(from, GangEvent.GANG_INCOMPLETE)).isEqualTo(from);
+    }
+
+    @Test
+    void eachDecisionStartsFromTheGivenPhaseNotTheLastOne() {
+        assertThat(MACHINE.next(PodGroupPhase.Pending, GangEvent.QUORUM_RUNNING)).isEqualTo(PodGroupPhase.Running);
+        assertThat(MACHINE.next(PodGroupPhase.Pending, GangEvent.GANG_PLACED)).isEqualTo(PodGroupPhase.Inqueue);
+    }
+}

@@ -1,0 +1,211 @@
+package dev.muster.podgroup;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
+import dev.muster.support.gang.GangVerdict;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import static dev.muster.api.scheduling.v1alpha1.PodGroupCondition.SCHEDULED;
+import static dev.muster.api.scheduling.v1alpha1.PodGroupCondition.UNSCHEDULABLE;
+import static dev.muster.podgroup.GangEventTest.census;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PodGroupStatusCalculatorTest {
+    private static final PodGroupStatusCalculator CALCULATOR = new PodGroupStatusCalculator();
+    private static final Instant T0 = Instant.parse("2025-01-01T10:00:00Z");
+    private static final Instant T1 = T0.plusSeconds(60);
+    private static final Instant T2 = T0.plusSeconds(120);
+    private static final PodGroupSpec MIN_2 = spec(2);
+    private static final Optional<GangVerdict> NO_VERDICT = Optional.empty();
+
+    @Test
+    void aNewGroupIsPendingWithItsCounters() {
+        var decision = CALCULATOR.decide(null, MIN_2, census(2, 0, 0, 0, 0, 0), NO_VERDICT, T0);
+
+        assertThat(decision.phaseChanged()).as("a new group starts out Pending").isFalse();
+        assertThat(decision.status().getPhase()).isEqualTo(PodGroupPhase.Pending);
+        assertThat(decision.status().getConditions()).isEmpty();
+        assertThat(decision.status().getScheduleStartTime()).isNull();
+    }
+
+    @Test
+    void followsAGangThroughInqueueRunningAndCompleted() {
+        var verdict = scheduled("t1", T0);
+        var inqueue = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 2, 0, 0, 0, 0), verdict, T0).status();
+        var running = CALCULATOR.decide(inqueue, MIN_2, census(0, 0, 2, 0, 0, 0), verdict, T1).status();
+        var completed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 2, 0, 0), verdict, T2).status();
+
+        assertThat(inqueue.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(running.getPhase()).isEqualTo(PodGroupPhase.Running);
+        assertThat(running.getRunning()).isEqualTo(2);
+        assertThat(completed.getPhase()).isEqualTo(PodGroupPhase.Completed);
+        assertThat(completed.getSucceeded()).isEqualTo(2);
+        assertThat(completed.getRunning()).isZero();
+        assertThat(condition(completed, SCHEDULED).getStatus()).isEqualTo("True");
+        assertThat(condition(completed, SCHEDULED).getLastTransitionTime()).isEqualTo("2025-01-01T10:00:00Z");
+    }
+
+    @Test
+    void aGangWhosePodsFailIsFailedWithTheFailedCountAndPodFailed() {
+        var verdict = scheduled("t1", T0);
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), verdict, T0).status();
+        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 1, 0), verdict, T1).status();
+
+        assertThat(failed.getPhase()).isEqualTo(PodGroupPhase.Failed);
+        assertThat(failed.getFailed()).isEqualTo(1);
+        assertThat(condition(failed, SCHEDULED).getStatus()).isEqualTo("False");
+        assertThat(condition(failed, SCHEDULED).getReason()).isEqualTo(PodGroupCondition.REASON_POD_FAILED);
+    }
+
+    @Test
+    void aRunningGangThatLosesPodsTheSchedulerCannotPlaceAgainIsUnknownThenPendingOnceAllAreDeleted() {
+        var placed = scheduled("t1", T0);
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
+        var stillRunning = CALCULATOR.decide(running, MIN_2, census(1, 0, 1, 0, 0, 0), placed, T1).status();
+        var stuck = unschedulable("t2", "NotEnoughResources", "1/2 pods unschedulable: 1 Insufficient cpu", T1);
+        var unknown = CALCULATOR.decide(stillRunning, MIN_2, census(1, 0, 1, 0, 0, 0), stuck, T1).status();
+        var pending = CALCULATOR.decide(unknown, MIN_2, PodCensus.EMPTY, stuck, T2).status();
+
+        assertThat(stillRunning.getPhase()).as("a restarted pod the scheduler has not judged yet").isEqualTo(PodGroupPhase.Running);
+        assertThat(unknown.getPhase()).isEqualTo(PodGroupPhase.Unknown);
+        assertThat(condition(unknown, SCHEDULED).getReason()).isEqualTo(PodGroupCondition.REASON_POD_DELETED);
+        assertThat(condition(unknown, UNSCHEDULABLE).getReason()).isEqualTo("NotEnoughResources");
+        assertThat(pending.getPhase()).isEqualTo(PodGroupPhase.Pending);
+    }
+
+    @Test
+    void aRunningGangWhosePodIsBeingReplacedStaysRunning() {
+        var placed = scheduled("t1", T0);
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
+        var deleted = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 0), placed, T1).status();
+        var replaced = CALCULATOR.decide(deleted, MIN_2, census(1, 0, 1, 0, 0, 0), placed, T1).status();
+        var rebound = CALCULATOR.decide(replaced, MIN_2, census(0, 1, 1, 0, 0, 0), placed, T2).status();
+
+        assertThat(deleted.getPhase()).isEqualTo(PodGroupPhase.Running);
+        assertThat(deleted.getRunning()).isEqualTo(1);
+        assertThat(replaced.getPhase()).isEqualTo(PodGroupPhase.Running);
+        assertThat(rebound.getPhase()).isEqualTo(PodGroupPhase.Running);
+        assertThat(condition(rebound, SCHEDULED).getLastTransitionTime()).isEqualTo("2025-01-01T10:00:00Z");
+    }
+
+    @Test
+    void aRunningGangWhosePodsAreLostWithNothingToRescheduleIsUnknownWithPodFailed() {
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), scheduled("t1", T0), T0).status();
+        var unknown = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 1), scheduled("t1", T0), T1).status();
+
+        assertThat(unknown.getPhase()).isEqualTo(PodGroupPhase.Unknown);
+        assertThat(condition(unknown, SCHEDULED).getReason()).isEqualTo(PodGroupCondition.REASON_POD_FAILED);
+    }
+
+    @Test
+    void anUnschedulableVerdictSetsUnschedulableWithTheSchedulersReasonAndMessage() {
+        var verdict = unschedulable("t1", "NotEnoughResources", "2/4 pods unschedulable: 2 Insufficient cpu", T0);
+        var status = CALCULATOR.decide(status(PodGroupPhase.Pending), spec(4), census(4, 0, 0, 0, 0, 0), verdict, T0).status();
+
+        var unschedulable = condition(status, UNSCHEDULABLE);
+        assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Pending);
+        assertThat(unschedulable.getStatus()).isEqualTo("True");
+        assertThat(unschedulable.getReason()).isEqualTo("NotEnoughResources");
+        assertThat(unschedulable.getMessage()).isEqualTo("2/4 pods unschedulable: 2 Insufficient cpu");
+        assertThat(unschedulable.getTransitionID()).isEqualTo("t1");
+        assertThat(unschedulable.getLastTransitionTime()).isEqualTo("2025-01-01T10:00:00Z");
+        assertThat(status.getScheduleStartTime()).isEqualTo("2025-01-01T10:00:00Z");
+    }
+
+    @Test
+    void notEnoughTasksIsReportedAsTheSchedulerSaysIt() {
+        var verdict = unschedulable("t1", "NotEnoughTasks", "1/3 pods exist", T0);
+        var status = CALCULATOR.decide(status(PodGroupPhase.Pending), spec(3), census(1, 0, 0, 0, 0, 0), verdict, T0).status();
+
+        assertThat(condition(status, UNSCHEDULABLE).getReason()).isEqualTo("NotEnoughTasks");
+    }
+
+    @Test
+    void lastTransitionTimeAndTransitionIdChangeOnlyWhenTheStatusChanges() {
+        var first = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(2, 0, 0, 0, 0, 0),
+                unschedulable("t1", "NotEnoughResources", "2 Insufficient cpu", T0), T0).status();
+        var refined = CALCULATOR.decide(first, MIN_2, census(2, 0, 0, 0, 0, 0),
+                unschedulable("t2", "NotEnoughResources", "2 Insufficient memory", T1), T1).status();
+        var placed = CALCULATOR.decide(refined, MIN_2, census(0, 2, 0, 0, 0, 0), scheduled("t3", T2), T2).status();
+
+        assertThat(condition(refined, UNSCHEDULABLE).getMessage()).isEqualTo("2 Insufficient memory");
+        assertThat(condition(refined, UNSCHEDULABLE).getLastTransitionTime()).isEqualTo("2025-01-01T10:00:00Z");
+        assertThat(condition(refined, UNSCHEDULABLE).getTransitionID()).isEqualTo("t1");
+        assertThat(condition(placed, UNSCHEDULABLE).getStatus()).isEqualTo("False");
+        assertThat(condition(placed, UNSCHEDULABLE).getLastTransitionTime()).isEqualTo("2025-01-01T10:02:00Z");
+        assertThat(condition(placed, UNSCHEDULABLE).getTransitionID()).isEqualTo("t3");
+        assertThat(condition(placed, SCHEDULED).getStatus()).isEqualTo("True");
+        assertThat(placed.getScheduleStartTime()).as("set once").isEqualTo("2025-01-01T10:00:00Z");
+    }
+
+    @Test
+    void theSameObservationLaterYieldsTheSameStatusSoNothingIsWritten() {
+        var verdict = unschedulable("t1", "NotEnoughResources", "2 Insufficient cpu", T0);
+        var first = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(2, 0, 0, 0, 0, 0), verdict, T0).status();
+        var republished = unschedulable("t9", "NotEnoughResources", "2 Insufficient cpu", T2);
+        var again = CALCULATOR.decide(first, MIN_2, census(2, 0, 0, 0, 0, 0), republished, T2);
+
+        assertThat(again.phaseChanged()).isFalse();
+        assertThat(Serialization.asJson(again.status())).isEqualTo(Serialization.asJson(first));
+    }
+
+    @Test
+    void aBrokenGangKeepsItsScheduledFalseStableAcrossDecisions() {
+        var placed = scheduled("t1", T0);
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
+        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 1, 1, 0), placed, T1).status();
+        var later = CALCULATOR.decide(failed, MIN_2, census(0, 0, 0, 1, 1, 0), placed, T2).status();
+
+        assertThat(condition(later, SCHEDULED).getLastTransitionTime()).isEqualTo("2025-01-01T10:01:00Z");
+        assertThat(Serialization.asJson(later)).isEqualTo(Serialization.asJson(failed));
+    }
+
+    @Test
+    void aPlacementVerdictDoesNotOutliveThePodsItPlaced() {
+        var placed = scheduled("t1", T0);
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
+        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 0, 2, 0), placed, T1).status();
+        var emptied = CALCULATOR.decide(failed, MIN_2, PodCensus.EMPTY, placed, T2).status();
+
+        assertThat(emptied.getPhase()).isEqualTo(PodGroupPhase.Pending);
+        assertThat(condition(emptied, SCHEDULED).getStatus()).isEqualTo("False");
+        assertThat(condition(emptied, SCHEDULED).getLastTransitionTime()).isEqualTo("2025-01-01T10:01:00Z");
+    }
+
+    @Test
+    void minMemberDefaultsToOneAndIsAtLeastOne() {
+        assertThat(PodGroupStatusCalculator.minMember(new PodGroupSpec())).isEqualTo(1);
+        assertThat(PodGroupStatusCalculator.minMember(spec(0))).isEqualTo(1);
+        assertThat(PodGroupStatusCalculator.minMember(spec(5))).isEqualTo(5);
+    }
+
+    private static PodGroupSpec spec(int minMember) {
+        var spec = new PodGroupSpec();
+        spec.setMinMember(minMember);
+        return spec;
+    }
+
+    private static PodGroupStatus status(PodGroupPhase phase) {
+        var status = new PodGroupStatus();
+        status.setPhase(phase);
+        return status;
+    }
+
+    private static PodGroupCondition condition(PodGroupStatus status, String type) {
+        return status.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+    }
+
+    private static Optional<GangVerdict> scheduled(String transitionId, Instant at) {
+        return Optional.of(new GangVerdict("ns", "pg", GangVerdict.Outcome.SCHEDULED, null, "2/2 pods placed", transitionId, at));
+    }
+
+    private static Optional<GangVerdict> unschedulable(String transitionId, String reason, String message, Instant at) {
+        return Optional.of(new GangVerdict("ns", "pg", GangVerdict.Outcome.UNSCHEDULABLE, reason, message, transitionId, at));
+    }
+}
