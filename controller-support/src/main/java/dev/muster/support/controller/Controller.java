@@ -1,5 +1,6 @@
 package dev.muster.support.controller;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,13 +82,22 @@ public final class Controller implements AutoCloseable {
                 result.requeueAfter().ifPresent(d -> queue.addAfter(key, d));
             } catch (Exception e) {
                 int failures = queue.failures(key) + 1;
-                log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key, failures, e.toString());
+                if (isConflict(e)) {
+                    // Another writer got there first; the informer brings its change and we decide again.
+                    log.debug("{}: {} changed while reconciling (attempt {}), will retry", name, key, failures);
+                } else {
+                    log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key, failures, e.toString());
+                }
                 log.debug("{}: reconcile failure of {}", name, key, e);
                 queue.addRateLimited(key);
             } finally {
                 queue.done(key);
             }
         }
+    }
+
+    private static boolean isConflict(Exception e) {
+        return e instanceof KubernetesClientException k && k.getCode() == 409;
     }
 
     @Override
