@@ -1,0 +1,209 @@
+package dev.muster.manager.local;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.manager.MusterApplication;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.springframework.context.ConfigurableApplicationContext;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code ./muster local [options] FILE...}: runs the whole of Muster in this JVM against an embedded API
+ * emulator with simulated nodes, applies the files, and prints progress as it changes.
+ */
+@Command(name = "muster local", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs Muster on an embedded local cluster with simulated nodes and applies the files "
+                + "(any mix of Job, PodGroup, Pod and Node).")
+public final class LocalCommand implements java.util.concurrent.Callable<Integer> {
+    /** Exit code when a file cannot be applied. */
+    public static final int EXIT_BAD_INPUT = 2;
+
+    @Option(names = "--nodes", description = "Simulated nodes in the uniform pool (default: ${DEFAULT-VALUE}).")
+    int nodes = 4;
+    @Option(names = "--node-cpu", description = "Allocatable cpu of each pool node (default: ${DEFAULT-VALUE}).")
+    String nodeCpu = "16";
+    @Option(names = "--node-memory", description = "Allocatable memory of each pool node (default: ${DEFAULT-VALUE}).")
+    String nodeMemory = "64Gi";
+    @Option(names = "--node-gpus", description = "nvidia.com/gpu of each pool node (default: ${DEFAULT-VALUE}).")
+    int nodeGpus = 0;
+    @Option(names = "--node-pods", description = "Pod slots of each pool node (default: ${DEFAULT-VALUE}).")
+    int nodePods = 110;
+    @Option(names = "--until-done", description = "Exit once every submitted Job has finished: 0 if all Completed, 1 otherwise.")
+    boolean untilDone;
+    @Option(names = "--timeout", description = "With --until-done, give up after this long, e.g. 10m (exit 1).")
+    Duration timeout;
+    @Option(names = "--port", description = "Port of the manager's Actuator endpoints (default: a free port).")
+    int port = 0;
+    @Option(names = "--state-dir", description = "Where the kubeconfig and the manager log go (default: ${DEFAULT-VALUE}).")
+    Path stateDir = Path.of(".muster", "local");
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "YAML files to apply.")
+    List<Path> files = new ArrayList<>();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    LocalCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Parses the arguments and runs; returns the process exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine cli = new CommandLine(new LocalCommand(out, err));
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        cli.registerConverter(Duration.class, LocalCommand::parseDuration);
+        return cli.execute(args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<Manifest> manifests;
+        try {
+            manifests = ManifestLoader.load(files);
+        } catch (ManifestException e) {
+            e.problems().forEach(p -> err.println("error: " + p));
+            err.println("nothing was applied");
+            return EXIT_BAD_INPUT;
+        }
+        LocalClusterConfig config = LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(nodeCpu)
+                .withNodeMemory(nodeMemory).withNodeGpus(nodeGpus).withNodePods(nodePods);
+        Files.createDirectories(stateDir);
+        Path kubeconfig = stateDir.resolve("kubeconfig").toAbsolutePath();
+        Path log = stateDir.resolve("manager.log").toAbsolutePath();
+        try (LocalCluster cluster = LocalCluster.start(config)) {
+            cluster.writeKubeconfig(kubeconfig);
+            out.println("local cluster: " + cluster.url() + " with " + nodes + " simulated nodes (" + nodeCpu + " cpu, "
+                    + nodeMemory + " memory, " + nodeGpus + " gpus each)");
+            out.println("kubeconfig: " + kubeconfig);
+            out.println("  try: kubectl --kubeconfig " + kubeconfig + " get pods,mjob,pg");
+            out.println("manager log: " + log);
+            try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log))) {
+                out.println("actuator: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
+                        + "/actuator/health");
+                KubernetesClient client = cluster.client();
+                Set<String> jobs = new LinkedHashSet<>();
+                Set<String> pods = new LinkedHashSet<>();
+                apply(cluster, manifests, jobs, pods);
+                try (ProgressPrinter progress = new ProgressPrinter(client, out, jobs, pods)) {
+                    return untilDone ? awaitDone(progress) : awaitInterrupt();
+                }
+            }
+        }
+    }
+
+    private void apply(LocalCluster cluster, List<Manifest> manifests, Set<String> jobs, Set<String> pods) {
+        List<Manifest> ordered = new ArrayList<>(manifests);
+        ordered.sort(Comparator.comparingInt(m -> applyOrder(m.object())));
+        for (Manifest m : ordered) {
+            HasMetadata object = m.object();
+            if (object instanceof Node node) {
+                cluster.addSimulatedNode(node);
+            } else {
+                cluster.client().resource(object).create();
+            }
+            String key = object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+            if (object instanceof Job) {
+                jobs.add(key);
+            } else if (object instanceof Pod) {
+                pods.add(key);
+            }
+            out.println("applied " + m.describe() + " from " + m.file());
+        }
+    }
+
+    /** Namespaces and nodes first, groups before the pods that join them, Jobs last. */
+    private static int applyOrder(HasMetadata object) {
+        return switch (object.getKind()) {
+            case "Namespace" -> 0;
+            case "Node", "PriorityClass" -> 1;
+            case "ConfigMap", "Secret", "Service" -> 2;
+            case "PodGroup" -> 3;
+            case "Pod" -> 4;
+            default -> 5;
+        };
+    }
+
+    private int awaitDone(ProgressPrinter progress) throws InterruptedException {
+        if (timeout == null) {
+            progress.awaitAllDone();
+        } else {
+            var waiter = Executors.newSingleThreadExecutor();
+            try {
+                var done = waiter.submit(() -> {
+                    progress.awaitAllDone();
+                    return true;
+                });
+                try {
+                    done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    err.println("error: not finished after " + timeout + "; giving up");
+                    return 1;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IllegalStateException(e.getCause());
+                }
+            } finally {
+                waiter.shutdownNow();
+            }
+        }
+        boolean ok = progress.allSucceeded();
+        out.println(ok ? "all submitted work completed" : "some submitted work did not complete");
+        return ok ? 0 : 1;
+    }
+
+    private int awaitInterrupt() throws InterruptedException {
+        out.println("running; press Ctrl-C to stop");
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "muster-local-stop"));
+        stop.await();
+        return 0;
+    }
+
+    private Map<String, Object> managerProperties(LocalCluster cluster, Path log) {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("muster.kubernetes.master-url", cluster.url());
+        props.put("server.port", port);
+        props.put("server.address", "127.0.0.1");
+        props.put("logging.file.name", log.toString());
+        props.put("logging.threshold.console", "OFF");
+        props.put("spring.main.banner-mode", "off");
+        return props;
+    }
+
+    /** Accepts Go-style durations ({@code 90s}, {@code 10m}, {@code 1h}) as well as ISO-8601. */
+    static Duration parseDuration(String text) {
+        String t = text.trim();
+        if (t.matches("\\d+(ms|s|m|h)")) {
+            long n = Long.parseLong(t.replaceAll("\\D", ""));
+            return switch (t.replaceAll("\\d", "")) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            };
+        }
+        return Duration.parse(t);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.muster.manager.local;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+
+/**
+ * Prints a line whenever a submitted Job's phase or task counts change (and a user-made PodGroup's
+ * phase or counters), and tells when everything submitted has finished.
+ */
+final class ProgressPrinter implements AutoCloseable {
+    private final PrintStream out;
+    private final long startNanos = System.nanoTime();
+    private final Set<String> jobs;
+    private final Set<String> pods;
+    private final Map<String, String> lastLine = new ConcurrentHashMap<>();
+    private final Map<String, JobPhase> finishedJobs = new ConcurrentHashMap<>();
+    private final Map<String, String> finishedPods = new ConcurrentHashMap<>();
+    private final CountDownLatch allDone = new CountDownLatch(1);
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+
+    /**
+     * @param jobs keys ({@code namespace/name}) of the submitted Jobs
+     * @param pods keys of the submitted bare Pods, waited for when no Job was submitted
+     */
+    ProgressPrinter(KubernetesClient client, PrintStream out, Set<String> jobs, Set<String> pods) {
+        this.out = out;
+        this.jobs = jobs;
+        this.pods = jobs.isEmpty() ? pods : Set.of();
+        informers.add(watch(client.resources(Job.class).inAnyNamespace().inform(), this::onJob));
+        informers.add(watch(client.resources(PodGroup.class).inAnyNamespace().inform(), this::onPodGroup));
+        if (!this.pods.isEmpty()) {
+            informers.add(watch(client.pods().inAnyNamespace().inform(), this::onPod));
+        }
+        checkDone();
+    }
+
+    /** Blocks until every submitted Job (or, without Jobs, every submitted Pod) has finished. */
+    void awaitAllDone() throws InterruptedException {
+        allDone.await();
+    }
+
+    /** Whether everything waited for finished well: every Job Completed, every Pod Succeeded. */
+    boolean allSucceeded() {
+        return finishedJobs.values().stream().allMatch(p -> p == JobPhase.Completed)
+                && finishedPods.values().stream().allMatch("Succeeded"::equals);
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer, Function<T, Void> onChange) {
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                onChange.apply(obj);
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                onChange.apply(newObj);
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                // A deleted object says nothing new about progress.
+            }
+        });
+        return informer;
+    }
+
+    private Void onJob(Job job) {
+        String key = key(job);
+        print(key, ProgressLine.of(job));
+        if (jobs.contains(key) && job.getStatus() != null && job.getStatus().getState() != null
+                && job.getStatus().getState().getPhase() != null && job.getStatus().getState().getPhase().isFinished()) {
+            finishedJobs.put(key, job.getStatus().getState().getPhase());
+            checkDone();
+        }
+        return null;
+    }
+
+    private Void onPodGroup(PodGroup group) {
+        boolean ownedByJob = group.getMetadata().getOwnerReferences() != null && group.getMetadata().getOwnerReferences()
+                .stream().anyMatch(o -> Job.KIND.equals(o.getKind()) && o.getApiVersion().startsWith(Job.GROUP));
+        if (!ownedByJob) {
+            print("pg:" + key(group), ProgressLine.of(group));
+        }
+        return null;
+    }
+
+    private Void onPod(Pod pod) {
+        String key = key(pod);
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if (pods.contains(key) && ("Succeeded".equals(phase) || "Failed".equals(phase))) {
+            if (finishedPods.put(key, phase) == null) {
+                print("pod:" + key, "pod " + key + "  " + phase);
+            }
+            checkDone();
+        }
+        return null;
+    }
+
+    private void print(String key, String line) {
+        if (!line.equals(lastLine.put(key, line))) {
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            synchronized (out) {
+                out.printf("[%7.1fs] %s%n", seconds, line);
+                out.flush();
+            }
+        }
+    }
+
+    private void checkDone() {
+        if (finishedJobs.keySet().containsAll(jobs) && finishedPods.keySet().containsAll(pods)) {
+            allDone.countDown();
+        }
+    }
+
+    private static String key(HasMetadata o) {
+        return o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+    }
+
+    @Override
+    public void close() {
+        informers.forEach(SharedIndexInformer::close);
+    }
+}

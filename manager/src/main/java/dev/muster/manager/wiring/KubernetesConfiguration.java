@@ -1,0 +1,46 @@
+package dev.muster.manager.wiring;
+
+import dev.muster.manager.config.MusterProperties;
+import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The one API client of the process and what every component shares over it. */
+@Configuration(proxyBeanMethods = false)
+public class KubernetesConfiguration {
+
+    @Bean(destroyMethod = "close")
+    KubernetesClient kubernetesClient(MusterProperties properties) {
+        String masterUrl = properties.kubernetes().masterUrl();
+        Config base = masterUrl == null || masterUrl.isBlank()
+                ? Config.autoConfigure(null)
+                : new ConfigBuilder(Config.empty()).withMasterUrl(masterUrl).withTrustCerts(true).build();
+        Config config = new ConfigBuilder(base)
+                .withMaxConcurrentRequests(properties.kubernetes().maxConcurrentRequests())
+                .withMaxConcurrentRequestsPerHost(properties.kubernetes().maxConcurrentRequests())
+                .build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** Closed by {@link ManagerLifecycle}, after the components that use it have stopped. */
+    @Bean(destroyMethod = "")
+    SharedInformers sharedInformers(KubernetesClient client) {
+        return new SharedInformers(client);
+    }
+
+    @Bean
+    GangVerdictBoard gangVerdictBoard() {
+        return new GangVerdictBoard();
+    }
+
+    @Bean
+    StatusWriter statusWriter(KubernetesClient client) {
+        return new StatusWriter(client);
+    }
+}
