@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -88,6 +90,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             err.println("nothing was applied");
             return EXIT_BAD_INPUT;
         }
+        quietConsoleUntilSpringConfiguresLogging();
         LocalClusterConfig config = LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(nodeCpu)
                 .withNodeMemory(nodeMemory).withNodeGpus(nodeGpus).withNodePods(nodePods);
         Files.createDirectories(stateDir);
@@ -111,6 +114,16 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                     return untilDone ? awaitDone(progress) : awaitInterrupt();
                 }
             }
+        }
+    }
+
+    /**
+     * The emulator starts before Spring Boot configures logging (to the manager log file); until then
+     * logback's default would print INFO lines into the progress output.
+     */
+    private static void quietConsoleUntilSpringConfiguresLogging() {
+        if (LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME) instanceof ch.qos.logback.classic.Logger root) {
+            root.setLevel(ch.qos.logback.classic.Level.WARN);
         }
     }
 

@@ -1,0 +1,103 @@
+package dev.muster.job;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.controller.Controller;
+import dev.muster.support.controller.ObjectKey;
+import dev.muster.support.event.EventRecorder;
+import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+
+import java.time.Clock;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The Job controller: for each {@link Job}, a PodGroup and the pods {@code <job>-<task>-<index>}, and a
+ * status that follows the job lifecycle. Level-triggered: Job events, events of pods labelled with a
+ * job name and events of PodGroups a Job controls all just queue the Job for a reconcile.
+ *
+ * <p>Wiring: construct it with the process's {@link SharedInformers} before calling
+ * {@link SharedInformers#start()}, then call {@link #start()}; {@link #close()} stops it.
+ */
+public final class JobController implements AutoCloseable {
+    /** Name of the controller's worker threads and of the component in recorded Events. */
+    public static final String NAME = "muster-job-controller";
+    /** Workers when not given: reconciles are short and API-bound. */
+    public static final int DEFAULT_WORKERS = 2;
+
+    private final JobCache cache;
+    private final Controller controller;
+    private final ResourceEventHandler<Job> jobHandler;
+    private final ResourceEventHandler<Pod> podHandler;
+    private final ResourceEventHandler<PodGroup> podGroupHandler;
+
+    /** A controller with {@value #DEFAULT_WORKERS} workers on the system clock. */
+    public JobController(KubernetesClient client, SharedInformers informers) {
+        this(client, informers, DEFAULT_WORKERS, Clock.systemUTC());
+    }
+
+    /**
+     * @param client    client for writes; reads come from {@code informers}
+     * @param informers the process's shared informers; Job, Pod and PodGroup informers are taken from it
+     * @param workers   jobs reconciled in parallel (a job is never reconciled by two at once)
+     * @param clock     source of transition times and running durations
+     */
+    public JobController(KubernetesClient client, SharedInformers informers, int workers, Clock clock) {
+        EventRecorder events = new EventRecorder(client, NAME);
+        this.cache = new JobCache(informers);
+        JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
+                new JobResourceWriter(client, events), new StatusWriter(client), events, clock);
+        this.controller = new Controller(NAME, reconciler, workers);
+        this.jobHandler = enqueueing(job -> Optional.of(ObjectKey.of(job)));
+        this.podHandler = enqueueing(JobCache::jobKey);
+        this.podGroupHandler = enqueueing(group -> JobOwnership.controllingJob(group)
+                .map(job -> new ObjectKey(group.getMetadata().getNamespace(), job)));
+        cache.jobs().addEventHandler(jobHandler);
+        cache.pods().addEventHandler(podHandler);
+        cache.podGroups().addEventHandler(podGroupHandler);
+    }
+
+    /** Starts the workers; they wait for the informers to sync before the first reconcile. */
+    public void start() {
+        controller.start();
+    }
+
+    /** Whether the Job, Pod and PodGroup informers have listed their kinds, for health reporting. */
+    public boolean hasSynced() {
+        return cache.hasSynced();
+    }
+
+    /** Stops the workers and detaches from the shared informers, which stay running for others. */
+    @Override
+    public void close() {
+        cache.jobs().removeEventHandler(jobHandler);
+        cache.pods().removeEventHandler(podHandler);
+        cache.podGroups().removeEventHandler(podGroupHandler);
+        controller.close();
+    }
+
+    private <T extends HasMetadata> ResourceEventHandler<T> enqueueing(Function<T, Optional<ObjectKey>> jobOf) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object) {
+                jobOf.apply(object).ifPresent(controller::enqueue);
+            }
+
+            @Override
+            public void onUpdate(T oldObject, T newObject) {
+                jobOf.apply(oldObject).ifPresent(controller::enqueue);
+                jobOf.apply(newObject).ifPresent(controller::enqueue);
+            }
+
+            @Override
+            public void onDelete(T object, boolean deletedFinalStateUnknown) {
+                jobOf.apply(object).ifPresent(controller::enqueue);
+            }
+        };
+    }
+}

@@ -1,0 +1,83 @@
+package dev.muster.job;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobDefaults;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The pods a job should have: for each task and each index in [0, replicas), pod
+ * {@code <job>-<task>-<index>} made from the task's template. A pure function of the job.
+ */
+public final class JobPodPlanner {
+    private JobPodPlanner() {
+    }
+
+    /**
+     * Every pod the job should have, in task order then index order.
+     *
+     * @param version the job's {@code status.version}, which the pods carry as an annotation
+     */
+    public static List<Pod> desiredPods(Job job, int version) {
+        return missingPods(job, version, Set.of());
+    }
+
+    /** The desired pods whose names are not in {@code existing}; only those are built. */
+    public static List<Pod> missingPods(Job job, int version, Set<String> existing) {
+        List<Pod> pods = new ArrayList<>();
+        String jobName = job.getMetadata().getName();
+        for (TaskSpec task : job.getSpec().getTasks()) {
+            int replicas = JobDefaults.replicas(task);
+            for (int index = 0; index < replicas; index++) {
+                if (!existing.contains(JobDefaults.podName(jobName, task.getName(), index))) {
+                    pods.add(pod(job, task, index, version));
+                }
+            }
+        }
+        return pods;
+    }
+
+    /** Pod {@code index} of {@code task}: the template plus the labels, annotation and owner of a job pod. */
+    public static Pod pod(Job job, TaskSpec task, int index, int version) {
+        String jobName = job.getMetadata().getName();
+        PodTemplateSpec template = task.getTemplate();
+        ObjectMeta templateMeta = template == null || template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+
+        Map<String, String> labels = new LinkedHashMap<>(templateMeta.getLabels() == null ? Map.of() : templateMeta.getLabels());
+        labels.put(MusterLabels.JOB_NAME, jobName);
+        labels.put(MusterLabels.TASK_NAME, task.getName());
+        labels.put(MusterLabels.TASK_INDEX, Integer.toString(index));
+        labels.put(MusterLabels.POD_GROUP, JobDefaults.podGroupName(jobName));
+
+        Map<String, String> annotations = new LinkedHashMap<>(
+                templateMeta.getAnnotations() == null ? Map.of() : templateMeta.getAnnotations());
+        annotations.put(MusterLabels.JOB_VERSION, Integer.toString(version));
+
+        PodSpec spec = template == null || template.getSpec() == null
+                ? new PodSpec() : new PodSpecBuilder(template.getSpec()).build();
+        spec.setSchedulerName(JobDefaults.schedulerName(job.getSpec()));
+
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(JobDefaults.podName(jobName, task.getName(), index))
+                .withNamespace(job.getMetadata().getNamespace())
+                .withLabels(labels)
+                .withAnnotations(annotations)
+                .withOwnerReferences(JobOwnership.ownerReference(job))
+                .endMetadata()
+                .withSpec(spec)
+                .build();
+    }
+}

@@ -1,0 +1,106 @@
+package dev.muster.job;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.support.controller.ObjectKey;
+import dev.muster.support.controller.ReconcileResult;
+import dev.muster.support.controller.Reconciler;
+import dev.muster.support.event.EventRecorder;
+import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.HttpURLConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reconciles one Job: reads it, its pods and its PodGroup from the cache, lets {@link JobStatusDecider}
+ * decide, then makes the children match (PodGroup before pods, so the gang is known before its first
+ * member) and writes status only when it changed.
+ */
+final class JobReconciler implements Reconciler {
+    private static final Logger log = LoggerFactory.getLogger(JobReconciler.class);
+    private static final Duration WAIT_FOR_SYNC = Duration.ofMillis(200);
+    private static final Duration AFTER_CONFLICT = Duration.ofSeconds(1);
+
+    private final JobCache cache;
+    private final JobStatusDecider decider;
+    private final JobResourceWriter children;
+    private final StatusWriter statusWriter;
+    private final EventRecorder events;
+    private final Clock clock;
+
+    JobReconciler(JobCache cache, JobStatusDecider decider, JobResourceWriter children, StatusWriter statusWriter,
+                  EventRecorder events, Clock clock) {
+        this.cache = cache;
+        this.decider = decider;
+        this.children = children;
+        this.statusWriter = statusWriter;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    @Override
+    public ReconcileResult reconcile(ObjectKey key) {
+        if (!cache.hasSynced()) {
+            return ReconcileResult.after(WAIT_FOR_SYNC);
+        }
+        Optional<Job> found = cache.job(key);
+        if (found.isEmpty() || found.get().getMetadata().getDeletionTimestamp() != null) {
+            // Children carry an ownerReference to the job; garbage collection removes them.
+            log.debug("job {}: gone or being deleted", key);
+            return ReconcileResult.done();
+        }
+        Job job = found.get();
+        List<Pod> pods = cache.podsOf(job);
+        JobDecision decision = decider.decide(job, pods, clock.instant());
+        try {
+            int created = 0;
+            if (decision.runsPods()) {
+                children.ensurePodGroup(job, cache.podGroupOf(job));
+                created = children.createMissingPods(job, decision.status().getVersion(), pods);
+            }
+            boolean written = statusWriter.writeIfChanged(job, decision.status());
+            if (written) {
+                decision.transition().ifPresent(t -> recordEvent(job, t));
+            }
+            int stopped = decision.stopsActivePods() ? children.deleteActivePods(pods) : 0;
+            logDecision(key, decision, written, created, stopped);
+            return ReconcileResult.done();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                throw e;
+            }
+            // The cache is behind the API server; the newer object is on its way and will be reconciled.
+            log.debug("job {}: conflict, waiting for the cache to catch up: {}", key, e.getMessage());
+            return ReconcileResult.after(AFTER_CONFLICT);
+        }
+    }
+
+    /** Only after the status write succeeded, so a decision that loses a conflict is not reported. */
+    private void recordEvent(Job job, PhaseTransition t) {
+        events.record(job, t.to() == JobPhase.Failed ? EventRecorder.WARNING : EventRecorder.NORMAL,
+                t.verdict().reason(), t.describe() + ": " + t.verdict().message());
+    }
+
+    private static void logDecision(ObjectKey key, JobDecision decision, boolean written, int created, int stopped) {
+        var status = decision.status();
+        String counts = "pending=" + status.getPending() + " running=" + status.getRunning()
+                + " succeeded=" + status.getSucceeded() + " failed=" + status.getFailed()
+                + " terminating=" + status.getTerminating();
+        if (decision.transition().isPresent() && written) {
+            PhaseTransition t = decision.transition().get();
+            log.info("job {}: {} ({}: {}); created {} pods, stopped {}; {}", key, t.describe(),
+                    t.verdict().reason(), t.verdict().message(), created, stopped, counts);
+        } else if (created > 0 || stopped > 0) {
+            log.info("job {}: {}; created {} pods, stopped {}; {}", key, decision.phase(), created, stopped, counts);
+        } else {
+            log.debug("job {}: {}; status {}; {}", key, decision.phase(), written ? "written" : "unchanged", counts);
+        }
+    }
+}

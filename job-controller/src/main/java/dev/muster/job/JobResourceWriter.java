@@ -1,0 +1,102 @@
+package dev.muster.job;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.event.EventRecorder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.HttpURLConnection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The job controller's write side for a job's children. Pods are create-only: an existing pod is never
+ * changed, and one that already exists (409) counts as created. The PodGroup's controller-owned fields
+ * are updated with the resourceVersion they were read at, so a concurrent change makes the API server
+ * refuse the write instead of being overwritten.
+ */
+final class JobResourceWriter {
+    private static final Logger log = LoggerFactory.getLogger(JobResourceWriter.class);
+
+    private final KubernetesClient client;
+    private final EventRecorder events;
+
+    JobResourceWriter(KubernetesClient client, EventRecorder events) {
+        this.client = client;
+        this.events = events;
+    }
+
+    /**
+     * Creates the job's PodGroup, or brings the fields the job controller owns up to date. A PodGroup of
+     * that name that the job does not control is left alone: someone else made it on purpose.
+     */
+    void ensurePodGroup(Job job, Optional<PodGroup> existing) {
+        PodGroup desired = PodGroupPlanner.desiredPodGroup(job);
+        if (existing.isEmpty()) {
+            createIfAbsent(desired);
+            return;
+        }
+        PodGroup actual = existing.get();
+        if (!JobOwnership.isControlledBy(actual, job)) {
+            log.debug("job {}/{}: PodGroup {} exists and is not controlled by the job; leaving it alone",
+                    job.getMetadata().getNamespace(), job.getMetadata().getName(), actual.getMetadata().getName());
+            return;
+        }
+        if (PodGroupPlanner.ownedFieldsMatch(actual.getSpec(), desired.getSpec())) {
+            return;
+        }
+        PodGroup updated = Serialization.clone(actual);
+        updated.setSpec(PodGroupPlanner.withOwnedFields(actual.getSpec(), desired.getSpec()));
+        client.resource(updated).update();
+    }
+
+    /** Creates the job's pods of {@code version} that do not exist yet; returns how many this call created. */
+    int createMissingPods(Job job, int version, List<Pod> existing) {
+        Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        int created = 0;
+        for (Pod pod : JobPodPlanner.missingPods(job, version, names)) {
+            try {
+                if (createIfAbsent(pod)) {
+                    created++;
+                }
+            } catch (KubernetesClientException e) {
+                events.record(job, EventRecorder.WARNING, "FailedCreatePod",
+                        "could not create pod " + pod.getMetadata().getName() + ": " + e.getMessage());
+                throw e;
+            }
+        }
+        return created;
+    }
+
+    /** Deletes the pods that have not finished and are not being deleted; returns how many. */
+    int deleteActivePods(List<Pod> pods) {
+        int deleted = 0;
+        for (Pod pod : pods) {
+            if (PodPhases.isActive(pod) && !PodPhases.isTerminating(pod)) {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
+    private boolean createIfAbsent(HasMetadata object) {
+        try {
+            client.resource(object).create();
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                return false;
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.muster.job;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobDefaults;
+import dev.muster.api.batch.v1alpha1.JobSpec;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/** The PodGroup a job should have, and which of its fields the job controller owns. Pure functions. */
+public final class PodGroupPlanner {
+    private PodGroupPlanner() {
+    }
+
+    /**
+     * The job's PodGroup, named like the job: minMember is the job's minAvailable, minTaskMember each
+     * task's minAvailable, queue and priorityClassName the job's.
+     */
+    public static PodGroup desiredPodGroup(Job job) {
+        String jobName = job.getMetadata().getName();
+        PodGroup group = new PodGroup();
+        group.setMetadata(new ObjectMetaBuilder()
+                .withName(JobDefaults.podGroupName(jobName))
+                .withNamespace(job.getMetadata().getNamespace())
+                .withLabels(Map.of(MusterLabels.JOB_NAME, jobName))
+                .withOwnerReferences(JobOwnership.ownerReference(job))
+                .build());
+        group.setSpec(spec(job.getSpec()));
+        return group;
+    }
+
+    /** Whether the fields the job controller owns already hold the desired values. */
+    public static boolean ownedFieldsMatch(PodGroupSpec actual, PodGroupSpec desired) {
+        return actual != null
+                && Objects.equals(actual.getMinMember(), desired.getMinMember())
+                && Objects.equals(actual.getMinTaskMember(), desired.getMinTaskMember())
+                && Objects.equals(actual.getQueue(), desired.getQueue())
+                && Objects.equals(actual.getPriorityClassName(), desired.getPriorityClassName());
+    }
+
+    /** {@code actual} with the owned fields taken from {@code desired}; other fields stay as users set them. */
+    public static PodGroupSpec withOwnedFields(PodGroupSpec actual, PodGroupSpec desired) {
+        PodGroupSpec merged = actual == null ? new PodGroupSpec() : Serialization.clone(actual);
+        merged.setMinMember(desired.getMinMember());
+        merged.setMinTaskMember(desired.getMinTaskMember());
+        merged.setQueue(desired.getQueue());
+        merged.setPriorityClassName(desired.getPriorityClassName());
+        return merged;
+    }
+
+    private static PodGroupSpec spec(JobSpec jobSpec) {
+        Map<String, Integer> minTaskMember = new LinkedHashMap<>();
+        for (TaskSpec task : jobSpec.getTasks()) {
+            minTaskMember.put(task.getName(), JobDefaults.minAvailable(task));
+        }
+        PodGroupSpec spec = new PodGroupSpec();
+        spec.setMinMember(JobDefaults.minAvailable(jobSpec));
+        spec.setMinTaskMember(minTaskMember);
+        spec.setQueue(jobSpec.getQueue());
+        spec.setPriorityClassName(jobSpec.getPriorityClassName());
+        return spec;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.muster.job;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import io.fabric8.kubernetes.api.model.Pod;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.muster.job.TestJobs.job;
+import static dev.muster.job.TestJobs.pods;
+import static dev.muster.job.TestJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CompletionRuleTest {
+
+    private static Optional<Completion> judge(Job job, List<Pod> pods) {
+        return CompletionRule.judge(job.getSpec(), TaskStatusCounter.count(pods));
+    }
+
+    @Test
+    void waitsWhileAnyPodHasNotFinished() {
+        Job job = TestJobs.quickstart();
+        List<Pod> pods = new ArrayList<>(pods(job, "master", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "worker", 0, 2, "Succeeded"));
+        pods.addAll(pods(job, "worker", 2, 1, "Running"));
+
+        assertThat(judge(job, pods)).isEmpty();
+        assertThat(judge(job, pods.subList(0, 3))).as("a missing pod has not finished either").isEmpty();
+    }
+
+    @Test
+    void completesWhenEveryTaskAndTheJobReachTheirMinimum() {
+        Job job = TestJobs.quickstart();
+
+        assertThat(judge(job, TestJobs.all(job, "Succeeded"))).contains(Completion.success(
+                CompletionRule.TASKS_SUCCEEDED, "4/4 pods succeeded; every task reached its minAvailable"));
+    }
+
+    @Test
+    void failsNamingEachTaskBelowItsMinimum() {
+        Job job = job("j", task("master", 1, null), task("worker", 3, 2), task("ps", 2, null));
+        List<Pod> pods = new ArrayList<>(pods(job, "master", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "worker", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "worker", 1, 2, "Failed"));
+        pods.addAll(pods(job, "ps", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "ps", 1, 1, "Failed"));
+
+        assertThat(judge(job, pods)).contains(Completion.failure(CompletionRule.TASKS_FAILED,
+                "task worker: 1/3 pods succeeded, minAvailable 2; task ps: 1/2 pods succeeded, minAvailable 2"));
+    }
+
+    @Test
+    void toleratesFailuresAboveTheTaskMinimum() {
+        Job job = job("j", task("worker", 3, 2));
+        List<Pod> pods = new ArrayList<>(pods(job, "worker", 0, 2, "Succeeded"));
+        pods.addAll(pods(job, "worker", 2, 1, "Failed"));
+
+        assertThat(judge(job, pods)).map(Completion::succeeded).contains(true);
+    }
+
+    @Test
+    void failsWhenTasksAreFineButTheJobMinimumIsNot() {
+        Job job = job("j", task("a", 2, 1), task("b", 2, 1));
+        job.getSpec().setMinAvailable(3);
+        List<Pod> pods = new ArrayList<>(pods(job, "a", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "a", 1, 1, "Failed"));
+        pods.addAll(pods(job, "b", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "b", 1, 1, "Failed"));
+
+        assertThat(judge(job, pods)).contains(Completion.failure(CompletionRule.MIN_AVAILABLE_NOT_REACHED,
+                "2/4 pods succeeded, minAvailable 3"));
+    }
+
+    @Test
+    void minSuccessCompletesAtOnceWhileOthersStillRun() {
+        Job job = job("j", task("worker", 4, 1));
+        job.getSpec().setMinSuccess(2);
+        List<Pod> pods = new ArrayList<>(pods(job, "worker", 0, 2, "Succeeded"));
+        pods.addAll(pods(job, "worker", 2, 2, "Running"));
+
+        assertThat(judge(job, pods)).contains(Completion.success(CompletionRule.MIN_SUCCESS_REACHED,
+                "2/4 pods succeeded, minSuccess 2"));
+    }
+
+    @Test
+    void minSuccessNotReachedFailsOnceAllFinished() {
+        Job job = job("j", task("worker", 3, 1));
+        job.getSpec().setMinSuccess(2);
+        List<Pod> pods = new ArrayList<>(pods(job, "worker", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "worker", 1, 2, "Failed"));
+
+        assertThat(judge(job, pods)).contains(Completion.failure(CompletionRule.MIN_SUCCESS_NOT_REACHED,
+                "1/3 pods succeeded, minSuccess 2"));
+    }
+}

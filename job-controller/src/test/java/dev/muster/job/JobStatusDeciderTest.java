@@ -1,0 +1,187 @@
+package dev.muster.job;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobCondition;
+import dev.muster.api.batch.v1alpha1.JobStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.TestJobs.all;
+import static dev.muster.job.TestJobs.job;
+import static dev.muster.job.TestJobs.pods;
+import static dev.muster.job.TestJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JobStatusDeciderTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T10:00:00.400Z");
+    private static final Instant T1 = Instant.parse("2026-01-01T10:00:05Z");
+    private static final Instant T2 = Instant.parse("2026-01-01T10:01:15Z");
+
+    private final JobStatusDecider decider = new JobStatusDecider(new JobLifecycle());
+
+    /** Decides and stores the result as the job's status, as a successful status write would. */
+    private JobDecision step(Job job, List<Pod> pods, Instant now) {
+        JobDecision decision = decider.decide(job, pods, now);
+        job.setStatus(decision.status());
+        return decision;
+    }
+
+    @Test
+    void newJobIsPendingWithReasonAndCondition() {
+        Job job = TestJobs.quickstart();
+
+        JobDecision decision = decider.decide(job, List.of(), T0);
+
+        JobStatus status = decision.status();
+        assertThat(status.getState().getPhase()).isEqualTo(Pending);
+        assertThat(status.getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
+        assertThat(status.getState().getMessage()).isEqualTo("waiting for 4 of 4 pods to start (minAvailable 4)");
+        assertThat(status.getState().getLastTransitionTime()).isEqualTo("2026-01-01T10:00:00Z");
+        assertThat(status.getConditions()).extracting(JobCondition::getStatus).containsExactly(Pending);
+        assertThat(status.getMinAvailable()).isEqualTo(4);
+        assertThat(status.getVersion()).isZero();
+        assertThat(status.getRetryCount()).isZero();
+        assertThat(status.getRunningDuration()).isNull();
+        assertThat(decision.runsPods()).isTrue();
+        assertThat(decision.transition()).map(PhaseTransition::to).contains(Pending);
+    }
+
+    @Test
+    void invalidJobFailsAtOnceWithEveryProblemByFieldPath() {
+        Job job = job("bad", task("worker", 2, 3));
+        job.getSpec().setMinAvailable(5);
+
+        JobDecision decision = decider.decide(job, List.of(), T0);
+
+        assertThat(decision.phase()).isEqualTo(Failed);
+        assertThat(decision.status().getState().getReason()).isEqualTo(JobFacts.INVALID_SPEC);
+        assertThat(decision.status().getState().getMessage())
+                .contains("spec.tasks[0].minAvailable: must not exceed replicas (2), was 3")
+                .contains("spec.minAvailable: must not exceed the total replicas of all tasks (2), was 5");
+        assertThat(decision.status().getConditions()).extracting(JobCondition::getStatus).containsExactly(Failed);
+        assertThat(decision.runsPods()).isFalse();
+        assertThat(decision.stopsActivePods()).isTrue();
+    }
+
+    @Test
+    void pendingJobStaysPendingUntilMinAvailablePodsStart() {
+        Job job = TestJobs.quickstart();
+        step(job, List.of(), T0);
+        List<Pod> pods = new ArrayList<>(pods(job, "master", 0, 1, "Running"));
+        pods.addAll(pods(job, "worker", 0, 2, "Running"));
+        pods.addAll(pods(job, "worker", 2, 1, "Pending"));
+
+        JobDecision decision = step(job, pods, T1);
+
+        assertThat(decision.transition()).isEmpty();
+        assertThat(decision.status().getState().getLastTransitionTime()).isEqualTo("2026-01-01T10:00:00Z");
+        assertThat(decision.status().getRunning()).isEqualTo(3);
+        assertThat(decision.status().getPending()).isEqualTo(1);
+    }
+
+    @Test
+    void walksPendingRunningCompletedWithReasonsConditionsAndDuration() {
+        Job job = TestJobs.quickstart();
+        step(job, List.of(), T0);
+
+        JobDecision running = step(job, all(job, "Running"), T1);
+        assertThat(running.phase()).isEqualTo(Running);
+        assertThat(running.status().getState().getReason()).isEqualTo(JobFacts.MIN_AVAILABLE_REACHED);
+        assertThat(running.status().getState().getMessage()).isEqualTo("4/4 pods running or finished, minAvailable 4");
+        assertThat(running.status().getRunningDuration()).isEqualTo("0s");
+
+        JobDecision completed = step(job, all(job, "Succeeded"), T2);
+        JobStatus status = completed.status();
+        assertThat(status.getState().getPhase()).isEqualTo(Completed);
+        assertThat(status.getState().getReason()).isEqualTo(CompletionRule.TASKS_SUCCEEDED);
+        assertThat(status.getState().getMessage()).isEqualTo("4/4 pods succeeded; every task reached its minAvailable");
+        assertThat(status.getState().getLastTransitionTime()).isEqualTo("2026-01-01T10:01:15Z");
+        assertThat(status.getConditions()).extracting(JobCondition::getStatus).containsExactly(Pending, Running, Completed);
+        assertThat(status.getTaskStatusCount().get("master").getPhase()).containsExactly(Map.entry("Succeeded", 1));
+        assertThat(status.getTaskStatusCount().get("worker").getPhase()).containsExactly(Map.entry("Succeeded", 3));
+        assertThat(status.getSucceeded()).isEqualTo(4);
+        assertThat(status.getRunningDuration()).isEqualTo("1m10s");
+        assertThat(completed.runsPods()).isFalse();
+        assertThat(completed.stopsActivePods()).isTrue();
+    }
+
+    @Test
+    void runningJobFailsNamingTheTaskThatFellShort() {
+        Job job = job("train", task("master", 1, null), task("worker", 3, null));
+        step(job, List.of(), T0);
+        step(job, all(job, "Running"), T1);
+        List<Pod> pods = new ArrayList<>(pods(job, "master", 0, 1, "Succeeded"));
+        pods.addAll(pods(job, "worker", 0, 2, "Succeeded"));
+        pods.addAll(pods(job, "worker", 2, 1, "Failed"));
+
+        JobDecision failed = step(job, pods, T2);
+
+        assertThat(failed.phase()).isEqualTo(Failed);
+        assertThat(failed.status().getState().getReason()).isEqualTo(CompletionRule.TASKS_FAILED);
+        assertThat(failed.status().getState().getMessage()).isEqualTo("task worker: 2/3 pods succeeded, minAvailable 3");
+    }
+
+    @Test
+    void sameObservationGivesTheSameStatusSoNothingIsRewritten() {
+        Job job = TestJobs.quickstart();
+        step(job, List.of(), T0);
+        step(job, all(job, "Running"), T1);
+        JobStatus before = Serialization.clone(job.getStatus());
+
+        JobDecision later = decider.decide(job, all(job, "Running"), T2);
+
+        assertThat(later.transition()).isEmpty();
+        assertThat(Serialization.asJson(later.status())).isEqualTo(Serialization.asJson(before));
+    }
+
+    @Test
+    void runningDurationIsRefreshedWhenCountsChange() {
+        Job job = TestJobs.quickstart();
+        step(job, List.of(), T0);
+        step(job, all(job, "Running"), T1);
+        List<Pod> pods = new ArrayList<>(all(job, "Running"));
+        pods.set(0, TestJobs.pod(job, "master", 0, "Succeeded"));
+
+        assertThat(decider.decide(job, pods, T2).status().getRunningDuration()).isEqualTo("1m10s");
+    }
+
+    @Test
+    void keepsVersionAndRetryCountAndNeverMutatesTheCachedStatus() {
+        Job job = TestJobs.quickstart();
+        step(job, List.of(), T0);
+        job.getStatus().setVersion(2);
+        job.getStatus().setRetryCount(1);
+        String cached = Serialization.asJson(job.getStatus());
+
+        JobDecision decision = decider.decide(job, all(job, "Running"), T1);
+
+        assertThat(decision.status().getVersion()).isEqualTo(2);
+        assertThat(decision.status().getRetryCount()).isEqualTo(1);
+        assertThat(Serialization.asJson(job.getStatus())).isEqualTo(cached);
+    }
+
+    @Test
+    void finishedJobKeepsItsPhaseAndCountsFollowThePods() {
+        Job job = TestJobs.quickstart();
+        step(job, List.of(), T0);
+        step(job, all(job, "Running"), T1);
+        step(job, all(job, "Succeeded"), T2);
+
+        JobDecision decision = decider.decide(job, List.of(), T2.plusSeconds(60));
+
+        assertThat(decision.phase()).isEqualTo(Completed);
+        assertThat(decision.transition()).isEmpty();
+        assertThat(decision.status().getSucceeded()).isZero();
+        assertThat(decision.status().getRunningDuration()).as("measured to the finish, not to now").isEqualTo("1m10s");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.muster.job;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static dev.muster.job.TestJobs.job;
+import static dev.muster.job.TestJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PodGroupPlannerTest {
+
+    @Test
+    void groupCarriesTheJobAndTaskMinimumsQueuePriorityAndOwner() {
+        Job job = job("train", task("master", 1, null), task("worker", 4, 2));
+        job.getSpec().setQueue("research");
+        job.getSpec().setPriorityClassName("high");
+
+        PodGroup group = PodGroupPlanner.desiredPodGroup(job);
+
+        assertThat(group.getMetadata().getName()).isEqualTo("train");
+        assertThat(group.getMetadata().getNamespace()).isEqualTo(TestJobs.NAMESPACE);
+        assertThat(group.getSpec().getMinMember()).isEqualTo(3);
+        assertThat(group.getSpec().getMinTaskMember()).containsExactly(Map.entry("master", 1), Map.entry("worker", 2));
+        assertThat(group.getSpec().getQueue()).isEqualTo("research");
+        assertThat(group.getSpec().getPriorityClassName()).isEqualTo("high");
+        assertThat(JobOwnership.isControlledBy(group, job)).isTrue();
+        assertThat(JobOwnership.controllingJob(group)).contains("train");
+    }
+
+    @Test
+    void jobMinAvailableOverridesTheSumOfTaskMinimums() {
+        Job job = TestJobs.quickstart();
+        job.getSpec().setMinAvailable(2);
+
+        assertThat(PodGroupPlanner.desiredPodGroup(job).getSpec().getMinMember()).isEqualTo(2);
+    }
+
+    @Test
+    void updatesOnlyTheFieldsTheControllerOwns() {
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(TestJobs.quickstart()).getSpec();
+        PodGroupSpec actual = new PodGroupSpec();
+        actual.setMinMember(1);
+        actual.setScheduleTimeoutSeconds(30);
+        actual.setMinResources(Map.of("cpu", new Quantity("4")));
+
+        assertThat(PodGroupPlanner.ownedFieldsMatch(actual, desired)).isFalse();
+        PodGroupSpec merged = PodGroupPlanner.withOwnedFields(actual, desired);
+
+        assertThat(PodGroupPlanner.ownedFieldsMatch(merged, desired)).isTrue();
+        assertThat(merged.getScheduleTimeoutSeconds()).isEqualTo(30);
+        assertThat(merged.getMinResources()).containsEntry("cpu", new Quantity("4"));
+        assertThat(actual.getMinMember()).as("the cached spec is not changed").isEqualTo(1);
+    }
+}
