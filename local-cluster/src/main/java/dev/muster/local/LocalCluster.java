@@ -1,0 +1,167 @@
+package dev.muster.local;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import io.fabric8.kubernetes.api.model.ConfigBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamedClusterBuilder;
+import io.fabric8.kubernetes.api.model.NamedContextBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A Kubernetes cluster in this JVM for {@code ./muster local}, integration tests and benchmarks: an API
+ * emulator on a free port of 127.0.0.1 (plain HTTP) with Muster's CRDs installed and a {@code default}
+ * namespace, a pool of simulated nodes {@code node-0 .. node-(n-1)}, and a simulated kubelet that runs the pods
+ * bound to any node of the cluster. Connect with {@link #client()} or, from outside the JVM, through
+ * {@link #writeKubeconfig(Path)}.
+ *
+ * <pre>{@code
+ * try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(2))) {
+ *     cluster.client().pods().resource(pod).create();
+ * }
+ * }</pre>
+ */
+public final class LocalCluster implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LocalCluster.class);
+    private static final String CONTEXT = "muster-local";
+    /** Muster's kinds; their CRDs are the ones fabric8's crd-generator put into the {@code crd} jar. */
+    private static final List<Class<? extends HasMetadata>> CUSTOM_RESOURCES = List.of(Job.class, PodGroup.class);
+
+    private final ApiEmulator emulator;
+    private final KubernetesClient client;
+    private final SimulatedNodes nodes;
+    private final SimulatedKubelet kubelet;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private LocalCluster(ApiEmulator emulator, KubernetesClient client, SimulatedNodes nodes, SimulatedKubelet kubelet) {
+        this.emulator = emulator;
+        this.client = client;
+        this.nodes = nodes;
+        this.kubelet = kubelet;
+    }
+
+    /**
+     * Starts a cluster and returns once its nodes exist and the kubelet watches them.
+     *
+     * @throws IllegalStateException if the emulator or the kubelet cannot start
+     */
+    public static LocalCluster start(LocalClusterConfig config) {
+        ApiEmulator emulator = ApiEmulator.start();
+        KubernetesClient client = null;
+        try {
+            client = emulator.newClient();
+            for (Class<? extends HasMetadata> type : CUSTOM_RESOURCES) {
+                client.apiextensions().v1().customResourceDefinitions().resource(generatedCrd(type)).create();
+            }
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("default").endMetadata()
+                    .build()).create();
+            SimulatedNodes nodes = new SimulatedNodes(config);
+            for (int i = 0; i < config.nodes(); i++) {
+                client.nodes().resource(nodes.poolNode(i)).create();
+            }
+            SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(), config, nodes);
+            log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
+                    config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
+            return new LocalCluster(emulator, client, nodes, kubelet);
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
+            emulator.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A client of this cluster, owned by it: closed by {@link #close()}, so callers must not close it.
+     * Its default namespace is {@code default} and its concurrent-request limits are lifted.
+     */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** The API server URL, e.g. {@code http://127.0.0.1:38457}. */
+    public String url() {
+        return emulator.url();
+    }
+
+    /**
+     * Writes a kubeconfig for this cluster (context {@code muster-local}, namespace {@code default}, no
+     * credentials) usable by kubectl and any client, creating parent directories.
+     *
+     * @return {@code file}
+     */
+    public Path writeKubeconfig(Path file) {
+        var kubeconfig = new ConfigBuilder()
+                .withApiVersion("v1").withKind("Config")
+                .addToClusters(new NamedClusterBuilder().withName(CONTEXT).withNewCluster().withServer(url())
+                        .endCluster().build())
+                .addToContexts(new NamedContextBuilder().withName(CONTEXT).withNewContext().withCluster(CONTEXT)
+                        .withUser(CONTEXT).withNamespace("default").endContext().build())
+                .addNewUser().withName(CONTEXT).withNewUser().endUser().endUser()
+                .withCurrentContext(CONTEXT)
+                .build();
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, Serialization.asYaml(kubeconfig));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write kubeconfig " + file, e);
+        }
+    }
+
+    /**
+     * Adds a node to the cluster, as KWOK does with Node objects from a user's manifests: the node is labelled
+     * {@code local.muster.dev/simulated=true} and {@code kubernetes.io/hostname}, missing status (capacity from
+     * this cluster's configuration, allocatable, Ready) is filled in, and the simulated kubelet runs its pods.
+     * Nodes created through the API directly (e.g. {@code kubectl apply}) are run too and get the same status.
+     *
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException with code 409 if the node exists
+     */
+    public void addSimulatedNode(Node node) {
+        client.nodes().resource(nodes.simulated(node)).create();
+    }
+
+    /** Stops the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            kubelet.close();
+            client.close();
+        } finally {
+            emulator.close();
+        }
+    }
+
+    private static CustomResourceDefinition generatedCrd(Class<? extends HasMetadata> type) {
+        String resource = "/META-INF/fabric8/" + HasMetadata.getFullResourceName(type) + "-v1.yml";
+        try (InputStream yaml = LocalCluster.class.getResourceAsStream(resource)) {
+            if (yaml == null) {
+                throw new IllegalStateException("generated CRD " + resource + " is not on the classpath");
+            }
+            return Serialization.unmarshal(yaml, CustomResourceDefinition.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read generated CRD " + resource, e);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.muster.local;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Shape of a {@link LocalCluster}: a uniform pool of simulated nodes and the timing of the simulated kubelet.
+ * Start from {@link #defaults()} and change what matters with the {@code with...} methods, each of which
+ * returns a copy with one component replaced.
+ *
+ * @param nodes          simulated nodes named {@code node-0} .. {@code node-(n-1)}
+ * @param nodeCpu        CPU capacity of each node, as a Kubernetes quantity ({@code "16"}, {@code "3500m"})
+ * @param nodeMemory     memory capacity of each node, as a Kubernetes quantity ({@code "64Gi"})
+ * @param nodeGpus       {@code nvidia.com/gpu} capacity of each node; 0 leaves the resource out
+ * @param nodePods       pod capacity of each node
+ * @param podStartDelay  time between a pod's binding to a node and its phase {@code Running}
+ * @param defaultRunTime how long a pod runs when it does not say ({@code local.muster.dev/run-seconds})
+ */
+public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, int nodeGpus, int nodePods,
+                                 Duration podStartDelay, Duration defaultRunTime) {
+
+    public LocalClusterConfig {
+        if (nodes < 0 || nodeGpus < 0 || nodePods < 1) {
+            throw new IllegalArgumentException("nodes and nodeGpus must be >= 0 and nodePods >= 1, got nodes="
+                    + nodes + " nodeGpus=" + nodeGpus + " nodePods=" + nodePods);
+        }
+        // Parsing now reports a bad flag at startup rather than as a broken Node object later.
+        Quantity.getAmountInBytes(new Quantity(Objects.requireNonNull(nodeCpu, "nodeCpu")));
+        Quantity.getAmountInBytes(new Quantity(Objects.requireNonNull(nodeMemory, "nodeMemory")));
+        requireNonNegative(podStartDelay, "podStartDelay");
+        requireNonNegative(defaultRunTime, "defaultRunTime");
+    }
+
+    /** Four nodes of 16 CPUs, 64Gi and 110 pods, no GPUs; pods start after 500 ms and run for 3 s. */
+    public static LocalClusterConfig defaults() {
+        return new LocalClusterConfig(4, "16", "64Gi", 0, 110, Duration.ofMillis(500), Duration.ofSeconds(3));
+    }
+
+    public LocalClusterConfig withNodes(int nodes) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime);
+    }
+
+    public LocalClusterConfig withNodeCpu(String nodeCpu) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime);
+    }
+
+    public LocalClusterConfig withNodeMemory(String nodeMemory) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime);
+    }
+
+    public LocalClusterConfig withNodeGpus(int nodeGpus) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime);
+    }
+
+    public LocalClusterConfig withNodePods(int nodePods) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime);
+    }
+
+    public LocalClusterConfig withPodStartDelay(Duration podStartDelay) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime);
+    }
+
+    public LocalClusterConfig withDefaultRunTime(Duration defaultRunTime) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime);
+    }
+
+    private static void requireNonNegative(Duration duration, String name) {
+        if (Objects.requireNonNull(duration, name).isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, got " + duration);
+        }
+    }
+}

@@ -1,0 +1,281 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, cascading
+ * deletion, pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
+ * Tables, and {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
+ * locking of updates, status subresources of registered CRDs and watches are the stock dispatcher's.
+ */
+final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
+    private static final String CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    private static final String CONTENT_TYPE = "Content-Type";
+    private static final String STATUS_SUFFIX = "/status";
+    private static final String DEFAULT_NAMESPACE_PATH = "/api/v1/namespaces/default";
+
+    /**
+     * Binding, merge patches, status replacements and selected deletions read, check and write in one step.
+     * They hold the write side, every other request the read side, because the stock dispatcher's own lock is
+     * private and covers one call only.
+     */
+    private final ReadWriteLock requestLock = new ReentrantReadWriteLock();
+    private final StoredObjects store = new Store();
+    private final DiscoveryDocuments discovery = new DiscoveryDocuments(this::storedCrds);
+    private final ServerSideTables tables = new ServerSideTables(this::storedCrds);
+    private final PodBinder binder = new PodBinder(store);
+    private final MergePatchHandler mergePatches = new MergePatchHandler(store);
+    private final SelectedCollections selected = new SelectedCollections(super::dispatch, this::handleDelete);
+    private final CascadingDeleter cascadingDeleter =
+            new CascadingDeleter(() -> new ArrayList<>(map.entrySet()), this::handleDelete);
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        MockResponse response = route(request, path);
+        if (response == null) {
+            return StatusResponses.methodNotAllowed(request.getMethod());
+        }
+        boolean hasBody = response.getBody() != null && response.getBody().size() > 0;
+        if (response.code() == HttpURLConnection.HTTP_NOT_FOUND && !hasBody) {
+            return notFound(path);
+        }
+        if (response.code() == HttpURLConnection.HTTP_CONFLICT && hasBody) {
+            return withConflictReason(response, request.method() == HttpMethod.POST ? "AlreadyExists" : "Conflict");
+        }
+        if (response.getWebSocketListener() != null || !hasBody) {
+            return response;
+        }
+        if (request.method() == HttpMethod.GET && response.code() == HttpURLConnection.HTTP_OK
+                && ServerSideTables.requested(request.getHeader("Accept"))) {
+            return asTable(request, path, response);
+        }
+        return withJsonContentType(response);
+    }
+
+    private MockResponse route(RecordedRequest request, String path) {
+        if (request.method() == HttpMethod.GET) {
+            Optional<MockResponse> discovered = discovery.answer(path, request.getHeader("Accept"));
+            if (discovered.isPresent()) {
+                return discovered.get();
+            }
+        }
+        if (request.method() == HttpMethod.POST && PodBinder.isBinding(path)) {
+            return withBody(request, body -> locked(requestLock.writeLock(), () -> binder.bind(path, body)));
+        }
+        if (parse(path).isEmpty()) {
+            // Not a resource path: the stock dispatcher would answer a GET with every object it holds.
+            return StatusResponses.pathNotFound();
+        }
+        switch (request.method()) {
+            case GET -> {
+                if (isCollection(path)) {
+                    return withSelectors(request, selectors ->
+                            locked(requestLock.readLock(), () -> selected.get(request, selectors)));
+                }
+            }
+            case DELETE -> {
+                if (path.equals(DEFAULT_NAMESPACE_PATH)) {
+                    // As the API server's NamespaceLifecycle admission does; everything assumes it exists.
+                    return StatusResponses.forbidden("namespaces", "default", "this namespace may not be deleted");
+                }
+                if (isCollection(path)) {
+                    return withSelectors(request, selectors ->
+                            locked(requestLock.writeLock(), () -> selected.delete(request, path, selectors)));
+                }
+            }
+            case POST -> {
+                if (PodDefaults.appliesTo(path)) {
+                    return withBody(request, body -> locked(requestLock.readLock(), () -> create(path, body)));
+                }
+            }
+            case PUT -> {
+                if (path.endsWith(STATUS_SUFFIX)) {
+                    return withBody(request, body -> locked(requestLock.writeLock(), () -> store.replace(path, body)));
+                }
+            }
+            case PATCH -> {
+                Optional<MergePatchHandler.Flavour> flavour = MergePatchHandler.Flavour.of(request.getHeader(CONTENT_TYPE));
+                if (flavour.isPresent()) {
+                    String body = new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+                    return locked(requestLock.writeLock(), () -> mergePatches.patch(path, flavour.get(), body));
+                }
+            }
+            default -> {
+                // answered by the stock dispatcher below
+            }
+        }
+        return locked(requestLock.readLock(), () -> super.dispatch(request));
+    }
+
+    /** Also deletes the dependents of every object that leaves the store, however it was deleted. */
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
+                             GenericKubernetesResource resource, String newState) {
+        String removed = newState == null && oldAttributes != null ? map.get(oldAttributes) : null;
+        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        if (removed != null) {
+            cascadingDeleter.deleteDependentsOf(removed);
+        }
+    }
+
+    /** Answers requests with selectors here and leaves the others to the stock dispatcher. */
+    private MockResponse withSelectors(RecordedRequest request, Function<Selectors, MockResponse> handler) {
+        Selectors selectors;
+        try {
+            selectors = Selectors.of(request.getPath());
+        } catch (IllegalArgumentException e) {
+            return StatusResponses.badRequest(e.getMessage());
+        }
+        return selectors.isEmpty() ? locked(requestLock.readLock(), () -> super.dispatch(request)) : handler.apply(selectors);
+    }
+
+    private MockResponse create(String collectionPath, JsonNode object) {
+        JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object) : object;
+        return handleCreate(request(HttpMethod.POST, collectionPath, defaulted));
+    }
+
+    private List<CustomResourceDefinition> storedCrds() {
+        MockResponse list = handleGet(CRDS_PATH);
+        return Serialization.unmarshal(list.getBody().readUtf8(), CustomResourceDefinitionList.class).getItems();
+    }
+
+    private MockResponse asTable(RecordedRequest request, String path, MockResponse response) {
+        Map<String, String> parsed = parse(path);
+        JsonNode body = Json.stored(response.getBody().getBytes());
+        return tables.render(parsed.get(KubernetesAttributesExtractor.API), parsed.get(KubernetesAttributesExtractor.PLURAL),
+                        body, request.getPath().contains("includeObject=Object"))
+                .map(table -> StatusResponses.json(HttpURLConnection.HTTP_OK, table))
+                .orElseGet(() -> withJsonContentType(response));
+    }
+
+    private MockResponse notFound(String path) {
+        Map<String, String> parsed = parse(path);
+        String name = parsed.get(KubernetesAttributesExtractor.NAME);
+        return name == null || path.startsWith("/openapi")
+                ? StatusResponses.pathNotFound()
+                : StatusResponses.notFound(parsed.get(KubernetesAttributesExtractor.PLURAL), name);
+    }
+
+    /**
+     * The stock dispatcher gives its 409s reason {@code Invalid}; the API server says {@code AlreadyExists} for
+     * a create and {@code Conflict} for a stale update, and clients tell the two apart by that reason.
+     */
+    private static MockResponse withConflictReason(MockResponse response, String reason) {
+        Status status = Serialization.unmarshal(new String(response.getBody().getBytes(), StandardCharsets.UTF_8),
+                Status.class);
+        if ("Invalid".equals(status.getReason())) {
+            status.setReason(reason);
+            return StatusResponses.json(response.code(), status);
+        }
+        return withJsonContentType(response);
+    }
+
+    private static MockResponse withJsonContentType(MockResponse response) {
+        if (response.header(CONTENT_TYPE) == null) {
+            response.setHeader(CONTENT_TYPE, "application/json");
+        }
+        return response;
+    }
+
+    /** api (group), version, plural, namespace and name of an API path, as the stock dispatcher reads them. */
+    private Map<String, String> parse(String path) {
+        return ((KubernetesAttributesExtractor) attributeExtractor).fromKubernetesPath(path);
+    }
+
+    private boolean isCollection(String path) {
+        Map<String, String> parsed = parse(path);
+        return parsed.containsKey(KubernetesAttributesExtractor.PLURAL) && !parsed.containsKey(KubernetesAttributesExtractor.NAME);
+    }
+
+    private static MockResponse withBody(RecordedRequest request, Function<JsonNode, MockResponse> handler) {
+        try {
+            return handler.apply(Json.parse(request.getBody().getBytes()));
+        } catch (IOException e) {
+            return StatusResponses.badRequest("the request body is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    private static RecordedRequest request(HttpMethod method, String path, JsonNode body) {
+        byte[] bytes = Serialization.asJson(body).getBytes(StandardCharsets.UTF_8);
+        return new RecordedRequest("HTTP/1.1", method, path,
+                Headers.builder().add(CONTENT_TYPE, "application/json").build(), new Buffer(bytes));
+    }
+
+    private static String withoutQuery(String path) {
+        int query = path.indexOf('?');
+        return query < 0 ? path : path.substring(0, query);
+    }
+
+    private static <T> T locked(Lock lock, Supplier<T> action) {
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reads and writes through the stock handlers, so added operations get the stock checks and events. */
+    private final class Store implements StoredObjects {
+        @Override
+        public Optional<ObjectNode> get(String path) {
+            MockResponse response = handleGet(path);
+            if (response.code() != HttpURLConnection.HTTP_OK) {
+                return Optional.empty();
+            }
+            return Optional.of(Json.stored(response.getBody().getBytes()));
+        }
+
+        /**
+         * The stock dispatcher checks the resourceVersion of a status replacement against the stored object
+         * with the new status, i.e. against itself; a stale status write would win, hence the check here.
+         */
+        @Override
+        public MockResponse replace(String path, JsonNode object) {
+            String basedOn = object.path("metadata").path("resourceVersion").asText("");
+            if (path.endsWith(STATUS_SUFFIX) && !basedOn.isEmpty()) {
+                Optional<ObjectNode> current = get(path);
+                if (current.isPresent() && !basedOn.equals(current.get().path("metadata").path("resourceVersion").asText())) {
+                    Map<String, String> parsed = parse(path);
+                    return StatusResponses.conflict(parsed.get(KubernetesAttributesExtractor.PLURAL),
+                            parsed.get(KubernetesAttributesExtractor.NAME),
+                            "the object has been modified; please apply your changes to the latest version and try again");
+                }
+            }
+            return handleUpdate(request(HttpMethod.PUT, path, object));
+        }
+
+        @Override
+        public MockResponse create(String collectionPath, JsonNode object) {
+            return MusterCrudDispatcher.this.create(collectionPath, object);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.muster.local;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.HostIP;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+
+/** The pod statuses a kubelet reports when a pod's containers start and when they exit, as pure functions. */
+final class PodStatuses {
+    static final String PENDING = "Pending";
+    static final String RUNNING = "Running";
+    static final String SUCCEEDED = "Succeeded";
+    static final String FAILED = "Failed";
+
+    private PodStatuses() {
+    }
+
+    /** Status of a pod whose containers all started at {@code now} and are ready. */
+    static PodStatus running(Pod pod, String hostIp, String podIp, Instant now) {
+        PodStatus status = copyOf(pod.getStatus());
+        String time = timestamp(now);
+        status.setPhase(RUNNING);
+        status.setStartTime(time);
+        status.setHostIP(hostIp);
+        status.setHostIPs(List.of(new HostIP(hostIp)));
+        status.setPodIP(podIp);
+        status.setPodIPs(List.of(new PodIP(podIp)));
+        for (String type : List.of("PodScheduled", "Initialized", "ContainersReady", "Ready")) {
+            setCondition(status, type, "True", null, time);
+        }
+        status.setContainerStatuses(pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder(base(pod, c)).withReady(true).withStarted(true)
+                        .withNewState().withNewRunning(time).endState().build())
+                .toList());
+        return status;
+    }
+
+    /**
+     * Status of a pod whose containers all exited at {@code now} with {@code exitCode}: phase Succeeded for 0,
+     * Failed otherwise.
+     */
+    static PodStatus terminated(Pod pod, int exitCode, Instant now) {
+        PodStatus status = copyOf(pod.getStatus());
+        String time = timestamp(now);
+        status.setPhase(exitCode == 0 ? SUCCEEDED : FAILED);
+        setCondition(status, "ContainersReady", "False", "PodCompleted", time);
+        setCondition(status, "Ready", "False", "PodCompleted", time);
+        status.setContainerStatuses(pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder(base(pod, c)).withReady(false).withStarted(false)
+                        .withNewState().withNewTerminated()
+                        .withContainerID(containerId(pod, c))
+                        .withExitCode(exitCode)
+                        .withReason(exitCode == 0 ? "Completed" : "Error")
+                        .withStartedAt(startedAt(pod, c.getName()))
+                        .withFinishedAt(time)
+                        .endTerminated().endState().build())
+                .toList());
+        return status;
+    }
+
+    static String phaseOf(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getPhase() == null ? PENDING : pod.getStatus().getPhase();
+    }
+
+    private static ContainerStatus base(Pod pod, Container container) {
+        return new ContainerStatusBuilder().withName(container.getName()).withImage(container.getImage())
+                .withImageID("").withContainerID(containerId(pod, container)).withRestartCount(0).build();
+    }
+
+    private static String containerId(Pod pod, Container container) {
+        return "muster-local://" + pod.getMetadata().getUid() + "/" + container.getName();
+    }
+
+    private static String startedAt(Pod pod, String container) {
+        if (pod.getStatus() == null) {
+            return null;
+        }
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(s -> container.equals(s.getName()) && s.getState() != null && s.getState().getRunning() != null)
+                .map(s -> s.getState().getRunning().getStartedAt())
+                .findFirst().orElse(pod.getStatus().getStartTime());
+    }
+
+    /** Sets a condition, keeping its transition time if the status does not change. */
+    private static void setCondition(PodStatus status, String type, String value, String reason, String time) {
+        List<PodCondition> conditions = status.getConditions();
+        PodCondition existing = conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+        if (existing != null && value.equals(existing.getStatus()) && Objects.equals(reason, existing.getReason())) {
+            return;
+        }
+        conditions.remove(existing);
+        conditions.add(new PodConditionBuilder().withType(type).withStatus(value).withReason(reason)
+                .withLastTransitionTime(time).build());
+    }
+
+    private static PodStatus copyOf(PodStatus status) {
+        return status == null ? new PodStatus() : Serialization.clone(status);
+    }
+
+    private static String timestamp(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+}

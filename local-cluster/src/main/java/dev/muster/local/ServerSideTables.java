@@ -1,0 +1,245 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The {@code meta.k8s.io/v1 Table} rendering kubectl asks for on {@code get} ({@code Accept: ...;as=Table}), for
+ * pods, nodes and custom resources (from their CRDs' {@code additionalPrinterColumns}, like the API server).
+ * Without it kubectl prints only NAME and AGE, hiding the phase columns of Muster's Jobs and PodGroups. Other
+ * kinds are answered as plain JSON, which kubectl prints with its NAME/AGE fallback.
+ */
+final class ServerSideTables {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private record Column(String name, String type, int priority, Function<JsonNode, JsonNode> cell) {
+    }
+
+    private final Supplier<List<CustomResourceDefinition>> storedCrds;
+
+    ServerSideTables(Supplier<List<CustomResourceDefinition>> storedCrds) {
+        this.storedCrds = storedCrds;
+    }
+
+    /** Whether an Accept header asks for a Table. */
+    static boolean requested(String accept) {
+        return accept != null && accept.contains("as=Table");
+    }
+
+    /**
+     * The Table for a GET response body (an object or a list) of {@code group}/{@code plural}, or empty when
+     * this kind has no columns beyond NAME and AGE.
+     *
+     * @param fullObjects whether rows carry the whole object ({@code includeObject=Object}) rather than metadata
+     */
+    Optional<ObjectNode> render(String group, String plural, JsonNode body, boolean fullObjects) {
+        Optional<List<Column>> columns = columns(group == null ? "" : group, plural);
+        if (columns.isEmpty()) {
+            return Optional.empty();
+        }
+        ObjectNode table = JSON.objectNode().put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
+        table.putObject("metadata").put("resourceVersion", body.path("metadata").path("resourceVersion").asText(""));
+        ArrayNode definitions = table.putArray("columnDefinitions");
+        for (Column column : columns.get()) {
+            definitions.addObject().put("name", column.name()).put("type", column.type())
+                    .put("format", column.name().equals("Name") ? "name" : "").put("description", "")
+                    .put("priority", column.priority());
+        }
+        ArrayNode rows = table.putArray("rows");
+        Iterable<JsonNode> items = body.has("items") ? body.get("items") : List.of(body);
+        for (JsonNode item : items) {
+            ObjectNode row = rows.addObject();
+            ArrayNode cells = row.putArray("cells");
+            columns.get().forEach(column -> cells.add(column.cell().apply(item)));
+            row.set("object", fullObjects ? item : JSON.objectNode().put("kind", "PartialObjectMetadata")
+                    .put("apiVersion", "meta.k8s.io/v1").set("metadata", item.path("metadata")));
+        }
+        return Optional.of(table);
+    }
+
+    private Optional<List<Column>> columns(String group, String plural) {
+        if (group.isEmpty() && plural.equals("pods")) {
+            return Optional.of(PodColumns.COLUMNS);
+        }
+        if (group.isEmpty() && plural.equals("nodes")) {
+            return Optional.of(NodeColumns.COLUMNS);
+        }
+        return storedCrds.get().stream()
+                .filter(crd -> crd.getSpec().getGroup().equals(group) && crd.getSpec().getNames().getPlural().equals(plural))
+                .findFirst().map(ServerSideTables::customResourceColumns);
+    }
+
+    private static List<Column> customResourceColumns(CustomResourceDefinition crd) {
+        List<Column> columns = new ArrayList<>();
+        columns.add(new Column("Name", "string", 0, ServerSideTables::name));
+        CustomResourceDefinitionVersion version = crd.getSpec().getVersions().stream()
+                .filter(v -> Boolean.TRUE.equals(v.getStorage())).findFirst().orElse(crd.getSpec().getVersions().get(0));
+        List<CustomResourceColumnDefinition> printerColumns = version.getAdditionalPrinterColumns();
+        if (printerColumns == null || printerColumns.isEmpty()) {
+            columns.add(new Column("Age", "date", 0, ServerSideTables::age));
+            return columns;
+        }
+        for (CustomResourceColumnDefinition definition : printerColumns) {
+            String[] path = definition.getJsonPath().replaceFirst("^\\.", "").split("\\.");
+            boolean date = "date".equals(definition.getType());
+            columns.add(new Column(definition.getName(), definition.getType(),
+                    definition.getPriority() == null ? 0 : definition.getPriority(), item -> {
+                JsonNode value = item;
+                for (String field : path) {
+                    value = value.path(field);
+                }
+                if (value.isMissingNode() || value.isNull()) {
+                    return JSON.nullNode();
+                }
+                return date ? JSON.textNode(humanAge(value.asText(), Instant.now())) : value;
+            }));
+        }
+        return columns;
+    }
+
+    /** kubectl's pod columns; STATUS shows the container reason (Completed, Error) as kubectl does. */
+    private static final class PodColumns {
+        static final List<Column> COLUMNS = List.of(
+                new Column("Name", "string", 0, ServerSideTables::name),
+                new Column("Ready", "string", 0, PodColumns::ready),
+                new Column("Status", "string", 0, PodColumns::status),
+                new Column("Restarts", "string", 0, PodColumns::restarts),
+                new Column("Age", "string", 0, ServerSideTables::age),
+                new Column("IP", "string", 1, pod -> text(pod.path("status").path("podIP"))),
+                new Column("Node", "string", 1, pod -> text(pod.path("spec").path("nodeName"))),
+                new Column("Nominated Node", "string", 1, pod -> text(pod.path("status").path("nominatedNodeName"))),
+                new Column("Readiness Gates", "string", 1, pod -> JSON.textNode("<none>")));
+
+        private static JsonNode ready(JsonNode pod) {
+            int ready = 0;
+            for (JsonNode status : pod.path("status").path("containerStatuses")) {
+                ready += status.path("ready").asBoolean() ? 1 : 0;
+            }
+            return JSON.textNode(ready + "/" + pod.path("spec").path("containers").size());
+        }
+
+        private static JsonNode status(JsonNode pod) {
+            if (!pod.path("metadata").path("deletionTimestamp").isMissingNode()) {
+                return JSON.textNode("Terminating");
+            }
+            String reason = pod.path("status").path("reason").asText(pod.path("status").path("phase").asText("Pending"));
+            for (JsonNode status : pod.path("status").path("containerStatuses")) {
+                JsonNode state = status.path("state");
+                String containerReason = state.path("waiting").path("reason").asText(
+                        state.path("terminated").path("reason").asText(""));
+                if (!containerReason.isEmpty()) {
+                    reason = containerReason;
+                }
+            }
+            return JSON.textNode(reason);
+        }
+
+        private static JsonNode restarts(JsonNode pod) {
+            int restarts = 0;
+            for (JsonNode status : pod.path("status").path("containerStatuses")) {
+                restarts += status.path("restartCount").asInt();
+            }
+            return JSON.textNode(String.valueOf(restarts));
+        }
+    }
+
+    /** kubectl's node columns. */
+    private static final class NodeColumns {
+        private static final String ROLE_PREFIX = "node-role.kubernetes.io/";
+
+        static final List<Column> COLUMNS = List.of(
+                new Column("Name", "string", 0, ServerSideTables::name),
+                new Column("Status", "string", 0, NodeColumns::status),
+                new Column("Roles", "string", 0, NodeColumns::roles),
+                new Column("Age", "string", 0, ServerSideTables::age),
+                new Column("Version", "string", 0, node -> text(node.path("status").path("nodeInfo").path("kubeletVersion"))),
+                new Column("Internal-IP", "string", 1, NodeColumns::internalIp),
+                new Column("OS-Image", "string", 1, node -> text(node.path("status").path("nodeInfo").path("osImage"))));
+
+        private static JsonNode status(JsonNode node) {
+            String ready = "Unknown";
+            for (JsonNode condition : node.path("status").path("conditions")) {
+                if (condition.path("type").asText().equals("Ready")) {
+                    ready = condition.path("status").asText().equals("True") ? "Ready" : "NotReady";
+                }
+            }
+            return JSON.textNode(node.path("spec").path("unschedulable").asBoolean() ? ready + ",SchedulingDisabled" : ready);
+        }
+
+        private static JsonNode roles(JsonNode node) {
+            List<String> roles = new ArrayList<>();
+            for (var label : node.path("metadata").path("labels").properties()) {
+                if (label.getKey().startsWith(ROLE_PREFIX)) {
+                    roles.add(label.getKey().substring(ROLE_PREFIX.length()));
+                }
+            }
+            return JSON.textNode(roles.isEmpty() ? "<none>" : String.join(",", roles));
+        }
+
+        private static JsonNode internalIp(JsonNode node) {
+            for (JsonNode address : node.path("status").path("addresses")) {
+                if (address.path("type").asText().equals("InternalIP")) {
+                    return JSON.textNode(address.path("address").asText());
+                }
+            }
+            return JSON.textNode("<none>");
+        }
+    }
+
+    private static JsonNode name(JsonNode item) {
+        return JSON.textNode(item.path("metadata").path("name").asText());
+    }
+
+    private static JsonNode age(JsonNode item) {
+        return JSON.textNode(humanAge(item.path("metadata").path("creationTimestamp").asText(""), Instant.now()));
+    }
+
+    private static JsonNode text(JsonNode value) {
+        return JSON.textNode(value.asText("").isEmpty() ? "<none>" : value.asText());
+    }
+
+    /** Ages as kubectl prints them (its {@code duration.HumanDuration}): 42s, 3m7s, 5h, 12d. */
+    static String humanAge(String timestamp, Instant now) {
+        Duration age;
+        try {
+            age = Duration.between(Instant.parse(timestamp), now);
+        } catch (DateTimeParseException e) {
+            return "<unknown>";
+        }
+        long seconds = Math.max(0, age.getSeconds());
+        long minutes = seconds / 60;
+        long hours = minutes / 60;
+        long days = hours / 24;
+        if (seconds < 120) {
+            return seconds + "s";
+        } else if (minutes < 10) {
+            return seconds % 60 == 0 ? minutes + "m" : minutes + "m" + seconds % 60 + "s";
+        } else if (hours < 3) {
+            return minutes + "m";
+        } else if (hours < 8) {
+            return minutes % 60 == 0 ? hours + "h" : hours + "h" + minutes % 60 + "m";
+        } else if (hours < 48) {
+            return hours + "h";
+        } else if (days < 8) {
+            return hours % 24 == 0 ? days + "d" : days + "d" + hours % 24 + "h";
+        } else if (days < 365 * 2) {
+            return days + "d";
+        }
+        long years = days / 365;
+        return days % 365 == 0 || years >= 8 ? years + "y" : years + "y" + days % 365 + "d";
+    }
+}

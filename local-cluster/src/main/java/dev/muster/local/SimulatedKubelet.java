@@ -1,0 +1,305 @@
+package dev.muster.local;
+
+import dev.muster.api.MusterLabels;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * A kubelet for every Node in the cluster, driven only through the API like a real one: it watches nodes and
+ * pods with informers, completes the status of nodes that lack one, and moves each pod bound to a node through
+ * Pending → Running ({@code podStartDelay} after binding) → Succeeded or Failed (after
+ * {@code local.muster.dev/run-seconds}, with exit code {@code local.muster.dev/exit-code}). Pods with restart
+ * policy Always run until deleted unless they set run-seconds. Status is written through the status
+ * subresource with the resourceVersion it was computed from; on a conflict the pod is read again.
+ */
+final class SimulatedKubelet implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
+    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
+    private static final int MAX_CONFLICT_RETRIES = 10;
+    /** Status writes block on HTTP; a few threads keep a burst of pod starts from queueing behind each other. */
+    private static final int THREADS = 4;
+
+    private final KubernetesClient client;
+    private final LocalClusterConfig config;
+    private final SimulatedNodes nodes;
+    private final ScheduledExecutorService timers;
+    /** The next transition of each pod (by uid) that has one pending; a pod never has two. */
+    private final Map<String, ScheduledFuture<?>> transitions = new ConcurrentHashMap<>();
+    /** Numbers pod addresses in 10.128.0.0/9. */
+    private final AtomicInteger podAddresses = new AtomicInteger();
+    private final SharedIndexInformer<Node> nodeInformer;
+    private final SharedIndexInformer<Pod> podInformer;
+
+    private SimulatedKubelet(KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes) {
+        this.client = client;
+        this.config = config;
+        this.nodes = nodes;
+        AtomicInteger threads = new AtomicInteger();
+        this.timers = Executors.newScheduledThreadPool(THREADS, r -> {
+            Thread thread = new Thread(r, "simulated-kubelet-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.nodeInformer = client.nodes().runnableInformer(0);
+        this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
+    }
+
+    /**
+     * Starts a kubelet that uses {@code client} (and closes it when closed), once both informers have listed.
+     */
+    static SimulatedKubelet start(KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes) {
+        SimulatedKubelet kubelet = new SimulatedKubelet(client, config, nodes);
+        try {
+            kubelet.nodeInformer.addEventHandler(kubelet.new NodeHandler());
+            kubelet.podInformer.addEventHandler(kubelet.new PodHandler());
+            awaitSync(kubelet.nodeInformer);
+            awaitSync(kubelet.podInformer);
+            return kubelet;
+        } catch (RuntimeException e) {
+            kubelet.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        podInformer.close();
+        nodeInformer.close();
+        timers.shutdownNow();
+        client.close();
+    }
+
+    private void completeStatus(Node node) {
+        if (SimulatedNodes.hasCompleteStatus(node)) {
+            return;
+        }
+        try {
+            client.resource(nodes.withCompleteStatus(node)).updateStatus();
+            log.info("node {} joined with a simulated status", node.getMetadata().getName());
+        } catch (KubernetesClientException e) {
+            // A conflict means a newer version is on its way to the informer, which calls us again.
+            log.debug("could not complete status of node {}: {}", node.getMetadata().getName(), e.getMessage());
+        }
+    }
+
+    /** Pods may be bound to a node before it exists; they start when it appears. */
+    private void runPodsBoundTo(Node node) {
+        podInformer.getStore().list().stream()
+                .filter(pod -> node.getMetadata().getName().equals(pod.getSpec().getNodeName()))
+                .forEach(this::reconcilePod);
+    }
+
+    /** Schedules the pod's next transition if it runs on one of our nodes and none is scheduled yet. */
+    private void reconcilePod(Pod pod) {
+        String nodeName = pod.getSpec().getNodeName();
+        if (nodeName == null || nodeName.isEmpty() || nodeInformer.getStore().getByKey(nodeName) == null
+                || pod.getMetadata().getDeletionTimestamp() != null) {
+            return;
+        }
+        String phase = PodStatuses.phaseOf(pod);
+        if (phase.equals(PodStatuses.PENDING)) {
+            transitions.computeIfAbsent(uid(pod), uid -> schedule(config.podStartDelay(), () -> start(pod)));
+        } else if (phase.equals(PodStatuses.RUNNING)) {
+            // Running without a timer: started before this kubelet, so it finishes on the original schedule.
+            runTime(pod).ifPresent(runTime -> transitions.computeIfAbsent(uid(pod), uid -> {
+                String startTime = pod.getStatus().getStartTime();
+                Instant started = startTime == null ? Instant.now() : Instant.parse(startTime);
+                Duration left = Duration.between(Instant.now(), started.plus(runTime));
+                return schedule(left.isNegative() ? Duration.ZERO : left, () -> finish(pod));
+            }));
+        }
+    }
+
+    private void start(Pod pod) {
+        Node node = nodeInformer.getStore().getByKey(pod.getSpec().getNodeName());
+        Optional<Pod> started = writeStatus(pod, current -> node != null && PodStatuses.phaseOf(current).equals(PodStatuses.PENDING)
+                ? PodStatuses.running(current, SimulatedNodes.internalIp(node), nextPodIp(), Instant.now())
+                : null);
+        Optional<Duration> runTime = started.flatMap(this::runTime);
+        if (started.isPresent()) {
+            log.info("pod {} started on {}{}", name(pod), pod.getSpec().getNodeName(),
+                    runTime.map(t -> ", runs for " + t.toMillis() + " ms").orElse(", runs until deleted"));
+        }
+        if (runTime.isPresent()) {
+            transitions.put(uid(pod), schedule(runTime.get(), () -> finish(started.get())));
+        } else {
+            transitions.remove(uid(pod));
+        }
+    }
+
+    private void finish(Pod pod) {
+        int exitCode = exitCode(pod);
+        writeStatus(pod, current -> PodStatuses.phaseOf(current).equals(PodStatuses.RUNNING)
+                ? PodStatuses.terminated(current, exitCode, Instant.now())
+                : null)
+                .ifPresent(finished -> log.info("pod {} finished with exit code {}: {}", name(pod), exitCode,
+                        finished.getStatus().getPhase()));
+        transitions.remove(uid(pod));
+    }
+
+    /**
+     * Replaces the status of the pod (same uid) with {@code change} of its current version, retrying on
+     * conflicts. A null change means the transition no longer applies.
+     *
+     * @return the pod as written, empty if the pod is gone or the change did not apply
+     */
+    private Optional<Pod> writeStatus(Pod pod, Function<Pod, PodStatus> change) {
+        for (int attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+            Pod current = client.pods().inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName()).get();
+            if (current == null || !uid(current).equals(uid(pod))) {
+                return Optional.empty();
+            }
+            PodStatus status = change.apply(current);
+            if (status == null) {
+                return Optional.empty();
+            }
+            current.setStatus(status);
+            try {
+                return Optional.of(client.resource(current).updateStatus());
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                    return Optional.empty();
+                }
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                    throw e;
+                }
+            }
+        }
+        log.warn("gave up writing status of pod {} after {} conflicts", name(pod), MAX_CONFLICT_RETRIES);
+        return Optional.empty();
+    }
+
+    /** How long the pod runs; empty for pods that run until deleted. */
+    private Optional<Duration> runTime(Pod pod) {
+        String value = setting(pod, MusterLabels.LOCAL_RUN_SECONDS);
+        if (value != null) {
+            try {
+                return Optional.of(Duration.ofMillis(Math.round(Double.parseDouble(value) * 1000)));
+            } catch (NumberFormatException e) {
+                log.warn("pod {}: {}={} is not a number of seconds; using the default", name(pod),
+                        MusterLabels.LOCAL_RUN_SECONDS, value);
+            }
+        }
+        return "Always".equals(pod.getSpec().getRestartPolicy()) ? Optional.empty() : Optional.of(config.defaultRunTime());
+    }
+
+    private static int exitCode(Pod pod) {
+        String value = setting(pod, MusterLabels.LOCAL_EXIT_CODE);
+        if (value == null) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            log.warn("pod {}: {}={} is not an integer; exiting with 0", name(pod), MusterLabels.LOCAL_EXIT_CODE, value);
+            return 0;
+        }
+    }
+
+    /** An annotation, or a label of the same name, so that pod templates can use either. */
+    private static String setting(Pod pod, String key) {
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        if (annotations != null && annotations.containsKey(key)) {
+            return annotations.get(key);
+        }
+        return labels == null ? null : labels.get(key);
+    }
+
+    private ScheduledFuture<?> schedule(Duration delay, Runnable transition) {
+        return timers.schedule(() -> {
+            try {
+                transition.run();
+            } catch (RuntimeException e) {
+                // A failed transition is logged, not retried: the pod keeps its phase, as with a stuck kubelet.
+                log.warn("simulated kubelet transition failed", e);
+            }
+        }, delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private String nextPodIp() {
+        int n = podAddresses.incrementAndGet();
+        return "10." + (128 | ((n >>> 16) & 0x7f)) + "." + ((n >>> 8) & 0xff) + "." + (n & 0xff);
+    }
+
+    private static String uid(HasMetadata object) {
+        return object.getMetadata().getUid();
+    }
+
+    private static String name(HasMetadata object) {
+        return object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+    }
+
+    private static void awaitSync(SharedIndexInformer<?> informer) {
+        try {
+            informer.start().toCompletableFuture().get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the simulated kubelet", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("simulated kubelet could not list from the API emulator", e);
+        }
+    }
+
+    private final class NodeHandler implements ResourceEventHandler<Node> {
+        @Override
+        public void onAdd(Node node) {
+            completeStatus(node);
+            runPodsBoundTo(node);
+        }
+
+        @Override
+        public void onUpdate(Node oldNode, Node newNode) {
+            completeStatus(newNode);
+        }
+
+        @Override
+        public void onDelete(Node node, boolean deletedFinalStateUnknown) {
+            // Pods on a deleted node keep their last status, as when a real node disappears.
+        }
+    }
+
+    private final class PodHandler implements ResourceEventHandler<Pod> {
+        @Override
+        public void onAdd(Pod pod) {
+            reconcilePod(pod);
+        }
+
+        @Override
+        public void onUpdate(Pod oldPod, Pod newPod) {
+            reconcilePod(newPod);
+        }
+
+        @Override
+        public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+            ScheduledFuture<?> transition = transitions.remove(uid(pod));
+            if (transition != null) {
+                transition.cancel(false);
+            }
+        }
+    }
+}

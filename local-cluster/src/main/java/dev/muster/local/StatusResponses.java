@@ -1,0 +1,81 @@
+package dev.muster.local;
+
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.MockResponse;
+
+import java.net.HttpURLConnection;
+
+/**
+ * {@code meta/v1 Status} responses worded like the real API server's, so that clients classify them the same
+ * way (fabric8's {@code KubernetesClientException.getCode()}, kubectl's {@code Error from server (NotFound)}).
+ */
+final class StatusResponses {
+    static final int UNPROCESSABLE_ENTITY = 422;
+    static final int UNSUPPORTED_MEDIA_TYPE = 415;
+
+    private StatusResponses() {
+    }
+
+    static MockResponse notFound(String resource, String name) {
+        return failure(HttpURLConnection.HTTP_NOT_FOUND, "NotFound", resource, name,
+                resource + " \"" + name + "\" not found");
+    }
+
+    /** A 404 for a path that names no resource at all, such as an unknown API group. */
+    static MockResponse pathNotFound() {
+        return failure(HttpURLConnection.HTTP_NOT_FOUND, "NotFound", null, null,
+                "the server could not find the requested resource");
+    }
+
+    static MockResponse conflict(String resource, String name, String problem) {
+        return failure(HttpURLConnection.HTTP_CONFLICT, "Conflict", resource, name,
+                "Operation cannot be fulfilled on " + resource + " \"" + name + "\": " + problem);
+    }
+
+    static MockResponse forbidden(String resource, String name, String problem) {
+        return failure(HttpURLConnection.HTTP_FORBIDDEN, "Forbidden", resource, name,
+                resource + " \"" + name + "\" is forbidden: " + problem);
+    }
+
+    static MockResponse badRequest(String message) {
+        return failure(HttpURLConnection.HTTP_BAD_REQUEST, "BadRequest", null, null, message);
+    }
+
+    static MockResponse invalid(String resource, String name, String message) {
+        return failure(UNPROCESSABLE_ENTITY, "Invalid", resource, name, message);
+    }
+
+    static MockResponse unsupportedMediaType(String contentType) {
+        return failure(UNSUPPORTED_MEDIA_TYPE, "UnsupportedMediaType", null, null,
+                "the body of the request was in an unknown format - accepted media types include: "
+                        + "application/json-patch+json, application/merge-patch+json, "
+                        + "application/strategic-merge-patch+json, application/apply-patch+yaml (not " + contentType + ")");
+    }
+
+    static MockResponse methodNotAllowed(String method) {
+        return failure(HttpURLConnection.HTTP_BAD_METHOD, "MethodNotAllowed", null, null,
+                method + " is not supported by the local cluster's API emulator");
+    }
+
+    /** What the API server answers to a successful binding: a bare {@code Success} status. */
+    static MockResponse created() {
+        Status status = new StatusBuilder().withStatus("Success").withCode(HttpURLConnection.HTTP_CREATED).build();
+        return json(HttpURLConnection.HTTP_CREATED, status);
+    }
+
+    private static MockResponse failure(int code, String reason, String resource, String name, String message) {
+        StatusBuilder status = new StatusBuilder().withStatus("Failure").withCode(code).withReason(reason)
+                .withMessage(message);
+        if (resource != null) {
+            status.withNewDetails().withKind(resource).withName(name).endDetails();
+        }
+        return json(code, status.build());
+    }
+
+    static MockResponse json(int code, Object body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody(Serialization.asJson(body));
+    }
+}

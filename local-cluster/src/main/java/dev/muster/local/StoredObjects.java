@@ -1,0 +1,24 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.mockwebserver.http.MockResponse;
+
+import java.util.Optional;
+
+/**
+ * The emulator's objects as seen by the operations added on top of the stock CRUD dispatcher. Writes go
+ * through the dispatcher's own POST and PUT handling, so they get its validation, optimistic locking,
+ * resourceVersion, generation and watch events.
+ */
+interface StoredObjects {
+
+    /** The object at an API path (a trailing {@code /status} is allowed), if it exists. */
+    Optional<ObjectNode> get(String path);
+
+    /** Replaces the object at an API path as a PUT would; {@code /status} paths replace only the status. */
+    MockResponse replace(String path, JsonNode object);
+
+    /** Creates an object in the collection at an API path as a POST would. */
+    MockResponse create(String collectionPath, JsonNode object);
+}

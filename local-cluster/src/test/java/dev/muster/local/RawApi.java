@@ -1,0 +1,55 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+/** Plain HTTP against the emulator, for endpoints fabric8 has no DSL for and for exact status codes. */
+final class RawApi {
+    record Response(int code, JsonNode body) {
+    }
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final String url;
+
+    RawApi(LocalCluster cluster) {
+        this.url = cluster.url();
+    }
+
+    Response get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(url + path)).GET().build());
+    }
+
+    Response get(String path, String accept) {
+        return send(HttpRequest.newBuilder(URI.create(url + path)).header("Accept", accept).GET().build());
+    }
+
+    Response post(String path, Object body) {
+        return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Serialization.asJson(body))).build());
+    }
+
+    Response patch(String path, String contentType, String body) {
+        return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", contentType)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    private Response send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            JsonNode body = response.body().isEmpty() ? null : Serialization.jsonMapper().readTree(response.body());
+            return new Response(response.statusCode(), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

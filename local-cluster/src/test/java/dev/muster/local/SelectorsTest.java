@@ -1,0 +1,97 @@
+package dev.muster.local;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Label and field selectors as the API server evaluates them, for lists, watches and collection deletes. */
+@ExtendWith(ApiOnlyCluster.class)
+class SelectorsTest {
+    private static KubernetesClient client;
+
+    @BeforeAll
+    static void connect(LocalCluster cluster) {
+        client = cluster.client();
+        pod("sel-a", Map.of("sel-tier", "web", "sel-zone", "a"));
+        pod("sel-b", Map.of("sel-tier", "db", "sel-zone", "b"));
+        pod("sel-c", Map.of("sel-tier", "cache"));
+        client.bindings().inNamespace("default").resource(Fixtures.binding("sel-a", "node-0")).create();
+    }
+
+    @Test
+    void fieldSelectorsSelectOnAnyFieldAndMissingFieldsAreEmpty() {
+        assertThat(names(client.pods().withField("spec.nodeName", "node-0").list().getItems())).containsExactly("sel-a");
+        assertThat(names(client.pods().withLabel("sel-tier").withField("spec.nodeName", "").list().getItems()))
+                .containsExactlyInAnyOrder("sel-b", "sel-c");
+        assertThat(names(client.pods().withLabel("sel-tier").withoutField("status.phase", "Pending").list().getItems()))
+                .isEmpty();
+    }
+
+    @Test
+    void setBasedLabelSelectorsWork() {
+        assertThat(names(client.pods().withLabelIn("sel-tier", "web", "db").list().getItems()))
+                .containsExactlyInAnyOrder("sel-a", "sel-b");
+        assertThat(names(client.pods().withLabel("sel-tier").withLabelNotIn("sel-zone", "a").list().getItems()))
+                .containsExactlyInAnyOrder("sel-b", "sel-c");
+        assertThat(names(client.pods().withLabel("sel-tier").withoutLabel("sel-zone").list().getItems()))
+                .containsExactly("sel-c");
+        assertThat(names(client.pods().withLabel("sel-tier").withoutLabel("sel-zone", "b").list().getItems()))
+                .containsExactlyInAnyOrder("sel-a", "sel-c");
+    }
+
+    @Test
+    void watchSeesObjectsEnterAndLeaveTheSelection() {
+        pod("sel-watched", Map.of("sel-watch", "yes"));
+        List<String> events = new CopyOnWriteArrayList<>();
+        try (Watch ignored = client.pods().withField("spec.nodeName", "node-1")
+                .watch(Fixtures.watcher((action, pod) -> events.add(action + " " + pod.getMetadata().getName())))) {
+            client.pods().withName("sel-watched").edit(p -> {
+                p.getMetadata().getLabels().put("unrelated", "change");
+                return p;
+            });
+            client.bindings().inNamespace("default").resource(Fixtures.binding("sel-watched", "node-1")).create();
+            await().until(() -> events.contains("ADDED sel-watched"));
+            client.pods().withName("sel-watched").delete();
+            await().until(() -> events.contains("DELETED sel-watched"));
+        }
+        assertThat(events).containsExactly("ADDED sel-watched", "DELETED sel-watched");
+    }
+
+    @Test
+    void collectionDeleteRemovesOnlyTheSelection() {
+        pod("sel-del-1", Map.of("sel-batch", "one"));
+        pod("sel-del-2", Map.of("sel-batch", "two"));
+        pod("sel-del-3", Map.of("sel-batch", "three"));
+
+        client.pods().withLabelIn("sel-batch", "one", "three").delete();
+
+        assertThat(names(client.pods().withLabel("sel-batch").list().getItems())).containsExactly("sel-del-2");
+    }
+
+    @Test
+    void malformedSelectorIsABadRequest() {
+        assertThatThrownBy(() -> client.pods().withLabelSelector("a in (b").list())
+                .hasMessageContaining("400");
+    }
+
+    private static void pod(String name, Map<String, String> labels) {
+        Pod pod = Fixtures.pod(name);
+        pod.getMetadata().setLabels(new java.util.HashMap<>(labels));
+        client.resource(pod).create();
+    }
+
+    private static List<String> names(List<Pod> pods) {
+        return pods.stream().map(p -> p.getMetadata().getName()).toList();
+    }
+}

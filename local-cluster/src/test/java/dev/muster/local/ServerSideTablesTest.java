@@ -1,0 +1,97 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** kubectl's {@code get} asks for Tables; pods, nodes and custom resources get their columns. */
+@ExtendWith(ApiOnlyCluster.class)
+class ServerSideTablesTest {
+    private static final String KUBECTL_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,"
+            + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+
+    private static KubernetesClient client;
+    private static RawApi api;
+
+    @BeforeAll
+    static void connect(LocalCluster cluster) {
+        client = cluster.client();
+        api = new RawApi(cluster);
+    }
+
+    @Test
+    void customResourcesGetTheirCrdsPrinterColumns() {
+        PodGroup group = new PodGroup();
+        group.getMetadata().setName("tabled");
+        group.getSpec().setMinMember(4);
+        PodGroup created = client.resource(group).create();
+        PodGroupStatus status = new PodGroupStatus();
+        status.setPhase(PodGroupPhase.Inqueue);
+        created.setStatus(status);
+        client.resource(created).updateStatus();
+
+        JsonNode table = api.get("/apis/scheduling.muster.dev/v1alpha1/namespaces/default/podgroups/tabled",
+                KUBECTL_ACCEPT).body();
+
+        assertThat(table.path("kind").asText()).isEqualTo("Table");
+        List<String> columns = texts(table.path("columnDefinitions"), "name");
+        assertThat(columns).contains("Name", "Phase", "Min", "Running", "Age");
+        JsonNode cells = table.path("rows").path(0).path("cells");
+        assertThat(cells.path(columns.indexOf("Name")).asText()).isEqualTo("tabled");
+        assertThat(cells.path(columns.indexOf("Phase")).asText()).isEqualTo("Inqueue");
+        assertThat(cells.path(columns.indexOf("Min")).asInt()).isEqualTo(4);
+        assertThat(table.path("rows").path(0).path("object").path("metadata").path("namespace").asText())
+                .isEqualTo("default");
+    }
+
+    @Test
+    void podsShowReadinessAndStatus() {
+        client.resource(Fixtures.pod("tabled-pod")).create();
+
+        JsonNode table = api.get("/api/v1/namespaces/default/pods", KUBECTL_ACCEPT).body();
+
+        List<String> columns = texts(table.path("columnDefinitions"), "name");
+        assertThat(columns).startsWith("Name", "Ready", "Status", "Restarts", "Age");
+        JsonNode row = null;
+        for (JsonNode candidate : table.path("rows")) {
+            if (candidate.path("cells").path(0).asText().equals("tabled-pod")) {
+                row = candidate;
+            }
+        }
+        assertThat(row).isNotNull();
+        assertThat(row.path("cells").path(1).asText()).isEqualTo("0/1");
+        assertThat(row.path("cells").path(2).asText()).isEqualTo("Pending");
+    }
+
+    @Test
+    void plainClientsStillGetObjects() {
+        assertThat(api.get("/api/v1/namespaces/default/pods").body().path("kind").asText()).isEqualTo("List");
+    }
+
+    @Test
+    void agesReadLikeKubectls() {
+        Instant now = Instant.now();
+        assertThat(ServerSideTables.humanAge(now.minusSeconds(42).toString(), now)).isEqualTo("42s");
+        assertThat(ServerSideTables.humanAge(now.minus(Duration.ofMinutes(3).plusSeconds(7)).toString(), now)).isEqualTo("3m7s");
+        assertThat(ServerSideTables.humanAge(now.minus(Duration.ofHours(5)).toString(), now)).isEqualTo("5h");
+        assertThat(ServerSideTables.humanAge(now.minus(Duration.ofDays(12)).toString(), now)).isEqualTo("12d");
+    }
+
+    private static List<String> texts(JsonNode array, String field) {
+        List<String> texts = new ArrayList<>();
+        array.forEach(n -> texts.add(n.path(field).asText()));
+        return texts;
+    }
+}
