@@ -19,8 +19,10 @@ import static dev.muster.podgroup.ConditionUpdate.TRUE;
 
 /**
  * Derives a PodGroup's conditions. {@code Unschedulable} and {@code Scheduled} follow the scheduler's
- * latest verdict (a placement only while the group has pods); when the gang breaks (phase Unknown or Failed), {@code Scheduled} turns False with
- * reason {@code PodFailed} or {@code PodDeleted}, which says why the placed gang no longer stands.
+ * latest verdict (a placement only while the group has pods); when the gang breaks (phase Unknown or
+ * Failed), {@code Scheduled} turns False with reason {@code PodFailed} (members failed, or were lost
+ * with their node) or {@code PodDeleted} (members were deleted), which says why the placed gang no
+ * longer stands.
  */
 final class GangConditions {
     /** Reason of {@code Scheduled=True} when the scheduler gave none. */
@@ -34,13 +36,16 @@ final class GangConditions {
      *
      * @param current   the conditions now in the status
      * @param verdict   the scheduler's latest verdict on the group
+     * @param from      the phase the group is in
      * @param phase     the phase the group is moving to
+     * @param event     how the observation was classified
      * @param pods      the group's pods
      * @param minMember the gang's quorum
      * @param now       RFC 3339 time stamp for conditions whose status changes
      */
     static List<PodGroupCondition> desired(List<PodGroupCondition> current, Optional<GangVerdict> verdict,
-                                           PodGroupPhase phase, PodCensus pods, int minMember, String now) {
+                                           PodGroupPhase from, PodGroupPhase phase, GangEvent event, PodCensus pods,
+                                           int minMember, String now) {
         // One update per type, the last word winning, so that no condition flips twice in one decision.
         Map<String, ConditionUpdate> updates = new LinkedHashMap<>();
         String transitionId = verdict.map(GangVerdict::transitionId).orElse(null);
@@ -60,8 +65,15 @@ final class GangConditions {
             }
         });
         boolean gangBroken = phase == PodGroupPhase.Unknown || phase == PodGroupPhase.Failed;
-        if (gangBroken && (has(current, SCHEDULED) || updates.containsKey(SCHEDULED))) {
-            updates.put(SCHEDULED, brokenGang(phase, pods, minMember, transitionId));
+        // Also for a gang that no verdict ever placed (bound by another scheduler): the reason must show.
+        if (gangBroken) {
+            ConditionUpdate broken = brokenGang(phase, event, pods, minMember, transitionId);
+            if (from == phase && alreadySays(current, broken)) {
+                // The message describes the transition; counts that drift afterwards do not rewrite it.
+                updates.remove(SCHEDULED);
+            } else {
+                updates.put(SCHEDULED, broken);
+            }
         }
         List<PodGroupCondition> result = new ArrayList<>(current);
         for (ConditionUpdate update : updates.values()) {
@@ -70,7 +82,8 @@ final class GangConditions {
         return result;
     }
 
-    private static ConditionUpdate brokenGang(PodGroupPhase phase, PodCensus pods, int minMember, String transitionId) {
+    private static ConditionUpdate brokenGang(PodGroupPhase phase, GangEvent event, PodCensus pods, int minMember,
+                                              String transitionId) {
         if (phase == PodGroupPhase.Failed) {
             return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_FAILED, String.format(
                     "%d of %d pods failed; fewer than minMember %d can succeed", pods.failed(), pods.total(), minMember),
@@ -78,12 +91,23 @@ final class GangConditions {
         }
         if (pods.failed() + pods.lost() > 0) {
             return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_FAILED, String.format(
-                    "%d of minMember %d pods running; %d failed or lost and cannot be rescheduled",
-                    pods.runningOrSucceeded(), minMember, pods.failed() + pods.lost()), transitionId);
+                    "%d of minMember %d pods running; %d failed and %d lost (node gone or not reporting), "
+                            + "and they cannot be rescheduled",
+                    pods.runningOrSucceeded(), minMember, pods.failed(), pods.lost()), transitionId);
+        }
+        if (event == GangEvent.MEMBERS_NOT_REPLACED) {
+            return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_DELETED, String.format(
+                    "%d of minMember %d pods running; the others were deleted and not replaced within the grace period",
+                    pods.runningOrSucceeded(), minMember), transitionId);
         }
         return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_DELETED, String.format(
                 "%d of minMember %d pods running; the others were deleted or restarted and cannot be rescheduled",
                 pods.runningOrSucceeded(), minMember), transitionId);
+    }
+
+    private static boolean alreadySays(List<PodGroupCondition> conditions, ConditionUpdate update) {
+        return conditions.stream().anyMatch(c -> update.type().equals(c.getType())
+                && update.status().equals(c.getStatus()) && update.reason().equals(c.getReason()));
     }
 
     private static boolean has(List<PodGroupCondition> conditions, String type) {

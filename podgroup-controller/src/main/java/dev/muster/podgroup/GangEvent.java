@@ -22,14 +22,20 @@ public enum GangEvent {
     GANG_PLACED,
     /**
      * Below a running quorum, and the missing pods cannot be placed: the scheduler says so about the
-     * waiting pods, or pods were lost with their node and nothing replaces them.
+     * waiting pods, or pods were lost with their node and nothing has replaced them on a node yet.
      */
     GANG_UNPLACEABLE,
     /**
      * Below a running quorum with nothing decided yet: pods wait for the scheduler, or for their
      * controller to create or replace them.
      */
-    GANG_INCOMPLETE;
+    GANG_INCOMPLETE,
+    /**
+     * A gang that ran is still below its quorum a grace period after members left: nothing replaced
+     * them (a bare-pod gang, or a controller that is gone), so it will not recover on its own. Never
+     * returned by {@link #observe}: only the passage of time turns {@link #GANG_INCOMPLETE} into it.
+     */
+    MEMBERS_NOT_REPLACED;
 
     /**
      * Classifies an observation of a group.
@@ -55,10 +61,15 @@ public enum GangEvent {
         if (pods.placed() >= minMember) {
             return GANG_PLACED;
         }
+        // Members lost with their node are gone for good, whatever the verdict says: the scheduler may still
+        // count them as bound, and pods waiting to replace them make up for them only once they are bound.
+        if (pods.lost() > 0) {
+            return GANG_UNPLACEABLE;
+        }
         // A verdict is about pods waiting for a node; with none waiting it is an old one. A pod that was
         // deleted and not yet replaced is not a lost gang: its controller is usually about to replace it.
         if (pods.waiting() == 0) {
-            return pods.lost() > 0 ? GANG_UNPLACEABLE : GANG_INCOMPLETE;
+            return GANG_INCOMPLETE;
         }
         return verdict.map(v -> v.outcome() == GangVerdict.Outcome.SCHEDULED ? GANG_PLACED : GANG_UNPLACEABLE)
                 .orElse(GANG_INCOMPLETE);

@@ -3,6 +3,7 @@ package dev.muster.podgroup;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.Collection;
+import java.util.function.Predicate;
 
 /**
  * The members of one PodGroup counted by what matters to the gang. Each pod is in exactly one bucket.
@@ -14,15 +15,21 @@ import java.util.Collection;
  * @param running   phase Running
  * @param succeeded phase Succeeded
  * @param failed    phase Failed
- * @param lost      phase Unknown: the kubelet stopped reporting, e.g. the node is gone
+ * @param lost      not finished, and no kubelet reports on them: phase Unknown, or bound to a node that
+ *                  no longer exists (what the node lifecycle controller would mark lost; pods of a deleted
+ *                  node otherwise keep their last phase)
  */
 public record PodCensus(int waiting, int starting, int running, int succeeded, int failed, int lost) {
 
     /** A group without pods. */
     public static final PodCensus EMPTY = new PodCensus(0, 0, 0, 0, 0, 0);
 
-    /** Counts the given pods, which are assumed to belong to one group. */
-    public static PodCensus of(Collection<Pod> pods) {
+    /**
+     * Counts the given pods, which are assumed to belong to one group.
+     *
+     * @param nodeExists whether a Node of the given name exists
+     */
+    public static PodCensus of(Collection<Pod> pods, Predicate<String> nodeExists) {
         int waiting = 0;
         int starting = 0;
         int running = 0;
@@ -33,9 +40,16 @@ public record PodCensus(int waiting, int starting, int running, int succeeded, i
             if (pod.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-            boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null;
-            switch (phase == null ? "Pending" : phase) {
+            String phase = pod.getStatus() == null || pod.getStatus().getPhase() == null
+                    ? "Pending" : pod.getStatus().getPhase();
+            String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+            boolean bound = node != null && !node.isEmpty();
+            boolean finished = phase.equals("Succeeded") || phase.equals("Failed");
+            if (bound && !finished && !nodeExists.test(node)) {
+                lost++;
+                continue;
+            }
+            switch (phase) {
                 case "Running" -> running++;
                 case "Succeeded" -> succeeded++;
                 case "Failed" -> failed++;

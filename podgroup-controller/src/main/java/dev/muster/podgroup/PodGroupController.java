@@ -7,6 +7,7 @@ import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -16,12 +17,14 @@ import java.time.Clock;
 
 /**
  * Keeps every PodGroup's status honest: phase, conditions, counters and scheduleStartTime, derived
- * from the group's pods (joined by the {@code scheduling.muster.dev/pod-group} label) and the gang
- * scheduler's verdicts. It is the only writer of PodGroup status and never creates or deletes
- * PodGroups: the Job controller creates those of Jobs, users create the others.
+ * from the group's pods (joined by the {@code scheduling.muster.dev/pod-group} label), the nodes they
+ * are bound to (a pod whose node is gone is lost) and the gang scheduler's verdicts. It is the only
+ * writer of PodGroup status and never creates or deletes PodGroups: the Job controller creates those
+ * of Jobs, users create the others.
  *
- * <p>Wiring: construct it before {@link SharedInformers#start()} (the constructor adds the pod index to
- * the shared Pod informer), then call {@link #start()}; the order of the two starts does not matter.
+ * <p>Wiring: construct it before {@link SharedInformers#start()} (the constructor adds its indexes to
+ * the shared Pod informer and asks for the Node informer), then call {@link #start()}; the order of the
+ * two starts does not matter.
  */
 public final class PodGroupController implements AutoCloseable {
     /** Reporting component of the Events it records. */
@@ -30,35 +33,48 @@ public final class PodGroupController implements AutoCloseable {
 
     private final SharedIndexInformer<PodGroup> groups;
     private final SharedIndexInformer<Pod> pods;
+    private final SharedIndexInformer<Node> nodes;
     private final GangVerdictBoard verdicts;
+    private final PodGroupReconciler reconciler;
     private final Controller controller;
     private final ResourceEventHandler<PodGroup> groupHandler = new GroupHandler();
     private final ResourceEventHandler<Pod> podHandler = new PodHandler();
+    private final ResourceEventHandler<Node> nodeHandler = new NodeHandler();
 
-    /** A controller with its own status writer. */
+    /** A controller with its own status writer and the default configuration. */
     public PodGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard verdicts) {
         this(client, informers, verdicts, new StatusWriter(client));
     }
 
     /**
-     * A controller writing status through the given writer, whose {@link StatusWriter#writes()} then
-     * counts this controller's writes.
+     * A controller with the default configuration writing status through the given writer, whose
+     * {@link StatusWriter#writes()} then counts this controller's writes.
      */
     public PodGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard verdicts,
                               StatusWriter statusWriter) {
+        this(client, informers, verdicts, statusWriter, PodGroupControllerConfig.defaults());
+    }
+
+    /** A controller writing status through the given writer, configured as given. */
+    public PodGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard verdicts,
+                              StatusWriter statusWriter, PodGroupControllerConfig config) {
         this.groups = informers.informer(PodGroup.class);
         this.pods = informers.informer(Pod.class);
+        this.nodes = informers.informer(Node.class);
         this.verdicts = verdicts;
         pods.addIndexers(PodsByGroupIndex.indexers());
-        var reconciler = new PodGroupReconciler(groups, pods, verdicts, new PodGroupStatusCalculator(), statusWriter,
-                new EventRecorder(client, COMPONENT), Clock.systemUTC());
+        pods.addIndexers(PodsByNodeIndex.indexers());
+        this.reconciler = new PodGroupReconciler(groups, pods, nodes, verdicts, new PodGroupStatusCalculator(),
+                new ReplacementWaits(config.replacementGracePeriod()), new CounterWritePacer(config.counterWriteInterval()),
+                statusWriter, new EventRecorder(client, COMPONENT), Clock.systemUTC());
         this.controller = new Controller("podgroup-controller", reconciler, WORKERS);
     }
 
-    /** Starts watching PodGroups, Pods and verdicts, and reconciling. Call once. */
+    /** Starts watching PodGroups, Pods, Nodes and verdicts, and reconciling. Call once. */
     public void start() {
         groups.addEventHandler(groupHandler);
         pods.addEventHandler(podHandler);
+        nodes.addEventHandler(nodeHandler);
         verdicts.addListener(verdict -> controller.enqueue(new ObjectKey(verdict.namespace(), verdict.podGroup())));
         controller.start();
     }
@@ -68,7 +84,13 @@ public final class PodGroupController implements AutoCloseable {
     public void close() {
         groups.removeEventHandler(groupHandler);
         pods.removeEventHandler(podHandler);
+        nodes.removeEventHandler(nodeHandler);
         controller.close();
+    }
+
+    private void enqueueGroupOf(Pod pod) {
+        PodsByGroupIndex.groupName(pod)
+                .ifPresent(group -> controller.enqueue(new ObjectKey(pod.getMetadata().getNamespace(), group)));
     }
 
     private final class GroupHandler implements ResourceEventHandler<PodGroup> {
@@ -84,8 +106,9 @@ public final class PodGroupController implements AutoCloseable {
 
         @Override
         public void onDelete(PodGroup group, boolean deletedFinalStateUnknown) {
-            // A group re-created under the same name must not inherit the old one's verdict.
+            // A group re-created under the same name must not inherit the old one's verdict, clocks or pacing.
             verdicts.forget(group.getMetadata().getNamespace(), group.getMetadata().getName());
+            reconciler.forget(ObjectKey.of(group));
         }
     }
 
@@ -108,10 +131,28 @@ public final class PodGroupController implements AutoCloseable {
         public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
             enqueueGroupOf(pod);
         }
+    }
 
-        private void enqueueGroupOf(Pod pod) {
-            PodsByGroupIndex.groupName(pod)
-                    .ifPresent(group -> controller.enqueue(new ObjectKey(pod.getMetadata().getNamespace(), group)));
+    /** A node that disappears loses its pods; one that (re)appears may bring them back. */
+    private final class NodeHandler implements ResourceEventHandler<Node> {
+        @Override
+        public void onAdd(Node node) {
+            enqueueGroupsOn(node);
+        }
+
+        @Override
+        public void onUpdate(Node oldNode, Node newNode) {
+            // Heartbeats and status changes do not change which pods are lost.
+        }
+
+        @Override
+        public void onDelete(Node node, boolean deletedFinalStateUnknown) {
+            enqueueGroupsOn(node);
+        }
+
+        private void enqueueGroupsOn(Node node) {
+            pods.getIndexer().byIndex(PodsByNodeIndex.NAME, node.getMetadata().getName())
+                    .forEach(PodGroupController.this::enqueueGroupOf);
         }
     }
 }

@@ -23,6 +23,7 @@ import static dev.muster.podgroup.GangEvent.GANG_FAILED;
 import static dev.muster.podgroup.GangEvent.GANG_PLACED;
 import static dev.muster.podgroup.GangEvent.GANG_SUCCEEDED;
 import static dev.muster.podgroup.GangEvent.GANG_UNPLACEABLE;
+import static dev.muster.podgroup.GangEvent.MEMBERS_NOT_REPLACED;
 import static dev.muster.podgroup.GangEvent.NO_PODS;
 import static dev.muster.podgroup.GangEvent.QUORUM_RUNNING;
 
@@ -97,6 +98,7 @@ public final class PodGroupPhaseMachine {
 
         // Pods restarted but placed again at once are not a lost gang, so GANG_PLACED keeps Running.
         transition(transitions.withExternal(), Running, GANG_UNPLACEABLE, Unknown);
+        transition(transitions.withExternal(), Running, MEMBERS_NOT_REPLACED, Unknown);
         transition(transitions.withExternal(), Running, NO_PODS, Pending);
         transition(transitions.withExternal(), Running, GANG_SUCCEEDED, Completed);
         transition(transitions.withExternal(), Running, GANG_FAILED, Failed);

@@ -1,6 +1,7 @@
 package dev.muster.podgroup;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.controller.ObjectKey;
@@ -9,6 +10,7 @@ import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -18,13 +20,17 @@ import org.slf4j.LoggerFactory;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 
 /**
- * Reconciles one PodGroup: reads the group and its pods from the informer caches and the scheduler's
- * latest verdict from the board, lets {@link PodGroupStatusCalculator} decide, and writes the status
- * only if it changed. A phase change is logged and recorded as an Event once the write succeeded, so
- * a write that lost a conflict and is retried does not announce it twice. Other failures propagate,
- * and the controller retries them with backoff.
+ * Reconciles one PodGroup: reads the group, its pods and the nodes from the informer caches and the
+ * scheduler's latest verdict from the board, lets {@link PodGroupStatusCalculator} decide, and writes
+ * the status only if it changed (counter-only changes paced by {@link CounterWritePacer}). While a
+ * running gang waits for members to be replaced it asks to look again when the grace period ends. A
+ * phase change is logged and recorded as an Event once the write succeeded, so a write that lost a
+ * conflict and is retried does not announce it twice. Other failures propagate, and the controller
+ * retries them with backoff.
  */
 final class PodGroupReconciler implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(PodGroupReconciler.class);
@@ -35,18 +41,26 @@ final class PodGroupReconciler implements Reconciler {
 
     private final SharedIndexInformer<PodGroup> groups;
     private final SharedIndexInformer<Pod> pods;
+    private final SharedIndexInformer<Node> nodes;
     private final GangVerdictBoard verdicts;
     private final PodGroupStatusCalculator calculator;
+    private final ReplacementWaits replacementWaits;
+    private final CounterWritePacer pacer;
     private final StatusWriter statusWriter;
     private final EventRecorder events;
     private final Clock clock;
 
-    PodGroupReconciler(SharedIndexInformer<PodGroup> groups, SharedIndexInformer<Pod> pods, GangVerdictBoard verdicts,
-                       PodGroupStatusCalculator calculator, StatusWriter statusWriter, EventRecorder events, Clock clock) {
+    PodGroupReconciler(SharedIndexInformer<PodGroup> groups, SharedIndexInformer<Pod> pods,
+                       SharedIndexInformer<Node> nodes, GangVerdictBoard verdicts, PodGroupStatusCalculator calculator,
+                       ReplacementWaits replacementWaits, CounterWritePacer pacer, StatusWriter statusWriter,
+                       EventRecorder events, Clock clock) {
         this.groups = groups;
         this.pods = pods;
+        this.nodes = nodes;
         this.verdicts = verdicts;
         this.calculator = calculator;
+        this.replacementWaits = replacementWaits;
+        this.pacer = pacer;
         this.statusWriter = statusWriter;
         this.events = events;
         this.clock = clock;
@@ -54,19 +68,34 @@ final class PodGroupReconciler implements Reconciler {
 
     @Override
     public ReconcileResult reconcile(ObjectKey key) {
-        // Before both caches have listed, a group would look podless and drop to Pending.
-        if (!groups.hasSynced() || !pods.hasSynced()) {
+        // Before all caches have listed, a group would look podless, or its pods nodeless, and change phase.
+        if (!groups.hasSynced() || !pods.hasSynced() || !nodes.hasSynced()) {
             return ReconcileResult.after(CACHE_SYNC_RETRY);
         }
         PodGroup group = groups.getStore().getByKey(key.toString());
         if (group == null || group.getMetadata().getDeletionTimestamp() != null) {
+            forget(key);
             return ReconcileResult.done();
         }
+        Instant now = clock.instant();
         var members = pods.getIndexer().byIndex(PodsByGroupIndex.NAME, key.toString());
-        StatusDecision decision = calculator.decide(group.getStatus(), group.getSpec(), PodCensus.of(members),
-                verdicts.latest(key.namespace(), key.name()), clock.instant());
+        PodCensus census = PodCensus.of(members, node -> nodes.getStore().getByKey(node) != null);
+        StatusDecision decision = calculator.decide(group.getStatus(), group.getSpec(), census,
+                verdicts.latest(key.namespace(), key.name()), replacementWaits.overdue(key, now), now);
+        ReconcileResult next = ReconcileResult.done();
+        if (decision.awaitsReplacement()) {
+            Duration left = replacementWaits.waiting(key, now);
+            next = ReconcileResult.after(left.isNegative() ? Duration.ZERO : left);
+        } else {
+            replacementWaits.stop(key);
+        }
+        Optional<Duration> holdBack = pacer.holdBack(key, group.getStatus(), decision.status(), now);
+        if (holdBack.isPresent()) {
+            return next.sooner(ReconcileResult.after(holdBack.get()));
+        }
         try {
             if (statusWriter.writeIfChanged(group, decision.status())) {
+                pacer.written(key, now);
                 announce(group, decision);
             }
         } catch (KubernetesClientException e) {
@@ -76,9 +105,15 @@ final class PodGroupReconciler implements Reconciler {
             // The cached group is older than the stored one, often our own previous write. The informer is
             // about to deliver the newer version, which enqueues the group again; the delay is a backstop.
             log.debug("podgroup {} changed since it was cached; deciding again on the newer version", key);
-            return ReconcileResult.after(CONFLICT_RETRY);
+            return next.sooner(ReconcileResult.after(CONFLICT_RETRY));
         }
-        return ReconcileResult.done();
+        return next;
+    }
+
+    /** Drops what is remembered of a group that is gone. */
+    void forget(ObjectKey key) {
+        replacementWaits.stop(key);
+        pacer.forget(key);
     }
 
     private void announce(PodGroup group, StatusDecision decision) {
@@ -95,7 +130,12 @@ final class PodGroupReconciler implements Reconciler {
         log.info("podgroup {}/{} phase {} -> {} on {} ({})", namespace, name, decision.previousPhase(),
                 status.getPhase(), decision.event(), counts);
         boolean broken = status.getPhase() == PodGroupPhase.Unknown || status.getPhase() == PodGroupPhase.Failed;
-        events.record(group, broken ? EventRecorder.WARNING : EventRecorder.NORMAL, status.getPhase().name(),
-                String.format("PodGroup phase %s -> %s: %s", decision.previousPhase(), status.getPhase(), counts));
+        String message = String.format("PodGroup phase %s -> %s: %s", decision.previousPhase(), status.getPhase(), counts);
+        if (broken) {
+            // kubectl describe should say why without a look at the conditions.
+            message += status.getConditions().stream().filter(c -> PodGroupCondition.SCHEDULED.equals(c.getType()))
+                    .findFirst().map(c -> ". " + c.getReason() + ": " + c.getMessage()).orElse("");
+        }
+        events.record(group, broken ? EventRecorder.WARNING : EventRecorder.NORMAL, status.getPhase().name(), message);
     }
 }

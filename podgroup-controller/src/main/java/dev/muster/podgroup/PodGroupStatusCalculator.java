@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Computes a PodGroup's desired status from what is observed: its pods, the scheduler's latest verdict
- * and the current status. Its result depends on nothing else (the phase machine is parked in the
- * current phase before each decision) and it does no I/O, so any number of controller workers may
- * call it at once.
+ * Computes a PodGroup's desired status from what is observed: its pods, the scheduler's latest verdict,
+ * the current status and whether a running gang has waited too long for members to be replaced. Its
+ * result depends on nothing else (the phase machine is parked in the current phase before each
+ * decision) and it does no I/O, so any number of controller workers may call it at once.
  */
 public final class PodGroupStatusCalculator {
     private final PodGroupPhaseMachine phases;
@@ -34,17 +34,22 @@ public final class PodGroupStatusCalculator {
     /**
      * Decides the status the group should have.
      *
-     * @param current the status now, null for a group never written
-     * @param spec    the group's spec
-     * @param pods    the group's pods
-     * @param verdict the scheduler's latest verdict on the group, if it has decided on it
-     * @param now     the time of the decision, stamped on what changes
+     * @param current            the status now, null for a group never written
+     * @param spec               the group's spec
+     * @param pods               the group's pods
+     * @param verdict            the scheduler's latest verdict on the group, if it has decided on it
+     * @param replacementOverdue whether the group has been waiting for members to be replaced (see
+     *                           {@link StatusDecision#awaitsReplacement()}) for longer than the grace period
+     * @param now                the time of the decision, stamped on what changes
      */
     public StatusDecision decide(PodGroupStatus current, PodGroupSpec spec, PodCensus pods,
-                                 Optional<GangVerdict> verdict, Instant now) {
+                                 Optional<GangVerdict> verdict, boolean replacementOverdue, Instant now) {
         int minMember = minMember(spec);
         PodGroupPhase from = current == null || current.getPhase() == null ? PodGroupPhase.Pending : current.getPhase();
         GangEvent event = GangEvent.observe(pods, minMember, verdict);
+        if (event == GangEvent.GANG_INCOMPLETE && from == PodGroupPhase.Running && replacementOverdue) {
+            event = GangEvent.MEMBERS_NOT_REPLACED;
+        }
         PodGroupPhase to = phases.next(from, event);
         String timestamp = rfc3339(now);
         List<PodGroupCondition> conditions = current == null || current.getConditions() == null
@@ -52,7 +57,7 @@ public final class PodGroupStatusCalculator {
 
         var status = new PodGroupStatus();
         status.setPhase(to);
-        status.setConditions(GangConditions.desired(conditions, verdict, to, pods, minMember, timestamp));
+        status.setConditions(GangConditions.desired(conditions, verdict, from, to, event, pods, minMember, timestamp));
         status.setRunning(pods.running());
         status.setSucceeded(pods.succeeded());
         status.setFailed(pods.failed());

@@ -16,4 +16,12 @@ public record StatusDecision(PodGroupPhase previousPhase, GangEvent event, PodGr
     public boolean phaseChanged() {
         return previousPhase != status.getPhase();
     }
+
+    /**
+     * Whether the group stays Running below its quorum while members that left may still be replaced:
+     * the replacement grace period runs, and the group is Unknown if it ends with nothing changed.
+     */
+    public boolean awaitsReplacement() {
+        return event == GangEvent.GANG_INCOMPLETE && status.getPhase() == PodGroupPhase.Running;
+    }
 }

@@ -71,6 +71,12 @@ class GangEventTest {
         assertThat(GangEvent.observe(census(0, 0, 1, 0, 0, 1), 2, SCHEDULED)).isEqualTo(GANG_UNPLACEABLE);
     }
 
+    @Test
+    void podsWaitingBesideLostOnesDoNotRescueTheGangUntilTheyAreBound() {
+        assertThat(GangEvent.observe(census(3, 0, 2, 0, 0, 1), 3, SCHEDULED)).isEqualTo(GANG_UNPLACEABLE);
+        assertThat(GangEvent.observe(census(2, 1, 2, 0, 0, 1), 3, SCHEDULED)).isEqualTo(GANG_PLACED);
+    }
+
     static PodCensus census(int waiting, int starting, int running, int succeeded, int failed, int lost) {
         return new PodCensus(waiting, starting, running, succeeded, failed, lost);
     }

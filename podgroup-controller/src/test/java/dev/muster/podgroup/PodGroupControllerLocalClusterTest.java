@@ -13,7 +13,7 @@ import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -32,10 +32,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The controller against the local cluster through the real HTTP client. The test binds pods itself and
- * publishes verdicts to the board itself, standing in for the gang scheduler.
+ * publishes verdicts to the board itself, standing in for the gang scheduler; see
+ * {@link GangSchedulingLocalClusterTest} for the controller with the real one.
  */
 class PodGroupControllerLocalClusterTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration GRACE = Duration.ofSeconds(1);
 
     private static LocalCluster cluster;
     private static KubernetesClient client;
@@ -51,7 +53,8 @@ class PodGroupControllerLocalClusterTest {
         informers = new SharedInformers(client);
         verdicts = new GangVerdictBoard();
         statusWriter = new StatusWriter(client);
-        controller = new PodGroupController(client, informers, verdicts, statusWriter);
+        controller = new PodGroupController(client, informers, verdicts, statusWriter,
+                PodGroupControllerConfig.defaults().withReplacementGracePeriod(GRACE));
         informers.start();
         controller.start();
     }
@@ -157,6 +160,81 @@ class PodGroupControllerLocalClusterTest {
         await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
     }
 
+    @Test
+    void aBarePodGangThatLosesAMemberNothingReplacesIsUnknownWithPodDeletedOnceTheGracePeriodIsOverThenRunsWhenReplaced() {
+        String ns = "unreplaced";
+        createGroup(ns, "gang", 2);
+        runPod(ns, "gang", "gang-0", 60, 0);
+        runPod(ns, "gang", "gang-1", 60, 0);
+        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+
+        Instant deleted = Instant.now();
+        client.pods().inNamespace(ns).withName("gang-1").delete();
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Unknown);
+            assertThat(status.getRunning()).isEqualTo(1);
+            assertThat(condition(status, PodGroupCondition.SCHEDULED)).hasValueSatisfying(c -> {
+                assertThat(c.getStatus()).isEqualTo("False");
+                assertThat(c.getReason()).isEqualTo(PodGroupCondition.REASON_POD_DELETED);
+            });
+        });
+        assertThat(Duration.between(deleted, Instant.now())).as("Unknown only after the grace period").isGreaterThanOrEqualTo(GRACE);
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons(ns)).contains("Unknown"));
+
+        runPod(ns, "gang", "gang-1-late", 60, 0);
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).as("a late replacement revives the gang").isEqualTo(PodGroupPhase.Running);
+            assertThat(status.getRunning()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aMemberReplacedWithinTheGracePeriodKeepsTheGangRunning() {
+        String ns = "replaced";
+        createGroup(ns, "gang", 2);
+        runPod(ns, "gang", "gang-0", 60, 0);
+        runPod(ns, "gang", "gang-1", 60, 0);
+        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+
+        client.pods().inNamespace(ns).withName("gang-1").delete();
+        runPod(ns, "gang", "gang-1-replacement", 60, 0);
+
+        await().during(GRACE.plusMillis(500)).atMost(TIMEOUT)
+                .until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+        assertThat(eventReasons(ns)).doesNotContain("Unknown");
+    }
+
+    @Test
+    void aRunningGangWhoseNodeIsDeletedIsUnknownWithPodFailedThenPendingOnceItsPodsAreDeleted() {
+        String ns = "node-loss";
+        cluster.addSimulatedNode(new NodeBuilder().withNewMetadata().withName("doomed").endMetadata().build());
+        createGroup(ns, "gang", 2);
+        verdicts.publish(scheduled(ns, "gang"));
+        runPod(ns, "gang", "gang-0", "doomed", 60, 0);
+        runPod(ns, "gang", "gang-1", "doomed", 60, 0);
+        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+
+        client.nodes().withName("doomed").delete();
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Unknown);
+            assertThat(condition(status, PodGroupCondition.SCHEDULED)).hasValueSatisfying(c -> {
+                assertThat(c.getStatus()).isEqualTo("False");
+                assertThat(c.getReason()).isEqualTo(PodGroupCondition.REASON_POD_FAILED);
+                assertThat(c.getMessage()).contains("2 lost");
+            });
+        });
+        assertThat(client.pods().inNamespace(ns).withName("gang-0").get().getStatus().getPhase())
+                .as("nothing in the local cluster fails pods of a deleted node").isEqualTo("Running");
+
+        client.pods().inNamespace(ns).delete();
+        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
+    }
+
     private static void createGroup(String ns, String name, int minMember) {
         var group = new PodGroup();
         group.getMetadata().setNamespace(ns);
@@ -165,12 +243,16 @@ class PodGroupControllerLocalClusterTest {
         client.resource(group).create();
     }
 
-    /** Creates a member pod and binds it, so that the simulated kubelet runs it. */
+    /** Creates a member pod and binds it to node-0, so that the simulated kubelet runs it. */
     private static void runPod(String ns, String group, String name, int runSeconds, int exitCode) {
+        runPod(ns, group, name, "node-0", runSeconds, exitCode);
+    }
+
+    private static void runPod(String ns, String group, String name, String node, int runSeconds, int exitCode) {
         createPod(ns, group, name, runSeconds, exitCode);
         client.bindings().inNamespace(ns).resource(new BindingBuilder()
                 .withNewMetadata().withName(name).endMetadata()
-                .withNewTarget().withKind("Node").withName("node-0").endTarget()
+                .withNewTarget().withKind("Node").withName(node).endTarget()
                 .build()).create();
     }
 

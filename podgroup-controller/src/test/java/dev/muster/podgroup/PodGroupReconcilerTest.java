@@ -9,6 +9,8 @@ import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -37,27 +40,37 @@ import static org.mockito.Mockito.when;
 class PodGroupReconcilerTest {
     private static final ObjectKey KEY = new ObjectKey("ns", "gang");
     private static final PodGroupStatusCalculator CALCULATOR = new PodGroupStatusCalculator();
+    private static final Duration GRACE = Duration.ofSeconds(30);
+    private static final Duration COUNTER_INTERVAL = Duration.ofSeconds(1);
 
     @SuppressWarnings("unchecked")
     private final SharedIndexInformer<PodGroup> groups = mock(SharedIndexInformer.class);
     @SuppressWarnings("unchecked")
     private final SharedIndexInformer<Pod> pods = mock(SharedIndexInformer.class);
     @SuppressWarnings("unchecked")
+    private final SharedIndexInformer<Node> nodes = mock(SharedIndexInformer.class);
+    @SuppressWarnings("unchecked")
     private final Indexer<PodGroup> groupStore = mock(Indexer.class);
+    @SuppressWarnings("unchecked")
+    private final Indexer<Node> nodeStore = mock(Indexer.class);
     @SuppressWarnings("unchecked")
     private final Indexer<Pod> podStore = mock(Indexer.class);
     private final StatusWriter statusWriter = mock(StatusWriter.class);
     private final EventRecorder events = mock(EventRecorder.class);
+    private final ReplacementWaits replacementWaits = new ReplacementWaits(GRACE);
+    private final CounterWritePacer pacer = new CounterWritePacer(COUNTER_INTERVAL);
     private PodGroupReconciler reconciler;
 
     @BeforeEach
     void wire() {
         when(groups.getStore()).thenReturn(groupStore);
         when(pods.getIndexer()).thenReturn(podStore);
+        when(nodes.getStore()).thenReturn(nodeStore);
+        when(nodeStore.getByKey("node-0")).thenReturn(new NodeBuilder().withNewMetadata().withName("node-0").endMetadata().build());
         when(groups.hasSynced()).thenReturn(true);
         when(pods.hasSynced()).thenReturn(true);
-        reconciler = new PodGroupReconciler(groups, pods, new GangVerdictBoard(), CALCULATOR,
-                statusWriter, events, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+        when(nodes.hasSynced()).thenReturn(true);
+        reconciler = reconcilerAt(Instant.EPOCH);
     }
 
     @Test
@@ -66,6 +79,62 @@ class PodGroupReconcilerTest {
 
         assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(PodGroupReconciler.CACHE_SYNC_RETRY));
         verifyNoInteractions(statusWriter);
+    }
+
+    @Test
+    void waitsForTheNodeCacheSinceWithoutItEveryBoundPodLooksLost() {
+        when(nodes.hasSynced()).thenReturn(false);
+
+        assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(PodGroupReconciler.CACHE_SYNC_RETRY));
+        verifyNoInteractions(statusWriter);
+    }
+
+    @Test
+    void aRunningGangShortOfMembersIsLookedAtAgainWhenTheGracePeriodEndsAndThenIsUnknown() {
+        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Running));
+        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a")));
+
+        assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(GRACE));
+        assertThat(reconcilerAt(Instant.EPOCH.plusSeconds(10)).reconcile(KEY)).isEqualTo(ReconcileResult.after(GRACE.minusSeconds(10)));
+        verify(statusWriter, never()).writeIfChanged(any(PodGroup.class),
+                argThat((PodGroupStatus s) -> s.getPhase() != PodGroupPhase.Running));
+
+        when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class))).thenReturn(true);
+        reconcilerAt(Instant.EPOCH.plus(GRACE)).reconcile(KEY);
+
+        verify(statusWriter).writeIfChanged(any(PodGroup.class), argThat((PodGroupStatus s) -> s.getPhase() == PodGroupPhase.Unknown));
+        verify(events).record(any(), eq(EventRecorder.WARNING), eq("Unknown"), argThat((String m) -> m.endsWith(
+                "PodDeleted: 1 of minMember 2 pods running; the others were deleted and not replaced within the grace period")));
+    }
+
+    @Test
+    void aGangWholeAgainStopsItsGraceClock() {
+        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Running));
+        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a")));
+        reconciler.reconcile(KEY);
+        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
+        reconcilerAt(Instant.EPOCH.plusSeconds(5)).reconcile(KEY);
+
+        assertThat(replacementWaits.overdue(KEY, Instant.EPOCH.plus(GRACE))).isFalse();
+    }
+
+    @Test
+    void aCounterOnlyChangeSoonAfterAWriteIsHeldBackUntilTheIntervalEnds() {
+        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Pending));
+        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
+        when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class))).thenReturn(true);
+        reconciler.reconcile(KEY);
+        PodGroup running = group(PodGroupPhase.Running);
+        running.getStatus().setRunning(2);
+        when(groupStore.getByKey("ns/gang")).thenReturn(running);
+        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang"))
+                .thenReturn(List.of(runningPod("a"), runningPod("b"), runningPod("c")));
+
+        assertThat(reconcilerAt(Instant.EPOCH.plusMillis(300)).reconcile(KEY)).isEqualTo(ReconcileResult.after(Duration.ofMillis(700)));
+        verify(statusWriter).writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class));
+
+        reconcilerAt(Instant.EPOCH.plus(COUNTER_INTERVAL)).reconcile(KEY);
+        verify(statusWriter).writeIfChanged(any(PodGroup.class), argThat((PodGroupStatus s) -> s.getRunning() == 3));
     }
 
     @Test
@@ -106,6 +175,12 @@ class PodGroupReconcilerTest {
 
         assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(PodGroupReconciler.CONFLICT_RETRY));
         verifyNoInteractions(events);
+    }
+
+    /** A reconciler whose clock stands at {@code now}, sharing this test's caches, clocks and pacing. */
+    private PodGroupReconciler reconcilerAt(Instant now) {
+        return new PodGroupReconciler(groups, pods, nodes, new GangVerdictBoard(), CALCULATOR, replacementWaits, pacer,
+                statusWriter, events, Clock.fixed(now, ZoneOffset.UTC));
     }
 
     private static PodGroup group(PodGroupPhase phase) {

@@ -26,7 +26,7 @@ class PodGroupStatusCalculatorTest {
 
     @Test
     void aNewGroupIsPendingWithItsCounters() {
-        var decision = CALCULATOR.decide(null, MIN_2, census(2, 0, 0, 0, 0, 0), NO_VERDICT, T0);
+        var decision = CALCULATOR.decide(null, MIN_2, census(2, 0, 0, 0, 0, 0), NO_VERDICT, false, T0);
 
         assertThat(decision.phaseChanged()).as("a new group starts out Pending").isFalse();
         assertThat(decision.status().getPhase()).isEqualTo(PodGroupPhase.Pending);
@@ -37,9 +37,9 @@ class PodGroupStatusCalculatorTest {
     @Test
     void followsAGangThroughInqueueRunningAndCompleted() {
         var verdict = scheduled("t1", T0);
-        var inqueue = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 2, 0, 0, 0, 0), verdict, T0).status();
-        var running = CALCULATOR.decide(inqueue, MIN_2, census(0, 0, 2, 0, 0, 0), verdict, T1).status();
-        var completed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 2, 0, 0), verdict, T2).status();
+        var inqueue = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 2, 0, 0, 0, 0), verdict, false, T0).status();
+        var running = CALCULATOR.decide(inqueue, MIN_2, census(0, 0, 2, 0, 0, 0), verdict, false, T1).status();
+        var completed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 2, 0, 0), verdict, false, T2).status();
 
         assertThat(inqueue.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
         assertThat(running.getPhase()).isEqualTo(PodGroupPhase.Running);
@@ -54,8 +54,8 @@ class PodGroupStatusCalculatorTest {
     @Test
     void aGangWhosePodsFailIsFailedWithTheFailedCountAndPodFailed() {
         var verdict = scheduled("t1", T0);
-        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), verdict, T0).status();
-        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 1, 0), verdict, T1).status();
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), verdict, false, T0).status();
+        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 1, 0), verdict, false, T1).status();
 
         assertThat(failed.getPhase()).isEqualTo(PodGroupPhase.Failed);
         assertThat(failed.getFailed()).isEqualTo(1);
@@ -66,11 +66,11 @@ class PodGroupStatusCalculatorTest {
     @Test
     void aRunningGangThatLosesPodsTheSchedulerCannotPlaceAgainIsUnknownThenPendingOnceAllAreDeleted() {
         var placed = scheduled("t1", T0);
-        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
-        var stillRunning = CALCULATOR.decide(running, MIN_2, census(1, 0, 1, 0, 0, 0), placed, T1).status();
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, false, T0).status();
+        var stillRunning = CALCULATOR.decide(running, MIN_2, census(1, 0, 1, 0, 0, 0), placed, false, T1).status();
         var stuck = unschedulable("t2", "NotEnoughResources", "1/2 pods unschedulable: 1 Insufficient cpu", T1);
-        var unknown = CALCULATOR.decide(stillRunning, MIN_2, census(1, 0, 1, 0, 0, 0), stuck, T1).status();
-        var pending = CALCULATOR.decide(unknown, MIN_2, PodCensus.EMPTY, stuck, T2).status();
+        var unknown = CALCULATOR.decide(stillRunning, MIN_2, census(1, 0, 1, 0, 0, 0), stuck, false, T1).status();
+        var pending = CALCULATOR.decide(unknown, MIN_2, PodCensus.EMPTY, stuck, false, T2).status();
 
         assertThat(stillRunning.getPhase()).as("a restarted pod the scheduler has not judged yet").isEqualTo(PodGroupPhase.Running);
         assertThat(unknown.getPhase()).isEqualTo(PodGroupPhase.Unknown);
@@ -82,10 +82,10 @@ class PodGroupStatusCalculatorTest {
     @Test
     void aRunningGangWhosePodIsBeingReplacedStaysRunning() {
         var placed = scheduled("t1", T0);
-        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
-        var deleted = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 0), placed, T1).status();
-        var replaced = CALCULATOR.decide(deleted, MIN_2, census(1, 0, 1, 0, 0, 0), placed, T1).status();
-        var rebound = CALCULATOR.decide(replaced, MIN_2, census(0, 1, 1, 0, 0, 0), placed, T2).status();
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, false, T0).status();
+        var deleted = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 0), placed, false, T1).status();
+        var replaced = CALCULATOR.decide(deleted, MIN_2, census(1, 0, 1, 0, 0, 0), placed, false, T1).status();
+        var rebound = CALCULATOR.decide(replaced, MIN_2, census(0, 1, 1, 0, 0, 0), placed, false, T2).status();
 
         assertThat(deleted.getPhase()).isEqualTo(PodGroupPhase.Running);
         assertThat(deleted.getRunning()).isEqualTo(1);
@@ -96,17 +96,81 @@ class PodGroupStatusCalculatorTest {
 
     @Test
     void aRunningGangWhosePodsAreLostWithNothingToRescheduleIsUnknownWithPodFailed() {
-        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), scheduled("t1", T0), T0).status();
-        var unknown = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 1), scheduled("t1", T0), T1).status();
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), scheduled("t1", T0), false, T0).status();
+        var unknown = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 1), scheduled("t1", T0), false, T1).status();
 
         assertThat(unknown.getPhase()).isEqualTo(PodGroupPhase.Unknown);
         assertThat(condition(unknown, SCHEDULED).getReason()).isEqualTo(PodGroupCondition.REASON_POD_FAILED);
     }
 
     @Test
+    void aRunningGangMissingDeletedMembersAwaitsTheirReplacementThenIsUnknownWithPodDeletedOnceOverdue() {
+        var placed = scheduled("t1", T0);
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, false, T0).status();
+        var waiting = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 0), placed, false, T1);
+        var overdue = CALCULATOR.decide(waiting.status(), MIN_2, census(0, 0, 1, 0, 0, 0), placed, true, T2);
+
+        assertThat(waiting.status().getPhase()).isEqualTo(PodGroupPhase.Running);
+        assertThat(waiting.awaitsReplacement()).isTrue();
+        assertThat(overdue.event()).isEqualTo(GangEvent.MEMBERS_NOT_REPLACED);
+        assertThat(overdue.awaitsReplacement()).isFalse();
+        assertThat(overdue.status().getPhase()).isEqualTo(PodGroupPhase.Unknown);
+        assertThat(condition(overdue.status(), SCHEDULED).getReason()).isEqualTo(PodGroupCondition.REASON_POD_DELETED);
+        assertThat(condition(overdue.status(), SCHEDULED).getMessage())
+                .isEqualTo("1 of minMember 2 pods running; the others were deleted and not replaced within the grace period");
+    }
+
+    @Test
+    void onlyARunningGangAwaitsReplacement() {
+        var pending = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 1, 0, 0, 0), NO_VERDICT, true, T0);
+        var unknown = CALCULATOR.decide(status(PodGroupPhase.Unknown), MIN_2, census(0, 0, 1, 0, 0, 0), NO_VERDICT, true, T0);
+        var whole = CALCULATOR.decide(status(PodGroupPhase.Running), MIN_2, census(0, 0, 2, 0, 0, 0), NO_VERDICT, true, T0);
+
+        assertThat(pending.awaitsReplacement()).isFalse();
+        assertThat(pending.status().getPhase()).isEqualTo(PodGroupPhase.Pending);
+        assertThat(unknown.awaitsReplacement()).isFalse();
+        assertThat(whole.awaitsReplacement()).isFalse();
+        assertThat(whole.status().getPhase()).isEqualTo(PodGroupPhase.Running);
+    }
+
+    @Test
+    void aReplacementAwaitingTheSchedulerIsNotOverdue() {
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), scheduled("t1", T0), false, T0).status();
+        var replaced = CALCULATOR.decide(running, MIN_2, census(0, 1, 1, 0, 0, 0), scheduled("t1", T0), true, T1);
+
+        assertThat(replaced.status().getPhase()).isEqualTo(PodGroupPhase.Running);
+        assertThat(replaced.awaitsReplacement()).as("the replacement is bound, the gang is whole again").isFalse();
+    }
+
+    @Test
+    void aBrokenGangsMessageDescribesItsTransitionAndDoesNotFollowLaterCounts() {
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), spec(3), census(0, 0, 3, 0, 0, 0), scheduled("t1", T0), false, T0).status();
+        var unknown = CALCULATOR.decide(running, spec(3), census(0, 0, 2, 0, 0, 1), scheduled("t1", T0), false, T1).status();
+        var later = CALCULATOR.decide(unknown, spec(3), census(0, 0, 1, 0, 0, 2), scheduled("t1", T0), false, T2).status();
+
+        assertThat(unknown.getPhase()).isEqualTo(PodGroupPhase.Unknown);
+        assertThat(condition(unknown, SCHEDULED).getMessage())
+                .isEqualTo("2 of minMember 3 pods running; 0 failed and 1 lost (node gone or not reporting), and they cannot be rescheduled");
+        assertThat(condition(later, SCHEDULED)).usingRecursiveComparison().isEqualTo(condition(unknown, SCHEDULED));
+        assertThat(later.getRunning()).isEqualTo(1);
+    }
+
+    @Test
+    void aLostGangThatThenFailsSaysSoInItsMessage() {
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), scheduled("t1", T0), false, T0).status();
+        var unknown = CALCULATOR.decide(running, MIN_2, census(0, 0, 1, 0, 0, 1), scheduled("t1", T0), false, T1).status();
+        var failed = CALCULATOR.decide(unknown, MIN_2, census(0, 0, 0, 0, 1, 1), scheduled("t1", T0), false, T2).status();
+
+        assertThat(failed.getPhase()).isEqualTo(PodGroupPhase.Failed);
+        assertThat(condition(failed, SCHEDULED).getReason()).isEqualTo(PodGroupCondition.REASON_POD_FAILED);
+        assertThat(condition(failed, SCHEDULED).getMessage()).isEqualTo("1 of 2 pods failed; fewer than minMember 2 can succeed");
+        assertThat(condition(failed, SCHEDULED).getLastTransitionTime()).as("still False").isEqualTo("2025-01-01T10:01:00Z");
+    }
+
+    @Test
     void anUnschedulableVerdictSetsUnschedulableWithTheSchedulersReasonAndMessage() {
         var verdict = unschedulable("t1", "NotEnoughResources", "2/4 pods unschedulable: 2 Insufficient cpu", T0);
-        var status = CALCULATOR.decide(status(PodGroupPhase.Pending), spec(4), census(4, 0, 0, 0, 0, 0), verdict, T0).status();
+        var status = CALCULATOR.decide(status(PodGroupPhase.Pending), spec(4), census(4, 0, 0, 0, 0, 0), verdict, false, T0).status();
 
         var unschedulable = condition(status, UNSCHEDULABLE);
         assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Pending);
@@ -121,7 +185,7 @@ class PodGroupStatusCalculatorTest {
     @Test
     void notEnoughTasksIsReportedAsTheSchedulerSaysIt() {
         var verdict = unschedulable("t1", "NotEnoughTasks", "1/3 pods exist", T0);
-        var status = CALCULATOR.decide(status(PodGroupPhase.Pending), spec(3), census(1, 0, 0, 0, 0, 0), verdict, T0).status();
+        var status = CALCULATOR.decide(status(PodGroupPhase.Pending), spec(3), census(1, 0, 0, 0, 0, 0), verdict, false, T0).status();
 
         assertThat(condition(status, UNSCHEDULABLE).getReason()).isEqualTo("NotEnoughTasks");
     }
@@ -129,10 +193,10 @@ class PodGroupStatusCalculatorTest {
     @Test
     void lastTransitionTimeAndTransitionIdChangeOnlyWhenTheStatusChanges() {
         var first = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(2, 0, 0, 0, 0, 0),
-                unschedulable("t1", "NotEnoughResources", "2 Insufficient cpu", T0), T0).status();
+                unschedulable("t1", "NotEnoughResources", "2 Insufficient cpu", T0), false, T0).status();
         var refined = CALCULATOR.decide(first, MIN_2, census(2, 0, 0, 0, 0, 0),
-                unschedulable("t2", "NotEnoughResources", "2 Insufficient memory", T1), T1).status();
-        var placed = CALCULATOR.decide(refined, MIN_2, census(0, 2, 0, 0, 0, 0), scheduled("t3", T2), T2).status();
+                unschedulable("t2", "NotEnoughResources", "2 Insufficient memory", T1), false, T1).status();
+        var placed = CALCULATOR.decide(refined, MIN_2, census(0, 2, 0, 0, 0, 0), scheduled("t3", T2), false, T2).status();
 
         assertThat(condition(refined, UNSCHEDULABLE).getMessage()).isEqualTo("2 Insufficient memory");
         assertThat(condition(refined, UNSCHEDULABLE).getLastTransitionTime()).isEqualTo("2025-01-01T10:00:00Z");
@@ -147,9 +211,9 @@ class PodGroupStatusCalculatorTest {
     @Test
     void theSameObservationLaterYieldsTheSameStatusSoNothingIsWritten() {
         var verdict = unschedulable("t1", "NotEnoughResources", "2 Insufficient cpu", T0);
-        var first = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(2, 0, 0, 0, 0, 0), verdict, T0).status();
+        var first = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(2, 0, 0, 0, 0, 0), verdict, false, T0).status();
         var republished = unschedulable("t9", "NotEnoughResources", "2 Insufficient cpu", T2);
-        var again = CALCULATOR.decide(first, MIN_2, census(2, 0, 0, 0, 0, 0), republished, T2);
+        var again = CALCULATOR.decide(first, MIN_2, census(2, 0, 0, 0, 0, 0), republished, false, T2);
 
         assertThat(again.phaseChanged()).isFalse();
         assertThat(Serialization.asJson(again.status())).isEqualTo(Serialization.asJson(first));
@@ -158,9 +222,9 @@ class PodGroupStatusCalculatorTest {
     @Test
     void aBrokenGangKeepsItsScheduledFalseStableAcrossDecisions() {
         var placed = scheduled("t1", T0);
-        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
-        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 1, 1, 0), placed, T1).status();
-        var later = CALCULATOR.decide(failed, MIN_2, census(0, 0, 0, 1, 1, 0), placed, T2).status();
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, false, T0).status();
+        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 1, 1, 0), placed, false, T1).status();
+        var later = CALCULATOR.decide(failed, MIN_2, census(0, 0, 0, 1, 1, 0), placed, false, T2).status();
 
         assertThat(condition(later, SCHEDULED).getLastTransitionTime()).isEqualTo("2025-01-01T10:01:00Z");
         assertThat(Serialization.asJson(later)).isEqualTo(Serialization.asJson(failed));
@@ -169,9 +233,9 @@ class PodGroupStatusCalculatorTest {
     @Test
     void aPlacementVerdictDoesNotOutliveThePodsItPlaced() {
         var placed = scheduled("t1", T0);
-        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, T0).status();
-        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 0, 2, 0), placed, T1).status();
-        var emptied = CALCULATOR.decide(failed, MIN_2, PodCensus.EMPTY, placed, T2).status();
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, false, T0).status();
+        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 0, 2, 0), placed, false, T1).status();
+        var emptied = CALCULATOR.decide(failed, MIN_2, PodCensus.EMPTY, placed, false, T2).status();
 
         assertThat(emptied.getPhase()).isEqualTo(PodGroupPhase.Pending);
         assertThat(condition(emptied, SCHEDULED).getStatus()).isEqualTo("False");
