@@ -10,14 +10,16 @@ import java.time.Duration;
  * @param kubernetes how to reach the API server
  * @param controllers worker threads of the controllers
  * @param scheduler  gang scheduler settings
+ * @param podgroup   PodGroup controller settings
  */
 @ConfigurationProperties("muster")
-public record MusterProperties(Kubernetes kubernetes, Controllers controllers, Scheduler scheduler) {
+public record MusterProperties(Kubernetes kubernetes, Controllers controllers, Scheduler scheduler, PodGroup podgroup) {
 
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, 64) : kubernetes;
         controllers = controllers == null ? new Controllers(4, 4) : controllers;
         scheduler = scheduler == null ? new Scheduler(Duration.ofSeconds(1), 16) : scheduler;
+        podgroup = podgroup == null ? new PodGroup(Duration.ofSeconds(30), Duration.ofSeconds(1)) : podgroup;
     }
 
     /**
@@ -39,5 +41,13 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      * @param bindConcurrency bindings in flight at once
      */
     public record Scheduler(Duration cyclePeriod, int bindConcurrency) {
+    }
+
+    /**
+     * @param replacementGracePeriod how long a running gang may stay below minMember, with nothing
+     *                               waiting to replace the lost members, before it turns Unknown
+     * @param counterWriteInterval   least time between two status writes that only move the counters
+     */
+    public record PodGroup(Duration replacementGracePeriod, Duration counterWriteInterval) {
     }
 }

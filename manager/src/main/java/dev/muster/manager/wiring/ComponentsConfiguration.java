@@ -3,6 +3,7 @@ package dev.muster.manager.wiring;
 import dev.muster.job.JobController;
 import dev.muster.manager.config.MusterProperties;
 import dev.muster.podgroup.PodGroupController;
+import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.support.gang.GangVerdictBoard;
@@ -25,8 +26,10 @@ public class ComponentsConfiguration {
 
     @Bean(destroyMethod = "")
     PodGroupController podGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard board,
-                                          StatusWriter statusWriter) {
-        return new PodGroupController(client, informers, board, statusWriter);
+                                          StatusWriter statusWriter, MusterProperties properties) {
+        var config = new PodGroupControllerConfig(properties.podgroup().replacementGracePeriod(),
+                properties.podgroup().counterWriteInterval());
+        return new PodGroupController(client, informers, board, statusWriter, config);
     }
 
     @Bean(destroyMethod = "")
