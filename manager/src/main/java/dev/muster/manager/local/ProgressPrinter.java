@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Function;
+import java.util.function.Consumer;
 
 /**
  * Prints a line whenever a submitted Job's phase or task counts change (and a user-made PodGroup's
@@ -60,16 +60,16 @@ final class ProgressPrinter implements AutoCloseable {
                 && finishedPods.values().stream().allMatch("Succeeded"::equals);
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer, Function<T, Void> onChange) {
+    private <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer, Consumer<T> onChange) {
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
-                onChange.apply(obj);
+                onChange.accept(obj);
             }
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
-                onChange.apply(newObj);
+                onChange.accept(newObj);
             }
 
             @Override
@@ -80,7 +80,7 @@ final class ProgressPrinter implements AutoCloseable {
         return informer;
     }
 
-    private Void onJob(Job job) {
+    private void onJob(Job job) {
         String key = key(job);
         print(key, ProgressLine.of(job));
         if (jobs.contains(key) && job.getStatus() != null && job.getStatus().getState() != null
@@ -88,19 +88,17 @@ final class ProgressPrinter implements AutoCloseable {
             finishedJobs.put(key, job.getStatus().getState().getPhase());
             checkDone();
         }
-        return null;
     }
 
-    private Void onPodGroup(PodGroup group) {
+    private void onPodGroup(PodGroup group) {
         boolean ownedByJob = group.getMetadata().getOwnerReferences() != null && group.getMetadata().getOwnerReferences()
                 .stream().anyMatch(o -> Job.KIND.equals(o.getKind()) && o.getApiVersion().startsWith(Job.GROUP));
         if (!ownedByJob) {
             print("pg:" + key(group), ProgressLine.of(group));
         }
-        return null;
     }
 
-    private Void onPod(Pod pod) {
+    private void onPod(Pod pod) {
         String key = key(pod);
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if (pods.contains(key) && ("Succeeded".equals(phase) || "Failed".equals(phase))) {
@@ -109,7 +107,6 @@ final class ProgressPrinter implements AutoCloseable {
             }
             checkDone();
         }
-        return null;
     }
 
     private void print(String key, String line) {
