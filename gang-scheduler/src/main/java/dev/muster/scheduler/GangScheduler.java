@@ -1,14 +1,18 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,20 +32,23 @@ import java.util.function.Predicate;
  * (pods labelled {@code scheduling.muster.dev/pod-group} with the same PodGroup; a pod without the label
  * is a gang of one), honouring the PodGroup's {@code minMember} and {@code minTaskMember}.
  *
- * <p>Informers on nodes, all pods and PodGroups feed a cache; a cycle runs on one thread whenever
- * something happened that can make a pod schedulable, and at least every
+ * <p>Informers on nodes, all pods, PodGroups and PriorityClasses feed a cache; a cycle runs on one
+ * thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
  * controller) writes PodGroup status; this class never writes it.
  */
 public final class GangScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GangScheduler.class);
+    /** Reporting component of the scheduler's events, as kube-scheduler reports as default-scheduler. */
+    static final String COMPONENT = "muster-scheduler";
 
     private final KubernetesClient client;
     private final SharedInformers informers;
     private final boolean ownsInformers;
     private final GangVerdictBoard board;
     private final GangSchedulerConfig config;
+    private final MeterRegistry meterRegistry;
     private final SchedulerCache cache = new SchedulerCache();
     private final List<Runnable> handlerRemovals = new ArrayList<>();
     /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
@@ -50,9 +57,9 @@ public final class GangScheduler implements AutoCloseable {
     private ThreadPoolExecutor apiCalls;
     private boolean used;
 
-    /** A scheduler with informers of its own, started and stopped with it. */
+    /** A scheduler with informers of its own, started and stopped with it; its meters go nowhere. */
     public GangScheduler(KubernetesClient client, GangVerdictBoard board, GangSchedulerConfig config) {
-        this(client, new SharedInformers(client), true, board, config);
+        this(client, new SharedInformers(client), true, board, config, new SimpleMeterRegistry());
     }
 
     /**
@@ -62,16 +69,27 @@ public final class GangScheduler implements AutoCloseable {
      */
     public GangScheduler(KubernetesClient client, SharedInformers informers, GangVerdictBoard board,
                          GangSchedulerConfig config) {
-        this(client, informers, false, board, config);
+        this(client, informers, false, board, config, new SimpleMeterRegistry());
+    }
+
+    /**
+     * A scheduler on the process's shared informers that registers its meters (names
+     * {@code muster.scheduler.*}: cycle duration, gangs placed, pods bound, bind failures, pending groups
+     * by reason) with {@code meterRegistry}.
+     */
+    public GangScheduler(KubernetesClient client, SharedInformers informers, GangVerdictBoard board,
+                         GangSchedulerConfig config, MeterRegistry meterRegistry) {
+        this(client, informers, false, board, config, meterRegistry);
     }
 
     private GangScheduler(KubernetesClient client, SharedInformers informers, boolean ownsInformers,
-                          GangVerdictBoard board, GangSchedulerConfig config) {
+                          GangVerdictBoard board, GangSchedulerConfig config, MeterRegistry meterRegistry) {
         this.client = Objects.requireNonNull(client, "client");
         this.informers = Objects.requireNonNull(informers, "informers");
         this.ownsInformers = ownsInformers;
         this.board = Objects.requireNonNull(board, "board");
         this.config = Objects.requireNonNull(config, "config");
+        this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
     }
 
     /**
@@ -89,11 +107,18 @@ public final class GangScheduler implements AutoCloseable {
         SharedIndexInformer<Node> nodes = informers.informer(Node.class);
         SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
         SharedIndexInformer<PodGroup> podGroups = informers.informer(PodGroup.class);
+        SharedIndexInformer<PriorityClass> priorityClasses = informers.informer(PriorityClass.class);
         Clock clock = Clock.systemUTC();
+        SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         SchedulingCycle cycle = new SchedulingCycle(cache,
-                new PodBinder(client, apiCalls, cache::forget),
-                new PodConditionWriter(client, pods.getStore(), apiCalls, clock),
-                board, this::isSynced, clock);
+                new PodBinder(client, apiCalls, bound -> metrics.podBound(), failed -> {
+                    metrics.bindFailed();
+                    cache.forget(failed);
+                }),
+                new PodConditionWriter(client, pods.getStore(), apiCalls, clock), board,
+                new SchedulingEvents(new EventRecorder(client, COMPONENT), podGroups.getStore(), pods.getStore(),
+                        apiCalls),
+                metrics, this::isSynced, clock, config.coscheduling());
         trigger = new CycleTrigger("muster-scheduler", cycle);
 
         watch(nodes, trigger, cache::putNode, cache::removeNode);
@@ -104,16 +129,17 @@ public final class GangScheduler implements AutoCloseable {
             board.forget(podGroup.getMetadata().getNamespace(), podGroup.getMetadata().getName());
             return false;
         });
-        watched = List.of(nodes, pods, podGroups);
+        watch(priorityClasses, trigger, cache::putPriorityClass, cache::removePriorityClass);
+        watched = List.of(nodes, pods, podGroups, priorityClasses);
         if (ownsInformers) {
             informers.start();
         }
         trigger.start(config.cyclePeriod());
-        log.info("gang scheduler started (cycle period {}, {} concurrent API calls)", config.cyclePeriod(),
-                config.bindConcurrency());
+        log.info("gang scheduler started (cycle period {}, {} concurrent API calls, {})", config.cyclePeriod(),
+                config.bindConcurrency(), config.coscheduling());
     }
 
-    /** Whether the node, pod and PodGroup informers have all listed once; no cycle runs before. */
+    /** Whether the node, pod, PodGroup and PriorityClass informers have all listed once; no cycle runs before. */
     public boolean isSynced() {
         return !watched.isEmpty() && watched.stream().allMatch(SharedIndexInformer::hasSynced);
     }

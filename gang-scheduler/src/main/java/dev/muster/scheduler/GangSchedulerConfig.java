@@ -1,5 +1,8 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.CoschedulingArgs;
+import dev.muster.scheduler.core.NodeScoring;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -7,10 +10,12 @@ import java.util.Objects;
  * Settings of the {@link GangScheduler}.
  *
  * @param cyclePeriod     how often a cycle runs when no event asks for one; catches what events do not
- *                        signal, such as a failed bind or a bound pod completing another gang's quorum
+ *                        signal, such as a failed bind, a bound pod completing another gang's quorum, or
+ *                        a backoff or reservation running out
  * @param bindConcurrency API calls (bindings and pod condition writes) in flight at once
+ * @param coscheduling    the coscheduling plugin's arguments and the node scoring
  */
-public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency) {
+public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, CoschedulingArgs coscheduling) {
 
     public GangSchedulerConfig {
         Objects.requireNonNull(cyclePeriod, "cyclePeriod");
@@ -20,20 +25,64 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency) {
         if (bindConcurrency < 1) {
             throw new IllegalArgumentException("bindConcurrency must be at least 1: " + bindConcurrency);
         }
+        Objects.requireNonNull(coscheduling, "coscheduling");
     }
 
-    /** A cycle every second at the latest, 16 API calls in flight. */
+    /** Settings with the coscheduling plugin's default arguments. */
+    public GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency) {
+        this(cyclePeriod, bindConcurrency, CoschedulingArgs.defaults());
+    }
+
+    /** A cycle every second at the latest, 16 API calls in flight, the coscheduling plugin's defaults. */
     public static GangSchedulerConfig defaults() {
         return new GangSchedulerConfig(Duration.ofSeconds(1), 16);
     }
 
     /** This config with another cycle period. */
     public GangSchedulerConfig withCyclePeriod(Duration period) {
-        return new GangSchedulerConfig(period, bindConcurrency);
+        return new GangSchedulerConfig(period, bindConcurrency, coscheduling);
     }
 
     /** This config with another bound on concurrent API calls. */
     public GangSchedulerConfig withBindConcurrency(int concurrency) {
-        return new GangSchedulerConfig(cyclePeriod, concurrency);
+        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling);
+    }
+
+    /** This config with other coscheduling arguments. */
+    public GangSchedulerConfig withCoscheduling(CoschedulingArgs args) {
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args);
+    }
+
+    /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */
+    public GangSchedulerConfig withPermitWaitingTime(Duration waitingTime) {
+        return withCoscheduling(new CoschedulingArgs(waitingTime, coscheduling.podGroupBackoff(),
+                coscheduling.podGroupRejectPercentage(), coscheduling.scoring(), coscheduling.localityTopologyKey()));
+    }
+
+    /** {@code podGroupBackoffSeconds}: how long a gang that failed far from its quorum is not tried. */
+    public GangSchedulerConfig withPodGroupBackoff(Duration backoff) {
+        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), backoff,
+                coscheduling.podGroupRejectPercentage(), coscheduling.scoring(), coscheduling.localityTopologyKey()));
+    }
+
+    /** {@code podGroupRejectPercentage}: how much of minMember may be unplaced for a gang to count as near. */
+    public GangSchedulerConfig withPodGroupRejectPercentage(int percentage) {
+        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), coscheduling.podGroupBackoff(),
+                percentage, coscheduling.scoring(), coscheduling.localityTopologyKey()));
+    }
+
+    /** Bin-packing ({@link NodeScoring#MOST_ALLOCATED}, the default) or spreading. */
+    public GangSchedulerConfig withNodeScoring(NodeScoring scoring) {
+        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), coscheduling.podGroupBackoff(),
+                coscheduling.podGroupRejectPercentage(), scoring, coscheduling.localityTopologyKey()));
+    }
+
+    /**
+     * Gang locality: a node label naming topology domains (e.g. {@code topology.kubernetes.io/zone});
+     * each gang's quorum is first tried within one domain. {@code null} turns locality off (the default).
+     */
+    public GangSchedulerConfig withLocalityTopologyKey(String topologyKey) {
+        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), coscheduling.podGroupBackoff(),
+                coscheduling.podGroupRejectPercentage(), coscheduling.scoring(), topologyKey));
     }
 }

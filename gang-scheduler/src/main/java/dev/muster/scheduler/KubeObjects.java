@@ -4,14 +4,23 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.NodeSelectorRequirement;
+import dev.muster.scheduler.core.NodeSelectorTerm;
+import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.Taint;
+import dev.muster.scheduler.core.Toleration;
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** Reads what the scheduler needs from fabric8's Kubernetes objects into the core's records. */
@@ -26,8 +35,11 @@ final class KubeObjects {
         boolean ready = status != null && status.getConditions() != null && status.getConditions().stream()
                 .anyMatch(KubeObjects::isReadyTrue);
         boolean cordoned = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+        List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null ? List.of()
+                : node.getSpec().getTaints().stream()
+                .map(t -> new Taint(t.getKey(), t.getValue(), t.getEffect())).toList();
         return new NodeInfo(node.getMetadata().getName(), node.getMetadata().getLabels(),
-                ResourceQuantities.toVector(allocatable), ready, cordoned);
+                ResourceQuantities.toVector(allocatable), ready, cordoned, taints);
     }
 
     private static boolean isReadyTrue(NodeCondition condition) {
@@ -40,7 +52,55 @@ final class KubeObjects {
         Map<String, String> labels = metadata.getLabels() == null ? Map.of() : metadata.getLabels();
         return new PodInfo(metadata.getNamespace(), metadata.getName(), groupKey(pod),
                 labels.get(MusterLabels.TASK_NAME), spec.getPriority() == null ? 0 : spec.getPriority(),
-                PodRequests.of(spec), spec.getNodeSelector());
+                PodRequests.of(spec), constraints(spec));
+    }
+
+    /** nodeSelector, required node affinity and tolerations; preferred affinity does not constrain. */
+    static PlacementConstraints constraints(PodSpec spec) {
+        List<NodeSelectorTerm> terms = List.of();
+        Affinity affinity = spec.getAffinity();
+        if (affinity != null && affinity.getNodeAffinity() != null
+                && affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null) {
+            var required = affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+            terms = required.getNodeSelectorTerms() == null ? List.of()
+                    : required.getNodeSelectorTerms().stream().map(KubeObjects::term).toList();
+        }
+        List<Toleration> tolerations = spec.getTolerations() == null ? List.of()
+                : spec.getTolerations().stream()
+                .map(t -> new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect())).toList();
+        if (terms.isEmpty() && tolerations.isEmpty()) {
+            return PlacementConstraints.ofNodeSelector(spec.getNodeSelector());
+        }
+        return new PlacementConstraints(spec.getNodeSelector(), terms, tolerations);
+    }
+
+    private static NodeSelectorTerm term(io.fabric8.kubernetes.api.model.NodeSelectorTerm term) {
+        return new NodeSelectorTerm(requirements(term.getMatchExpressions()), requirements(term.getMatchFields()));
+    }
+
+    private static List<NodeSelectorRequirement> requirements(
+            List<io.fabric8.kubernetes.api.model.NodeSelectorRequirement> requirements) {
+        if (requirements == null) {
+            return List.of();
+        }
+        List<NodeSelectorRequirement> converted = new ArrayList<>(requirements.size());
+        for (var requirement : requirements) {
+            NodeSelectorRequirement.Operator operator = operator(requirement.getOperator());
+            // The API server validates operators; an unknown one matches nothing, like an In of no values.
+            converted.add(operator == null
+                    ? new NodeSelectorRequirement(requirement.getKey(), NodeSelectorRequirement.Operator.In, List.of())
+                    : new NodeSelectorRequirement(requirement.getKey(), operator, requirement.getValues()));
+        }
+        return converted;
+    }
+
+    private static NodeSelectorRequirement.Operator operator(String name) {
+        for (NodeSelectorRequirement.Operator operator : NodeSelectorRequirement.Operator.values()) {
+            if (operator.name().equals(name)) {
+                return operator;
+            }
+        }
+        return null;
     }
 
     /** The pod's PodGroup by label, or the pod itself as a gang of one. */

@@ -20,15 +20,19 @@ final class PodBinder {
 
     private final KubernetesClient client;
     private final Executor executor;
+    private final Consumer<BindRequest> onSuccess;
     private final Consumer<BindRequest> onFailure;
 
     /**
      * @param executor  runs the API calls; its size bounds the bindings in flight
+     * @param onSuccess called, on the executor, for each pod bound
      * @param onFailure called, on the executor, for each pod whose binding failed
      */
-    PodBinder(KubernetesClient client, Executor executor, Consumer<BindRequest> onFailure) {
+    PodBinder(KubernetesClient client, Executor executor, Consumer<BindRequest> onSuccess,
+              Consumer<BindRequest> onFailure) {
         this.client = client;
         this.executor = executor;
+        this.onSuccess = onSuccess;
         this.onFailure = onFailure;
     }
 
@@ -49,6 +53,7 @@ final class PodBinder {
         try {
             client.raw(path, "POST", binding);
             log.debug("bound pod {} to {}", request.podKey(), request.nodeName());
+            onSuccess.accept(request);
         } catch (RuntimeException e) {
             // Whatever the cause (409 bound by someone else, 404 deleted, the API server unreachable), the
             // pod's room is given back: the informer shows a pod bound elsewhere or gone, and a pod still

@@ -10,7 +10,9 @@ import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,6 +37,7 @@ final class SchedulerCache {
     private final Map<String, CachedPod> pods = new HashMap<>();
     private final Map<GroupKey, GroupPods> groups = new HashMap<>();
     private final Map<GroupKey, GroupSpec> podGroups = new HashMap<>();
+    private final PriorityClasses priorityClasses = new PriorityClasses();
 
     /** @return whether the node's change can make a pending pod schedulable */
     synchronized boolean putNode(Node node) {
@@ -80,7 +83,9 @@ final class SchedulerCache {
             });
         }
         GroupSpec now = new GroupSpec(spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(),
-                minTaskMember, KubeObjects.createdAt(podGroup));
+                minTaskMember, spec == null ? null : spec.getPriorityClassName(), KubeObjects.createdAt(podGroup),
+                spec == null || spec.getScheduleTimeoutSeconds() == null ? null
+                        : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()));
         GroupSpec before = podGroups.put(key, now);
         GroupPods waiting = groups.get(key);
         return !now.equals(before) && waiting != null && !waiting.pending.isEmpty();
@@ -88,6 +93,20 @@ final class SchedulerCache {
 
     synchronized void removePodGroup(PodGroup podGroup) {
         podGroups.remove(KubeObjects.groupKey(podGroup));
+    }
+
+    /** @return whether the class's value or default-ness changed while pods wait, which can reorder gangs */
+    synchronized boolean putPriorityClass(PriorityClass priorityClass) {
+        return priorityClasses.put(priorityClass) && anyPending();
+    }
+
+    /** @return whether pods wait, whose order may change */
+    synchronized boolean removePriorityClass(PriorityClass priorityClass) {
+        return priorityClasses.remove(priorityClass) && anyPending();
+    }
+
+    private boolean anyPending() {
+        return groups.values().stream().anyMatch(group -> !group.pending.isEmpty());
     }
 
     /**
@@ -113,15 +132,18 @@ final class SchedulerCache {
     private GangInfo gangInfo(GroupKey key, GroupPods group) {
         if (key.standalonePod()) {
             CachedPod pod = group.pending.firstEntry().getValue();
-            return new GangInfo(key, 1, Map.of(), pod.info().priority(), pod.createdAt());
+            return new GangInfo(key, 1, Map.of(), priorityOf(pod), pod.createdAt());
         }
         GroupSpec spec = podGroups.get(key);
         if (spec == null) {
             return null;
         }
-        // Until PriorityClasses are watched, the pods' resolved spec.priority orders the gang.
-        int priority = group.pending.values().stream().mapToInt(p -> p.info().priority()).max().orElse(0);
-        return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority, spec.createdAt());
+        // The PodGroup's class if it names a known one, else its highest pod (pods of a group should agree).
+        Integer groupPriority = priorityClasses.valueOf(spec.priorityClassName());
+        int priority = groupPriority != null ? groupPriority
+                : group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0);
+        return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority, spec.createdAt(),
+                spec.scheduleTimeout());
     }
 
     /**
@@ -153,6 +175,18 @@ final class SchedulerCache {
         }
     }
 
+    /**
+     * The pod's priority: {@code spec.priority} as admission resolved it, else its class's value (for API
+     * servers that skip the Priority admission plugin), else the global default class's value, else 0.
+     */
+    private int priorityOf(CachedPod pod) {
+        if (pod.specPriority() != null) {
+            return pod.specPriority();
+        }
+        Integer byClass = priorityClasses.valueOf(pod.priorityClassName());
+        return byClass != null ? byClass : priorityClasses.globalDefault();
+    }
+
     private static CachedPod classify(Pod pod, CachedPod before) {
         if (KubeObjects.isTerminal(pod)) {
             return null;
@@ -160,7 +194,7 @@ final class SchedulerCache {
         String uid = pod.getMetadata().getUid();
         String nodeName = KubeObjects.nodeName(pod);
         if (nodeName != null) {
-            return new CachedPod(uid, KubeObjects.podInfo(pod), PodState.BOUND, nodeName, KubeObjects.createdAt(pod));
+            return CachedPod.of(pod, PodState.BOUND, nodeName);
         }
         if (!KubeObjects.isOurs(pod) || KubeObjects.isDeleting(pod)) {
             return null;
@@ -169,7 +203,7 @@ final class SchedulerCache {
             // The informer has not seen the binding yet; the pod keeps its assumed room.
             return before;
         }
-        return new CachedPod(uid, KubeObjects.podInfo(pod), PodState.PENDING, null, KubeObjects.createdAt(pod));
+        return CachedPod.of(pod, PodState.PENDING, null);
     }
 
     private static boolean freedCapacity(CachedPod before, CachedPod after) {
@@ -229,19 +263,26 @@ final class SchedulerCache {
     }
 
     /** A pod that is pending for us or uses a node's room. */
-    private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt) {
+    private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
+                             Integer specPriority, String priorityClassName) {
+
+        static CachedPod of(Pod pod, PodState state, String nodeName) {
+            return new CachedPod(pod.getMetadata().getUid(), KubeObjects.podInfo(pod), state, nodeName,
+                    KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName());
+        }
 
         boolean occupiesNode() {
             return state != PodState.PENDING;
         }
 
         CachedPod with(PodState newState, String newNode) {
-            return new CachedPod(uid, info, newState, newNode, createdAt);
+            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName);
         }
     }
 
     /** The requirements of a PodGroup. */
-    private record GroupSpec(int minMember, Map<String, Integer> minTaskMember, Instant createdAt) {
+    private record GroupSpec(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
+                             Instant createdAt, Duration scheduleTimeout) {
     }
 
     /** The pods of one gang: pending ones by name, and counts of bound ones. */

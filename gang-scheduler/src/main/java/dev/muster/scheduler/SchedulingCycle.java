@@ -1,7 +1,8 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GangPlanner;
+import dev.muster.scheduler.core.GangQueue;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.support.gang.GangVerdict;
@@ -18,10 +19,10 @@ import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 /**
- * One scheduling cycle: snapshot the cache, plan every waiting gang with the placement core, assume and
- * bind what was placed, and report the rest: a verdict per PodGroup on the board, and the
- * {@code PodScheduled} condition of each pod left pending. Runs on the scheduler thread only; the API
- * calls it starts run elsewhere.
+ * One scheduling cycle: snapshot the cache, plan every waiting gang with the placement core's
+ * {@link GangQueue}, assume and bind what was placed, and report the rest: a verdict per PodGroup on the
+ * board, the {@code PodScheduled} condition of each pod left pending, an event per gang when why it waits
+ * changes, and the meters. Runs on the scheduler thread only; the API calls it starts run elsewhere.
  */
 final class SchedulingCycle implements Runnable {
     static final String REASON_SCHEDULED = "Scheduled";
@@ -33,19 +34,27 @@ final class SchedulingCycle implements Runnable {
     private final PodBinder binder;
     private final PodConditionWriter conditions;
     private final GangVerdictBoard board;
+    private final SchedulingEvents events;
+    private final SchedulerMetrics metrics;
     private final BooleanSupplier cacheSynced;
     private final Clock clock;
+    /** Backoffs, the reservation and failure times live here, from one cycle to the next. */
+    private final GangQueue queue;
     /** Why each gang waited in the last cycle, so that a gang waiting for the same reason logs once. */
     private Map<GroupKey, String> lastWaits = Map.of();
 
     SchedulingCycle(SchedulerCache cache, PodBinder binder, PodConditionWriter conditions, GangVerdictBoard board,
-                    BooleanSupplier cacheSynced, Clock clock) {
+                    SchedulingEvents events, SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock,
+                    CoschedulingArgs coscheduling) {
         this.cache = cache;
         this.binder = binder;
         this.conditions = conditions;
         this.board = board;
+        this.events = events;
+        this.metrics = metrics;
         this.cacheSynced = cacheSynced;
         this.clock = clock;
+        this.queue = new GangQueue(coscheduling);
     }
 
     @Override
@@ -54,13 +63,17 @@ final class SchedulingCycle implements Runnable {
         if (!cacheSynced.getAsBoolean()) {
             return;
         }
+        metrics.cycle().record(this::runSynced);
+    }
+
+    private void runSynced() {
         CycleInput input = cache.beginCycle();
-        List<GangPlacement> results = GangPlanner.plan(input.snapshot(), input.gangs());
-        String transitionId = UUID.randomUUID().toString();
         Instant now = clock.instant();
+        List<GangPlacement> results = queue.plan(input.snapshot(), input.gangs(), now);
+        String transitionId = UUID.randomUUID().toString();
         Map<GroupKey, String> waits = new HashMap<>();
         for (GangPlacement result : results) {
-            if (!result.placements().isEmpty()) {
+            if (result.placed() && !result.placements().isEmpty()) {
                 List<BindRequest> requests = cache.assume(result.placements());
                 binder.bindAll(requests);
                 logBinding(result, requests);
@@ -76,6 +89,8 @@ final class SchedulingCycle implements Runnable {
             }
         }
         lastWaits = waits;
+        events.report(results);
+        metrics.recordCycle(results);
     }
 
     private static void logBinding(GangPlacement result, List<BindRequest> requests) {
@@ -113,7 +128,7 @@ final class SchedulingCycle implements Runnable {
         return switch (result.outcome()) {
             case PLACED -> REASON_SCHEDULED;
             case NOT_ENOUGH_PODS -> REASON_NOT_ENOUGH_TASKS;
-            case NOT_ENOUGH_RESOURCES -> REASON_NOT_ENOUGH_RESOURCES;
+            case NOT_ENOUGH_RESOURCES, RESERVED, BACKED_OFF -> REASON_NOT_ENOUGH_RESOURCES;
         };
     }
 }

@@ -1,7 +1,9 @@
 /**
  * The gang scheduler's adapter to Kubernetes: {@link dev.muster.scheduler.GangScheduler} feeds the
- * placement core ({@code dev.muster.scheduler.core}) from informers, binds what it places through the
- * Binding API, writes {@code PodScheduled} conditions of pods it cannot place, and hands PodGroup verdicts
- * to the PodGroup controller through a {@link dev.muster.support.gang.GangVerdictBoard}.
+ * placement core ({@code dev.muster.scheduler.core}) from informers (nodes, pods, PodGroups,
+ * PriorityClasses), binds what it places through the Binding API, writes {@code PodScheduled} conditions
+ * of pods it cannot place, records a {@code FailedScheduling} event per gang per distinct reason, keeps
+ * Micrometer meters, and hands PodGroup verdicts to the PodGroup controller through a
+ * {@link dev.muster.support.gang.GangVerdictBoard}. See {@code docs/scheduling.md}.
  */
 package dev.muster.scheduler;

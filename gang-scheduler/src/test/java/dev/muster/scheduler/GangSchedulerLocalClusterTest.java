@@ -65,8 +65,9 @@ class GangSchedulerLocalClusterTest {
         createPodGroup("train", 4);
         IntStream.range(0, 4).forEach(i -> createPod("train-worker-" + i, "train", "worker", "3"));
 
+        // Until all four pods exist, a cycle may find the gang short of pods (NotEnoughTasks) instead.
         await().atMost(PATIENCE).until(() -> verdict("train")
-                .filter(v -> v.outcome() == GangVerdict.Outcome.UNSCHEDULABLE).isPresent());
+                .filter(v -> "NotEnoughResources".equals(v.reason())).isPresent());
         GangVerdict verdict = verdict("train").orElseThrow();
         assertThat(verdict.reason()).isEqualTo("NotEnoughResources");
         assertThat(verdict.message()).startsWith("0/3 nodes are available: 3 Insufficient cpu.");
@@ -84,6 +85,16 @@ class GangSchedulerLocalClusterTest {
             assertThat(pods).allSatisfy(pod -> assertThat(nodeName(pod)).isNull());
             assertThat(resourceVersions(pods)).isEqualTo(versions);
         });
+        // One event per reason, however many cycles saw it (a cycle may have seen the gang still short of pods).
+        assertThat(client.v1().events().inNamespace(NS).list().getItems())
+                .filteredOn(e -> "train".equals(e.getInvolvedObject().getName()))
+                .allSatisfy(event -> {
+                    assertThat(event.getReason()).isEqualTo("FailedScheduling");
+                    assertThat(event.getType()).isEqualTo("Warning");
+                    assertThat(event.getInvolvedObject().getKind()).isEqualTo("PodGroup");
+                })
+                .filteredOn(e -> e.getMessage().startsWith("0/3 nodes are available: 3 Insufficient cpu."))
+                .hasSize(1);
     }
 
     @Test
@@ -114,7 +125,7 @@ class GangSchedulerLocalClusterTest {
         IntStream.range(0, 3).forEach(i -> createPod("train-worker-" + i, "train", "worker", "3"));
 
         await().atMost(PATIENCE).until(() -> verdict("train")
-                .filter(v -> v.outcome() == GangVerdict.Outcome.UNSCHEDULABLE).isPresent());
+                .filter(v -> "NotEnoughResources".equals(v.reason())).isPresent());
         assertThat(bound(pods("train"))).isEmpty();
 
         client.pods().inNamespace(NS).resource(foreign).delete();

@@ -63,4 +63,14 @@ class PodRequestsTest {
 
         assertThat(PodRequests.of(spec).asMap()).isEqualTo(Map.of("cpu", 1L, "memory", 2L));
     }
+
+    @Test
+    void countsEphemeralStorageLikeAnyOtherResource() {
+        Container scratch = new ContainerBuilder().withName("c").withNewResources()
+                .addToRequests("ephemeral-storage", new Quantity("10Gi")).endResources().build();
+        PodSpec spec = new PodSpecBuilder().withContainers(scratch, container("1", "1Gi")).build();
+
+        assertThat(PodRequests.of(spec).asMap())
+                .isEqualTo(Map.of("cpu", 1000L, "memory", GI, "ephemeral-storage", 10 * GI));
+    }
 }

@@ -131,4 +131,42 @@ class SchedulerCacheTest {
         assertThat(cache.putPod(foreign)).isFalse();
         assertThat(cache.beginCycle().gangs()).isEmpty();
     }
+
+    @Test
+    void ordersAGangByItsPodGroupsPriorityClassElseByItsPodsClassesElseByTheGlobalDefault() {
+        cache.putNode(node("node-0", "8"));
+        cache.putPod(pod("a-0", "a", "w", "1"));
+        cache.putPod(new PodBuilder(pod("b-0", "b", "w", "1")).editSpec().withPriorityClassName("high").endSpec().build());
+        cache.putPod(new PodBuilder(pod("c-0", "c", "w", "1")).editSpec().withPriority(7).withPriorityClassName("high")
+                .endSpec().build());
+        PodGroup a = podGroup("a", 1);
+        a.getSpec().setPriorityClassName("urgent");
+        cache.putPodGroup(a);
+        cache.putPodGroup(podGroup("b", 1));
+        cache.putPodGroup(podGroup("c", 1));
+
+        assertThat(cache.putPriorityClass(priorityClass("urgent", 1000, false))).as("pods wait").isTrue();
+        assertThat(cache.putPriorityClass(priorityClass("urgent", 1000, false))).as("unchanged").isFalse();
+        cache.putPriorityClass(priorityClass("high", 100, false));
+        cache.putPriorityClass(priorityClass("batch", 5, true));
+        cache.putPod(pod("solo", null, null, "1"));
+
+        assertThat(priorities()).isEqualTo(Map.of("a", 1000, "b", 100, "c", 7, "solo", 5));
+
+        cache.removePriorityClass(priorityClass("urgent", 1000, false));
+        assertThat(priorities()).as("a PodGroup naming an unknown class falls back to its pods")
+                .containsEntry("a", 5);
+    }
+
+    private Map<String, Integer> priorities() {
+        Map<String, Integer> priorities = new java.util.TreeMap<>();
+        cache.beginCycle().gangs().forEach(g -> priorities.put(g.gang().key().name(), g.gang().priority()));
+        return priorities;
+    }
+
+    private static io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass priorityClass(String name, int value,
+                                                                                              boolean globalDefault) {
+        return new io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder().withNewMetadata()
+                .withName(name).endMetadata().withValue(value).withGlobalDefault(globalDefault).build();
+    }
 }

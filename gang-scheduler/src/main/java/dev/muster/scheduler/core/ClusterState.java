@@ -64,7 +64,8 @@ public final class ClusterState {
         int i = 0;
         for (NodeInfo node : nodes.values()) {
             ResourceTally tally = usage.get(node.name());
-            copy[i++] = new NodeState(node, tally == null ? new ResourceTally() : tally.copy());
+            copy[i] = new NodeState(node, tally == null ? new ResourceTally() : tally.copy(), i);
+            i++;
         }
         return new ClusterSnapshot(copy);
     }

@@ -1,5 +1,6 @@
 package dev.muster.scheduler.core;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -12,9 +13,17 @@ import java.util.Objects;
  * @param minTaskMember per task, pods that must run at once, counting pods already bound
  * @param priority      higher is scheduled first
  * @param createdAt     among equal priorities, older is scheduled first
+ * @param scheduleTimeout the PodGroup's {@code scheduleTimeoutSeconds}: how long it may hold a
+ *                      reservation; {@code null} for the scheduler's permit waiting time
  */
 public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
-                       Instant createdAt) {
+                       Instant createdAt, Duration scheduleTimeout) {
+
+    /** A gang that waits as long as the scheduler's permit waiting time says. */
+    public GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
+                    Instant createdAt) {
+        this(key, minMember, minTaskMember, priority, createdAt, null);
+    }
 
     public GangInfo {
         Objects.requireNonNull(key, "key");

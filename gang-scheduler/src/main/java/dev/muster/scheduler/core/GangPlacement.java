@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * The result of a {@link GangTrial}: either the gang's quorum is placed and {@link #placements()} are
- * committed to the snapshot, or nothing of the gang is placed and the snapshot is as before.
+ * committed to the snapshot, or the gang holds a reservation ({@link Outcome#RESERVED}), or nothing of
+ * the gang is placed and the snapshot is as before.
  *
  * @param gang          the gang
  * @param outcome       what happened
@@ -13,9 +14,11 @@ import java.util.Objects;
  * @param unplaced      pending pods left without a node
  * @param unschedulable why the last pod that fit nowhere did not fit; {@code null} if none failed
  * @param message       the outcome for humans, for the PodGroup condition and pending pods
+ * @param nearQuorum    for a gang not placed: whether its trial placed enough pods to count as near its
+ *                      quorum ({@link CoschedulingArgs#podGroupRejectPercentage})
  */
 public record GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> placements, List<PodInfo> unplaced,
-                            UnschedulableMessage unschedulable, String message) {
+                            UnschedulableMessage unschedulable, String message, boolean nearQuorum) {
 
     /** What a trial concluded. */
     public enum Outcome {
@@ -24,7 +27,14 @@ public record GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> p
         /** The gang has fewer pods than its quorum needs, so it was not tried. */
         NOT_ENOUGH_PODS,
         /** The quorum does not fit the free capacity; nothing was placed. */
-        NOT_ENOUGH_RESOURCES
+        NOT_ENOUGH_RESOURCES,
+        /**
+         * The quorum does not fit, but the gang is near it and holds its partial placement as a
+         * reservation: {@link #placements()} stay on the snapshot and are not bound.
+         */
+        RESERVED,
+        /** The gang failed recently and waits out its backoff; it was not tried. */
+        BACKED_OFF
     }
 
     public GangPlacement {
@@ -33,6 +43,12 @@ public record GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> p
         placements = List.copyOf(placements);
         unplaced = List.copyOf(unplaced);
         Objects.requireNonNull(message, "message");
+    }
+
+    /** A result that does not say whether the gang was near its quorum. */
+    public GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> placements, List<PodInfo> unplaced,
+                         UnschedulableMessage unschedulable, String message) {
+        this(gang, outcome, placements, unplaced, unschedulable, message, false);
     }
 
     /** Whether the quorum is placed. */

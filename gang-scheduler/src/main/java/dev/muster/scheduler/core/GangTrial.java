@@ -1,34 +1,91 @@
 package dev.muster.scheduler.core;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * A transactional placement of one gang on a {@link ClusterSnapshot}. The gang's pending pods are placed
- * tentatively, each on the fullest node it fits; if, together with the gang's bound pods, that makes at
- * least {@code minMember} pods and each task's {@code minTaskMember}, the placements are committed (and
- * pods beyond the quorum that fit are placed too); otherwise every tentative placement is undone and the
- * snapshot is exactly as before.
+ * tentatively, each on the best-scoring node it fits ({@link NodeScoring}); if, together with the gang's
+ * bound pods, that makes at least {@code minMember} pods and each task's {@code minTaskMember}, the
+ * placements are committed (and pods beyond the quorum that fit are placed too); otherwise every
+ * tentative placement is undone and the snapshot is exactly as before.
+ *
+ * <p>Before placing anything, a gang whose quorum cannot fit is rejected from counts alone: per pod
+ * shape, the free capacity takes at most {@link ShapeIndex#totalSlots} pods, so the gang can place at
+ * most the sum over its shapes of min(its pods of the shape, slots). That bound is exact for gangs of
+ * one shape and costs a pass over the gang's pods, which is what keeps a big infeasible gang cheap.
  *
  * <p>Pods are tried in this order: first, per task with a minimum (by task name), as many of the task's
  * pods as its minimum still needs, so that pods of other tasks cannot take the room a task's minimum
- * needs; then all other pods in their given order. A trial gives up as soon as the quorum can no longer
- * be reached. Within a trial, a pod shaped like one that fit nowhere is not tried again (the snapshot
- * only fills up during a trial), and a pod shaped like the last one placed goes to the same node while
- * it fits there, which is the node a full scan would choose, since only that node's score rose.
+ * needs; then all other pods in their given order. A trial gives up as soon as the quorum (or, when the
+ * caller asks whether the gang came near it, the near threshold) can no longer be reached. The trial
+ * runner keeps one {@link ShapeIndex} per pod shape for the whole cycle, so choosing a node costs
+ * O(log n) instead of a scan of all n nodes.
+ *
+ * <p>With a topology key (gang locality), the quorum is first tried within the one domain that holds it
+ * by slot counts with the least room to spare; failing that, anywhere.
  */
 public final class GangTrial {
-    private final NodeState[] nodes;
+    /** Shape indexes kept per cycle; each holds a few arrays of the node count, so their number is capped. */
+    private static final int MAX_SHAPE_INDEXES = 64;
 
-    /** A trial runner for one cycle's snapshot; reusable for every gang of the cycle. */
+    private final NodeState[] nodes;
+    private final NodeScoring scoring;
+    private final String topologyKey;
+    /** Domain names and each node's domain number (-1: no label); computed on first use. */
+    private List<String> domains;
+    private int[] domainOf;
+    private final NodeChanges changes;
+    private final Map<PodShape, ShapeIndex> indexes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PodShape, ShapeIndex> eldest) {
+            return size() > MAX_SHAPE_INDEXES;
+        }
+    };
+    private ShapeIndex lastIndex;
+
+    /** A bin-packing trial runner for one cycle's snapshot; reusable for every gang of the cycle. */
     public GangTrial(ClusterSnapshot snapshot) {
+        this(snapshot, NodeScoring.MOST_ALLOCATED);
+    }
+
+    /** A trial runner for one cycle's snapshot that scores nodes as given. */
+    public GangTrial(ClusterSnapshot snapshot, NodeScoring scoring) {
+        this(snapshot, scoring, null);
+    }
+
+    /**
+     * A trial runner that first tries each gang's quorum within one topology domain.
+     *
+     * @param topologyKey node label naming the domains; {@code null} for no locality
+     */
+    public GangTrial(ClusterSnapshot snapshot, NodeScoring scoring, String topologyKey) {
         this.nodes = snapshot.nodeArray();
+        this.scoring = scoring;
+        this.topologyKey = topologyKey;
+        this.changes = new NodeChanges(nodes.length);
     }
 
     /** Places the gang's quorum and what else fits, or nothing. */
     public GangPlacement attempt(PendingGang work) {
+        return attempt(work, -1, false);
+    }
+
+    /**
+     * Places the gang's quorum and what else fits; failing that, tells whether the gang came near its
+     * quorum and, if {@code mayReserve}, keeps a near placement as a reservation.
+     *
+     * @param rejectPercentage a failed gang with at most this percentage of minMember unplaced (bound
+     *                         pods count as placed) is near its quorum; negative: do not measure, which
+     *                         lets a trial give up as soon as the quorum is out of reach
+     * @param mayReserve       whether a near placement is kept ({@link GangPlacement.Outcome#RESERVED})
+     */
+    public GangPlacement attempt(PendingGang work, int rejectPercentage, boolean mayReserve) {
         GangInfo gang = work.gang();
         List<PodInfo> pending = work.pending();
         int needed = Math.max(0, gang.minMember() - work.bound());
@@ -43,7 +100,197 @@ public final class GangTrial {
                         + " has fewer than minTaskMember " + need.minimum() + ".");
             }
         }
-        return new Attempt(work).run(needed, taskNeeds);
+        int nearFrom = rejectPercentage < 0 ? needed
+                : Math.min(needed,
+                        Math.max(0, ceilDiv(gang.minMember() * (100 - rejectPercentage), 100) - work.bound()));
+        GangPlacement rejected = rejectIfQuorumCannotFit(work, needed, nearFrom, taskNeeds);
+        if (rejected != null) {
+            return rejected;
+        }
+        if (topologyKey != null && needed > 0) {
+            GangPlacement local = attemptWithinOneDomain(work, needed, taskNeeds);
+            if (local != null) {
+                return local;
+            }
+        }
+        return new Attempt(work).run(needed, nearFrom, mayReserve, taskNeeds);
+    }
+
+    /**
+     * Gang locality: tries the quorum within the domain of the topology key that holds it by slot counts
+     * and has the fewest free slots (bin-packing whole domains, so others stay free for big gangs).
+     *
+     * @return the placement, or {@code null} if no domain holds the quorum, leaving the snapshot as it was
+     */
+    private GangPlacement attemptWithinOneDomain(PendingGang work, int needed, List<TaskNeed> taskNeeds) {
+        String domain = tightestDomainHolding(work, needed);
+        if (domain == null) {
+            return null;
+        }
+        Map<PodInfo, PodInfo> originals = new IdentityHashMap<>();
+        Map<PlacementConstraints, PlacementConstraints> pinnedConstraints = new IdentityHashMap<>();
+        List<PodInfo> pinned = new ArrayList<>(work.pending().size());
+        for (PodInfo pod : work.pending()) {
+            PlacementConstraints constraints = pinnedConstraints.computeIfAbsent(pod.constraints(), own -> {
+                Map<String, String> selector = new HashMap<>(own.nodeSelector());
+                // A pod that names its own domain keeps it: locality is a preference, the selector is not.
+                selector.putIfAbsent(topologyKey, domain);
+                return new PlacementConstraints(selector, own.requiredAffinity(), own.tolerations());
+            });
+            PodInfo copy = new PodInfo(pod.namespace(), pod.name(), pod.group(), pod.task(), pod.priority(),
+                    pod.requests(), constraints);
+            originals.put(copy, pod);
+            pinned.add(copy);
+        }
+        PendingGang local = new PendingGang(work.gang(), pinned, work.bound(), work.boundByTask(),
+                work.lastFailedAt());
+        GangPlacement result = new Attempt(local).run(needed, needed, false, taskNeeds);
+        if (!result.placed()) {
+            return null;
+        }
+        List<PodPlacement> placements = new ArrayList<>(result.placements().size());
+        result.placements().forEach(p -> placements.add(new PodPlacement(originals.get(p.pod()), p.nodeName())));
+        List<PodInfo> unplaced = new ArrayList<>(result.unplaced().size());
+        result.unplaced().forEach(p -> unplaced.add(originals.get(p)));
+        return new GangPlacement(work.gang(), result.outcome(), placements, unplaced, result.unschedulable(),
+                result.message());
+    }
+
+    /** The domain whose free slots hold the quorum with the fewest slots to spare, or {@code null}. */
+    private String tightestDomainHolding(PendingGang work, int needed) {
+        if (domainOf == null) {
+            indexDomains();
+        }
+        Map<ShapeIndex, int[]> counts = new IdentityHashMap<>();
+        for (PodInfo pod : work.pending()) {
+            counts.computeIfAbsent(indexOf(pod), i -> new int[1])[0]++;
+        }
+        long[] reachable = new long[domains.size()];
+        long[] free = new long[domains.size()];
+        for (Map.Entry<ShapeIndex, int[]> entry : counts.entrySet()) {
+            long[] slots = new long[domains.size()];
+            entry.getKey().catchUp(changes);
+            entry.getKey().addSlotsByDomain(domainOf, slots);
+            for (int d = 0; d < slots.length; d++) {
+                reachable[d] += Math.min(entry.getValue()[0], slots[d]);
+                free[d] += slots[d];
+            }
+        }
+        int best = -1;
+        for (int d = 0; d < domains.size(); d++) {
+            if (reachable[d] >= needed && (best < 0 || free[d] < free[best])) {
+                best = d;
+            }
+        }
+        return best < 0 ? null : domains.get(best);
+    }
+
+    private void indexDomains() {
+        Map<String, Integer> numbers = new TreeMap<>();
+        for (NodeState node : nodes) {
+            String value = node.info().labels().get(topologyKey);
+            if (value != null) {
+                numbers.put(value, 0);
+            }
+        }
+        domains = new ArrayList<>(numbers.keySet());
+        for (int d = 0; d < domains.size(); d++) {
+            numbers.put(domains.get(d), d);
+        }
+        domainOf = new int[nodes.length];
+        for (int n = 0; n < nodes.length; n++) {
+            String value = nodes[n].info().labels().get(topologyKey);
+            domainOf[n] = value == null ? -1 : numbers.get(value);
+        }
+    }
+
+    private static int ceilDiv(int dividend, int divisor) {
+        return -Math.floorDiv(-dividend, divisor);
+    }
+
+    /** The index of the pod's shape, built on first use in this cycle. */
+    private ShapeIndex indexOf(PodInfo pod) {
+        ShapeIndex last = lastIndex;
+        if (last != null && last.shape().requests().equals(pod.requests())
+                && last.shape().constraints().equals(pod.constraints())) {
+            return last;
+        }
+        PodShape shape = pod.shape();
+        ShapeIndex index = indexes.get(shape);
+        if (index == null) {
+            index = new ShapeIndex(shape, nodes, scoring, changes);
+            indexes.put(shape, index);
+        }
+        lastIndex = index;
+        return index;
+    }
+
+    /**
+     * Rejects the gang when, by slot counts, its quorum or a task's minimum cannot fit: then placing
+     * pods one by one would only fail after filling the free capacity.
+     */
+    private GangPlacement rejectIfQuorumCannotFit(PendingGang work, int needed, int nearFrom,
+                                                  List<TaskNeed> taskNeeds) {
+        GangPlacement rejected = rejectIfCannotFit(work, null, nearFrom, gangShortfall(work, needed));
+        if (rejected != null) {
+            return rejected;
+        }
+        for (TaskNeed need : taskNeeds) {
+            rejected = rejectIfCannotFit(work, need, need.needed(), taskShortfall(need));
+            if (rejected != null) {
+                return rejected;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Rejects the gang if fewer than {@code needed} of its pending pods (of one task, or of all when
+     * {@code need} is null) can fit by slot counts.
+     */
+    private GangPlacement rejectIfCannotFit(PendingGang work, TaskNeed need, int needed, String shortfallText) {
+        Map<ShapeIndex, int[]> counts = new IdentityHashMap<>();
+        for (PodInfo pod : work.pending()) {
+            if (need == null || pod.task().equals(need.task())) {
+                counts.computeIfAbsent(indexOf(pod), i -> new int[1])[0]++;
+            }
+        }
+        long reachable = 0;
+        ShapeIndex shortest = null;
+        long shortfall = 0;
+        for (Map.Entry<ShapeIndex, int[]> entry : counts.entrySet()) {
+            ShapeIndex index = entry.getKey();
+            index.catchUp(changes);
+            int count = entry.getValue()[0];
+            reachable += Math.min(count, index.totalSlots());
+            if (count - index.totalSlots() > shortfall) {
+                shortfall = count - index.totalSlots();
+                shortest = index;
+            }
+        }
+        if (reachable >= needed) {
+            return null;
+        }
+        return reject(work, shortest, shortfallText);
+    }
+
+    private GangPlacement reject(PendingGang work, ShapeIndex shortest, String gangShortfall) {
+        UnschedulableMessage why = shortest.misfitWhenFull(changes);
+        return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(), work.pending(),
+                why, gangMessage(work, why, gangShortfall));
+    }
+
+    private static String gangShortfall(PendingGang work, int needed) {
+        return "The gang needs " + needed + " pod(s) placed at once for minMember " + work.gang().minMember() + ".";
+    }
+
+    private static String taskShortfall(TaskNeed need) {
+        return "Task " + need.task() + " needs " + need.needed() + " pod(s) placed at once for minTaskMember "
+                + need.minimum() + ".";
+    }
+
+    private static String gangMessage(PendingGang work, UnschedulableMessage why, String gangShortfall) {
+        return work.gang().key().standalonePod() ? why.message() : why.message() + " " + gangShortfall;
     }
 
     private static List<TaskNeed> taskNeeds(PendingGang work) {
@@ -79,10 +326,6 @@ public final class GangTrial {
     private record TaskNeed(String task, int minimum, int needed, int pending) {
     }
 
-    /** A pod shape that fit nowhere in this trial, and why. */
-    private record Misfit(PodInfo pod, UnschedulableMessage why) {
-    }
-
     /** The mutable state of one gang's trial. */
     private final class Attempt {
         private final PendingGang work;
@@ -91,9 +334,6 @@ public final class GangTrial {
         private final boolean[] placed;
         private final List<PodPlacement> placements = new ArrayList<>();
         private final List<NodeState> placedOn = new ArrayList<>();
-        private final List<Misfit> misfits = new ArrayList<>(2);
-        private PodInfo lastPlacedPod;
-        private NodeState lastNode;
         private UnschedulableMessage lastMisfit;
 
         Attempt(PendingGang work) {
@@ -103,18 +343,20 @@ public final class GangTrial {
             this.placed = new boolean[pending.size()];
         }
 
-        GangPlacement run(int needed, List<TaskNeed> taskNeeds) {
+        GangPlacement run(int needed, int nearFrom, boolean mayReserve, List<TaskNeed> taskNeeds) {
             for (TaskNeed need : taskNeeds) {
                 if (!placeTaskMinimum(need)) {
-                    return discard("Task " + need.task() + " needs " + need.needed()
-                            + " pod(s) placed at once for minTaskMember " + need.minimum() + ".");
+                    return discard(taskShortfall(need), false);
                 }
             }
-            if (!placeTheRest(needed)) {
-                return discard("The gang needs " + needed + " pod(s) placed at once for minMember "
-                        + work.gang().minMember() + ".");
+            placeTheRest(nearFrom);
+            if (placements.size() >= needed) {
+                return commit();
             }
-            return commit();
+            if (placements.size() < nearFrom) {
+                return discard(gangShortfall(work, needed), false);
+            }
+            return mayReserve ? reserve(needed) : discard(gangShortfall(work, needed), true);
         }
 
         private boolean placeTaskMinimum(TaskNeed need) {
@@ -135,7 +377,8 @@ public final class GangTrial {
             return placedForTask >= need.needed();
         }
 
-        private boolean placeTheRest(int needed) {
+        /** Tries every pod not tried yet; gives up once fewer than {@code stopBelow} placements are possible. */
+        private void placeTheRest(int stopBelow) {
             int untried = 0;
             for (boolean t : tried) {
                 if (!t) {
@@ -148,44 +391,28 @@ public final class GangTrial {
                 }
                 tried[i] = true;
                 untried--;
-                if (!tryPlace(i) && placements.size() + untried < needed) {
-                    return false;
+                if (!tryPlace(i) && placements.size() + untried < stopBelow) {
+                    return;
                 }
             }
-            return placements.size() >= needed;
         }
 
-        private boolean tryPlace(int index) {
-            PodInfo pod = pending.get(index);
-            NodeState node = chooseNode(pod);
-            if (node == null) {
+        private boolean tryPlace(int i) {
+            PodInfo pod = pending.get(i);
+            ShapeIndex index = indexOf(pod);
+            index.catchUp(changes);
+            int best = index.best();
+            if (best < 0) {
+                lastMisfit = index.misfit(changes);
                 return false;
             }
+            NodeState node = nodes[best];
             node.place(pod.requests());
+            changes.record(best);
             placements.add(new PodPlacement(pod, node.name()));
             placedOn.add(node);
-            placed[index] = true;
-            lastPlacedPod = pod;
-            lastNode = node;
+            placed[i] = true;
             return true;
-        }
-
-        private NodeState chooseNode(PodInfo pod) {
-            if (lastPlacedPod != null && pod.sameShapeAs(lastPlacedPod) && lastNode.fits(pod.requests())) {
-                return lastNode;
-            }
-            for (Misfit misfit : misfits) {
-                if (pod.sameShapeAs(misfit.pod())) {
-                    lastMisfit = misfit.why();
-                    return null;
-                }
-            }
-            NodeState best = NodePicker.mostAllocated(nodes, pod);
-            if (best == null) {
-                lastMisfit = UnschedulableMessage.explain(nodes, pod);
-                misfits.add(new Misfit(pod, lastMisfit));
-            }
-            return best;
         }
 
         private GangPlacement commit() {
@@ -203,15 +430,22 @@ public final class GangTrial {
                     message);
         }
 
-        private GangPlacement discard(String gangShortfall) {
+        private GangPlacement discard(String gangShortfall, boolean nearQuorum) {
             for (int i = placements.size() - 1; i >= 0; i--) {
-                placedOn.get(i).unplace(placements.get(i).pod().requests());
+                NodeState node = placedOn.get(i);
+                node.unplace(placements.get(i).pod().requests());
+                changes.record(node.index());
             }
-            String message = work.gang().key().standalonePod()
-                    ? lastMisfit.message()
-                    : lastMisfit.message() + " " + gangShortfall;
             return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(), pending,
-                    lastMisfit, message);
+                    lastMisfit, gangMessage(work, lastMisfit, gangShortfall), nearQuorum);
+        }
+
+        /** Keeps the partial placement on the snapshot; none of the gang's pods is to be bound yet. */
+        private GangPlacement reserve(int needed) {
+            String message = lastMisfit.message() + " Reserved " + placements.size() + " of the " + needed
+                    + " pod(s) minMember " + work.gang().minMember() + " needs while waiting for room for the rest.";
+            return new GangPlacement(work.gang(), GangPlacement.Outcome.RESERVED, placements, pending, lastMisfit,
+                    message, true);
         }
     }
 }

@@ -9,12 +9,12 @@ import java.util.Map;
 public final class NodeState {
     private final NodeInfo info;
     private final ResourceTally requested;
-    private final boolean schedulable;
+    private final int index;
 
-    NodeState(NodeInfo info, ResourceTally requested) {
+    NodeState(NodeInfo info, ResourceTally requested, int index) {
         this.info = info;
         this.requested = requested;
-        this.schedulable = info.schedulable();
+        this.index = index;
     }
 
     /** The node as the informer last showed it. */
@@ -25,6 +25,11 @@ public final class NodeState {
     /** The node's name. */
     public String name() {
         return info.name();
+    }
+
+    /** Position in the snapshot's name-sorted node array. */
+    int index() {
+        return index;
     }
 
     /** What the pods on this node request in total, including the pod slots they take. */
@@ -38,40 +43,26 @@ public final class NodeState {
         return info.allocatable().at(dim) - requested.at(dim);
     }
 
-    boolean schedulable() {
-        return schedulable;
-    }
-
     /**
-     * Whether a pod with these requests fits the free capacity. As in kube-scheduler, a resource the pod
-     * does not request is not checked, so a zero-request pod fits an overcommitted node with a free slot.
+     * How many more pods with these requests fit the free capacity, counting only resources the pod
+     * requests (as kube-scheduler does, so a zero-request pod fits an overcommitted node with a free
+     * slot) and the pod slots.
      */
-    boolean fits(ResourceVector podRequests) {
-        ResourceVector allocatable = info.allocatable();
-        if (requested.at(ResourceVector.PODS_DIM) >= allocatable.at(ResourceVector.PODS_DIM)) {
-            return false;
-        }
-        for (int d = 0; d < podRequests.length(); d++) {
-            long wanted = podRequests.at(d);
-            if (wanted > 0 && wanted > allocatable.at(d) - requested.at(d)) {
-                return false;
-            }
-        }
-        return true;
+    int slotsFor(ResourceVector podRequests) {
+        return slotsFor(podRequests, 0);
     }
 
-    /** Whether the node carries every label of the selector. */
-    boolean matches(Map<String, String> nodeSelector) {
-        if (nodeSelector.isEmpty()) {
-            return true;
-        }
-        Map<String, String> labels = info.labels();
-        for (Map.Entry<String, String> required : nodeSelector.entrySet()) {
-            if (!required.getValue().equals(labels.get(required.getKey()))) {
-                return false;
+    private int slotsFor(ResourceVector podRequests, long alreadyPlaced) {
+        ResourceVector allocatable = info.allocatable();
+        long slots = allocatable.at(ResourceVector.PODS_DIM) - requested.at(ResourceVector.PODS_DIM) - alreadyPlaced;
+        for (int d = 0; d < podRequests.length() && slots > 0; d++) {
+            long wanted = podRequests.at(d);
+            if (wanted > 0) {
+                long free = allocatable.at(d) - requested.at(d) - alreadyPlaced * wanted;
+                slots = Math.min(slots, free < 0 ? 0 : free / wanted);
             }
         }
-        return true;
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, slots));
     }
 
     /**
@@ -103,32 +94,19 @@ public final class NodeState {
     }
 
     /**
-     * Counts why the pod does not fit here, with kube-scheduler's reason texts. As kube-scheduler stops
-     * at the first failing filter, a cordoned, not-ready or non-matching node gives one reason; resource
-     * shortfalls are all listed.
+     * Counts, per dimension, whether the node lacks room for one more pod with these requests once
+     * {@code alreadyPlaced} such pods were added; a lack of pod slots counts under {@code PODS_DIM}, which
+     * pod requests never name. Every shortfall counts, as kube-scheduler lists them all.
      */
-    void countMisfitReasons(PodInfo pod, Map<String, Integer> counts) {
-        if (info.unschedulable()) {
-            counts.merge(UnschedulableMessage.NODE_UNSCHEDULABLE, 1, Integer::sum);
-            return;
-        }
-        if (!info.ready()) {
-            counts.merge(UnschedulableMessage.NODE_NOT_READY, 1, Integer::sum);
-            return;
-        }
-        if (!matches(pod.nodeSelector())) {
-            counts.merge(UnschedulableMessage.NODE_SELECTOR_MISMATCH, 1, Integer::sum);
-            return;
-        }
+    void countShortfalls(ResourceVector podRequests, long alreadyPlaced, int[] shortByDimension) {
         ResourceVector allocatable = info.allocatable();
-        if (requested.at(ResourceVector.PODS_DIM) >= allocatable.at(ResourceVector.PODS_DIM)) {
-            counts.merge(UnschedulableMessage.TOO_MANY_PODS, 1, Integer::sum);
+        if (requested.at(ResourceVector.PODS_DIM) + alreadyPlaced >= allocatable.at(ResourceVector.PODS_DIM)) {
+            shortByDimension[ResourceVector.PODS_DIM]++;
         }
-        ResourceVector podRequests = pod.requests();
         for (int d = 0; d < podRequests.length(); d++) {
             long wanted = podRequests.at(d);
-            if (wanted > 0 && wanted > allocatable.at(d) - requested.at(d)) {
-                counts.merge(UnschedulableMessage.INSUFFICIENT + ResourceVector.nameOf(d), 1, Integer::sum);
+            if (wanted > 0 && wanted > allocatable.at(d) - requested.at(d) - alreadyPlaced * wanted) {
+                shortByDimension[d]++;
             }
         }
     }

@@ -6,17 +6,17 @@ import java.util.Objects;
 /**
  * What the scheduler needs to know of a pod.
  *
- * @param namespace    pod namespace
- * @param name         pod name
- * @param group        the gang the pod belongs to
- * @param task         task name within the gang ({@code batch.muster.dev/task-name}), empty if none
- * @param priority     pod priority ({@code spec.priority}), 0 if unset
- * @param requests     effective requests as kube-scheduler counts them; never names {@code pods}
- *                     since a pod always takes exactly one slot
- * @param nodeSelector labels a node must carry
+ * @param namespace   pod namespace
+ * @param name        pod name
+ * @param group       the gang the pod belongs to
+ * @param task        task name within the gang ({@code batch.muster.dev/task-name}), empty if none
+ * @param priority    pod priority ({@code spec.priority}), 0 if unset
+ * @param requests    effective requests as kube-scheduler counts them; never names {@code pods}
+ *                    since a pod always takes exactly one slot
+ * @param constraints nodeSelector, required node affinity and tolerations
  */
 public record PodInfo(String namespace, String name, GroupKey group, String task, int priority,
-                      ResourceVector requests, Map<String, String> nodeSelector) {
+                      ResourceVector requests, PlacementConstraints constraints) {
 
     public PodInfo {
         Objects.requireNonNull(namespace, "namespace");
@@ -27,12 +27,23 @@ public record PodInfo(String namespace, String name, GroupKey group, String task
         if (requests.get(ResourceVector.PODS) != 0) {
             throw new IllegalArgumentException("pod requests must not name pods; a pod always takes one slot");
         }
-        nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+        constraints = constraints == null ? PlacementConstraints.NONE : constraints;
     }
 
-    /** Whether the two pods ask for the same resources on the same kind of node, so fit the same nodes. */
-    boolean sameShapeAs(PodInfo other) {
-        return requests.equals(other.requests) && nodeSelector.equals(other.nodeSelector);
+    /** A pod constrained by a nodeSelector only. */
+    public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
+                   ResourceVector requests, Map<String, String> nodeSelector) {
+        this(namespace, name, group, task, priority, requests, PlacementConstraints.ofNodeSelector(nodeSelector));
+    }
+
+    /** Labels a node must carry. */
+    public Map<String, String> nodeSelector() {
+        return constraints.nodeSelector();
+    }
+
+    /** What decides which nodes the pod fits: pods of one shape fit the same nodes. */
+    public PodShape shape() {
+        return new PodShape(requests, constraints);
     }
 
     @Override

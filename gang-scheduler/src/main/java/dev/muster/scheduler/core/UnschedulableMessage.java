@@ -1,6 +1,7 @@
 package dev.muster.scheduler.core;
 
 import java.util.Collections;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.StringJoiner;
 import java.util.TreeMap;
@@ -20,18 +21,15 @@ public record UnschedulableMessage(int nodeCount, SortedMap<String, Integer> rea
     public static final String NODE_UNSCHEDULABLE = "node(s) were unschedulable";
     public static final String NODE_NOT_READY = "node(s) were not ready";
     public static final String NODE_SELECTOR_MISMATCH = "node(s) didn't match Pod's node affinity/selector";
+    /** Prefix of a taint the pod does not tolerate; the taint follows as {@code {key: value}}. */
+    public static final String UNTOLERATED_TAINT = "node(s) had untolerated taint";
+
+    public UnschedulableMessage(int nodeCount, Map<String, Integer> reasonCounts) {
+        this(nodeCount, new TreeMap<>(reasonCounts));
+    }
 
     public UnschedulableMessage {
         reasonCounts = Collections.unmodifiableSortedMap(new TreeMap<>(reasonCounts));
-    }
-
-    /** Explains why the pod fits none of the snapshot's nodes in their current state. */
-    static UnschedulableMessage explain(NodeState[] nodes, PodInfo pod) {
-        SortedMap<String, Integer> counts = new TreeMap<>();
-        for (NodeState node : nodes) {
-            node.countMisfitReasons(pod, counts);
-        }
-        return new UnschedulableMessage(nodes.length, counts);
     }
 
     /** The message in kube-scheduler's words. */

@@ -60,4 +60,32 @@ class GangPlannerTest {
         assertThat(results.get(0).placements()).hasSize(2);
         assertThat(results.get(1).outcome()).isEqualTo(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES);
     }
+
+    @Test
+    void aGangThatFailedSortsBehindGangsThatDidNotButNotBehindLowerPriorities() {
+        GangInfo bigOld = gang("big-old", 5, Instant.parse("2024-01-01T00:00:00Z"));
+        GangInfo smallNew = gang("small-new", 5, Instant.parse("2024-06-01T00:00:00Z"));
+        GangInfo low = gang("low", 0, Instant.parse("2023-01-01T00:00:00Z"));
+        PendingGang failed = pending(bigOld, pods(bigOld, "w", 2, cpu(4))).failedAt(Instant.parse("2024-07-01T00:00:00Z"));
+        ClusterSnapshot snapshot = cluster(node("node-0", 4)).snapshot();
+
+        List<GangPlacement> results = GangPlanner.plan(snapshot, List.of(failed,
+                pending(low, pods(low, "w", 2, cpu(1))), pending(smallNew, pods(smallNew, "w", 2, cpu(2)))));
+
+        assertThat(results).extracting(r -> r.gang().key().name()).containsExactly("small-new", "big-old", "low");
+        assertThat(results.get(0).placed()).as("the capacity went to the gang that had not failed").isTrue();
+    }
+
+    @Test
+    void failedGangsTakeTurnsByWhenTheyFailed() {
+        GangInfo older = gang("older", 0, Instant.parse("2024-01-01T00:00:00Z"));
+        GangInfo newer = gang("newer", 0, Instant.parse("2024-06-01T00:00:00Z"));
+        ClusterSnapshot snapshot = cluster(node("node-0", 4)).snapshot();
+
+        List<GangPlacement> results = GangPlanner.plan(snapshot, List.of(
+                pending(older, pods(older, "w", 2, cpu(2))).failedAt(Instant.parse("2024-08-01T00:00:00Z")),
+                pending(newer, pods(newer, "w", 2, cpu(2))).failedAt(Instant.parse("2024-07-01T00:00:00Z"))));
+
+        assertThat(results).extracting(r -> r.gang().key().name()).containsExactly("newer", "older");
+    }
 }

@@ -13,15 +13,19 @@ import static dev.muster.scheduler.core.CoreFixtures.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The trial skips work for pods shaped like earlier ones (a shape that fit nowhere is not retried; a
- * shape like the last one placed goes to the same node while it fits). These shortcuts must not change
- * any decision: on random clusters and gangs, the trial places exactly as a plain full scan per pod.
+ * The trial finds nodes through per-shape heaps kept across the gangs of a cycle and rejects gangs from
+ * slot counts. Neither may change any decision: on random clusters and sequences of gangs, the trial
+ * places exactly as a plain full scan per pod, and rejects exactly the gangs whose quorum the full scan
+ * cannot place.
  */
 class GangTrialShortcutsTest {
+    private static final Taint GPU_ONLY = new Taint("dedicated", "gpu", Taint.NO_SCHEDULE);
+    /** -1: nearness not measured, so the trial may stop as soon as the quorum is out of reach. */
+    private static final int[] REJECT_PERCENTAGES = {-1, 0, 10, 50, 100};
 
     @Test
     void placesExactlyLikeAFullScanPerPod() {
-        for (int seed = 0; seed < 500; seed++) {
+        for (int seed = 0; seed < 300; seed++) {
             placesExactlyLikeAFullScanPerPod(seed);
         }
     }
@@ -34,30 +38,52 @@ class GangTrialShortcutsTest {
                     ResourceVector.builder().cpuMillis(1000L * (2 + random.nextInt(31)))
                             .memoryBytes(GI * (2 + random.nextInt(63))).pods(3 + random.nextInt(20))
                             .set("nvidia.com/gpu", random.nextInt(3) * 4L).build(),
-                    random.nextInt(10) > 0, random.nextInt(10) == 0));
+                    random.nextInt(10) > 0, random.nextInt(10) == 0,
+                    random.nextInt(4) == 0 ? List.of(GPU_ONLY) : List.of()));
         }
-        GangInfo gang = gang("g", random.nextInt(40));
+        ClusterSnapshot snapshot = stateOf(nodes).snapshot();
+        ClusterSnapshot reference = stateOf(nodes).snapshot();
+        GangTrial trial = new GangTrial(snapshot);
+        for (int g = 0; g < 1 + random.nextInt(4); g++) {
+            GangInfo gang = gang("g" + g, random.nextInt(40));
+            List<PodInfo> pods = randomPods(random, gang);
+
+            int rejectPercentage = REJECT_PERCENTAGES[random.nextInt(REJECT_PERCENTAGES.length)];
+            GangPlacement result = trial.attempt(pending(gang, pods), rejectPercentage, false);
+            int fitting = countFitting(reference, pods);
+            List<PodPlacement> expected = fullScanPerPod(reference, pods, gang.minMember());
+
+            assertThat(result.placed()).as("seed %d gang %d", seed, g).isEqualTo(expected != null);
+            if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES && rejectPercentage >= 0) {
+                int nearFrom = (gang.minMember() * (100 - rejectPercentage) + 99) / 100;
+                assertThat(result.nearQuorum()).as("seed %d gang %d near", seed, g).isEqualTo(fitting >= nearFrom);
+            }
+            if (result.placed()) {
+                assertThat(result.placements()).as("seed %d gang %d", seed, g).isEqualTo(expected);
+            }
+            assertThat(CoreFixtures.requestedByNode(snapshot)).as("seed %d gang %d", seed, g)
+                    .isEqualTo(CoreFixtures.requestedByNode(reference));
+        }
+    }
+
+    private static List<PodInfo> randomPods(Random random, GangInfo gang) {
         List<PodInfo> shapes = new ArrayList<>();
         for (int s = 0; s < 1 + random.nextInt(3); s++) {
             ResourceVector requests = ResourceVector.builder().cpuMillis(250L * (1 + random.nextInt(16)))
                     .memoryBytes(GI / 2 * (1 + random.nextInt(8))).set("nvidia.com/gpu", random.nextInt(3)).build();
             Map<String, String> selector = random.nextBoolean() ? Map.of() : Map.of("zone", "z" + random.nextInt(2));
-            shapes.add(new PodInfo("ns", "shape", gang.key(), "", 0, requests, selector));
+            List<Toleration> tolerations = random.nextBoolean() ? List.of()
+                    : List.of(new Toleration("dedicated", Toleration.EXISTS, null, null));
+            shapes.add(new PodInfo("ns", "shape", gang.key(), "", 0, requests,
+                    new PlacementConstraints(selector, List.of(), tolerations)));
         }
         List<PodInfo> pods = new ArrayList<>();
         for (int p = 0; p < 1 + random.nextInt(40); p++) {
             PodInfo shape = shapes.get(random.nextInt(shapes.size()));
-            pods.add(new PodInfo("ns", String.format("p-%02d", p), gang.key(), "", 0, shape.requests(),
-                    shape.nodeSelector()));
+            pods.add(new PodInfo("ns", String.format("%s-p-%02d", gang.key().name(), p), gang.key(), "", 0,
+                    shape.requests(), shape.constraints()));
         }
-
-        GangPlacement result = new GangTrial(stateOf(nodes).snapshot()).attempt(pending(gang, pods));
-        List<PodPlacement> reference = fullScanPerPod(stateOf(nodes).snapshot(), pods);
-
-        assertThat(result.placed()).as("seed %d", seed).isEqualTo(reference.size() >= gang.minMember());
-        if (result.placed()) {
-            assertThat(result.placements()).as("seed %d", seed).isEqualTo(reference);
-        }
+        return pods;
     }
 
     private static ClusterState stateOf(List<NodeInfo> nodes) {
@@ -66,15 +92,54 @@ class GangTrialShortcutsTest {
         return state;
     }
 
-    private static List<PodPlacement> fullScanPerPod(ClusterSnapshot snapshot, List<PodInfo> pods) {
+    /** How many of the pods a full scan per pod would place; leaves the snapshot as it was. */
+    private static int countFitting(ClusterSnapshot snapshot, List<PodInfo> pods) {
+        List<PodPlacement> placements = placeEach(snapshot, pods);
+        undo(snapshot, placements);
+        return placements.size();
+    }
+
+    /** Places pod by pod; keeps the placements if the quorum is met, else undoes them and returns null. */
+    private static List<PodPlacement> fullScanPerPod(ClusterSnapshot snapshot, List<PodInfo> pods, int minMember) {
+        List<PodPlacement> placements = placeEach(snapshot, pods);
+        if (placements.size() < minMember) {
+            undo(snapshot, placements);
+            return null;
+        }
+        return placements;
+    }
+
+    private static List<PodPlacement> placeEach(ClusterSnapshot snapshot, List<PodInfo> pods) {
         List<PodPlacement> placements = new ArrayList<>();
         for (PodInfo pod : pods) {
-            NodeState node = NodePicker.mostAllocated(snapshot.nodeArray(), pod);
+            NodeState node = mostAllocated(snapshot.nodeArray(), pod);
             if (node != null) {
                 node.place(pod.requests());
                 placements.add(new PodPlacement(pod, node.name()));
             }
         }
         return placements;
+    }
+
+    private static void undo(ClusterSnapshot snapshot, List<PodPlacement> placements) {
+        for (PodPlacement placement : placements) {
+            snapshot.node(placement.nodeName()).orElseThrow().unplace(placement.pod().requests());
+        }
+    }
+
+    /** Every node scored, the first highest wins: what the heaps must reproduce. */
+    private static NodeState mostAllocated(NodeState[] nodes, PodInfo pod) {
+        NodeState best = null;
+        double bestScore = Double.NEGATIVE_INFINITY;
+        for (NodeState node : nodes) {
+            if (pod.constraints().rejection(node.info()) == null && node.slotsFor(pod.requests()) > 0) {
+                double score = node.mostAllocatedScore(pod.requests());
+                if (score > bestScore) {
+                    best = node;
+                    bestScore = score;
+                }
+            }
+        }
+        return best;
     }
 }

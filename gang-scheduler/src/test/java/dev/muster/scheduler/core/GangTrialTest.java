@@ -196,4 +196,46 @@ class GangTrialTest {
 
         assertThat(result.message()).isEqualTo("0/3 nodes are available: 3 Insufficient cpu.");
     }
+
+    @Test
+    void rejectsAGangWhoseSumFitsButWhoseNodesDoNot() {
+        // 16 cpu free in total for 15 requested, but each 8-cpu node takes only two 3-cpu pods.
+        ClusterSnapshot snapshot = cluster(node("node-0", 8), node("node-1", 8)).snapshot();
+        Map<String, ResourceVector> before = requestedByNode(snapshot);
+        GangInfo gang = gang("frag", 5);
+
+        GangPlacement result = new GangTrial(snapshot).attempt(pending(gang, pods(gang, "w", 5, cpu(3))));
+
+        assertThat(result.outcome()).isEqualTo(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES);
+        assertThat(result.message()).isEqualTo("0/2 nodes are available: 2 Insufficient cpu. "
+                + "The gang needs 5 pod(s) placed at once for minMember 5.");
+        assertThat(requestedByNode(snapshot)).isEqualTo(before);
+    }
+
+    @Test
+    void rejectsATaskMinimumThatCannotFitThoughTheGangCould() {
+        ClusterSnapshot snapshot = cluster(node("node-0", 4)).snapshot();
+        GangInfo gang = gang("mpi", 2, Map.of("ps", 2));
+        List<PodInfo> pods = new ArrayList<>(pods(gang, "worker", 2, cpu(1)));
+        pods.addAll(pods(gang, "ps", 2, cpu(3)));
+
+        GangPlacement result = new GangTrial(snapshot).attempt(pending(gang, pods));
+
+        assertThat(result.outcome()).isEqualTo(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES);
+        assertThat(result.message()).endsWith("Task ps needs 2 pod(s) placed at once for minTaskMember 2.");
+    }
+
+    @Test
+    void spreadsPodsWhenScoringLeastAllocated() {
+        ClusterSnapshot snapshot = cluster(node("node-0", 8), node("node-1", 8), node("node-2", 8)).snapshot();
+        snapshot.node("node-0").orElseThrow().place(cpu(1));
+        GangInfo gang = gang("web", 3);
+
+        GangPlacement result = new GangTrial(snapshot, NodeScoring.LEAST_ALLOCATED)
+                .attempt(pending(gang, pods(gang, "w", 3, cpu(2))));
+
+        // The emptiest node first; ties go to the first name; node-0 is fuller from the start.
+        assertThat(result.placements()).extracting(PodPlacement::nodeName)
+                .containsExactly("node-1", "node-2", "node-0");
+    }
 }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs a benchmark main from the test sources (docs/benchmarks.md). They are not tests: no build runs them.
+#   gang-scheduler/bench.sh              placement core on synthetic clusters (PlacementBench)
+#   gang-scheduler/bench.sh local        end to end on the in-JVM local cluster (LocalClusterBench)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case "${1:-placement}" in
+  placement) main=dev.muster.scheduler.bench.PlacementBench; heap=(-Xms2g -Xmx2g) ;;
+  local) main=dev.muster.scheduler.bench.LocalClusterBench; heap=(-Xmx2g) ;;
+  *) echo "usage: $0 [placement|local]" >&2; exit 2 ;;
+esac
+./mvnw -o -q -pl gang-scheduler test-compile dependency:build-classpath \
+  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+exec java "${heap[@]}" -Dlogback.configurationFile=gang-scheduler/src/test/resources/logback-bench.xml -cp "gang-scheduler/target/test-classes:gang-scheduler/target/classes:$(cat gang-scheduler/target/bench.classpath)" "$main"

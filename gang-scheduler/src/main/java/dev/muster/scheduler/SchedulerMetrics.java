@@ -1,0 +1,83 @@
+package dev.muster.scheduler;
+
+import dev.muster.scheduler.core.GangPlacement;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The scheduler's meters: cycle duration, gangs placed, pods bound, bind failures, and the gangs left
+ * waiting after the last cycle by why they wait.
+ */
+final class SchedulerMetrics {
+    static final String CYCLE = "muster.scheduler.cycle";
+    static final String GANGS_PLACED = "muster.scheduler.gangs.placed";
+    static final String PODS_BOUND = "muster.scheduler.pods.bound";
+    static final String BIND_FAILURES = "muster.scheduler.bind.failures";
+    static final String PENDING_GROUPS = "muster.scheduler.pending.groups";
+
+    private final Timer cycle;
+    private final Counter gangsPlaced;
+    private final Counter podsBound;
+    private final Counter bindFailures;
+    private final Map<GangPlacement.Outcome, AtomicInteger> waiting = new EnumMap<>(GangPlacement.Outcome.class);
+
+    SchedulerMetrics(MeterRegistry registry) {
+        cycle = Timer.builder(CYCLE).description("Time to plan one scheduling cycle and hand its bindings off")
+                .register(registry);
+        gangsPlaced = Counter.builder(GANGS_PLACED).description("Gangs whose quorum a cycle placed")
+                .register(registry);
+        podsBound = Counter.builder(PODS_BOUND).description("Pods bound through the Binding API").register(registry);
+        bindFailures = Counter.builder(BIND_FAILURES).description("Bindings the API server refused or that failed")
+                .register(registry);
+        for (GangPlacement.Outcome outcome : GangPlacement.Outcome.values()) {
+            if (outcome != GangPlacement.Outcome.PLACED) {
+                AtomicInteger count = registry.gauge(PENDING_GROUPS,
+                        List.of(io.micrometer.core.instrument.Tag.of("reason", reasonTag(outcome))),
+                        new AtomicInteger());
+                waiting.put(outcome, count);
+            }
+        }
+    }
+
+    /** The tag value for why a gang waits. */
+    static String reasonTag(GangPlacement.Outcome outcome) {
+        return switch (outcome) {
+            case NOT_ENOUGH_PODS -> "NotEnoughTasks";
+            case NOT_ENOUGH_RESOURCES -> "NotEnoughResources";
+            case RESERVED -> "Reserved";
+            case BACKED_OFF -> "BackingOff";
+            case PLACED -> "Scheduled";
+        };
+    }
+
+    Timer cycle() {
+        return cycle;
+    }
+
+    /** Records one cycle's outcomes: gangs placed, and the gangs waiting by reason. */
+    void recordCycle(List<GangPlacement> results) {
+        Map<GangPlacement.Outcome, Integer> counts = new EnumMap<>(GangPlacement.Outcome.class);
+        for (GangPlacement result : results) {
+            if (result.placed()) {
+                gangsPlaced.increment();
+            } else {
+                counts.merge(result.outcome(), 1, Integer::sum);
+            }
+        }
+        waiting.forEach((outcome, gauge) -> gauge.set(counts.getOrDefault(outcome, 0)));
+    }
+
+    void podBound() {
+        podsBound.increment();
+    }
+
+    void bindFailed() {
+        bindFailures.increment();
+    }
+}

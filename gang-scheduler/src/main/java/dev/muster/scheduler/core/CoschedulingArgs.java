@@ -1,0 +1,56 @@
+package dev.muster.scheduler.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The coscheduling plugin's arguments, with the plugin's meaning and defaults (see
+ * {@code docs/scheduling.md} for how they map onto Muster's cycle), and how nodes are scored.
+ *
+ * @param permitWaitingTime        how long a gang near its quorum may hold a reservation while later
+ *                                 cycles try to complete it; a PodGroup's {@code scheduleTimeoutSeconds}
+ *                                 overrides it for that group
+ * @param podGroupBackoff          how long a gang that failed far from its quorum, or whose reservation
+ *                                 expired, is not tried; zero disables backoff
+ * @param podGroupRejectPercentage a failed gang with at most this percentage of its minMember unplaced
+ *                                 counts as near its quorum: the head gang may then reserve, and no gang
+ *                                 backs off; 0 never counts a failure as near, 100 always does
+ * @param scoring                  how a node is chosen among those that fit
+ * @param localityTopologyKey      node label naming a topology domain (e.g.
+ *                                 {@code topology.kubernetes.io/zone} or a rack label): a gang's quorum is
+ *                                 first tried within one domain, and anywhere only if no domain holds it;
+ *                                 {@code null} to place gangs without regard to domains
+ */
+public record CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
+                               NodeScoring scoring, String localityTopologyKey) {
+
+    /** Arguments without gang locality. */
+    public CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
+                            NodeScoring scoring) {
+        this(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, scoring, null);
+    }
+
+    public CoschedulingArgs {
+        requireNonNegative(permitWaitingTime, "permitWaitingTime");
+        requireNonNegative(podGroupBackoff, "podGroupBackoff");
+        if (podGroupRejectPercentage < 0 || podGroupRejectPercentage > 100) {
+            throw new IllegalArgumentException("podGroupRejectPercentage must be 0..100: " + podGroupRejectPercentage);
+        }
+        Objects.requireNonNull(scoring, "scoring");
+        if (localityTopologyKey != null && localityTopologyKey.isBlank()) {
+            localityTopologyKey = null;
+        }
+    }
+
+    /** The plugin's defaults: 60 s waiting time, no backoff, 10 percent; bin-packing, no gang locality. */
+    public static CoschedulingArgs defaults() {
+        return new CoschedulingArgs(Duration.ofSeconds(60), Duration.ZERO, 10, NodeScoring.MOST_ALLOCATED);
+    }
+
+    private static void requireNonNegative(Duration duration, String name) {
+        Objects.requireNonNull(duration, name);
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative: " + duration);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.muster.scheduler.core;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Where a pod may go regardless of free capacity: its nodeSelector, required node affinity (terms ORed;
+ * none means any node) and tolerations. Pods with equal constraints pass the same nodes, so the core
+ * evaluates them once per distinct value per cycle; the hash is computed once because it keys that work.
+ */
+public final class PlacementConstraints {
+    /** No constraints: every schedulable, untainted node passes. */
+    public static final PlacementConstraints NONE = new PlacementConstraints(Map.of(), List.of(), List.of());
+
+    private final Map<String, String> nodeSelector;
+    private final List<NodeSelectorTerm> requiredAffinity;
+    private final List<Toleration> tolerations;
+    private final int hash;
+
+    /**
+     * @param nodeSelector     labels a node must carry
+     * @param requiredAffinity {@code requiredDuringSchedulingIgnoredDuringExecution} terms; empty for none
+     * @param tolerations      the pod's tolerations
+     */
+    public PlacementConstraints(Map<String, String> nodeSelector, List<NodeSelectorTerm> requiredAffinity,
+                                List<Toleration> tolerations) {
+        this.nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+        this.requiredAffinity = requiredAffinity == null ? List.of() : List.copyOf(requiredAffinity);
+        this.tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+        this.hash = Objects.hash(this.nodeSelector, this.requiredAffinity, this.tolerations);
+    }
+
+    /** Only a nodeSelector. */
+    public static PlacementConstraints ofNodeSelector(Map<String, String> nodeSelector) {
+        return nodeSelector == null || nodeSelector.isEmpty() ? NONE
+                : new PlacementConstraints(nodeSelector, List.of(), List.of());
+    }
+
+    public Map<String, String> nodeSelector() {
+        return nodeSelector;
+    }
+
+    public List<NodeSelectorTerm> requiredAffinity() {
+        return requiredAffinity;
+    }
+
+    public List<Toleration> tolerations() {
+        return tolerations;
+    }
+
+    /** The first NoSchedule or NoExecute taint of the node that no toleration tolerates, or null. */
+    public Taint untoleratedTaint(NodeInfo node) {
+        for (Taint taint : node.taints()) {
+            if (taint.keepsPodsOff() && !tolerated(taint)) {
+                return taint;
+            }
+        }
+        return null;
+    }
+
+    private boolean tolerated(Taint taint) {
+        for (Toleration toleration : tolerations) {
+            if (toleration.tolerates(taint)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the node carries the nodeSelector's labels and satisfies a required affinity term. */
+    public boolean matchesNodeAffinity(NodeInfo node) {
+        Map<String, String> labels = node.labels();
+        for (Map.Entry<String, String> required : nodeSelector.entrySet()) {
+            if (!required.getValue().equals(labels.get(required.getKey()))) {
+                return false;
+            }
+        }
+        if (requiredAffinity.isEmpty()) {
+            return true;
+        }
+        for (NodeSelectorTerm term : requiredAffinity) {
+            if (term.matches(node)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The first filter, in kube-scheduler's order, that keeps a pod with these constraints off the node
+     * before resources are even looked at: its reason text, or null if the node passes.
+     */
+    public String rejection(NodeInfo node) {
+        if (node.unschedulable()) {
+            return UnschedulableMessage.NODE_UNSCHEDULABLE;
+        }
+        if (!node.ready()) {
+            return UnschedulableMessage.NODE_NOT_READY;
+        }
+        Taint taint = untoleratedTaint(node);
+        if (taint != null) {
+            return UnschedulableMessage.UNTOLERATED_TAINT + " " + taint;
+        }
+        if (!matchesNodeAffinity(node)) {
+            return UnschedulableMessage.NODE_SELECTOR_MISMATCH;
+        }
+        return null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof PlacementConstraints other && hash == other.hash
+                && nodeSelector.equals(other.nodeSelector) && requiredAffinity.equals(other.requiredAffinity)
+                && tolerations.equals(other.tolerations);
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    @Override
+    public String toString() {
+        return "nodeSelector=" + nodeSelector + ", requiredAffinity=" + requiredAffinity + ", tolerations="
+                + tolerations;
+    }
+}

@@ -1,0 +1,237 @@
+package dev.muster.scheduler.core;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * For one pod shape within one cycle: which nodes pass its placement constraints, how many pods of the
+ * shape each node still takes, their total, and a max-heap of nodes by score, so that the best node for
+ * the next pod is found in O(log n) rather than by scanning every node.
+ *
+ * <p>Entries are never updated in place. When a node changes (read from {@link NodeChanges}), it is
+ * rescored and pushed again with its new version; entries of older versions are dropped when they reach
+ * the top. This works for any score that depends only on the node's own state, whichever way it moves.
+ */
+final class ShapeIndex {
+    private final PodShape shape;
+    private final NodeState[] nodes;
+    private final NodeScoring scoring;
+    /** Per node, the first filter that keeps the shape off it regardless of capacity; null if none. */
+    private final String[] rejections;
+    private final boolean[] eligible;
+    private final int[] slots;
+    private final int[] version;
+    private long totalSlots;
+    private int cursor;
+
+    private double[] heapScore;
+    private int[] heapNode;
+    private int[] heapVersion;
+    private int heapSize;
+
+    private UnschedulableMessage misfit;
+    private int misfitVersion = -1;
+    private UnschedulableMessage misfitWhenFull;
+    private int misfitWhenFullVersion = -1;
+
+    ShapeIndex(PodShape shape, NodeState[] nodes, NodeScoring scoring, NodeChanges changes) {
+        this.shape = shape;
+        this.nodes = nodes;
+        this.scoring = scoring;
+        this.rejections = new String[nodes.length];
+        this.eligible = new boolean[nodes.length];
+        this.slots = new int[nodes.length];
+        this.version = new int[nodes.length];
+        int capacity = 16;
+        heapScore = new double[capacity];
+        heapNode = new int[capacity];
+        heapVersion = new int[capacity];
+        ResourceVector requests = shape.requests();
+        for (int n = 0; n < nodes.length; n++) {
+            rejections[n] = shape.constraints().rejection(nodes[n].info());
+            eligible[n] = rejections[n] == null;
+            version[n] = changes.version(n);
+            if (eligible[n]) {
+                slots[n] = nodes[n].slotsFor(requests);
+                totalSlots += slots[n];
+                if (slots[n] > 0) {
+                    append(scoring.score(nodes[n], requests), n, version[n]);
+                }
+            }
+        }
+        for (int i = heapSize / 2 - 1; i >= 0; i--) {
+            siftDown(i);
+        }
+        cursor = changes.size();
+    }
+
+    PodShape shape() {
+        return shape;
+    }
+
+    /** Rescores the nodes that changed since the last call. */
+    void catchUp(NodeChanges changes) {
+        ResourceVector requests = shape.requests();
+        for (; cursor < changes.size(); cursor++) {
+            int n = changes.nodeAt(cursor);
+            int current = changes.version(n);
+            if (!eligible[n] || version[n] == current) {
+                continue;
+            }
+            version[n] = current;
+            int now = nodes[n].slotsFor(requests);
+            totalSlots += now - slots[n];
+            slots[n] = now;
+            if (now > 0) {
+                append(scoring.score(nodes[n], requests), n, current);
+                siftUp(heapSize - 1);
+            }
+        }
+    }
+
+    /** The best node for one more pod of the shape, or -1 if none fits. Call {@link #catchUp} first. */
+    int best() {
+        while (heapSize > 0) {
+            int n = heapNode[0];
+            if (heapVersion[0] == version[n] && slots[n] > 0) {
+                return n;
+            }
+            removeTop();
+        }
+        return -1;
+    }
+
+    /** Pods of the shape that the free capacity takes, summed over nodes. Call {@link #catchUp} first. */
+    long totalSlots() {
+        return totalSlots;
+    }
+
+    /**
+     * Adds, per topology domain, the pods of the shape its nodes still take. Call {@link #catchUp} first.
+     *
+     * @param domainOf  per node index, its domain's number, or -1 if it has none
+     * @param perDomain totals per domain number, added to
+     */
+    void addSlotsByDomain(int[] domainOf, long[] perDomain) {
+        for (int n = 0; n < nodes.length; n++) {
+            if (slots[n] > 0 && domainOf[n] >= 0) {
+                perDomain[domainOf[n]] += slots[n];
+            }
+        }
+    }
+
+    /** Why a pod of the shape fits nowhere now; computed once per state of the snapshot. */
+    UnschedulableMessage misfit(NodeChanges changes) {
+        if (misfitVersion != changes.size()) {
+            misfit = explain(null);
+            misfitVersion = changes.size();
+        }
+        return misfit;
+    }
+
+    /**
+     * Why the pod after the free capacity's {@link #totalSlots} pods of the shape would fit nowhere;
+     * computed once per state of the snapshot, since every gang of the shape that is rejected asks.
+     */
+    UnschedulableMessage misfitWhenFull(NodeChanges changes) {
+        if (misfitWhenFullVersion != changes.size()) {
+            misfitWhenFull = explain(slots);
+            misfitWhenFullVersion = changes.size();
+        }
+        return misfitWhenFull;
+    }
+
+    /**
+     * Why one more pod of the shape fits no node once {@code filledWith[n]} pods of it were added to node
+     * n ({@code null}: none added); a node counts under its first failing filter, or under every resource
+     * it lacks, as in kube-scheduler.
+     */
+    private UnschedulableMessage explain(int[] filledWith) {
+        Map<String, Integer> counts = new HashMap<>();
+        ResourceVector requests = shape.requests();
+        int[] shortByDimension = new int[Math.max(requests.length(), ResourceVector.PODS_DIM + 1)];
+        for (int n = 0; n < nodes.length; n++) {
+            if (rejections[n] != null) {
+                counts.merge(rejections[n], 1, Integer::sum);
+            } else {
+                nodes[n].countShortfalls(requests, filledWith == null ? 0 : filledWith[n], shortByDimension);
+            }
+        }
+        for (int d = 0; d < shortByDimension.length; d++) {
+            if (shortByDimension[d] > 0) {
+                counts.put(d == ResourceVector.PODS_DIM ? UnschedulableMessage.TOO_MANY_PODS
+                        : UnschedulableMessage.INSUFFICIENT + ResourceVector.nameOf(d), shortByDimension[d]);
+            }
+        }
+        return new UnschedulableMessage(nodes.length, counts);
+    }
+
+    private void append(double score, int node, int nodeVersion) {
+        if (heapSize == heapNode.length) {
+            int capacity = heapSize * 2;
+            heapScore = Arrays.copyOf(heapScore, capacity);
+            heapNode = Arrays.copyOf(heapNode, capacity);
+            heapVersion = Arrays.copyOf(heapVersion, capacity);
+        }
+        heapScore[heapSize] = score;
+        heapNode[heapSize] = node;
+        heapVersion[heapSize] = nodeVersion;
+        heapSize++;
+    }
+
+    private void removeTop() {
+        heapSize--;
+        if (heapSize > 0) {
+            move(heapSize, 0);
+            siftDown(0);
+        }
+    }
+
+    /** Whether entry a ranks before entry b: higher score, then lower node index (name order). */
+    private boolean before(int a, int b) {
+        return heapScore[a] > heapScore[b] || heapScore[a] == heapScore[b] && heapNode[a] < heapNode[b];
+    }
+
+    private void siftUp(int i) {
+        while (i > 0) {
+            int parent = (i - 1) / 2;
+            if (!before(i, parent)) {
+                return;
+            }
+            swap(i, parent);
+            i = parent;
+        }
+    }
+
+    private void siftDown(int i) {
+        while (true) {
+            int left = 2 * i + 1;
+            if (left >= heapSize) {
+                return;
+            }
+            int child = left + 1 < heapSize && before(left + 1, left) ? left + 1 : left;
+            if (!before(child, i)) {
+                return;
+            }
+            swap(i, child);
+            i = child;
+        }
+    }
+
+    private void move(int from, int to) {
+        heapScore[to] = heapScore[from];
+        heapNode[to] = heapNode[from];
+        heapVersion[to] = heapVersion[from];
+    }
+
+    private void swap(int a, int b) {
+        double score = heapScore[a];
+        int node = heapNode[a];
+        int nodeVersion = heapVersion[a];
+        move(b, a);
+        heapScore[b] = score;
+        heapNode[b] = node;
+        heapVersion[b] = nodeVersion;
+    }
+}

@@ -1,0 +1,72 @@
+package dev.muster.scheduler;
+
+import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.NodeSelectorRequirement;
+import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.Taint;
+import dev.muster.scheduler.core.Toleration;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KubeObjectsTest {
+
+    @Test
+    void readsTaintsAndEphemeralStorageOfANode() {
+        Node node = new NodeBuilder().withNewMetadata().withName("n").endMetadata()
+                .withNewSpec().addNewTaint().withKey("dedicated").withValue("infra").withEffect("NoSchedule").endTaint()
+                .endSpec()
+                .withNewStatus().addToAllocatable("cpu", new Quantity("4"))
+                .addToAllocatable("ephemeral-storage", new Quantity("100Gi"))
+                .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
+
+        NodeInfo info = KubeObjects.nodeInfo(node);
+
+        assertThat(info.taints()).containsExactly(new Taint("dedicated", "infra", "NoSchedule"));
+        assertThat(info.allocatable().get("ephemeral-storage")).isEqualTo(100L << 30);
+    }
+
+    @Test
+    void readsNodeSelectorRequiredAffinityAndTolerationsButNotPreferredAffinity() {
+        PodSpec spec = new PodSpecBuilder().withNodeSelector(Map.of("disk", "ssd"))
+                .withNewAffinity().withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm().addNewMatchExpression().withKey("zone").withOperator("In")
+                .withValues("z1", "z2").endMatchExpression().endNodeSelectorTerm()
+                .addNewNodeSelectorTerm().addNewMatchField().withKey("metadata.name").withOperator("NotIn")
+                .withValues("bad").endMatchField().endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(1).withNewPreference()
+                .addNewMatchExpression().withKey("spot").withOperator("Exists").endMatchExpression().endPreference()
+                .endPreferredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity().endAffinity()
+                .addNewToleration().withKey("dedicated").withOperator("Exists").withEffect("NoSchedule").endToleration()
+                .build();
+
+        PlacementConstraints constraints = KubeObjects.constraints(spec);
+
+        assertThat(constraints.nodeSelector()).isEqualTo(Map.of("disk", "ssd"));
+        assertThat(constraints.requiredAffinity()).hasSize(2);
+        assertThat(constraints.requiredAffinity().get(0).matchExpressions()).containsExactly(
+                new NodeSelectorRequirement("zone", NodeSelectorRequirement.Operator.In, Set.of("z1", "z2")));
+        assertThat(constraints.requiredAffinity().get(1).matchFields()).containsExactly(
+                new NodeSelectorRequirement("metadata.name", NodeSelectorRequirement.Operator.NotIn, Set.of("bad")));
+        assertThat(constraints.tolerations()).containsExactly(new Toleration("dedicated", "Exists", null, "NoSchedule"));
+    }
+
+    @Test
+    void aPodWithoutConstraintsSharesTheEmptyConstraints() {
+        assertThat(KubeObjects.constraints(new PodSpecBuilder().build())).isSameAs(PlacementConstraints.NONE);
+        assertThat(KubeObjects.constraints(new PodSpecBuilder().withTolerations(List.of()).build()))
+                .isSameAs(PlacementConstraints.NONE);
+    }
+}

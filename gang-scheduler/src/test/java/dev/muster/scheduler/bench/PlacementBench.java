@@ -1,0 +1,251 @@
+package dev.muster.scheduler.bench;
+
+import dev.muster.scheduler.core.ClusterSnapshot;
+import dev.muster.scheduler.core.ClusterState;
+import dev.muster.scheduler.core.CoschedulingArgs;
+import dev.muster.scheduler.core.GangPlacement;
+import dev.muster.scheduler.core.GangPlanner;
+import dev.muster.scheduler.core.GangQueue;
+import dev.muster.scheduler.core.GangTrial;
+import dev.muster.scheduler.core.PendingGang;
+
+import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Benchmarks the placement core alone (no API server, no informers): one scheduling cycle's planning
+ * on synthetic clusters, timed after JIT warm-up, median of several runs. Prints Markdown tables; see
+ * {@code docs/benchmarks.md} for the command and the numbers of record.
+ *
+ * <p>Not a test: speed depends on the machine and whatever else runs on it, so no build fails on it.
+ */
+public final class PlacementBench {
+    private static final int WARMUP = 3;
+    private static final int RUNS = 5;
+    private static final int TOTAL_PODS = 50_000;
+
+    private PlacementBench() {
+    }
+
+    public static void main(String[] args) {
+        System.out.printf("Placement core, %d cpu(s), Java %s, max heap %d MiB; median of %d runs after %d warm-up%n%n",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                Runtime.getRuntime().maxMemory() >> 20, RUNS, WARMUP);
+        warmUp();
+        mixedWorkload();
+        productionQueue();
+        fixedCase();
+        heapFootprint();
+    }
+
+    /** Runs every code path measured below until the JIT has compiled it, so that no table row pays for it. */
+    private static void warmUp() {
+        ClusterState state = SyntheticCluster.gpuNodes(2_000);
+        List<PendingGang> gangs = SyntheticCluster.mixedGangs(TOTAL_PODS, 7);
+        PendingGang infeasible = SyntheticCluster.infeasibleGang();
+        for (int i = 0; i < 5; i++) {
+            GangTrial trial = new GangTrial(state.snapshot());
+            for (int j = 0; j < 50; j++) {
+                trial.attempt(infeasible);
+            }
+            GangPlanner.plan(state.snapshot(), gangs);
+            GangPlanner.plan(SyntheticCluster.plainNodes(1_000).snapshot(), SyntheticCluster.uniformGangs(500));
+        }
+    }
+
+    /** 50,000 pods in mixed gangs of 8..256 on 1,000 / 5,000 / 10,000 GPU nodes. */
+    private static void mixedWorkload() {
+        List<PendingGang> gangs = SyntheticCluster.mixedGangs(TOTAL_PODS, 42);
+        System.out.printf("## Mixed workload: %d pods in %d gangs of 8..256 (cpu-only and GPU)%n%n", TOTAL_PODS,
+                gangs.size());
+        System.out.println("| nodes | gangs placed / rejected | pods placed | cycle (ms) | pods placed/s "
+                + "| µs per gang | µs per gang per 1k nodes | infeasible 1,000-pod gang: cold / warm / loaded (ms) |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (int nodes : new int[]{1_000, 5_000, 10_000}) {
+            ClusterState state = SyntheticCluster.gpuNodes(nodes);
+            List<GangPlacement> results = null;
+            double[] millis = new double[RUNS];
+            for (int run = -WARMUP; run < RUNS; run++) {
+                ClusterSnapshot snapshot = state.snapshot();
+                long start = System.nanoTime();
+                results = GangPlanner.plan(snapshot, gangs);
+                if (run >= 0) {
+                    millis[run] = (System.nanoTime() - start) / 1e6;
+                }
+            }
+            double cycle = median(millis);
+            int placedGangs = 0;
+            int placedPods = 0;
+            for (GangPlacement result : results) {
+                if (result.placed()) {
+                    placedGangs++;
+                    placedPods += result.placements().size();
+                }
+            }
+            double perGang = cycle * 1000 / gangs.size();
+            System.out.printf("| %,d | %d / %d | %,d | %.1f | %,.0f | %.1f | %.2f | %.2f / %.3f / %.2f |%n", nodes,
+                    placedGangs, gangs.size() - placedGangs, placedPods, cycle, placedPods / (cycle / 1000), perGang,
+                    perGang / (nodes / 1000.0), infeasibleCold(state), infeasibleWarm(state),
+                    infeasibleOnLoaded(state, gangs));
+        }
+        System.out.println();
+    }
+
+    /**
+     * The mixed workload at 5,000 nodes through {@link GangQueue}, the scheduler's own path (default
+     * coscheduling arguments, so the head gang may reserve), without and with gang locality.
+     */
+    private static void productionQueue() {
+        List<PendingGang> gangs = SyntheticCluster.mixedGangs(TOTAL_PODS, 42);
+        ClusterState state = SyntheticCluster.gpuNodes(5_000);
+        System.out.println("## Mixed workload through the scheduler's queue (GangQueue), 5,000 nodes");
+        System.out.println();
+        System.out.println("| gang locality | gangs placed | pods placed | cycle (ms) | pods placed/s |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        for (String topologyKey : new String[]{null, SyntheticCluster.ZONE, SyntheticCluster.RACK}) {
+            CoschedulingArgs defaults = CoschedulingArgs.defaults();
+            CoschedulingArgs args = new CoschedulingArgs(defaults.permitWaitingTime(), defaults.podGroupBackoff(),
+                    defaults.podGroupRejectPercentage(), defaults.scoring(), topologyKey);
+            List<GangPlacement> results = null;
+            double[] millis = new double[RUNS];
+            for (int run = -WARMUP; run < RUNS; run++) {
+                ClusterSnapshot snapshot = state.snapshot();
+                GangQueue queue = new GangQueue(args);
+                long start = System.nanoTime();
+                results = queue.plan(snapshot, gangs, Instant.EPOCH);
+                if (run >= 0) {
+                    millis[run] = (System.nanoTime() - start) / 1e6;
+                }
+            }
+            double cycle = median(millis);
+            long placed = results.stream().filter(GangPlacement::placed).count();
+            long pods = results.stream().filter(GangPlacement::placed).mapToLong(r -> r.placements().size()).sum();
+            System.out.printf("| %s | %d | %,d | %.1f | %,.0f |%n", topologyKey == null ? "off" : topologyKey, placed,
+                    pods, cycle, pods / (cycle / 1000));
+        }
+        System.out.println();
+    }
+
+    /** The infeasible gang as the first gang of a cycle: its shape's node index is built first. */
+    private static double infeasibleCold(ClusterState state) {
+        PendingGang gang = SyntheticCluster.infeasibleGang();
+        double[] millis = new double[RUNS];
+        for (int run = -WARMUP; run < RUNS; run++) {
+            ClusterSnapshot snapshot = state.snapshot();
+            long start = System.nanoTime();
+            requireRejected(new GangTrial(snapshot).attempt(gang));
+            if (run >= 0) {
+                millis[run] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        return median(millis);
+    }
+
+    /** The infeasible gang tried again in the same cycle, as it is when it was tried before. */
+    private static double infeasibleWarm(ClusterState state) {
+        PendingGang gang = SyntheticCluster.infeasibleGang();
+        GangTrial trial = new GangTrial(state.snapshot());
+        trial.attempt(gang);
+        double[] millis = new double[RUNS * 4];
+        for (int run = -WARMUP; run < millis.length; run++) {
+            long start = System.nanoTime();
+            requireRejected(trial.attempt(gang));
+            if (run >= 0) {
+                millis[run] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        return median(millis);
+    }
+
+    /** The infeasible gang after the mixed workload was placed, in the same cycle. */
+    private static double infeasibleOnLoaded(ClusterState state, List<PendingGang> gangs) {
+        PendingGang gang = SyntheticCluster.infeasibleGang();
+        double[] millis = new double[RUNS];
+        for (int run = -WARMUP; run < RUNS; run++) {
+            ClusterSnapshot snapshot = state.snapshot();
+            GangTrial trial = new GangTrial(snapshot);
+            for (PendingGang other : gangs) {
+                trial.attempt(other);
+            }
+            long start = System.nanoTime();
+            requireRejected(trial.attempt(gang));
+            if (run >= 0) {
+                millis[run] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        return median(millis);
+    }
+
+    private static void requireRejected(GangPlacement result) {
+        if (result.placed()) {
+            throw new IllegalStateException("the infeasible gang was placed: " + result.message());
+        }
+    }
+
+    /** 500 gangs of 16 pods (1 cpu, 1 GiB, minMember 16) on 1,000 and 5,000 nodes of 32 cpu, 256 GiB, 110 pods. */
+    private static void fixedCase() {
+        List<PendingGang> gangs = SyntheticCluster.uniformGangs(500);
+        System.out.println("## Fixed case: 500 gangs × 16 pods (1 cpu, 1 GiB, minMember 16)");
+        System.out.println();
+        System.out.println("| nodes | gangs placed | cycle (ms) | pods placed/s | µs per gang |");
+        System.out.println("|---:|---:|---:|---:|---:|");
+        for (int nodes : new int[]{1_000, 5_000}) {
+            ClusterState state = SyntheticCluster.plainNodes(nodes);
+            List<GangPlacement> results = null;
+            double[] millis = new double[RUNS];
+            for (int run = -WARMUP; run < RUNS; run++) {
+                ClusterSnapshot snapshot = state.snapshot();
+                long start = System.nanoTime();
+                results = GangPlanner.plan(snapshot, gangs);
+                if (run >= 0) {
+                    millis[run] = (System.nanoTime() - start) / 1e6;
+                }
+            }
+            double cycle = median(millis);
+            long placed = results.stream().filter(GangPlacement::placed).count();
+            long pods = results.stream().mapToLong(r -> r.placements().size()).sum();
+            System.out.printf("| %,d | %d | %.2f | %,.0f | %.2f |%n", nodes, placed, cycle, pods / (cycle / 1000),
+                    cycle * 1000 / gangs.size());
+        }
+        System.out.println();
+    }
+
+    /** Heap retained per node (cluster state and one snapshot) and per pending pod, after full GCs. */
+    private static void heapFootprint() {
+        System.out.println("## Heap");
+        System.out.println();
+        System.out.println("| what | bytes |");
+        System.out.println("|---|---:|");
+        int nodes = 10_000;
+        long before = usedHeap();
+        ClusterState state = SyntheticCluster.gpuNodes(nodes);
+        long withState = usedHeap();
+        ClusterSnapshot snapshot = state.snapshot();
+        long withSnapshot = usedHeap();
+        List<PendingGang> gangs = SyntheticCluster.mixedGangs(TOTAL_PODS, 42);
+        long withPods = usedHeap();
+        System.out.printf("| per node, cluster state (10,000 nodes) | %,d |%n", (withState - before) / nodes);
+        System.out.printf("| per node, one cycle's snapshot | %,d |%n", (withSnapshot - withState) / nodes);
+        System.out.printf("| per pending pod (50,000 pods, core records) | %,d |%n", (withPods - withSnapshot) / TOTAL_PODS);
+        System.out.println();
+        Reference.reachabilityFence(state);
+        Reference.reachabilityFence(snapshot);
+        Reference.reachabilityFence(gangs);
+    }
+
+    private static long usedHeap() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
