@@ -18,7 +18,9 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, 64) : kubernetes;
         controllers = controllers == null ? new Controllers(4, 4) : controllers;
-        scheduler = scheduler == null ? new Scheduler(Duration.ofSeconds(1), 16) : scheduler;
+        scheduler = scheduler == null
+                ? new Scheduler(Duration.ofSeconds(1), 16, Duration.ofSeconds(60), Duration.ZERO, 10, "most-allocated", null)
+                : scheduler;
         podgroup = podgroup == null ? new PodGroup(Duration.ofSeconds(30), Duration.ofSeconds(1)) : podgroup;
     }
 
@@ -37,10 +39,22 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
     }
 
     /**
-     * @param cyclePeriod     longest time between two scheduling cycles when nothing happens
-     * @param bindConcurrency bindings in flight at once
+     * Gang scheduler settings; the three coscheduling arguments keep the scheduler-plugins meaning
+     * (see docs/scheduling.md).
+     *
+     * @param cyclePeriod              longest time between two scheduling cycles when nothing happens
+     * @param bindConcurrency          bindings in flight at once
+     * @param permitWaitingTime        how long the head gang may hold a partial placement (Permit wait)
+     * @param podGroupBackoff          how long a gang that failed far from its quorum is not tried again
+     * @param podGroupRejectPercentage unplaced share of the quorum up to which a failed gang counts as
+     *                                 near quorum and may reserve instead of backing off
+     * @param nodeScoring              {@code most-allocated} (bin-packing) or {@code least-allocated} (spreading)
+     * @param localityTopologyKey      node label whose domains gangs are packed into, e.g.
+     *                                 {@code topology.kubernetes.io/zone}; empty for none
      */
-    public record Scheduler(Duration cyclePeriod, int bindConcurrency) {
+    public record Scheduler(Duration cyclePeriod, int bindConcurrency, Duration permitWaitingTime,
+                            Duration podGroupBackoff, int podGroupRejectPercentage, String nodeScoring,
+                            String localityTopologyKey) {
     }
 
     /**

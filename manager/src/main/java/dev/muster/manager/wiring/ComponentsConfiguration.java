@@ -6,6 +6,8 @@ import dev.muster.podgroup.PodGroupController;
 import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
+import dev.muster.scheduler.core.NodeScoring;
+import io.micrometer.core.instrument.MeterRegistry;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
@@ -14,6 +16,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Clock;
+import java.util.Locale;
 
 /** The three components of the manager, built over the shared informers and started by {@link ManagerLifecycle}. */
 @Configuration(proxyBeanMethods = false)
@@ -34,9 +37,25 @@ public class ComponentsConfiguration {
 
     @Bean(destroyMethod = "")
     GangScheduler gangScheduler(KubernetesClient client, SharedInformers informers, GangVerdictBoard board,
-                                MusterProperties properties) {
-        var config = new GangSchedulerConfig(properties.scheduler().cyclePeriod(), properties.scheduler().bindConcurrency());
-        return new GangScheduler(client, informers, board, config);
+                                MusterProperties properties, MeterRegistry meters) {
+        MusterProperties.Scheduler s = properties.scheduler();
+        var config = new GangSchedulerConfig(s.cyclePeriod(), s.bindConcurrency())
+                .withPermitWaitingTime(s.permitWaitingTime())
+                .withPodGroupBackoff(s.podGroupBackoff())
+                .withPodGroupRejectPercentage(s.podGroupRejectPercentage())
+                .withNodeScoring(nodeScoring(s.nodeScoring()))
+                .withLocalityTopologyKey(s.localityTopologyKey());
+        return new GangScheduler(client, informers, board, config, meters);
+    }
+
+    private static NodeScoring nodeScoring(String name) {
+        String normalized = name == null ? "" : name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        try {
+            return NodeScoring.valueOf(normalized);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("muster.scheduler.node-scoring: '" + name
+                    + "' is not one of most-allocated, least-allocated", e);
+        }
     }
 
     @Bean
