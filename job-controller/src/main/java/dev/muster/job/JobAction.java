@@ -1,9 +1,10 @@
 package dev.muster.job;
 
 /**
- * Events of the job lifecycle state machine. {@code SyncJob} is the internal action of every reconcile:
+ * Events of the job lifecycle state machine: the actions a policy, {@code spec.suspend} or the
+ * controller itself takes. {@code SyncJob} is the internal action of every reconcile that takes no other:
  * it moves a job along when the observed facts say so.
  */
 public enum JobAction {
-    SyncJob
+    AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob, ResumeJob, SyncJob
 }

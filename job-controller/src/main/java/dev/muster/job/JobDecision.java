@@ -2,29 +2,33 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import io.fabric8.kubernetes.api.model.Pod;
 
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the job controller should make true for one job.
  *
- * @param status     the job's status as it should be written
- * @param transition the phase change this decision makes, if any
+ * @param status       the job's status as it should be written
+ * @param transition   the phase change this decision makes, if any
+ * @param podsToDelete pods to delete once the status is written
+ * @param openTasks    tasks whose pods may exist now ({@code dependsOn} met); the gang counts only these
+ * @param wakeAt       when to look at the job again even if nothing changes (a policy timeout, the TTL)
+ * @param expired      whether {@code ttlSecondsAfterFinished} has run out, so the job itself is deleted
  */
-public record JobDecision(JobStatus status, Optional<PhaseTransition> transition) {
+public record JobDecision(JobStatus status, Optional<PhaseTransition> transition, List<Pod> podsToDelete,
+                          Set<String> openTasks, Optional<Instant> wakeAt, boolean expired) {
 
     /** The phase the job is in after this decision. */
     public JobPhase phase() {
         return status.getState().getPhase();
     }
 
-    /** Whether the job's PodGroup and every missing pod should exist. */
+    /** Whether the job's PodGroup and every missing pod of the open tasks should exist. */
     public boolean runsPods() {
         return phase() == JobPhase.Pending || phase() == JobPhase.Running;
-    }
-
-    /** Whether pods that have not finished should be deleted; finished ones stay for their logs. */
-    public boolean stopsActivePods() {
-        return phase().isFinished();
     }
 }

@@ -1,42 +1,38 @@
 package dev.muster.job;
 
-import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.api.batch.v1alpha1.JobDefaults;
-import dev.muster.api.batch.v1alpha1.validation.FieldError;
-import dev.muster.api.batch.v1alpha1.validation.JobValidator;
-
-import java.util.List;
 import java.util.Optional;
 
 /**
- * What the lifecycle's guards test, computed once per decision from the job and its pod counts. The
- * facts are exclusive where guards of one phase compete, because Spring StateMachine gives no order
- * among transitions that share a source and an event: an invalid spec hides every other fact, and the
- * completion rule concludes success or failure, never both.
+ * What the lifecycle's guards test, computed once per decision. The facts are exclusive where guards of
+ * one phase compete, because Spring StateMachine gives no order among transitions that share a source
+ * and an event: a fatal fact hides the started and completion facts, the completion rule concludes
+ * success or failure, never both, and whether retries are left decides between restarting and failing.
  *
- * @param invalidSpec         set when the spec cannot run, with every problem by field path
+ * @param fatal               set when the job cannot go on: invalid spec, or a crash loop no policy handles
  * @param minAvailableReached set when enough pods have started for the gang to count as running
  * @param completion          set when the completion rule has concluded
+ * @param trigger             why the action being fired is taken (a policy or {@code spec.suspend})
+ * @param retries             the retry budget
+ * @param podsStopped         set when no pod of the job is active any more (for Aborting, Terminating, Completing)
+ * @param podsReplaced        set when every pod a restart deleted is gone (for Restarting)
  */
-public record JobFacts(Optional<Verdict> invalidSpec, Optional<Verdict> minAvailableReached,
-                       Optional<Completion> completion) {
+public record JobFacts(Optional<Verdict> fatal, Optional<Verdict> minAvailableReached,
+                       Optional<Completion> completion, Optional<Trigger> trigger, Retries retries,
+                       Optional<Verdict> podsStopped, Optional<Verdict> podsReplaced) {
 
     public static final String INVALID_SPEC = "InvalidSpec";
     public static final String MIN_AVAILABLE_REACHED = "MinAvailableReached";
+    public static final String RETRY_LIMIT_REACHED = "RetryLimitReached";
 
-    /** The facts about a job with these pod counts. */
-    public static JobFacts of(Job job, PodCounts counts) {
-        List<FieldError> errors = JobValidator.validate(job);
-        if (!errors.isEmpty()) {
-            return new JobFacts(Optional.of(new Verdict(INVALID_SPEC, JobValidator.describe(errors))),
-                    Optional.empty(), Optional.empty());
+    /** No facts at all. */
+    public static final JobFacts NONE = new JobFacts(Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.empty(), Retries.NONE_USED, Optional.empty(), Optional.empty());
+
+    public JobFacts {
+        if (fatal.isPresent()) {
+            minAvailableReached = Optional.empty();
+            completion = Optional.empty();
         }
-        int minAvailable = JobDefaults.minAvailable(job.getSpec());
-        Optional<Verdict> started = counts.started() >= minAvailable
-                ? Optional.of(new Verdict(MIN_AVAILABLE_REACHED, counts.started() + "/"
-                + JobDefaults.totalReplicas(job.getSpec()) + " pods running or finished, minAvailable " + minAvailable))
-                : Optional.empty();
-        return new JobFacts(Optional.empty(), started, CompletionRule.judge(job.getSpec(), counts));
     }
 
     /** Why the job completed, if the completion rule says it did. */
@@ -44,8 +40,26 @@ public record JobFacts(Optional<Verdict> invalidSpec, Optional<Verdict> minAvail
         return completion.filter(Completion::succeeded).map(Completion::verdict);
     }
 
-    /** Why the job failed, if its spec is invalid or the completion rule says so. */
+    /** Why the job failed, if it cannot go on or the completion rule says so. */
     public Optional<Verdict> failed() {
-        return invalidSpec.or(() -> completion.filter(c -> !c.succeeded()).map(Completion::verdict));
+        return fatal.or(() -> completion.filter(c -> !c.succeeded()).map(Completion::verdict));
+    }
+
+    /** The trigger's verdict, naming the action taken. */
+    public Optional<Verdict> triggered() {
+        return trigger.map(t -> new Verdict(t.verdict().reason(), t.verdict().message() + "; action " + t.action()));
+    }
+
+    /** The trigger's verdict with the retry it takes, if one is left. */
+    public Optional<Verdict> restartable() {
+        return trigger.filter(t -> retries.left()).map(t -> new Verdict(t.verdict().reason(), t.verdict().message()
+                + "; action " + t.action() + ", retry " + (retries.used() + 1) + "/" + retries.max()));
+    }
+
+    /** Why a restart is refused, if no retry is left. */
+    public Optional<Verdict> retryLimitReached() {
+        return trigger.filter(t -> !retries.left()).map(t -> new Verdict(RETRY_LIMIT_REACHED, t.verdict().reason()
+                + ": " + t.verdict().message() + "; action " + t.action() + " refused, "
+                + retries.used() + "/" + retries.max() + " retries used"));
     }
 }

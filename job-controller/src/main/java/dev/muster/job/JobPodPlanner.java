@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The pods a job should have: for each task and each index in [0, replicas), pod
@@ -36,9 +37,20 @@ public final class JobPodPlanner {
 
     /** The desired pods whose names are not in {@code existing}; only those are built. */
     public static List<Pod> missingPods(Job job, int version, Set<String> existing) {
+        return missingPods(job, version, existing, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()));
+    }
+
+    /**
+     * The desired pods of the tasks in {@code openTasks} (those whose {@code dependsOn} is met) whose
+     * names are not in {@code existing}.
+     */
+    public static List<Pod> missingPods(Job job, int version, Set<String> existing, Set<String> openTasks) {
         List<Pod> pods = new ArrayList<>();
         String jobName = job.getMetadata().getName();
         for (TaskSpec task : job.getSpec().getTasks()) {
+            if (!openTasks.contains(task.getName())) {
+                continue;
+            }
             int replicas = JobDefaults.replicas(task);
             for (int index = 0; index < replicas; index++) {
                 if (!existing.contains(JobDefaults.podName(jobName, task.getName(), index))) {

@@ -15,18 +15,21 @@ import org.slf4j.LoggerFactory;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Reconciles one Job: reads it, its pods and its PodGroup from the cache, lets {@link JobStatusDecider}
- * decide, then makes the children match (PodGroup before pods, so the gang is known before its first
- * member) and writes status only when it changed.
+ * decide, writes status only when it changed, then makes the children match: deletes what the decision
+ * says, and creates the PodGroup before the pods, so the gang is known before its first member.
  */
 final class JobReconciler implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(JobReconciler.class);
     private static final Duration WAIT_FOR_SYNC = Duration.ofMillis(200);
     private static final Duration AFTER_CONFLICT = Duration.ofSeconds(1);
+    /** Timestamps are whole seconds; waking a little after a deadline avoids waking just before it. */
+    private static final Duration WAKE_UP_SLACK = Duration.ofMillis(50);
 
     private final JobCache cache;
     private final JobStatusDecider decider;
@@ -34,6 +37,7 @@ final class JobReconciler implements Reconciler {
     private final StatusWriter statusWriter;
     private final EventRecorder events;
     private final Clock clock;
+    private final DeletedPods deleted = new DeletedPods();
 
     JobReconciler(JobCache cache, JobStatusDecider decider, JobResourceWriter children, StatusWriter statusWriter,
                   EventRecorder events, Clock clock) {
@@ -54,24 +58,42 @@ final class JobReconciler implements Reconciler {
         if (found.isEmpty() || found.get().getMetadata().getDeletionTimestamp() != null) {
             // Children carry an ownerReference to the job; garbage collection removes them.
             log.debug("job {}: gone or being deleted", key);
+            deleted.forget(key);
             return ReconcileResult.done();
         }
         Job job = found.get();
         List<Pod> pods = cache.podsOf(job);
-        JobDecision decision = decider.decide(job, pods, clock.instant());
+        Instant now = clock.instant();
+        JobDecision decision = decider.decide(job, pods, cache.podGroupOf(job), deleted.stillCached(key, pods), now);
         try {
-            int created = 0;
-            if (decision.runsPods()) {
-                children.ensurePodGroup(job, cache.podGroupOf(job));
-                created = children.createMissingPods(job, decision.status().getVersion(), pods);
+            if (decision.expired()) {
+                log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleting it", key, decision.phase());
+                children.deleteJob(job);
+                return ReconcileResult.done();
             }
+            // Status first: it is written with the resourceVersion the decision was based on, so a decision
+            // made on a stale cache loses the conflict before it deletes or creates anything.
             boolean written = statusWriter.writeIfChanged(job, decision.status());
             if (written) {
                 decision.transition().ifPresent(t -> recordEvent(job, t));
             }
-            int stopped = decision.stopsActivePods() ? children.deleteActivePods(pods) : 0;
+            int stopped = 0;
+            for (Pod pod : decision.podsToDelete()) {
+                // Recorded one by one, so that a failure part-way leaves no deleted pod unrecorded.
+                if (children.deletePod(pod)) {
+                    deleted.add(key, List.of(pod));
+                    stopped++;
+                }
+            }
+            int created = 0;
+            if (decision.runsPods()) {
+                children.ensurePodGroup(job, decision.openTasks(), cache.podGroupOf(job));
+                created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
+            }
             logDecision(key, decision, written, created, stopped);
-            return ReconcileResult.done();
+            return decision.wakeAt()
+                    .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
+                    .orElse(ReconcileResult.done());
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                 throw e;
@@ -82,9 +104,15 @@ final class JobReconciler implements Reconciler {
         }
     }
 
-    /** Only after the status write succeeded, so a decision that loses a conflict is not reported. */
+    /**
+     * Only after the status write succeeded, so a decision that loses a conflict is not reported. A failure,
+     * a restart and a policy stopping the job are warnings; suspending and resuming are the user's doing.
+     */
     private void recordEvent(Job job, PhaseTransition t) {
-        events.record(job, t.to() == JobPhase.Failed ? EventRecorder.WARNING : EventRecorder.NORMAL,
+        boolean stoppedByPolicy = (t.to() == JobPhase.Aborting || t.to() == JobPhase.Terminating)
+                && !JobStatusDecider.SUSPENDED.equals(t.verdict().reason());
+        boolean bad = t.to() == JobPhase.Failed || t.effect().consumesRetry() || stoppedByPolicy;
+        events.record(job, bad ? EventRecorder.WARNING : EventRecorder.NORMAL,
                 t.verdict().reason(), t.describe() + ": " + t.verdict().message());
     }
 

@@ -38,8 +38,8 @@ final class JobResourceWriter {
      * Creates the job's PodGroup, or brings the fields the job controller owns up to date. A PodGroup of
      * that name that the job does not control is left alone: someone else made it on purpose.
      */
-    void ensurePodGroup(Job job, Optional<PodGroup> existing) {
-        PodGroup desired = PodGroupPlanner.desiredPodGroup(job);
+    void ensurePodGroup(Job job, Set<String> openTasks, Optional<PodGroup> existing) {
+        PodGroup desired = PodGroupPlanner.desiredPodGroup(job, openTasks);
         if (existing.isEmpty()) {
             createIfAbsent(desired);
             return;
@@ -58,11 +58,14 @@ final class JobResourceWriter {
         client.resource(updated).update();
     }
 
-    /** Creates the job's pods of {@code version} that do not exist yet; returns how many this call created. */
-    int createMissingPods(Job job, int version, List<Pod> existing) {
+    /**
+     * Creates the pods of {@code version} of the open tasks that do not exist yet; returns how many this
+     * call created.
+     */
+    int createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks) {
         Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
         int created = 0;
-        for (Pod pod : JobPodPlanner.missingPods(job, version, names)) {
+        for (Pod pod : JobPodPlanner.missingPods(job, version, names, openTasks)) {
             try {
                 if (createIfAbsent(pod)) {
                     created++;
@@ -76,16 +79,22 @@ final class JobResourceWriter {
         return created;
     }
 
-    /** Deletes the pods that have not finished and are not being deleted; returns how many. */
-    int deleteActivePods(List<Pod> pods) {
-        int deleted = 0;
-        for (Pod pod : pods) {
-            if (PodPhases.isActive(pod) && !PodPhases.isTerminating(pod)) {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
-                deleted++;
+    /** Deletes the pod; false if it was gone already. */
+    boolean deletePod(Pod pod) {
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                throw e;
             }
+            return false;
         }
-        return deleted;
+    }
+
+    /** Deletes the job; its pods and PodGroup follow through their ownerReferences. */
+    void deleteJob(Job job) {
+        client.resource(job).delete();
     }
 
     private boolean createIfAbsent(HasMetadata object) {

@@ -4,15 +4,18 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.TaskState;
+import dev.muster.api.batch.v1alpha1.validation.FieldError;
+import dev.muster.api.batch.v1alpha1.validation.JobValidator;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,15 +23,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The job controller's decision core: (job with its current status, the job's pods, now) → the status
- * the job should have and the phase change that leads there. Pure apart from reading the clock value it
- * is given; never mutates its inputs, which usually come from the informer cache. Thread-safe.
+ * The job controller's decision core: (job with its current status, the job's pods and PodGroup, the
+ * pods the controller itself deleted, now) → the status the job should have, the phase change that
+ * leads there and the pods to delete. It picks the one action of this decision (suspend and resume
+ * first, then a policy's, else {@code SyncJob}) and lets {@link JobLifecycle} decide the transition.
+ * Pure apart from reading the clock value it is given; never mutates its inputs, which usually come from
+ * the informer cache. Thread-safe.
  */
 public final class JobStatusDecider {
     /** Reason of the first status of a job that is valid but has not started. */
     public static final String CREATED = "Created";
+    /** Reason of an abort caused by {@code spec.suspend: true}; a job aborted for it resumes when it is cleared. */
+    public static final String SUSPENDED = "Suspended";
+    public static final String RESUMED = "Resumed";
+    public static final String RESTARTED = "Restarted";
+    /** Phase history kept in {@code status.conditions}; a job that restarts often would otherwise grow without end. */
+    static final int MAX_CONDITIONS = 20;
 
     private final JobLifecycle lifecycle;
 
@@ -36,17 +49,102 @@ public final class JobStatusDecider {
         this.lifecycle = lifecycle;
     }
 
-    /** Decides the status of {@code job} given its pods (only those it controls) at time {@code now}. */
+    /** Decides for a job without a PodGroup yet and with no deletions of the controller's own pending. */
     public JobDecision decide(Job job, Collection<Pod> pods, Instant now) {
-        PodCounts counts = TaskStatusCounter.count(pods);
+        return decide(job, pods, Optional.empty(), Set.of(), now);
+    }
+
+    /**
+     * Decides the status of {@code job}.
+     *
+     * @param pods        the pods the job controls
+     * @param group       the job's PodGroup, if it exists
+     * @param deletedUids uids of pods the controller deleted that may still show in {@code pods}
+     * @param now         the time of the decision
+     */
+    public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
+                              Instant now) {
+        if (job.getSpec() == null) {
+            job = withEmptySpec(job);
+        }
         JobStatus current = job.getStatus();
         boolean fresh = current == null || current.getState() == null || current.getState().getPhase() == null;
         JobPhase phase = fresh ? JobPhase.Pending : current.getState().getPhase();
-        Optional<PhaseTransition> transition = lifecycle.fire(phase, JobAction.SyncJob, JobFacts.of(job, counts));
+        int version = fresh ? 0 : current.getVersion();
+        JobPods sorted = JobPods.sort(pods, version, deletedUids);
+        PodCounts counts = TaskStatusCounter.count(sorted.current()).plusTerminating(sorted.departing());
+
+        List<FieldError> errors = JobValidator.validate(job);
+        AcceptedSpec accepted = AcceptedSpec.check(job, fresh ? null : current, phase);
+        Optional<Verdict> invalid = errors.isEmpty() ? accepted.refusal()
+                : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors)));
+        boolean live = phase == JobPhase.Pending || phase == JobPhase.Running;
+        PolicyOutcome policies = live && invalid.isEmpty()
+                ? PolicyMatcher.match(job, EventObserver.observe(job, sorted.current(), counts, group), now)
+                : PolicyOutcome.NOTHING;
+        Optional<Trigger> trigger = invalid.isPresent() ? Optional.empty()
+                : suspension(job, phase, fresh ? null : current.getState().getReason()).or(policies::trigger);
+        JobAction action = trigger.map(Trigger::action).orElse(JobAction.SyncJob);
+        Retries retries = new Retries(fresh ? 0 : current.getRetryCount(), JobDefaults.maxRetry(job.getSpec()));
+        JobFacts facts = facts(job, counts, invalid.or(policies::crashLoop), trigger, retries, current, version);
+
+        Optional<PhaseTransition> transition = lifecycle.fire(phase, action, facts);
         if (transition.isEmpty() && fresh) {
-            transition = Optional.of(new PhaseTransition(JobPhase.Pending, JobPhase.Pending, created(job)));
+            transition = Optional.of(new PhaseTransition(JobPhase.Pending, JobPhase.Pending, JobAction.SyncJob,
+                    Effect.NONE, created(job)));
         }
-        return new JobDecision(nextStatus(job, fresh ? null : current, counts, transition, now), transition);
+        JobStatus next = nextStatus(job, fresh ? null : current, counts, transition, now);
+        next.setAcceptedSpec(accepted.fingerprints());
+        next.setAcceptedGeneration(accepted.generation());
+        List<Pod> delete = PodCleanup.plan(job, next.getState().getPhase(), transition, trigger, sorted);
+        Optional<Instant> expiry = ttlExpiry(job, next);
+        boolean expired = expiry.filter(e -> !now.isBefore(e)).isPresent();
+        Optional<Instant> wakeAt = earliest(policies.wakeAt(), expiry.filter(e -> !expired));
+        return new JobDecision(next, transition, delete,
+                invalid.isPresent() ? Set.of() : TaskGate.open(job.getSpec(), counts), wakeAt, expired);
+    }
+
+    /**
+     * {@code spec.suspend} as in batch/v1: true aborts a live job; cleared, it resumes a job it aborted.
+     * A job a policy aborted is not resumed by an unset {@code suspend}; suspending it marks it Suspended,
+     * so that clearing {@code suspend} then resumes it.
+     */
+    private static Optional<Trigger> suspension(Job job, JobPhase phase, String reason) {
+        boolean suspend = Boolean.TRUE.equals(job.getSpec().getSuspend());
+        boolean suspended = SUSPENDED.equals(reason);
+        if (suspend && (phase == JobPhase.Pending || phase == JobPhase.Running || (phase == JobPhase.Aborted && !suspended))) {
+            return Optional.of(Trigger.of(JobAction.AbortJob, SUSPENDED, "spec.suspend is true"));
+        }
+        if (!suspend && suspended && (phase == JobPhase.Aborting || phase == JobPhase.Aborted)) {
+            return Optional.of(Trigger.of(JobAction.ResumeJob, RESUMED, "spec.suspend is no longer true"));
+        }
+        return Optional.empty();
+    }
+
+    private static JobFacts facts(Job job, PodCounts counts, Optional<Verdict> fatal, Optional<Trigger> trigger,
+                                  Retries retries, JobStatus current, int version) {
+        Optional<Verdict> started = Optional.empty();
+        Optional<Completion> completion = Optional.empty();
+        if (fatal.isEmpty()) {
+            int minAvailable = JobDefaults.minAvailable(job.getSpec());
+            if (counts.started() >= minAvailable) {
+                started = Optional.of(new Verdict(JobFacts.MIN_AVAILABLE_REACHED, counts.started() + "/"
+                        + JobDefaults.totalReplicas(job.getSpec()) + " pods running or finished, minAvailable " + minAvailable));
+            }
+            completion = CompletionRule.judge(job.getSpec(), counts);
+        }
+        Optional<Verdict> stopped = Optional.empty();
+        Optional<Verdict> replaced = Optional.empty();
+        if (counts.active() == 0 && current != null && current.getState() != null) {
+            // The job keeps the reason it was stopped for (Suspended, PodFailed, ...); only the message says more.
+            stopped = Optional.of(new Verdict(current.getState().getReason(), current.getState().getMessage()
+                    + "; no pod is active any more"));
+        }
+        if (counts.terminating() == 0) {
+            replaced = Optional.of(new Verdict(RESTARTED, "every deleted pod is gone; creating pods of version "
+                    + version + ", " + retries.used() + "/" + retries.max() + " retries used"));
+        }
+        return new JobFacts(fatal, started, completion, trigger, retries, stopped, replaced);
     }
 
     private static JobStatus nextStatus(Job job, JobStatus current, PodCounts counts,
@@ -54,6 +152,8 @@ public final class JobStatusDecider {
         String timestamp = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
         JobStatus next = new JobStatus();
         List<JobCondition> conditions = new ArrayList<>(current == null ? List.of() : current.getConditions());
+        int version = current == null ? 0 : current.getVersion();
+        int retryCount = current == null ? 0 : current.getRetryCount();
         if (transition.isPresent()) {
             PhaseTransition t = transition.get();
             JobState state = new JobState();
@@ -63,11 +163,14 @@ public final class JobStatusDecider {
             state.setLastTransitionTime(timestamp);
             next.setState(state);
             conditions.add(new JobCondition(t.to(), timestamp));
+            version += t.effect().bumpsVersion() ? 1 : 0;
+            retryCount += t.effect().consumesRetry() ? 1 : 0;
         } else {
             next.setState(copy(current.getState()));
         }
-        next.setConditions(conditions);
-        next.setMinAvailable(job.getSpec() == null ? null : JobDefaults.minAvailable(job.getSpec()));
+        next.setConditions(conditions.size() > MAX_CONDITIONS
+                ? new ArrayList<>(conditions.subList(conditions.size() - MAX_CONDITIONS, conditions.size())) : conditions);
+        next.setMinAvailable(JobDefaults.minAvailable(job.getSpec()));
         next.setTaskStatusCount(counts.taskStatusCount());
         next.setPending(counts.pending());
         next.setRunning(counts.running());
@@ -75,8 +178,8 @@ public final class JobStatusDecider {
         next.setFailed(counts.failed());
         next.setTerminating(counts.terminating());
         next.setUnknown(counts.unknown());
-        next.setVersion(current == null ? 0 : current.getVersion());
-        next.setRetryCount(current == null ? 0 : current.getRetryCount());
+        next.setVersion(version);
+        next.setRetryCount(retryCount);
         // Refreshing the duration on every decision would make every reconcile write status (and so
         // trigger another reconcile); it is refreshed whenever status is written anyway.
         boolean writesAnyway = transition.isPresent() || !sameObservation(current, next);
@@ -85,17 +188,34 @@ public final class JobStatusDecider {
         return next;
     }
 
+    /** When a finished job is to be deleted: {@code ttlSecondsAfterFinished} after it finished; Aborted jobs stay. */
+    private static Optional<Instant> ttlExpiry(Job job, JobStatus status) {
+        Integer ttl = job.getSpec().getTtlSecondsAfterFinished();
+        JobPhase phase = status.getState().getPhase();
+        if (ttl == null || !phase.isFinished() || phase == JobPhase.Aborted) {
+            return Optional.empty();
+        }
+        return EventObserver.time(status.getState().getLastTransitionTime()).map(t -> t.plusSeconds(ttl));
+    }
+
+    private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
+        if (a.isEmpty()) {
+            return b;
+        }
+        return b.isEmpty() || a.get().isBefore(b.get()) ? a : b;
+    }
+
     /** Time from first entering Running until the job finished, or until now while it has not. */
     private static String runningDuration(JobStatus status, Instant now) {
         Optional<Instant> started = status.getConditions().stream()
                 .filter(c -> c.getStatus() == JobPhase.Running)
                 .findFirst()
-                .flatMap(c -> parse(c.getLastTransitionTime()));
+                .flatMap(c -> EventObserver.time(c.getLastTransitionTime()));
         if (started.isEmpty()) {
             return null;
         }
         Instant end = status.getState().getPhase().isFinished()
-                ? parse(status.getState().getLastTransitionTime()).orElse(now) : now;
+                ? EventObserver.time(status.getState().getLastTransitionTime()).orElse(now) : now;
         return GoDurations.format(Duration.between(started.get(), end));
     }
 
@@ -131,6 +251,15 @@ public final class JobStatusDecider {
                 + JobDefaults.totalReplicas(job.getSpec()) + " pods to start (minAvailable " + minAvailable + ")");
     }
 
+    /** A job whose spec was given as null, with an empty one: it fails validation like any job without tasks. */
+    private static Job withEmptySpec(Job job) {
+        Job copy = new Job();
+        copy.setMetadata(job.getMetadata());
+        copy.setSpec(new JobSpec());
+        copy.setStatus(job.getStatus());
+        return copy;
+    }
+
     private static JobState copy(JobState state) {
         JobState copy = new JobState();
         copy.setPhase(state.getPhase());
@@ -138,13 +267,5 @@ public final class JobStatusDecider {
         copy.setMessage(state.getMessage());
         copy.setLastTransitionTime(state.getLastTransitionTime());
         return copy;
-    }
-
-    private static Optional<Instant> parse(String timestamp) {
-        try {
-            return Optional.ofNullable(timestamp).map(Instant::parse);
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -43,6 +43,27 @@ public record PodCounts(Map<String, Map<String, Integer>> byTask, int pending, i
         return byTask.getOrDefault(task, Map.of()).getOrDefault(PodPhases.SUCCEEDED, 0);
     }
 
+    /** Pods that have not finished: pending, running, unknown or being deleted. */
+    public int active() {
+        return pending + running + unknown + terminating;
+    }
+
+    /** These counts with {@code more} pods added to those being deleted. */
+    public PodCounts plusTerminating(int more) {
+        return more == 0 ? this : new PodCounts(byTask, pending, running, succeeded, failed, terminating + more, unknown);
+    }
+
+    /** Failed pods of one task. */
+    public int failed(String task) {
+        return byTask.getOrDefault(task, Map.of()).getOrDefault(PodPhases.FAILED, 0);
+    }
+
+    /** Running or Succeeded pods of one task: what a task that others depend on must have enough of. */
+    public int up(String task) {
+        Map<String, Integer> phases = byTask.getOrDefault(task, Map.of());
+        return phases.getOrDefault(PodPhases.RUNNING, 0) + phases.getOrDefault(PodPhases.SUCCEEDED, 0);
+    }
+
     /** The counts in the shape of {@code status.taskStatusCount}, tasks in name order. */
     public Map<String, TaskState> taskStatusCount() {
         Map<String, TaskState> result = new LinkedHashMap<>();

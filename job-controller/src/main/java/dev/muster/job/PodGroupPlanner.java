@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** The PodGroup a job should have, and which of its fields the job controller owns. Pure functions. */
 public final class PodGroupPlanner {
@@ -24,6 +26,15 @@ public final class PodGroupPlanner {
      * task's minAvailable, queue and priorityClassName the job's.
      */
     public static PodGroup desiredPodGroup(Job job) {
+        return desiredPodGroup(job, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()));
+    }
+
+    /**
+     * The job's PodGroup when only {@code openTasks} may have pods ({@code dependsOn}): the gang counts
+     * only those tasks, and minMember is at most the number of their pods, so a gang never waits for
+     * pods that cannot exist yet.
+     */
+    public static PodGroup desiredPodGroup(Job job, Set<String> openTasks) {
         String jobName = job.getMetadata().getName();
         PodGroup group = new PodGroup();
         group.setMetadata(new ObjectMetaBuilder()
@@ -32,7 +43,7 @@ public final class PodGroupPlanner {
                 .withLabels(Map.of(MusterLabels.JOB_NAME, jobName))
                 .withOwnerReferences(JobOwnership.ownerReference(job))
                 .build());
-        group.setSpec(spec(job.getSpec()));
+        group.setSpec(spec(job.getSpec(), openTasks));
         return group;
     }
 
@@ -55,13 +66,17 @@ public final class PodGroupPlanner {
         return merged;
     }
 
-    private static PodGroupSpec spec(JobSpec jobSpec) {
+    private static PodGroupSpec spec(JobSpec jobSpec, Set<String> openTasks) {
         Map<String, Integer> minTaskMember = new LinkedHashMap<>();
         for (TaskSpec task : jobSpec.getTasks()) {
-            minTaskMember.put(task.getName(), JobDefaults.minAvailable(task));
+            if (openTasks.contains(task.getName())) {
+                minTaskMember.put(task.getName(), JobDefaults.minAvailable(task));
+            }
         }
+        int openPods = jobSpec.getTasks().stream().filter(t -> openTasks.contains(t.getName()))
+                .mapToInt(JobDefaults::replicas).sum();
         PodGroupSpec spec = new PodGroupSpec();
-        spec.setMinMember(JobDefaults.minAvailable(jobSpec));
+        spec.setMinMember(Math.min(JobDefaults.minAvailable(jobSpec), openPods));
         spec.setMinTaskMember(minTaskMember);
         spec.setQueue(jobSpec.getQueue());
         spec.setPriorityClassName(jobSpec.getPriorityClassName());

@@ -3,22 +3,11 @@ package dev.muster.job;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
-import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobStatus;
-import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
-import dev.muster.local.LocalCluster;
-import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.informer.SharedInformers;
-import io.fabric8.kubernetes.api.model.BindingBuilder;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,31 +21,8 @@ import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The Job controller against the embedded API emulator, through the real HTTP client; the test binds pods. */
-class JobControllerLocalClusterTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(15);
-
-    private static LocalCluster cluster;
-    private static KubernetesClient client;
-    private static SharedInformers informers;
-    private static JobController controller;
-
-    @BeforeAll
-    static void start() {
-        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1).withPodStartDelay(Duration.ofMillis(200)));
-        client = cluster.client();
-        informers = new SharedInformers(client);
-        controller = new JobController(client, informers, JobController.DEFAULT_WORKERS, Clock.systemUTC());
-        informers.start();
-        controller.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        controller.close();
-        informers.close();
-        cluster.close();
-    }
+/** The walking skeleton's scenarios: gang creation, completion, failure, minSuccess, PodGroup updates, invalid specs. */
+class JobControllerLocalClusterTest extends LocalClusterTestBase {
 
     @Test
     void gangJobGetsItsPodGroupAndPodsAndCompletes() {
@@ -138,7 +104,7 @@ class JobControllerLocalClusterTest {
         client.resources(PodGroup.class).withName("elastic")
                 .edit(group -> { group.getSpec().setScheduleTimeoutSeconds(30); return group; });
 
-        client.resources(Job.class).withName("elastic").edit(job -> { job.getSpec().setMinAvailable(2); return job; });
+        editSpec("elastic", job -> job.getSpec().setMinAvailable(2));
 
         PodGroup group = await().atMost(TIMEOUT).until(() -> podGroup("elastic").orElseThrow(), g -> g.getSpec().getMinMember() == 2);
         assertThat(group.getSpec().getScheduleTimeoutSeconds()).isEqualTo(30);
@@ -155,61 +121,5 @@ class JobControllerLocalClusterTest {
         assertThat(pods("broken")).isEmpty();
         assertThat(podGroup("broken")).isEmpty();
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons("broken")).contains("InvalidSpec"));
-    }
-
-    /** A job to submit: the API server assigns the uid. */
-    private static Job newJob(String name, Integer minAvailable, TaskSpec... tasks) {
-        Job job = TestJobs.job(name, tasks);
-        job.getMetadata().setUid(null);
-        job.getSpec().setMinAvailable(minAvailable);
-        return job;
-    }
-
-    private static TaskSpec runFor(String seconds, TaskSpec task) {
-        task.getTemplate().getMetadata().getAnnotations().put(MusterLabels.LOCAL_RUN_SECONDS, seconds);
-        return task;
-    }
-
-    private static void create(Job job) {
-        client.resource(job).create();
-    }
-
-    private static Job job(String name) {
-        return client.resources(Job.class).withName(name).get();
-    }
-
-    private static JobStatus status(String name) {
-        return job(name).getStatus();
-    }
-
-    private static JobPhase phaseOf(JobStatus status) {
-        return status == null || status.getState() == null ? null : status.getState().getPhase();
-    }
-
-    private static Optional<PodGroup> podGroup(String name) {
-        return Optional.ofNullable(client.resources(PodGroup.class).withName(name).get());
-    }
-
-    private static List<Pod> pods(String job) {
-        return client.pods().withLabel(MusterLabels.JOB_NAME, job).list().getItems();
-    }
-
-    private static List<String> eventReasons(String involvedObject) {
-        return client.v1().events().list().getItems().stream()
-                .filter(e -> involvedObject.equals(e.getInvolvedObject().getName()))
-                .map(Event::getReason)
-                .toList();
-    }
-
-    /** Stands in for the gang scheduler: binds every unbound pod of the job to node-0. */
-    private static void bindUnboundPods(String job) {
-        for (Pod pod : pods(job)) {
-            if (pod.getSpec().getNodeName() == null) {
-                client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(new BindingBuilder()
-                        .withNewMetadata().withName(pod.getMetadata().getName()).endMetadata()
-                        .withNewTarget().withApiVersion("v1").withKind("Node").withName("node-0").endTarget()
-                        .build()).create();
-            }
-        }
     }
 }

@@ -2,15 +2,24 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
+import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Restarting;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Terminated;
+import static dev.muster.job.JobAction.RestartJob;
 import static dev.muster.job.JobAction.SyncJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,91 +28,147 @@ class JobLifecycleTest {
     private static final Verdict STARTED = new Verdict("MinAvailableReached", "4/4 pods running or finished, minAvailable 4");
     private static final Completion SUCCESS = Completion.success("TasksSucceeded", "4/4 pods succeeded");
     private static final Completion FAILURE = Completion.failure("TasksFailed", "task worker: 1/3 pods succeeded, minAvailable 2");
-
-    private static final JobFacts NOTHING = new JobFacts(Optional.empty(), Optional.empty(), Optional.empty());
+    private static final Verdict STOPPED = new Verdict("Suspended", "spec.suspend is true; no pod is active any more");
+    private static final Verdict REPLACED = new Verdict("Restarted", "every deleted pod is gone");
+    private static final Retries FRESH = new Retries(0, 3);
+    private static final Retries USED_UP = new Retries(3, 3);
 
     private final JobLifecycle lifecycle = new JobLifecycle();
 
-    private static JobFacts invalid() {
-        return new JobFacts(Optional.of(INVALID), Optional.empty(), Optional.empty());
+    private static Trigger trigger(JobAction action) {
+        return Trigger.of(action, "PodFailed", "pod train-worker-2 exited 137 (OOMKilled)");
     }
 
-    private static JobFacts started() {
-        return new JobFacts(Optional.empty(), Optional.of(STARTED), Optional.empty());
+    private static JobFacts facts(Optional<Verdict> fatal, Optional<Verdict> started, Optional<Completion> completion,
+                                  Optional<Trigger> trigger, Retries retries, Optional<Verdict> stopped, Optional<Verdict> replaced) {
+        return new JobFacts(fatal, started, completion, trigger, retries, stopped, replaced);
     }
 
-    private static JobFacts finished(Completion completion) {
-        return new JobFacts(Optional.empty(), Optional.of(STARTED), Optional.of(completion));
+    private static JobFacts triggered(JobAction action, Retries retries) {
+        return facts(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(trigger(action)), retries,
+                Optional.empty(), Optional.empty());
+    }
+
+    /** Facts that open exactly the guard of {@code row}. */
+    private static JobFacts opening(JobLifecycle.Row row) {
+        Optional<Verdict> none = Optional.empty();
+        if (row.action() != SyncJob) {
+            return triggered(row.action(), row.to() == Failed ? USED_UP : FRESH);
+        }
+        return switch (row.to()) {
+            case Running -> facts(none, Optional.of(STARTED), Optional.empty(), Optional.empty(), FRESH, none, none);
+            case Completed -> row.from() == Running
+                    ? facts(none, Optional.of(STARTED), Optional.of(SUCCESS), Optional.empty(), FRESH, none, none)
+                    : facts(none, none, Optional.empty(), Optional.empty(), FRESH, Optional.of(STOPPED), none);
+            case Failed -> row.from() == Pending
+                    ? facts(Optional.of(INVALID), none, Optional.empty(), Optional.empty(), FRESH, none, none)
+                    : facts(none, Optional.of(STARTED), Optional.of(FAILURE), Optional.empty(), FRESH, none, none);
+            case Pending -> facts(none, none, Optional.empty(), Optional.empty(), FRESH, none, Optional.of(REPLACED));
+            case Aborted, Terminated -> facts(none, none, Optional.empty(), Optional.empty(), FRESH, Optional.of(STOPPED), none);
+            default -> throw new AssertionError("no facts for " + row);
+        };
+    }
+
+    static Stream<Arguments> rows() {
+        return JobLifecycle.TRANSITIONS.stream().map(row -> Arguments.of(row.from() + " " + row.action() + " -> " + row.to(), row));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void everyRowOfTheTableIsTakenByTheStateMachineWithItsEffect(String name, JobLifecycle.Row row) {
+        Optional<PhaseTransition> taken = lifecycle.fire(row.from(), row.action(), opening(row));
+
+        assertThat(taken).as(name).isPresent();
+        assertThat(taken.get().to()).isEqualTo(row.to());
+        assertThat(taken.get().action()).isEqualTo(row.action());
+        assertThat(taken.get().effect()).isEqualTo(row.effect());
+        assertThat(taken.get().verdict().reason()).isNotBlank();
+        assertThat(taken.get().verdict().message()).isNotBlank();
     }
 
     @Test
-    void pendingJobRunsOnceMinAvailablePodsHaveStarted() {
-        assertThat(lifecycle.fire(Pending, SyncJob, started()))
-                .contains(new PhaseTransition(Pending, Running, STARTED));
-        assertThat(lifecycle.fire(Pending, SyncJob, NOTHING)).isEmpty();
+    void restartTakesARetryAndSaysWhichOne() {
+        Optional<PhaseTransition> taken = lifecycle.fire(Running, RestartJob, triggered(RestartJob, new Retries(1, 3)));
+
+        assertThat(taken).contains(new PhaseTransition(Running, Restarting, RestartJob, Effect.RESTART_JOB,
+                new Verdict("PodFailed", "pod train-worker-2 exited 137 (OOMKilled); action RestartJob, retry 2/3")));
     }
 
     @Test
-    void pendingJobWithInvalidSpecFails() {
-        assertThat(lifecycle.fire(Pending, SyncJob, invalid())).contains(new PhaseTransition(Pending, Failed, INVALID));
+    void restartWithoutRetriesLeftFailsTheJob() {
+        assertThat(lifecycle.fire(Running, RestartJob, triggered(RestartJob, USED_UP))).contains(new PhaseTransition(
+                Running, Failed, RestartJob, Effect.NONE, new Verdict("RetryLimitReached",
+                "PodFailed: pod train-worker-2 exited 137 (OOMKilled); action RestartJob refused, 3/3 retries used")));
+        assertThat(lifecycle.fire(Pending, RestartJob, triggered(RestartJob, new Retries(0, 0))))
+                .as("maxRetry 0 means no retry").map(PhaseTransition::to).contains(Failed);
     }
 
     @Test
-    void runningJobCompletesOrFailsByTheCompletionRule() {
-        assertThat(lifecycle.fire(Running, SyncJob, finished(SUCCESS)))
-                .contains(new PhaseTransition(Running, Completed, SUCCESS.verdict()));
-        assertThat(lifecycle.fire(Running, SyncJob, finished(FAILURE)))
-                .contains(new PhaseTransition(Running, Failed, FAILURE.verdict()));
-        assertThat(lifecycle.fire(Running, SyncJob, started())).isEmpty();
+    void pendingJobStaysPendingUntilMinAvailablePodsHaveStarted() {
+        assertThat(lifecycle.fire(Pending, SyncJob, JobFacts.NONE)).isEmpty();
     }
 
     @Test
-    void runningJobWithInvalidSpecFails() {
-        assertThat(lifecycle.fire(Running, SyncJob, invalid())).contains(new PhaseTransition(Running, Failed, INVALID));
+    void restartingWaitsForTheDeletedPodsWhateverTheAction() {
+        for (JobAction action : JobAction.values()) {
+            assertThat(lifecycle.fire(Restarting, action, triggered(action, FRESH))).as("%s", action).isEmpty();
+        }
     }
 
     @Test
     void finishedJobsStayFinished() {
-        for (JobFacts facts : List.of(NOTHING, invalid(), started(), finished(SUCCESS), finished(FAILURE))) {
-            assertThat(lifecycle.fire(Completed, SyncJob, facts)).isEmpty();
-            assertThat(lifecycle.fire(Failed, SyncJob, facts)).isEmpty();
+        for (JobPhase phase : List.of(Completed, Failed, Terminated)) {
+            for (JobFacts facts : everyCombination()) {
+                for (JobAction action : JobAction.values()) {
+                    assertThat(lifecycle.fire(phase, action, facts)).as("%s %s", phase, action).isEmpty();
+                }
+            }
         }
+    }
+
+    @Test
+    void abortedJobOnlyResumesOrIsMarkedSuspended() {
+        EnumSet<JobAction> moving = EnumSet.noneOf(JobAction.class);
+        for (JobAction action : JobAction.values()) {
+            if (lifecycle.fire(Aborted, action, triggered(action, FRESH)).isPresent()) {
+                moving.add(action);
+            }
+        }
+        assertThat(moving).containsExactlyInAnyOrder(JobAction.ResumeJob, JobAction.AbortJob);
     }
 
     @Test
     void guardsThatCompeteAreExclusiveForEveryCombinationOfFacts() {
-        List<JobFacts> everyCombination = new ArrayList<>();
-        for (Optional<Verdict> invalid : List.of(Optional.<Verdict>empty(), Optional.of(INVALID))) {
-            for (Optional<Verdict> started : List.of(Optional.<Verdict>empty(), Optional.of(STARTED))) {
-                for (Optional<Completion> completion : List.of(Optional.<Completion>empty(), Optional.of(SUCCESS), Optional.of(FAILURE))) {
-                    // JobFacts.of never sets other facts beside an invalid spec.
-                    if (invalid.isEmpty() || (started.isEmpty() && completion.isEmpty())) {
-                        everyCombination.add(new JobFacts(invalid, started, completion));
-                    }
-                }
-            }
-        }
         for (JobPhase phase : JobPhase.values()) {
-            for (JobFacts facts : everyCombination) {
-                long open = JobLifecycle.TRANSITIONS.stream()
-                        .filter(row -> row.from() == phase && row.action() == SyncJob)
-                        .filter(row -> row.guard().apply(facts).isPresent())
-                        .count();
-                assertThat(open).as("%s with %s", phase, facts).isLessThanOrEqualTo(1);
+            for (JobAction action : JobAction.values()) {
+                for (JobFacts facts : everyCombination()) {
+                    long open = JobLifecycle.TRANSITIONS.stream()
+                            .filter(row -> row.from() == phase && row.action() == action)
+                            .filter(row -> row.guard().apply(facts).isPresent())
+                            .count();
+                    assertThat(open).as("%s %s with %s", phase, action, facts).isLessThanOrEqualTo(1);
+                }
             }
         }
     }
 
-    @Test
-    void everyRowOfTheTableIsTakenByTheStateMachine() {
-        for (JobLifecycle.Row row : JobLifecycle.TRANSITIONS) {
-            JobFacts facts = switch (row.to()) {
-                case Running -> started();
-                case Completed -> finished(SUCCESS);
-                case Failed -> row.from() == Pending ? invalid() : finished(FAILURE);
-                default -> throw new AssertionError("no facts for " + row);
-            };
-            assertThat(lifecycle.fire(row.from(), row.action(), facts)).map(PhaseTransition::to).as("%s", row).contains(row.to());
+    private static List<JobFacts> everyCombination() {
+        List<JobFacts> all = new ArrayList<>();
+        for (Optional<Verdict> fatal : List.of(Optional.<Verdict>empty(), Optional.of(INVALID))) {
+            for (Optional<Verdict> started : List.of(Optional.<Verdict>empty(), Optional.of(STARTED))) {
+                for (Optional<Completion> completion : List.of(Optional.<Completion>empty(), Optional.of(SUCCESS), Optional.of(FAILURE))) {
+                    for (Optional<Trigger> trigger : List.of(Optional.<Trigger>empty(), Optional.of(trigger(RestartJob)))) {
+                        for (Retries retries : List.of(FRESH, USED_UP)) {
+                            for (Optional<Verdict> stopped : List.of(Optional.<Verdict>empty(), Optional.of(STOPPED))) {
+                                for (Optional<Verdict> replaced : List.of(Optional.<Verdict>empty(), Optional.of(REPLACED))) {
+                                    all.add(facts(fatal, started, completion, trigger, retries, stopped, replaced));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
+        return all;
     }
 }

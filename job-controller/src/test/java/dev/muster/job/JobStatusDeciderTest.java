@@ -70,7 +70,7 @@ class JobStatusDeciderTest {
                 .contains("spec.minAvailable: must not exceed the total replicas of all tasks (2), was 5");
         assertThat(decision.status().getConditions()).extracting(JobCondition::getStatus).containsExactly(Failed);
         assertThat(decision.runsPods()).isFalse();
-        assertThat(decision.stopsActivePods()).isTrue();
+        assertThat(decision.podsToDelete()).isEmpty();
     }
 
     @Test
@@ -112,7 +112,7 @@ class JobStatusDeciderTest {
         assertThat(status.getSucceeded()).isEqualTo(4);
         assertThat(status.getRunningDuration()).isEqualTo("1m10s");
         assertThat(completed.runsPods()).isFalse();
-        assertThat(completed.stopsActivePods()).isTrue();
+        assertThat(completed.podsToDelete()).as("finished pods stay for their logs").isEmpty();
     }
 
     @Test
@@ -183,5 +183,16 @@ class JobStatusDeciderTest {
         assertThat(decision.transition()).isEmpty();
         assertThat(decision.status().getSucceeded()).isZero();
         assertThat(decision.status().getRunningDuration()).as("measured to the finish, not to now").isEqualTo("1m10s");
+    }
+
+    @Test
+    void jobWithoutSpecFailsAsInvalid() {
+        Job job = TestJobs.quickstart();
+        job.setSpec(null);
+
+        JobDecision decision = decider.decide(job, List.of(), T0);
+
+        assertThat(decision.phase()).isEqualTo(Failed);
+        assertThat(decision.status().getState().getMessage()).isEqualTo("spec.tasks: must list at least one task");
     }
 }

@@ -47,8 +47,10 @@ final class TestJobs {
     /** The job's pod {@code <job>-<task>-<index>} in the given phase (null: no status yet). */
     static Pod pod(Job job, String task, int index, String phase) {
         String name = job.getMetadata().getName() + "-" + task + "-" + index;
-        PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE)
-                .withLabels(Map.of(MusterLabels.JOB_NAME, job.getMetadata().getName(), MusterLabels.TASK_NAME, task))
+        PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).withUid("uid-" + name)
+                .withLabels(Map.of(MusterLabels.JOB_NAME, job.getMetadata().getName(), MusterLabels.TASK_NAME, task,
+                        MusterLabels.TASK_INDEX, Integer.toString(index)))
+                .withAnnotations(Map.of(MusterLabels.JOB_VERSION, "0"))
                 .withOwnerReferences(JobOwnership.ownerReference(job))
                 .endMetadata();
         if (phase != null) {

@@ -1,13 +1,18 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 
 import java.util.List;
 
 /** Tasks that must be available before a task's pods are created. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DependsOn {
-    private List<String> name;
+    // Bounded so that admission can compare names within its CEL cost budget.
+    @Size(max = JobDefaults.MAX_TASKS)
+    private List<@Size(max = 63) String> name;
+    @Pattern("^(any|all)$")
     private String iteration;
 
     /** Names of the tasks depended on. */

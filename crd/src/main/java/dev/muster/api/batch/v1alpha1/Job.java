@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -25,6 +26,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Failed", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.failed", priority = 1)
 @AdditionalPrinterColumn(name = "Reason", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.state.reason", priority = 1)
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
+@ValidationRule(value = CelRules.POD_NAME_LENGTH, message = CelRules.POD_NAME_LENGTH_MESSAGE)
 public class Job extends CustomResource<JobSpec, JobStatus> implements Namespaced {
     public static final String GROUP = "batch.muster.dev";
     public static final String VERSION = "v1alpha1";

@@ -9,6 +9,10 @@ import java.util.Objects;
 public final class JobDefaults {
     /** Retries a job gets when {@code maxRetry} is not set. */
     public static final int DEFAULT_MAX_RETRY = 3;
+    /** Tasks a job may have; bounded so that admission can check task names pairwise within its CEL budget. */
+    public static final int MAX_TASKS = 64;
+    /** Policies a job or a task may have, for the same reason. */
+    public static final int MAX_POLICIES = 32;
 
     private JobDefaults() {
     }
@@ -55,6 +59,16 @@ public final class JobDefaults {
     /** The name of a job's PodGroup, which is the job's own name. */
     public static String podGroupName(String job) {
         return job;
+    }
+
+    /** The spec's tasks, skipping null entries. */
+    public static List<TaskSpec> tasksOf(JobSpec spec) {
+        return tasks(spec);
+    }
+
+    /** {@code all} unless {@code any} is given: whether every task depended on must be up, or one. */
+    public static boolean dependsOnAll(DependsOn dependsOn) {
+        return !"any".equals(dependsOn.getIteration());
     }
 
     static List<TaskSpec> tasks(JobSpec spec) {

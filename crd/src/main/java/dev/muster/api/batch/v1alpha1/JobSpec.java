@@ -2,6 +2,8 @@ package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,18 +12,36 @@ import java.util.Map;
 
 /** Desired state of a {@link Job}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = CelRules.UNIQUE_TASKS, message = CelRules.UNIQUE_TASKS_MESSAGE)
+@ValidationRule(value = CelRules.KNOWN_DEPENDENCIES, message = CelRules.KNOWN_DEPENDENCIES_MESSAGE)
+@ValidationRule(value = CelRules.NO_SELF_DEPENDENCY, message = CelRules.NO_SELF_DEPENDENCY_MESSAGE)
 public class JobSpec {
+    @ValidationRule(value = CelRules.UNCHANGED, message = "schedulerName cannot change once the job exists")
     private String schedulerName;
     @Min(0)
     private Integer minAvailable;
+    // Bounds keep the API server's cost estimate of the CEL rules, which compare tasks pairwise, in budget.
+    @Size(min = 1, max = JobDefaults.MAX_TASKS)
+    @ValidationRule(value = CelRules.TASK_NAMES_UNCHANGED, message = CelRules.TASK_NAMES_UNCHANGED_MESSAGE)
     private List<TaskSpec> tasks = new ArrayList<>();
+    @ValidationRule(value = CelRules.UNIQUE_EVENTS, message = CelRules.UNIQUE_EVENTS_MESSAGE)
+    @ValidationRule(value = CelRules.UNIQUE_EXIT_CODES, message = CelRules.UNIQUE_EXIT_CODES_MESSAGE)
+    @ValidationRule(value = CelRules.ANY_ALONE, message = CelRules.ANY_ALONE_MESSAGE)
+    @Size(max = JobDefaults.MAX_POLICIES)
+    @ValidationRule(value = CelRules.UNCHANGED, message = "policies cannot change once the job exists")
     private List<LifecyclePolicy> policies;
+    @ValidationRule(value = CelRules.KNOWN_PLUGINS, message = CelRules.KNOWN_PLUGINS_MESSAGE)
+    @Size(max = 16)
     private Map<String, List<String>> plugins;
+    @ValidationRule(value = CelRules.UNCHANGED, message = "queue cannot change once the job exists")
     private String queue;
+    @ValidationRule(value = CelRules.UNCHANGED, message = "priorityClassName cannot change once the job exists")
     private String priorityClassName;
     @Min(0)
+    @ValidationRule(value = CelRules.UNCHANGED, message = "maxRetry cannot change once the job exists")
     private Integer maxRetry;
     @Min(1)
+    @ValidationRule(value = CelRules.UNCHANGED, message = "minSuccess cannot change once the job exists")
     private Integer minSuccess;
     @Min(0)
     private Integer ttlSecondsAfterFinished;

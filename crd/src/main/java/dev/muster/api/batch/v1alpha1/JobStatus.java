@@ -23,6 +23,8 @@ public class JobStatus {
     private int retryCount;
     private String runningDuration;
     private List<JobCondition> conditions = new ArrayList<>();
+    private Map<String, String> acceptedSpec;
+    private Long acceptedGeneration;
 
     /** Current phase and why the job is in it. */
     public JobState getState() { return state; }
@@ -61,7 +63,15 @@ public class JobStatus {
     public String getRunningDuration() { return runningDuration; }
     public void setRunningDuration(String runningDuration) { this.runningDuration = runningDuration; }
 
-    /** History of phase transitions, newest last. */
+    /** History of phase transitions, newest last; only the newest 20 are kept. */
     public List<JobCondition> getConditions() { return conditions; }
     public void setConditions(List<JobCondition> conditions) { this.conditions = conditions; }
+
+    /** Fingerprints of the spec fields that cannot change on a live job, as first accepted (see {@link SpecFingerprint}). */
+    public Map<String, String> getAcceptedSpec() { return acceptedSpec; }
+    public void setAcceptedSpec(Map<String, String> acceptedSpec) { this.acceptedSpec = acceptedSpec; }
+
+    /** The {@code metadata.generation} last compared with {@link #getAcceptedSpec()}; saves comparing again. */
+    public Long getAcceptedGeneration() { return acceptedGeneration; }
+    public void setAcceptedGeneration(Long acceptedGeneration) { this.acceptedGeneration = acceptedGeneration; }
 }

@@ -1,16 +1,30 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 import java.util.List;
 
 /** Maps an event or a container exit code to an action, optionally after a timeout. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = CelRules.EVENT_XOR_EXIT_CODE, message = CelRules.EVENT_XOR_EXIT_CODE_MESSAGE)
+@ValidationRule(value = CelRules.EXIT_CODE_NOT_ZERO, message = CelRules.EXIT_CODE_NOT_ZERO_MESSAGE)
+@ValidationRule(value = CelRules.KNOWN_ACTION, message = CelRules.KNOWN_ACTION_MESSAGE)
+@ValidationRule(value = CelRules.KNOWN_EVENTS, message = CelRules.KNOWN_EVENTS_MESSAGE)
 public class LifecyclePolicy {
+    @Required
+    @Size(max = 32)
     private String action;
+    @Size(max = 32)
     private String event;
-    private List<String> events;
+    @Size(max = 7)
+    private List<@Size(max = 32) String> events;
     private Integer exitCode;
+    @Pattern("^([0-9]+(\\.[0-9]+)?(h|m|s|ms))+$")
+    @Size(max = 32)
     private String timeout;
 
     /** One of AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob, ResumeJob. */

@@ -4,15 +4,21 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 import java.util.List;
 
 /** A set of identical pods within a {@link Job}, named {@code <job>-<task>-<index>}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = CelRules.TASK_MIN_AVAILABLE, message = CelRules.TASK_MIN_AVAILABLE_MESSAGE)
 public class TaskSpec {
     @Required
+    @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+    @Size(max = 63)
     private String name;
     @Min(0)
     private Integer replicas;
@@ -23,6 +29,10 @@ public class TaskSpec {
     @PreserveUnknownFields
     @SchemaFrom(type = Object.class)
     private PodTemplateSpec template;
+    @ValidationRule(value = CelRules.UNIQUE_EVENTS, message = CelRules.UNIQUE_EVENTS_MESSAGE)
+    @ValidationRule(value = CelRules.UNIQUE_EXIT_CODES, message = CelRules.UNIQUE_EXIT_CODES_MESSAGE)
+    @ValidationRule(value = CelRules.ANY_ALONE, message = CelRules.ANY_ALONE_MESSAGE)
+    @Size(max = JobDefaults.MAX_POLICIES)
     private List<LifecyclePolicy> policies;
     private DependsOn dependsOn;
     @Min(0)

@@ -2,6 +2,7 @@ package dev.muster.api.batch.v1alpha1.validation;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
+import dev.muster.api.batch.v1alpha1.JobPolicies;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 
@@ -33,6 +34,9 @@ public final class JobValidator {
             errors.add(new FieldError("spec.tasks", "must list at least one task"));
             return errors;
         }
+        if (tasks.size() > JobDefaults.MAX_TASKS) {
+            errors.add(new FieldError("spec.tasks", "must list at most " + JobDefaults.MAX_TASKS + " tasks, has " + tasks.size()));
+        }
         Set<String> names = new HashSet<>();
         for (int i = 0; i < tasks.size(); i++) {
             validateTask(job.getMetadata().getName(), tasks.get(i), "spec.tasks[" + i + "]", names, errors);
@@ -48,6 +52,28 @@ public final class JobValidator {
         }
         if (spec.getMaxRetry() != null && spec.getMaxRetry() < 0) {
             errors.add(new FieldError("spec.maxRetry", "must be >= 0, was " + spec.getMaxRetry()));
+        }
+        if (spec.getMinSuccess() != null) {
+            int total = JobDefaults.totalReplicas(spec);
+            if (spec.getMinSuccess() < 1) {
+                errors.add(new FieldError("spec.minSuccess", "must be >= 1, was " + spec.getMinSuccess()));
+            } else if (spec.getMinSuccess() > total) {
+                errors.add(new FieldError("spec.minSuccess",
+                        "must not exceed the total replicas of all tasks (" + total + "), was " + spec.getMinSuccess()));
+            }
+        }
+        if (spec.getTtlSecondsAfterFinished() != null && spec.getTtlSecondsAfterFinished() < 0) {
+            errors.add(new FieldError("spec.ttlSecondsAfterFinished", "must be >= 0, was " + spec.getTtlSecondsAfterFinished()));
+        }
+        PolicyValidator.validate(spec.getPolicies(), "spec.policies", errors);
+        DependencyValidator.validate(tasks, errors);
+        if (spec.getPlugins() != null) {
+            for (String plugin : spec.getPlugins().keySet()) {
+                if (!JobPolicies.PLUGINS.contains(plugin)) {
+                    errors.add(new FieldError("spec.plugins." + plugin, "unknown plugin '" + plugin + "'; one of "
+                            + String.join(", ", JobPolicies.PLUGINS)));
+                }
+            }
         }
         return errors;
     }
@@ -85,6 +111,10 @@ public final class JobValidator {
                         + JobDefaults.replicas(task) + "), was " + task.getMinAvailable()));
             }
         }
+        if (task.getMaxRetry() != null && task.getMaxRetry() < 0) {
+            errors.add(new FieldError(path + ".maxRetry", "must be >= 0, was " + task.getMaxRetry()));
+        }
+        PolicyValidator.validate(task.getPolicies(), path + ".policies", errors);
         if (task.getTemplate() == null || task.getTemplate().getSpec() == null
                 || task.getTemplate().getSpec().getContainers() == null
                 || task.getTemplate().getSpec().getContainers().isEmpty()) {

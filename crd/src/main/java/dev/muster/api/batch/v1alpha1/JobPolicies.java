@@ -1,0 +1,43 @@
+package dev.muster.api.batch.v1alpha1;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The names a {@link LifecyclePolicy} and {@code spec.plugins} may use, as Volcano's vcjob spells them. */
+public final class JobPolicies {
+    public static final String POD_FAILED = "PodFailed";
+    public static final String POD_EVICTED = "PodEvicted";
+    public static final String POD_PENDING = "PodPending";
+    /** The job's PodGroup went to phase Unknown: some of its pods run, others cannot be placed. */
+    public static final String UNKNOWN = "Unknown";
+    public static final String TASK_COMPLETED = "TaskCompleted";
+    public static final String TASK_FAILED = "TaskFailed";
+    /** Any event except {@link #POD_PENDING}, which only makes sense with a timeout. */
+    public static final String ANY_EVENT = "*";
+
+    /** Events a policy may name, in documentation order. */
+    public static final List<String> EVENTS =
+            List.of(POD_FAILED, POD_EVICTED, POD_PENDING, UNKNOWN, TASK_COMPLETED, TASK_FAILED, ANY_EVENT);
+
+    /** Actions a policy may take, in documentation order. */
+    public static final List<String> ACTIONS = List.of("AbortJob", "RestartJob", "RestartTask", "RestartPod",
+            "TerminateJob", "CompleteJob", "ResumeJob");
+
+    /** Plugins {@code spec.plugins} may name. */
+    public static final List<String> PLUGINS = List.of("ssh", "svc", "env", "pytorch", "mpi", "tensorflow");
+
+    private JobPolicies() {
+    }
+
+    /** The events a policy names: {@code event} followed by {@code events}; empty when neither is set. */
+    public static List<String> eventsOf(LifecyclePolicy policy) {
+        List<String> events = new ArrayList<>();
+        if (policy.getEvent() != null) {
+            events.add(policy.getEvent());
+        }
+        if (policy.getEvents() != null) {
+            events.addAll(policy.getEvents());
+        }
+        return events;
+    }
+}

@@ -1,0 +1,153 @@
+package dev.muster.job;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.support.informer.SharedInformers;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A Job controller against the embedded API emulator, through the real HTTP client, for scenario tests.
+ * The tests stand in for the gang scheduler and bind pods themselves.
+ */
+abstract class LocalClusterTestBase {
+    static final Duration TIMEOUT = Duration.ofSeconds(15);
+
+    static LocalCluster cluster;
+    static KubernetesClient client;
+    static SharedInformers informers;
+    static JobController controller;
+
+    @BeforeAll
+    static void start() {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1).withPodStartDelay(Duration.ofMillis(200)));
+        client = cluster.client();
+        informers = new SharedInformers(client);
+        controller = new JobController(client, informers, JobController.DEFAULT_WORKERS, Clock.systemUTC());
+        informers.start();
+        controller.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        controller.close();
+        informers.close();
+        cluster.close();
+    }
+
+    /** A job to submit: the API server assigns the uid. */
+    static Job newJob(String name, Integer minAvailable, TaskSpec... tasks) {
+        Job job = TestJobs.job(name, tasks);
+        job.getMetadata().setUid(null);
+        job.getSpec().setMinAvailable(minAvailable);
+        return job;
+    }
+
+    /** The simulated kubelet runs the task's pods for that many seconds. */
+    static TaskSpec runFor(String seconds, TaskSpec task) {
+        task.getTemplate().getMetadata().getAnnotations().put(MusterLabels.LOCAL_RUN_SECONDS, seconds);
+        return task;
+    }
+
+    /** The simulated kubelet ends the task's pods with that exit code. */
+    static TaskSpec exitWith(int code, TaskSpec task) {
+        task.getTemplate().getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, Integer.toString(code));
+        return task;
+    }
+
+    static void create(Job job) {
+        client.resource(job).create();
+    }
+
+    /** Changes the job's spec; the controller writes its status meanwhile, so a conflict is retried. */
+    static void editSpec(String name, Consumer<Job> change) {
+        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+            Job job = job(name);
+            change.accept(job);
+            client.resource(job).update();
+            return true;
+        });
+    }
+
+    static Job job(String name) {
+        return client.resources(Job.class).withName(name).get();
+    }
+
+    static JobStatus status(String name) {
+        return job(name).getStatus();
+    }
+
+    static JobPhase phaseOf(JobStatus status) {
+        return status == null || status.getState() == null ? null : status.getState().getPhase();
+    }
+
+    static Predicate<JobStatus> in(JobPhase phase) {
+        return s -> phaseOf(s) == phase;
+    }
+
+    static Optional<PodGroup> podGroup(String name) {
+        return Optional.ofNullable(client.resources(PodGroup.class).withName(name).get());
+    }
+
+    static List<Pod> pods(String job) {
+        return client.pods().withLabel(MusterLabels.JOB_NAME, job).list().getItems();
+    }
+
+    static List<String> podNames(String job) {
+        return pods(job).stream().map(p -> p.getMetadata().getName()).sorted().toList();
+    }
+
+    static List<String> eventReasons(String involvedObject) {
+        return events(involvedObject).stream().map(Event::getReason).toList();
+    }
+
+    static List<Event> events(String involvedObject) {
+        return client.v1().events().list().getItems().stream()
+                .filter(e -> involvedObject.equals(e.getInvolvedObject().getName()))
+                .toList();
+    }
+
+    /** Stands in for the gang scheduler: binds every unbound pod of the job to node-0. */
+    static void bindUnboundPods(String job) {
+        for (Pod pod : pods(job)) {
+            if (pod.getSpec().getNodeName() == null && pod.getMetadata().getDeletionTimestamp() == null) {
+                try {
+                    client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(new BindingBuilder()
+                            .withNewMetadata().withName(pod.getMetadata().getName()).endMetadata()
+                            .withNewTarget().withApiVersion("v1").withKind("Node").withName("node-0").endTarget()
+                            .build()).create();
+                } catch (KubernetesClientException e) {
+                    // Deleted or bound meanwhile: the controller restarts pods while the test binds them.
+                }
+            }
+        }
+    }
+
+    /** Keeps binding the job's pods, as a scheduler would, until its status matches. */
+    static JobStatus bindUntil(String job, Predicate<JobStatus> done) {
+        return await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            bindUnboundPods(job);
+            return status(job);
+        }, s -> s != null && done.test(s));
+    }
+}
