@@ -9,6 +9,6 @@ case "${1:-placement}" in
   local) main=dev.muster.scheduler.bench.LocalClusterBench; heap=(-Xmx2g) ;;
   *) echo "usage: $0 [placement|local]" >&2; exit 2 ;;
 esac
-./mvnw -o -q -pl gang-scheduler test-compile dependency:build-classpath \
+./mvnw -q -pl gang-scheduler -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
 exec java "${heap[@]}" -Dlogback.configurationFile=gang-scheduler/src/test/resources/logback-bench.xml -cp "gang-scheduler/target/test-classes:gang-scheduler/target/classes:$(cat gang-scheduler/target/bench.classpath)" "$main"

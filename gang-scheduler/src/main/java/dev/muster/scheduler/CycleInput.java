@@ -1,6 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.scheduler.core.ClusterSnapshot;
+import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.List;
  *
  * @param snapshot the nodes and their usage, including assumed pods
  * @param gangs    gangs with pods to place whose PodGroup exists
+ * @param missing  pending pods whose PodGroup does not exist, by group; not tried
  */
-record CycleInput(ClusterSnapshot snapshot, List<PendingGang> gangs) {
+record CycleInput(ClusterSnapshot snapshot, List<PendingGang> gangs, List<MissingPodGroup> missing) {
 }

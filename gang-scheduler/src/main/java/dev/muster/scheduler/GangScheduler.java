@@ -124,10 +124,9 @@ public final class GangScheduler implements AutoCloseable {
         watch(nodes, trigger, cache::putNode, cache::removeNode);
         watch(pods, trigger, cache::putPod, cache::removePod);
         watch(podGroups, trigger, cache::putPodGroup, podGroup -> {
-            cache.removePodGroup(podGroup);
             // A PodGroup recreated under the same name must get its verdict even if it reads the same.
             board.forget(podGroup.getMetadata().getNamespace(), podGroup.getMetadata().getName());
-            return false;
+            return cache.removePodGroup(podGroup);
         });
         watch(priorityClasses, trigger, cache::putPriorityClass, cache::removePriorityClass);
         watched = List.of(nodes, pods, podGroups, priorityClasses);

@@ -2,9 +2,11 @@ package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
@@ -44,10 +46,16 @@ final class SchedulerCache {
         return cluster.putNode(KubeObjects.nodeInfo(node));
     }
 
-    /** Forgets a node; never makes a pod schedulable. */
+    /**
+     * Forgets a node. Pods still bound to it stop counting toward their gang's quorum (and their room is
+     * gone with the node), which changes the verdict of a gang with pods waiting.
+     *
+     * @return whether a gang with pending pods had pods bound to the node
+     */
     synchronized boolean removeNode(Node node) {
-        cluster.removeNode(node.getMetadata().getName());
-        return false;
+        String name = node.getMetadata().getName();
+        cluster.removeNode(name);
+        return groups.values().stream().anyMatch(group -> !group.pending.isEmpty() && group.bound.anyOn(name));
     }
 
     /** @return whether the change can make a pending pod schedulable: a new pending pod, or freed capacity */
@@ -91,8 +99,12 @@ final class SchedulerCache {
         return !now.equals(before) && waiting != null && !waiting.pending.isEmpty();
     }
 
-    synchronized void removePodGroup(PodGroup podGroup) {
-        podGroups.remove(KubeObjects.groupKey(podGroup));
+    /** @return whether pods of the group wait, which must now be told that their group is missing */
+    synchronized boolean removePodGroup(PodGroup podGroup) {
+        GroupKey key = KubeObjects.groupKey(podGroup);
+        podGroups.remove(key);
+        GroupPods waiting = groups.get(key);
+        return waiting != null && !waiting.pending.isEmpty();
     }
 
     /** @return whether the class's value or default-ness changed while pods wait, which can reorder gangs */
@@ -110,23 +122,28 @@ final class SchedulerCache {
     }
 
     /**
-     * A snapshot and the gangs to try. A gang of a PodGroup that does not exist (yet) is left out: its
-     * requirements are unknown, and placing its pods one by one would defeat the gang.
+     * A snapshot and the gangs to try. A gang of a PodGroup that does not exist (yet) is not tried: its
+     * pods are listed apart, to be told why they wait. Only pods bound to nodes that still exist count
+     * toward a gang's quorum.
      */
     synchronized CycleInput beginCycle() {
         List<PendingGang> gangs = new ArrayList<>();
+        List<MissingPodGroup> missing = new ArrayList<>();
         groups.forEach((key, group) -> {
             if (group.pending.isEmpty()) {
                 return;
             }
+            List<PodInfo> pending = new ArrayList<>(group.pending.size());
+            group.pending.values().forEach(pod -> pending.add(pod.info()));
             GangInfo gang = gangInfo(key, group);
-            if (gang != null) {
-                List<PodInfo> pending = new ArrayList<>(group.pending.size());
-                group.pending.values().forEach(pod -> pending.add(pod.info()));
-                gangs.add(new PendingGang(gang, pending, group.bound, group.boundByTask));
+            if (gang == null) {
+                missing.add(new MissingPodGroup(key, pending));
+                return;
             }
+            BoundMembers.Count bound = group.bound.countOn(cluster::hasNode);
+            gangs.add(new PendingGang(gang, pending, bound.total(), bound.byTask()));
         });
-        return new CycleInput(cluster.snapshot(), gangs);
+        return new CycleInput(cluster.snapshot(), gangs, missing);
     }
 
     private GangInfo gangInfo(GroupKey key, GroupPods group) {
@@ -229,7 +246,7 @@ final class SchedulerCache {
             cluster.occupy(pod.nodeName(), pod.info().requests());
             // A bound pod of no PodGroup is a finished gang of one; nothing needs its count.
             if (!key.standalonePod()) {
-                groups.computeIfAbsent(key, k -> new GroupPods()).countBound(pod.info().task(), 1);
+                groups.computeIfAbsent(key, k -> new GroupPods()).bound.add(pod.nodeName(), pod.info().task());
             }
         } else {
             groups.computeIfAbsent(key, k -> new GroupPods()).pending.put(pod.info().name(), pod);
@@ -243,7 +260,7 @@ final class SchedulerCache {
             if (key.standalonePod()) {
                 return;
             }
-            groups.get(key).countBound(pod.info().task(), -1);
+            groups.get(key).bound.remove(pod.nodeName(), pod.info().task());
         } else {
             groups.get(key).pending.remove(pod.info().name());
         }
@@ -285,22 +302,13 @@ final class SchedulerCache {
                              Instant createdAt, Duration scheduleTimeout) {
     }
 
-    /** The pods of one gang: pending ones by name, and counts of bound ones. */
+    /** The pods of one gang: pending ones by name, and bound ones counted per node and task. */
     private static final class GroupPods {
         private final TreeMap<String, CachedPod> pending = new TreeMap<>();
-        private final Map<String, Integer> boundByTask = new HashMap<>();
-        private int bound;
-
-        void countBound(String task, int delta) {
-            bound += delta;
-            boundByTask.merge(task, delta, Integer::sum);
-            if (boundByTask.get(task) == 0) {
-                boundByTask.remove(task);
-            }
-        }
+        private final BoundMembers bound = new BoundMembers();
 
         boolean isEmpty() {
-            return pending.isEmpty() && bound == 0;
+            return pending.isEmpty() && bound.isEmpty();
         }
     }
 }

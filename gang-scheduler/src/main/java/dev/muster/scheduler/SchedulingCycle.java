@@ -4,6 +4,7 @@ import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GangQueue;
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.support.gang.GangVerdict;
 import dev.muster.support.gang.GangVerdictBoard;
@@ -22,7 +23,9 @@ import java.util.function.BooleanSupplier;
  * One scheduling cycle: snapshot the cache, plan every waiting gang with the placement core's
  * {@link GangQueue}, assume and bind what was placed, and report the rest: a verdict per PodGroup on the
  * board, the {@code PodScheduled} condition of each pod left pending, an event per gang when why it waits
- * changes, and the meters. Runs on the scheduler thread only; the API calls it starts run elsewhere.
+ * changes, and the meters. Pods whose PodGroup does not exist are not planned; they get the condition and
+ * an event saying the group is missing, and no verdict, since there is no PodGroup to give it to. Runs on
+ * the scheduler thread only; the API calls it starts run elsewhere.
  */
 final class SchedulingCycle implements Runnable {
     static final String REASON_SCHEDULED = "Scheduled";
@@ -88,8 +91,15 @@ final class SchedulingCycle implements Runnable {
                 logWait(result, waits);
             }
         }
+        for (MissingPodGroup missing : input.missing()) {
+            for (PodInfo pod : missing.pods()) {
+                conditions.markUnschedulable(pod.namespace(), pod.name(), missing.message());
+            }
+            logWait(missing.group(), missing.pods().size() + " pod(s) wait: " + missing.message(), waits);
+        }
         lastWaits = waits;
         events.report(results);
+        events.reportMissing(input.missing());
         metrics.recordCycle(results);
     }
 
@@ -106,10 +116,12 @@ final class SchedulingCycle implements Runnable {
     }
 
     private void logWait(GangPlacement result, Map<GroupKey, String> waits) {
-        GroupKey key = result.gang().key();
-        String why = result.placed()
+        logWait(result.gang().key(), result.placed()
                 ? result.unplaced().size() + " pod(s) beyond the quorum left pending: " + result.pendingPodMessage()
-                : "unschedulable (" + reason(result) + "): " + result.message();
+                : "unschedulable (" + reason(result) + "): " + result.message(), waits);
+    }
+
+    private void logWait(GroupKey key, String why, Map<GroupKey, String> waits) {
         waits.put(key, why);
         if (why.equals(lastWaits.get(key))) {
             log.debug("{}: {}", key, why);

@@ -3,6 +3,8 @@ package dev.muster.scheduler;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.MissingPodGroup;
+import dev.muster.scheduler.core.PodInfo;
 import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,10 +20,13 @@ import java.util.concurrent.RejectedExecutionException;
  * Records a {@code FailedScheduling} Warning event on a PodGroup (or on the pod of a gang of one) each
  * time why it waits changes, and a {@code Scheduled} Normal event when it is placed: one event per
  * distinct reason, not one per cycle, so {@code kubectl describe} stays readable however often cycles run.
+ * A pod whose PodGroup does not exist gets one {@code PodGroupNotFound} Warning event on itself, since
+ * there is no PodGroup to record it on.
  */
 final class SchedulingEvents {
     static final String FAILED_SCHEDULING = "FailedScheduling";
     static final String SCHEDULED = "Scheduled";
+    static final String POD_GROUP_NOT_FOUND = "PodGroupNotFound";
 
     private final EventRecorder recorder;
     private final Store<PodGroup> podGroups;
@@ -29,6 +34,8 @@ final class SchedulingEvents {
     private final Executor executor;
     /** The last event recorded per gang still waiting, as reason and message. */
     private Map<GroupKey, String> recorded = new HashMap<>();
+    /** Per pod waiting for a missing PodGroup, the message of the event it got. */
+    private Map<String, String> toldMissing = new HashMap<>();
 
     SchedulingEvents(EventRecorder recorder, Store<PodGroup> podGroups, Store<Pod> pods, Executor executor) {
         this.recorder = recorder;
@@ -55,9 +62,30 @@ final class SchedulingEvents {
         recorded = now;
     }
 
+    /**
+     * Tells each pod waiting for a missing PodGroup once, not every cycle; a pod that stops waiting is
+     * forgotten, so it is told again if its group goes missing again.
+     */
+    void reportMissing(List<MissingPodGroup> missing) {
+        Map<String, String> now = new HashMap<>();
+        for (MissingPodGroup group : missing) {
+            for (PodInfo pod : group.pods()) {
+                String key = KubeObjects.key(pod.namespace(), pod.name());
+                now.put(key, group.message());
+                if (!group.message().equals(toldMissing.get(key))) {
+                    record(pods.getByKey(key), EventRecorder.WARNING, POD_GROUP_NOT_FOUND, group.message());
+                }
+            }
+        }
+        toldMissing = now;
+    }
+
     private void record(GroupKey key, String type, String reason, String message) {
-        HasMetadata about = key.standalonePod() ? pods.getByKey(KubeObjects.key(key.namespace(), key.name()))
-                : podGroups.getByKey(KubeObjects.key(key.namespace(), key.name()));
+        record(key.standalonePod() ? pods.getByKey(KubeObjects.key(key.namespace(), key.name()))
+                : podGroups.getByKey(KubeObjects.key(key.namespace(), key.name())), type, reason, message);
+    }
+
+    private void record(HasMetadata about, String type, String reason, String message) {
         if (about == null) {
             return;
         }

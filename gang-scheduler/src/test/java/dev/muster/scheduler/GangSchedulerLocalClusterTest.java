@@ -6,6 +6,7 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.support.gang.GangVerdict;
 import dev.muster.support.gang.GangVerdictBoard;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -146,6 +147,63 @@ class GangSchedulerLocalClusterTest {
         createPodGroup("late", 2);
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound(pods("late"))).hasSize(2));
+    }
+
+    @Test
+    void aPodOfAMissingPodGroupSaysSoOnceAndIsScheduledWhenTheGroupAppears() {
+        IntStream.range(0, 2).forEach(i -> createPod("nginx-" + i, "nginx", "web", "1"));
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("nginx")).hasSize(2).allSatisfy(pod -> {
+            PodCondition scheduled = podScheduled(pod).orElseThrow();
+            assertThat(scheduled.getStatus()).isEqualTo("False");
+            assertThat(scheduled.getReason()).isEqualTo("Unschedulable");
+            assertThat(scheduled.getMessage()).isEqualTo("pod group \"default/nginx\" not found");
+        }));
+        // Unbound and not rewritten through several cycles, each pod with one event however many cycles ran.
+        Map<String, String> versions = resourceVersions(pods("nginx"));
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> {
+            assertThat(resourceVersions(pods("nginx"))).isEqualTo(versions);
+            assertThat(bound(pods("nginx"))).isEmpty();
+            assertThat(client.v1().events().inNamespace(NS).list().getItems())
+                    .filteredOn(e -> e.getInvolvedObject().getName().startsWith("nginx-"))
+                    .hasSize(2)
+                    .allSatisfy(event -> {
+                        assertThat(event.getType()).isEqualTo("Warning");
+                        assertThat(event.getReason()).isEqualTo("PodGroupNotFound");
+                        assertThat(event.getInvolvedObject().getKind()).isEqualTo("Pod");
+                        assertThat(event.getMessage()).isEqualTo("pod group \"default/nginx\" not found");
+                    })
+                    .extracting(e -> e.getInvolvedObject().getName()).containsExactlyInAnyOrder("nginx-0", "nginx-1");
+        });
+
+        createPodGroup("nginx", 2);
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound(pods("nginx"))).hasSize(2));
+    }
+
+    @Test
+    void podsOnADeletedNodeNoLongerCountTowardTheQuorum() {
+        createPodGroup("train", 3);
+        IntStream.range(0, 4).forEach(i -> createPod("train-worker-" + i, "train", "worker", "3"));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound(pods("train"))).hasSize(3));
+        await().atMost(PATIENCE).until(() -> verdict("train")
+                .filter(v -> v.outcome() == GangVerdict.Outcome.SCHEDULED).isPresent());
+
+        // The local cluster, like a cluster without a node lifecycle controller, leaves the pod bound there.
+        client.nodes().withName(nodeName(bound(pods("train")).get(0))).delete();
+
+        // Two members left on live nodes and no room for the fourth pod: the quorum of three is lost.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(verdict("train")).hasValueSatisfying(v -> {
+            assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.UNSCHEDULABLE);
+            assertThat(v.reason()).isEqualTo("NotEnoughResources");
+        }));
+
+        cluster.addSimulatedNode(new NodeBuilder().withNewMetadata().withName("node-3").endMetadata().build());
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(get("train-worker-3")).satisfies(pod ->
+                assertThat(nodeName(pod)).isEqualTo("node-3")));
+        await().atMost(PATIENCE).until(() -> verdict("train")
+                .filter(v -> v.outcome() == GangVerdict.Outcome.SCHEDULED).isPresent());
     }
 
     private void createPodGroup(String name, int minMember) {

@@ -220,6 +220,27 @@ class GangSchedulerScenarioTest {
     }
 
     @Test
+    void aPodGroupsScheduleTimeoutEndsItsReservationBeforeThePermitWaitingTime() {
+        startCluster(3, "4");
+        createGang("near", 4, null, 4, "3", UnaryOperator.identity());
+        client.resources(PodGroup.class).inNamespace(NS).withName("near").edit(podGroup -> {
+            podGroup.getSpec().setScheduleTimeoutSeconds(2);
+            return podGroup;
+        });
+
+        startScheduler(config -> config.withPodGroupRejectPercentage(30).withPermitWaitingTime(Duration.ofMinutes(10)));
+
+        await().atMost(PATIENCE).until(() -> verdict("near").filter(v -> v.message().contains("Reserved 3 of the 4"))
+                .isPresent());
+        createGang("small", 1, null, 1, "3", UnaryOperator.identity());
+
+        // Within PATIENCE, long before the ten-minute permit waiting time: only the group's timeout can free it.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("small")).hasSize(1));
+        assertThat(verdict("near")).hasValueSatisfying(v -> assertThat(v.message())
+                .doesNotContain("Reserved"));
+    }
+
+    @Test
     void countsCyclesBoundPodsAndWaitingGangsByReason() {
         startCluster(2, "4");
         createGang("fits", 2, null, 2, "3", UnaryOperator.identity());

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -86,6 +87,60 @@ class SchedulerCacheTest {
             assertThat(gang.bound()).isEqualTo(1);
             assertThat(gang.boundByTask()).isEqualTo(Map.of("worker", 1));
         });
+    }
+
+    @Test
+    void podsOfAMissingPodGroupAreListedApartUntilTheGroupExists() {
+        cache.putNode(node("node-0", "8"));
+        cache.putPod(pod("w-0", "late", "worker", "1"));
+        cache.putPod(pod("w-1", "late", "worker", "1"));
+
+        CycleInput input = cache.beginCycle();
+
+        assertThat(input.gangs()).isEmpty();
+        assertThat(input.missing()).singleElement().satisfies(missing -> {
+            assertThat(missing.message()).isEqualTo("pod group \"ns/late\" not found");
+            assertThat(missing.pods()).extracting(p -> p.name()).containsExactly("w-0", "w-1");
+        });
+
+        PodGroup late = podGroup("late", 2);
+        cache.putPodGroup(late);
+        assertThat(cache.beginCycle().missing()).isEmpty();
+        assertThat(cache.removePodGroup(late)).as("its pods must be told").isTrue();
+        assertThat(cache.beginCycle().missing()).hasSize(1);
+    }
+
+    @Test
+    void podsBoundToADeletedNodeDoNotCountTowardTheQuorum() {
+        Node gone = node("node-0", "8");
+        cache.putNode(gone);
+        cache.putNode(node("node-1", "8"));
+        cache.putPodGroup(podGroup("train", 3));
+        cache.putPod(boundTo(pod("w-0", "train", "worker", "1"), "node-0"));
+        cache.putPod(boundTo(pod("w-1", "train", "worker", "1"), "node-1"));
+        cache.putPod(pod("w-2", "train", "worker", "1"));
+
+        assertThat(cache.removeNode(gone)).as("the waiting gang lost a member").isTrue();
+
+        assertThat(cache.beginCycle().gangs()).singleElement().satisfies(gang -> {
+            assertThat(gang.bound()).isEqualTo(1);
+            assertThat(gang.boundByTask()).isEqualTo(Map.of("worker", 1));
+        });
+        assertThat(cache.removeNode(node("node-9", "8"))).as("no pod of a waiting gang there").isFalse();
+    }
+
+    @Test
+    void aPodGroupsScheduleTimeoutIsItsGangsWaitingTime() {
+        cache.putNode(node("node-0", "8"));
+        cache.putPod(pod("w-0", "train", "worker", "1"));
+        PodGroup train = podGroup("train", 1);
+        cache.putPodGroup(train);
+        assertThat(cache.beginCycle().gangs().get(0).gang().scheduleTimeout()).isNull();
+
+        train.getSpec().setScheduleTimeoutSeconds(5);
+        assertThat(cache.putPodGroup(train)).as("a changed requirement asks for a cycle").isTrue();
+
+        assertThat(cache.beginCycle().gangs().get(0).gang().scheduleTimeout()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

@@ -40,6 +40,11 @@ public final class ClusterState {
         return known;
     }
 
+    /** Whether the node is in the cluster; usage counted on a node that is not shows in no snapshot. */
+    public boolean hasNode(String name) {
+        return nodes.containsKey(name);
+    }
+
     /** Counts a pod's requests and one pod slot against the node. */
     public void occupy(String nodeName, ResourceVector podRequests) {
         Objects.requireNonNull(nodeName, "nodeName");

@@ -45,6 +45,20 @@ class ClusterStateTest {
     }
 
     @Test
+    void podsOnADeletedNodeUseNoCapacityUntilTheNodeReturns() {
+        ClusterState state = cluster(node("node-0", 4), node("node-1", 4));
+        state.occupy("node-0", cpu(3));
+
+        state.removeNode("node-0");
+
+        assertThat(state.hasNode("node-0")).isFalse();
+        assertThat(state.snapshot().nodes()).extracting(NodeState::name).containsExactly("node-1");
+        // A node that re-registers still runs its pods, so their usage applies again.
+        state.putNode(node("node-0", 4));
+        assertThat(state.snapshot().node("node-0").orElseThrow().free(ResourceVector.CPU)).isEqualTo(1000);
+    }
+
+    @Test
     void reportsWhetherANodeUpdateChangedAnything() {
         ClusterState state = new ClusterState();
         assertThat(state.putNode(node("node-0", 4))).isTrue();
