@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -53,6 +55,9 @@ public final class GangScheduler implements AutoCloseable {
     private final List<Runnable> handlerRemovals = new ArrayList<>();
     /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
     private volatile List<SharedIndexInformer<?>> watched = List.of();
+    /** Per watched informer, objects its handler has been told of and not told are gone. */
+    private final List<Map.Entry<SharedIndexInformer<?>, AtomicInteger>> delivered = new CopyOnWriteArrayList<>();
+    private volatile boolean caughtUp;
     private CycleTrigger trigger;
     private ThreadPoolExecutor apiCalls;
     private boolean used;
@@ -138,9 +143,20 @@ public final class GangScheduler implements AutoCloseable {
                 config.bindConcurrency(), config.coscheduling());
     }
 
-    /** Whether the node, pod, PodGroup and PriorityClass informers have all listed once; no cycle runs before. */
+    /**
+     * Whether the node, pod, PodGroup and PriorityClass informers have all listed once and their
+     * handlers have delivered that listing to the scheduler's cache; no cycle runs before. An informer
+     * reports synced as soon as its store is filled, while its handlers get the objects asynchronously,
+     * so a first cycle on {@code hasSynced()} alone could place a gang it sees only half of.
+     */
     public boolean isSynced() {
-        return !watched.isEmpty() && watched.stream().allMatch(SharedIndexInformer::hasSynced);
+        if (caughtUp) {
+            return !watched.isEmpty();
+        }
+        boolean synced = !watched.isEmpty() && watched.stream().allMatch(SharedIndexInformer::hasSynced)
+                && delivered.stream().allMatch(e -> e.getValue().get() == e.getKey().getStore().list().size());
+        caughtUp = synced;
+        return synced;
     }
 
     /** Stops cycling, waits for the running cycle and API calls, and leaves the informers. Idempotent. */
@@ -151,6 +167,7 @@ public final class GangScheduler implements AutoCloseable {
         trigger.stop();
         handlerRemovals.forEach(Runnable::run);
         handlerRemovals.clear();
+        delivered.clear();
         watched = List.of();
         if (ownsInformers) {
             informers.close();
@@ -175,9 +192,12 @@ public final class GangScheduler implements AutoCloseable {
 
     private <T extends HasMetadata> void watch(SharedIndexInformer<T> informer, CycleTrigger trigger, Predicate<T> put,
                                                Predicate<T> remove) {
+        AtomicInteger live = new AtomicInteger();
+        delivered.add(Map.entry(informer, live));
         ResourceEventHandler<T> handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(T object) {
+                live.incrementAndGet();
                 if (put.test(object)) {
                     trigger.request();
                 }
@@ -192,6 +212,7 @@ public final class GangScheduler implements AutoCloseable {
 
             @Override
             public void onDelete(T object, boolean finalStateUnknown) {
+                live.decrementAndGet();
                 if (remove.test(object)) {
                     trigger.request();
                 }
