@@ -4,7 +4,7 @@
 #   job-controller/bench.sh -h         JMH's options (any JMH option can be passed through)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./mvnw -o -q -pl job-controller test-compile dependency:build-classpath \
+./mvnw -q -pl job-controller -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
 exec java -Dlogback.configurationFile=job-controller/src/test/resources/logback-test.xml \
   -cp "job-controller/target/test-classes:job-controller/target/classes:$(cat job-controller/target/bench.classpath)" \
