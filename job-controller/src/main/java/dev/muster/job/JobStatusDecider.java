@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -216,7 +217,7 @@ public final class JobStatusDecider {
         }
         Instant end = status.getState().getPhase().isFinished()
                 ? EventObserver.time(status.getState().getLastTransitionTime()).orElse(now) : now;
-        return GoDurations.format(Duration.between(started.get(), end));
+        return GoDuration.format(Duration.between(started.get(), end));
     }
 
     private static boolean sameObservation(JobStatus current, JobStatus next) {

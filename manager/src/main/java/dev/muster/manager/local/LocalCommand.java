@@ -1,5 +1,6 @@
 package dev.muster.manager.local;
 
+import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
@@ -205,18 +206,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         return props;
     }
 
-    /** Accepts Go-style durations ({@code 90s}, {@code 10m}, {@code 1h}) as well as ISO-8601. */
+    /** Accepts Go-style durations ({@code 90s}, {@code 10m}, {@code 1h30m}) as well as ISO-8601. */
     static Duration parseDuration(String text) {
         String t = text.trim();
-        if (t.matches("\\d+(ms|s|m|h)")) {
-            long n = Long.parseLong(t.replaceAll("\\D", ""));
-            return switch (t.replaceAll("\\d", "")) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
-        }
-        return Duration.parse(t);
+        return t.startsWith("P") || t.startsWith("p") ? Duration.parse(t) : GoDuration.parse(t);
     }
 }

@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses durations written as Go's {@code time.Duration} prints them, as in a policy's {@code timeout}. */
+/**
+ * Durations as Go's {@code time.Duration} writes them: parsed from a policy's {@code timeout}, formatted
+ * for {@code status.runningDuration}.
+ */
 public final class GoDuration {
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
 
@@ -38,5 +41,20 @@ public final class GoDuration {
             throw new IllegalArgumentException("'" + text + "' is not a duration like 30s, 5m or 1h30m");
         }
         return total;
+    }
+
+    /** Formats to whole seconds as Go prints them: {@code 0s}, {@code 2m0s}, {@code 1h2m3s}; negative is 0s. */
+    public static String format(Duration duration) {
+        long seconds = Math.max(0, duration.getSeconds());
+        long hours = seconds / 3600;
+        long minutes = seconds % 3600 / 60;
+        long rest = seconds % 60;
+        if (hours > 0) {
+            return hours + "h" + minutes + "m" + rest + "s";
+        }
+        if (minutes > 0) {
+            return minutes + "m" + rest + "s";
+        }
+        return rest + "s";
     }
 }

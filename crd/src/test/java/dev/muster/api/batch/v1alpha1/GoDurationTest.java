@@ -24,4 +24,13 @@ class GoDurationTest {
             assertThatIllegalArgumentException().as(bad).isThrownBy(() -> GoDuration.parse(bad));
         }
     }
+
+    @Test
+    void formatsLikeGoToWholeSeconds() {
+        assertThat(GoDuration.format(Duration.ZERO)).isEqualTo("0s");
+        assertThat(GoDuration.format(Duration.ofMillis(45_900))).isEqualTo("45s");
+        assertThat(GoDuration.format(Duration.ofSeconds(120))).isEqualTo("2m0s");
+        assertThat(GoDuration.format(Duration.ofSeconds(3723))).isEqualTo("1h2m3s");
+        assertThat(GoDuration.format(Duration.ofSeconds(-5))).isEqualTo("0s");
+    }
 }
