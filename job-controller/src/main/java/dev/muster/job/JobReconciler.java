@@ -8,11 +8,9 @@ import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +25,6 @@ import java.util.Optional;
 final class JobReconciler implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(JobReconciler.class);
     private static final Duration WAIT_FOR_SYNC = Duration.ofMillis(200);
-    private static final Duration AFTER_CONFLICT = Duration.ofSeconds(1);
     /** Timestamps are whole seconds; waking a little after a deadline avoids waking just before it. */
     private static final Duration WAKE_UP_SLACK = Duration.ofMillis(50);
 
@@ -65,43 +62,34 @@ final class JobReconciler implements Reconciler {
         List<Pod> pods = cache.podsOf(job);
         Instant now = clock.instant();
         JobDecision decision = decider.decide(job, pods, cache.podGroupOf(job), deleted.stillCached(key, pods), now);
-        try {
-            if (decision.expired()) {
-                log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleting it", key, decision.phase());
-                children.deleteJob(job);
-                return ReconcileResult.done();
-            }
-            // Status first: it is written with the resourceVersion the decision was based on, so a decision
-            // made on a stale cache loses the conflict before it deletes or creates anything.
-            boolean written = statusWriter.writeIfChanged(job, decision.status());
-            if (written) {
-                decision.transition().ifPresent(t -> recordEvent(job, t));
-            }
-            int stopped = 0;
-            for (Pod pod : decision.podsToDelete()) {
-                // Recorded one by one, so that a failure part-way leaves no deleted pod unrecorded.
-                if (children.deletePod(pod)) {
-                    deleted.add(key, List.of(pod));
-                    stopped++;
-                }
-            }
-            int created = 0;
-            if (decision.runsPods()) {
-                children.ensurePodGroup(job, decision.openTasks(), cache.podGroupOf(job));
-                created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
-            }
-            logDecision(key, decision, written, created, stopped);
-            return decision.wakeAt()
-                    .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
-                    .orElse(ReconcileResult.done());
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-                throw e;
-            }
-            // The cache is behind the API server; the newer object is on its way and will be reconciled.
-            log.debug("job {}: conflict, waiting for the cache to catch up: {}", key, e.getMessage());
-            return ReconcileResult.after(AFTER_CONFLICT);
+        if (decision.expired()) {
+            log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleting it", key, decision.phase());
+            children.deleteJob(job);
+            return ReconcileResult.done();
         }
+        // Status first: it is written with the resourceVersion the decision was based on, so a decision
+        // made on a stale cache loses the conflict before it deletes or creates anything.
+        boolean written = statusWriter.writeIfChanged(job, decision.status());
+        if (written) {
+            decision.transition().ifPresent(t -> recordEvent(job, t));
+        }
+        int stopped = 0;
+        for (Pod pod : decision.podsToDelete()) {
+            // Recorded one by one, so that a failure part-way leaves no deleted pod unrecorded.
+            if (children.deletePod(pod)) {
+                deleted.add(key, List.of(pod));
+                stopped++;
+            }
+        }
+        int created = 0;
+        if (decision.runsPods()) {
+            children.ensurePodGroup(job, decision.openTasks(), cache.podGroupOf(job));
+            created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
+        }
+        logDecision(key, decision, written, created, stopped);
+        return decision.wakeAt()
+                .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
+                .orElse(ReconcileResult.done());
     }
 
     /**

@@ -12,12 +12,10 @@ import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,15 +27,13 @@ import java.util.Optional;
  * the status only if it changed (counter-only changes paced by {@link CounterWritePacer}). While a
  * running gang waits for members to be replaced it asks to look again when the grace period ends. A
  * phase change is logged and recorded as an Event once the write succeeded, so a write that lost a
- * conflict and is retried does not announce it twice. Other failures propagate, and the controller
- * retries them with backoff.
+ * conflict and is retried does not announce it twice. Failures, conflicts included, propagate to the
+ * controller, which retries them.
  */
 final class PodGroupReconciler implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(PodGroupReconciler.class);
     /** How soon to look again while the caches are still filling. */
     static final Duration CACHE_SYNC_RETRY = Duration.ofMillis(200);
-    /** How soon to look again after a write lost to a newer version, should no informer event come. */
-    static final Duration CONFLICT_RETRY = Duration.ofSeconds(1);
 
     private final SharedIndexInformer<PodGroup> groups;
     private final SharedIndexInformer<Pod> pods;
@@ -93,19 +89,9 @@ final class PodGroupReconciler implements Reconciler {
         if (holdBack.isPresent()) {
             return next.sooner(ReconcileResult.after(holdBack.get()));
         }
-        try {
-            if (statusWriter.writeIfChanged(group, decision.status())) {
-                pacer.written(key, now);
-                announce(group, decision);
-            }
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-                throw e;
-            }
-            // The cached group is older than the stored one, often our own previous write. The informer is
-            // about to deliver the newer version, which enqueues the group again; the delay is a backstop.
-            log.debug("podgroup {} changed since it was cached; deciding again on the newer version", key);
-            return next.sooner(ReconcileResult.after(CONFLICT_RETRY));
+        if (statusWriter.writeIfChanged(group, decision.status())) {
+            pacer.written(key, now);
+            announce(group, decision);
         }
         return next;
     }

@@ -26,6 +26,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.argThat;
@@ -167,13 +168,14 @@ class PodGroupReconcilerTest {
     }
 
     @Test
-    void aWriteLostToANewerVersionWaitsForTheCacheInsteadOfFailing() {
+    void aWriteLostToANewerVersionIsLeftToTheControllerAndAnnouncesNothing() {
         when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Pending));
         when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
         when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class)))
                 .thenThrow(new KubernetesClientException("the object has been modified", 409, null));
 
-        assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(PodGroupReconciler.CONFLICT_RETRY));
+        assertThatThrownBy(() -> reconciler.reconcile(KEY))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
         verifyNoInteractions(events);
     }
 

@@ -10,11 +10,15 @@ import java.util.List;
 
 /**
  * Runs a {@link Reconciler} on worker threads fed by a {@link KeyedWorkQueue}: each key is reconciled
- * by one worker at a time, a failed reconcile is retried with exponential backoff, and a reconcile may
- * ask for another look after a delay.
+ * by one worker at a time, a failed reconcile is retried with exponential backoff, a reconcile that lost an
+ * optimistic-locking conflict (409) is looked at again without backoff, and a reconcile may ask for
+ * another look after a delay. Reconcilers therefore let conflicts propagate.
  */
 public final class Controller implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
+
+    /** When a key whose write lost an optimistic-locking conflict is looked at again at the latest. */
+    public static final Duration CONFLICT_RETRY = Duration.ofSeconds(1);
 
     private final String name;
     private final Reconciler reconciler;
@@ -81,15 +85,18 @@ public final class Controller implements AutoCloseable {
                 queue.forget(key);
                 result.requeueAfter().ifPresent(d -> queue.addAfter(key, d));
             } catch (Exception e) {
-                int failures = queue.failures(key) + 1;
                 if (isConflict(e)) {
-                    // Another writer got there first; the informer brings its change and we decide again.
-                    log.debug("{}: {} changed while reconciling (attempt {}), will retry", name, key, failures);
+                    // Another writer (often our own previous write) got there first: the decision was made on a
+                    // stale cache. The informer brings the newer object and enqueues it; the delay is a backstop.
+                    // Not a failure, so it does not grow the backoff.
+                    log.debug("{}: {} changed since it was cached; deciding again on the newer version", name, key);
+                    queue.addAfter(key, CONFLICT_RETRY);
                 } else {
-                    log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key, failures, e.toString());
+                    log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key,
+                            queue.failures(key) + 1, e.toString());
+                    log.debug("{}: reconcile failure of {}", name, key, e);
+                    queue.addRateLimited(key);
                 }
-                log.debug("{}: reconcile failure of {}", name, key, e);
-                queue.addRateLimited(key);
             } finally {
                 queue.done(key);
             }

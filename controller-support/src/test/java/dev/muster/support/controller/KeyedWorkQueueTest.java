@@ -1,5 +1,6 @@
 package dev.muster.support.controller;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,6 +75,23 @@ class KeyedWorkQueueTest {
             }
             await().atMost(5, TimeUnit.SECONDS).until(() -> calls.get() >= 3);
             assertThat(maxSeen).allMatch(n -> n == 1);
+        }
+    }
+
+    @Test
+    void aConflictIsRetriedWithoutCountingAsAFailure() {
+        AtomicInteger calls = new AtomicInteger();
+        Reconciler reconciler = key -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new KubernetesClientException("the object has been modified", 409, null);
+            }
+            return ReconcileResult.done();
+        };
+        // A backoff far longer than the test: only the conflict path can bring the key back in time.
+        try (Controller controller = new Controller("test", reconciler, 1, Duration.ofMinutes(5), Duration.ofMinutes(5))) {
+            controller.start();
+            controller.enqueue(new ObjectKey("ns", "a"));
+            await().atMost(5, TimeUnit.SECONDS).until(() -> calls.get() == 2);
         }
     }
 }
