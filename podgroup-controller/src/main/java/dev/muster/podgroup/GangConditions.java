@@ -19,14 +19,16 @@ import static dev.muster.podgroup.ConditionUpdate.TRUE;
 
 /**
  * Derives a PodGroup's conditions. {@code Unschedulable} and {@code Scheduled} follow the scheduler's
- * latest verdict (a placement only while the group has pods); when the gang breaks (phase Unknown or
- * Failed), {@code Scheduled} turns False with reason {@code PodFailed} (members failed, or were lost
- * with their node) or {@code PodDeleted} (members were deleted), which says why the placed gang no
- * longer stands.
+ * latest verdict (a placement only while the group has pods; an admission, which places nothing, only
+ * ends {@code Unschedulable}); when the gang breaks (phase Unknown or Failed), {@code Scheduled} turns
+ * False with reason {@code PodFailed} (members failed, or were lost with their node) or
+ * {@code PodDeleted} (members were deleted), which says why the placed gang no longer stands.
  */
 final class GangConditions {
     /** Reason of {@code Scheduled=True} when the scheduler gave none. */
     static final String REASON_SCHEDULED = "Scheduled";
+    /** Reason of {@code Unschedulable=False} for an admission when the scheduler gave none. */
+    static final String REASON_ADMITTED = "Admitted";
 
     private GangConditions() {
     }
@@ -50,17 +52,30 @@ final class GangConditions {
         Map<String, ConditionUpdate> updates = new LinkedHashMap<>();
         String transitionId = verdict.map(GangVerdict::transitionId).orElse(null);
         verdict.ifPresent(v -> {
-            if (v.outcome() == GangVerdict.Outcome.UNSCHEDULABLE) {
-                updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, TRUE, v.reason(), v.message(), transitionId));
-                if (has(current, SCHEDULED)) {
-                    updates.put(SCHEDULED, new ConditionUpdate(SCHEDULED, FALSE, v.reason(), v.message(), transitionId));
+            switch (v.outcome()) {
+                case UNSCHEDULABLE -> {
+                    updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, TRUE, v.reason(), v.message(), transitionId));
+                    if (has(current, SCHEDULED)) {
+                        updates.put(SCHEDULED, new ConditionUpdate(SCHEDULED, FALSE, v.reason(), v.message(), transitionId));
+                    }
                 }
-            } else if (pods.total() > 0) {
-                // With no pods nothing is placed: the verdict is about pods that are gone.
-                String reason = v.reason() == null ? REASON_SCHEDULED : v.reason();
-                updates.put(SCHEDULED, new ConditionUpdate(SCHEDULED, TRUE, reason, v.message(), transitionId));
-                if (has(current, UNSCHEDULABLE)) {
-                    updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, FALSE, reason, v.message(), transitionId));
+                case ADMITTED -> {
+                    // Room is held but nothing is placed, so Scheduled waits for the placement; a group that was
+                    // unschedulable is no longer, and says so even before it has pods, which come only now.
+                    if (has(current, UNSCHEDULABLE)) {
+                        String reason = v.reason() == null ? REASON_ADMITTED : v.reason();
+                        updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, FALSE, reason, v.message(), transitionId));
+                    }
+                }
+                case SCHEDULED -> {
+                    // With no pods nothing is placed: the verdict is about pods that are gone.
+                    if (pods.total() > 0) {
+                        String reason = v.reason() == null ? REASON_SCHEDULED : v.reason();
+                        updates.put(SCHEDULED, new ConditionUpdate(SCHEDULED, TRUE, reason, v.message(), transitionId));
+                        if (has(current, UNSCHEDULABLE)) {
+                            updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, FALSE, reason, v.message(), transitionId));
+                        }
+                    }
                 }
             }
         });

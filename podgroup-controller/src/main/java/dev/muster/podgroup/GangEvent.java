@@ -21,6 +21,11 @@ public enum GangEvent {
     /** Below a running quorum, but the gang is placed: its pods are starting. */
     GANG_PLACED,
     /**
+     * Below a running quorum, nothing placed yet, and the scheduler holds room for the quorum while pods
+     * are created: the gang was admitted, and its pods (if any yet) wait for the room held for them.
+     */
+    GANG_ADMITTED,
+    /**
      * Below a running quorum, and the missing pods cannot be placed: the scheduler says so about the
      * waiting pods, or pods were lost with their node and nothing has replaced them on a node yet.
      */
@@ -45,8 +50,11 @@ public enum GangEvent {
      * @param verdict   the scheduler's latest verdict on the group, if any
      */
     public static GangEvent observe(PodCensus pods, int minMember, Optional<GangVerdict> verdict) {
+        boolean admitted = verdict.filter(v -> v.outcome() == GangVerdict.Outcome.ADMITTED).isPresent();
         if (pods.total() == 0) {
-            return NO_PODS;
+            // An admission is about pods yet to come, unlike a placement or a refusal, which are about pods
+            // that are gone: a workload creates its pods only once its group is admitted.
+            return admitted ? GANG_ADMITTED : NO_PODS;
         }
         if (pods.finished() == pods.total()) {
             return pods.succeeded() >= minMember ? GANG_SUCCEEDED : GANG_FAILED;
@@ -65,6 +73,12 @@ public enum GangEvent {
         // count them as bound, and pods waiting to replace them make up for them only once they are bound.
         if (pods.lost() > 0) {
             return GANG_UNPLACEABLE;
+        }
+        // What the pods did (above) tells more than an admission, which is given only to a gang with no bound
+        // pods. The room stays held until the pods are created and placed: pods still missing or waiting are
+        // what an admitted gang looks like.
+        if (admitted) {
+            return GANG_ADMITTED;
         }
         // A verdict is about pods waiting for a node; with none waiting it is an old one. A pod that was
         // deleted and not yet replaced is not a lost gang: its controller is usually about to replace it.

@@ -19,6 +19,7 @@ import static dev.muster.api.scheduling.v1alpha1.PodGroupPhase.Inqueue;
 import static dev.muster.api.scheduling.v1alpha1.PodGroupPhase.Pending;
 import static dev.muster.api.scheduling.v1alpha1.PodGroupPhase.Running;
 import static dev.muster.api.scheduling.v1alpha1.PodGroupPhase.Unknown;
+import static dev.muster.podgroup.GangEvent.GANG_ADMITTED;
 import static dev.muster.podgroup.GangEvent.GANG_FAILED;
 import static dev.muster.podgroup.GangEvent.GANG_PLACED;
 import static dev.muster.podgroup.GangEvent.GANG_SUCCEEDED;
@@ -29,8 +30,9 @@ import static dev.muster.podgroup.GangEvent.QUORUM_RUNNING;
 
 /**
  * The PodGroup phase lifecycle as a Spring StateMachine: the seed's table (Pending → Running →
- * Unknown → Pending) plus Inqueue, Completed and Failed. An event that has no transition from the
- * current phase leaves it as it is, e.g. {@link GangEvent#GANG_INCOMPLETE} never moves a phase.
+ * Unknown → Pending) plus Inqueue (admitted or placed), Completed and Failed. An event that has no
+ * transition from the current phase leaves it as it is, e.g. {@link GangEvent#GANG_INCOMPLETE} never
+ * moves a phase.
  *
  * <p>Machines are built once, one parked in each phase, because most reconciles do not change the
  * phase: such a decision costs one event (microseconds), and only a decision that moves a machine
@@ -86,6 +88,7 @@ public final class PodGroupPhaseMachine {
         var transitions = builder.configureTransitions();
 
         transition(transitions.withExternal(), Pending, GANG_PLACED, Inqueue);
+        transition(transitions.withExternal(), Pending, GANG_ADMITTED, Inqueue);
         transition(transitions.withExternal(), Pending, QUORUM_RUNNING, Running);
         transition(transitions.withExternal(), Pending, GANG_SUCCEEDED, Completed);
         transition(transitions.withExternal(), Pending, GANG_FAILED, Failed);
@@ -96,6 +99,9 @@ public final class PodGroupPhaseMachine {
         transition(transitions.withExternal(), Inqueue, GANG_SUCCEEDED, Completed);
         transition(transitions.withExternal(), Inqueue, GANG_FAILED, Failed);
 
+        // A restarted workload's old pods are deleted and its new gang admitted, perhaps before any look at the
+        // group saw it without pods; the same holds below for Unknown, Completed and Failed.
+        transition(transitions.withExternal(), Running, GANG_ADMITTED, Inqueue);
         // Pods restarted but placed again at once are not a lost gang, so GANG_PLACED keeps Running.
         transition(transitions.withExternal(), Running, GANG_UNPLACEABLE, Unknown);
         transition(transitions.withExternal(), Running, MEMBERS_NOT_REPLACED, Unknown);
@@ -105,13 +111,16 @@ public final class PodGroupPhaseMachine {
 
         transition(transitions.withExternal(), Unknown, NO_PODS, Pending);
         transition(transitions.withExternal(), Unknown, GANG_PLACED, Inqueue);
+        transition(transitions.withExternal(), Unknown, GANG_ADMITTED, Inqueue);
         transition(transitions.withExternal(), Unknown, QUORUM_RUNNING, Running);
         transition(transitions.withExternal(), Unknown, GANG_SUCCEEDED, Completed);
         transition(transitions.withExternal(), Unknown, GANG_FAILED, Failed);
 
         // A finished group starts over when its workload does, e.g. a Job restarted by a policy.
         transition(transitions.withExternal(), Completed, NO_PODS, Pending);
+        transition(transitions.withExternal(), Completed, GANG_ADMITTED, Inqueue);
         transition(transitions.withExternal(), Failed, NO_PODS, Pending);
+        transition(transitions.withExternal(), Failed, GANG_ADMITTED, Inqueue);
         transition(transitions.withExternal(), Failed, GANG_PLACED, Inqueue);
         transition(transitions.withExternal(), Failed, QUORUM_RUNNING, Running);
         transition(transitions.withExternal(), Failed, GANG_SUCCEEDED, Completed);

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.util.Optional;
 
+import static dev.muster.podgroup.GangEvent.GANG_ADMITTED;
 import static dev.muster.podgroup.GangEvent.GANG_FAILED;
 import static dev.muster.podgroup.GangEvent.GANG_INCOMPLETE;
 import static dev.muster.podgroup.GangEvent.GANG_PLACED;
@@ -19,10 +20,35 @@ class GangEventTest {
     private static final Optional<GangVerdict> NONE = Optional.empty();
     private static final Optional<GangVerdict> SCHEDULED = verdict(GangVerdict.Outcome.SCHEDULED);
     private static final Optional<GangVerdict> UNSCHEDULABLE = verdict(GangVerdict.Outcome.UNSCHEDULABLE);
+    private static final Optional<GangVerdict> ADMITTED = verdict(GangVerdict.Outcome.ADMITTED);
 
     @Test
-    void aGroupWithoutPodsHasNoPodsWhateverTheVerdict() {
+    void aGroupWithoutPodsHasNoPodsUnlessAdmitted() {
+        assertThat(GangEvent.observe(PodCensus.EMPTY, 2, NONE)).isEqualTo(NO_PODS);
         assertThat(GangEvent.observe(PodCensus.EMPTY, 2, UNSCHEDULABLE)).isEqualTo(NO_PODS);
+        assertThat(GangEvent.observe(PodCensus.EMPTY, 2, SCHEDULED)).as("placed pods that are gone").isEqualTo(NO_PODS);
+    }
+
+    @Test
+    void anAdmittedGroupWithoutPodsWaitsForThemToBeCreated() {
+        assertThat(GangEvent.observe(PodCensus.EMPTY, 2, ADMITTED)).isEqualTo(GANG_ADMITTED);
+    }
+
+    @Test
+    void anAdmittedGangIsAdmittedWhetherItsPodsWaitOrAreStillToCome() {
+        assertThat(GangEvent.observe(census(2, 0, 0, 0, 0, 0), 2, ADMITTED)).isEqualTo(GANG_ADMITTED);
+        assertThat(GangEvent.observe(census(1, 0, 0, 0, 0, 0), 4, ADMITTED)).isEqualTo(GANG_ADMITTED);
+        assertThat(GangEvent.observe(census(0, 1, 0, 0, 0, 0), 2, ADMITTED)).as("one bound, one still to come")
+                .isEqualTo(GANG_ADMITTED);
+    }
+
+    @Test
+    void whatThePodsDidOutranksAnAdmission() {
+        assertThat(GangEvent.observe(census(0, 0, 0, 2, 0, 0), 2, ADMITTED)).isEqualTo(GANG_SUCCEEDED);
+        assertThat(GangEvent.observe(census(1, 0, 0, 0, 1, 0), 2, ADMITTED)).isEqualTo(GANG_FAILED);
+        assertThat(GangEvent.observe(census(0, 0, 2, 0, 0, 0), 2, ADMITTED)).isEqualTo(QUORUM_RUNNING);
+        assertThat(GangEvent.observe(census(0, 2, 0, 0, 0, 0), 2, ADMITTED)).isEqualTo(GANG_PLACED);
+        assertThat(GangEvent.observe(census(1, 0, 0, 0, 0, 1), 2, ADMITTED)).isEqualTo(GANG_UNPLACEABLE);
     }
 
     @Test

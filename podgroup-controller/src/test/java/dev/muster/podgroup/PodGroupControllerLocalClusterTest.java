@@ -235,6 +235,59 @@ class PodGroupControllerLocalClusterTest {
         await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
     }
 
+    @Test
+    void anAdmittedGroupIsInqueueBeforeItHasPodsPendingOnceTheAdmissionExpiresAndRunsWhenItsPodsRun() {
+        String ns = "admission";
+        createGroup(ns, "gang", 2);
+
+        verdicts.publish(admitted(ns, "gang"));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+            assertThat(status.getScheduleStartTime()).isNotNull();
+            assertThat(condition(status, PodGroupCondition.SCHEDULED)).as("nothing placed yet").isEmpty();
+        });
+
+        String expired = "0/3 nodes are available: 3 Insufficient cpu.";
+        verdicts.publish(unschedulable(ns, "gang", expired));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Pending);
+            assertThat(condition(status, PodGroupCondition.UNSCHEDULABLE)).hasValueSatisfying(c -> {
+                assertThat(c.getStatus()).isEqualTo("True");
+                assertThat(c.getMessage()).isEqualTo(expired);
+            });
+        });
+
+        verdicts.publish(admitted(ns, "gang"));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+            assertThat(condition(status, PodGroupCondition.UNSCHEDULABLE)).hasValueSatisfying(c -> {
+                assertThat(c.getStatus()).isEqualTo("False");
+                assertThat(c.getReason()).isEqualTo("Admitted");
+            });
+        });
+        createPod(ns, "gang", "gang-0", 60, 0);
+        createPod(ns, "gang", "gang-1", 60, 0);
+        await().during(Duration.ofMillis(500)).atMost(TIMEOUT)
+                .until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Inqueue);
+
+        bind(ns, "gang-0", "node-0");
+        bind(ns, "gang-1", "node-1");
+        verdicts.publish(scheduled(ns, "gang"));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Running);
+            assertThat(status.getRunning()).isEqualTo(2);
+            assertThat(condition(status, PodGroupCondition.SCHEDULED))
+                    .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
+        });
+        // Listed in no particular order: Events are named at random.
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons(ns))
+                .containsExactlyInAnyOrder("Inqueue", "Pending", "Inqueue", "Running"));
+    }
+
     private static void createGroup(String ns, String name, int minMember) {
         var group = new PodGroup();
         group.getMetadata().setNamespace(ns);
@@ -250,6 +303,11 @@ class PodGroupControllerLocalClusterTest {
 
     private static void runPod(String ns, String group, String name, String node, int runSeconds, int exitCode) {
         createPod(ns, group, name, runSeconds, exitCode);
+        bind(ns, name, node);
+    }
+
+    /** Binds a pod as the scheduler would; the simulated kubelet then runs it. */
+    private static void bind(String ns, String name, String node) {
         client.bindings().inNamespace(ns).resource(new BindingBuilder()
                 .withNewMetadata().withName(name).endMetadata()
                 .withNewTarget().withKind("Node").withName(node).endTarget()
@@ -288,6 +346,12 @@ class PodGroupControllerLocalClusterTest {
 
     private static GangVerdict scheduled(String ns, String group) {
         return new GangVerdict(ns, group, GangVerdict.Outcome.SCHEDULED, null, "2/2 pods placed",
+                UUID.randomUUID().toString(), Instant.now());
+    }
+
+    private static GangVerdict admitted(String ns, String group) {
+        return new GangVerdict(ns, group, GangVerdict.Outcome.ADMITTED, "Admitted",
+                "Admitted: room for the 2 pod(s) of minMember 2 is held on 2 node(s) until they are created.",
                 UUID.randomUUID().toString(), Instant.now());
     }
 

@@ -14,6 +14,7 @@ class PodGroupPhaseMachineTest {
     @ParameterizedTest(name = "{0} --{1}--> {2}")
     @CsvSource({
             "Pending,   GANG_PLACED,        Inqueue",
+            "Pending,   GANG_ADMITTED,      Inqueue",
             "Pending,   QUORUM_RUNNING,     Running",
             "Pending,   GANG_SUCCEEDED,     Completed",
             "Pending,   GANG_FAILED,        Failed",
@@ -22,6 +23,7 @@ class PodGroupPhaseMachineTest {
             "Inqueue,   NO_PODS,            Pending",
             "Inqueue,   GANG_SUCCEEDED,     Completed",
             "Inqueue,   GANG_FAILED,        Failed",
+            "Running,   GANG_ADMITTED,      Inqueue",
             "Running,   GANG_UNPLACEABLE,   Unknown",
             "Running,   MEMBERS_NOT_REPLACED, Unknown",
             "Running,   NO_PODS,            Pending",
@@ -29,11 +31,14 @@ class PodGroupPhaseMachineTest {
             "Running,   GANG_FAILED,        Failed",
             "Unknown,   NO_PODS,            Pending",
             "Unknown,   GANG_PLACED,        Inqueue",
+            "Unknown,   GANG_ADMITTED,      Inqueue",
             "Unknown,   QUORUM_RUNNING,     Running",
             "Unknown,   GANG_SUCCEEDED,     Completed",
             "Unknown,   GANG_FAILED,        Failed",
             "Completed, NO_PODS,            Pending",
+            "Completed, GANG_ADMITTED,      Inqueue",
             "Failed,    NO_PODS,            Pending",
+            "Failed,    GANG_ADMITTED,      Inqueue",
             "Failed,    GANG_PLACED,        Inqueue",
             "Failed,    QUORUM_RUNNING,     Running",
             "Failed,    GANG_SUCCEEDED,     Completed",
@@ -47,6 +52,7 @@ class PodGroupPhaseMachineTest {
             "Pending,   NO_PODS",
             "Pending,   GANG_UNPLACEABLE",
             "Inqueue,   GANG_PLACED",
+            "Inqueue,   GANG_ADMITTED",
             "Running,   QUORUM_RUNNING",
             "Running,   GANG_PLACED",
             "Unknown,   GANG_UNPLACEABLE",
@@ -66,6 +72,15 @@ class PodGroupPhaseMachineTest {
     @EnumSource(PodGroupPhase.class)
     void anIncompleteGangNeverMovesAPhase(PodGroupPhase from) {
         assertThat(MACHINE.next(from, GangEvent.GANG_INCOMPLETE)).isEqualTo(from);
+    }
+
+    @Test
+    void anAdmissionThatExpiresOrIsWithdrawnReturnsTheGroupToPending() {
+        PodGroupPhase admitted = MACHINE.next(PodGroupPhase.Pending, GangEvent.GANG_ADMITTED);
+
+        assertThat(admitted).isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(MACHINE.next(admitted, GangEvent.NO_PODS)).as("no pods yet").isEqualTo(PodGroupPhase.Pending);
+        assertThat(MACHINE.next(admitted, GangEvent.GANG_UNPLACEABLE)).as("pods waiting").isEqualTo(PodGroupPhase.Pending);
     }
 
     @Test

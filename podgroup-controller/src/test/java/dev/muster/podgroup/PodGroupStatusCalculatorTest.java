@@ -23,6 +23,8 @@ class PodGroupStatusCalculatorTest {
     private static final Instant T2 = T0.plusSeconds(120);
     private static final PodGroupSpec MIN_2 = spec(2);
     private static final Optional<GangVerdict> NO_VERDICT = Optional.empty();
+    private static final String ADMITTED_MESSAGE =
+            "Admitted: room for the 2 pod(s) of minMember 2 is held on 1 node(s) until they are created.";
 
     @Test
     void aNewGroupIsPendingWithItsCounters() {
@@ -243,6 +245,83 @@ class PodGroupStatusCalculatorTest {
     }
 
     @Test
+    void anAdmittedGroupWithoutPodsIsInqueueWithoutConditionsAndItsScheduleStartTime() {
+        var admitted = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, PodCensus.EMPTY, admitted("t1", T0), false, T1);
+        var again = CALCULATOR.decide(admitted.status(), MIN_2, PodCensus.EMPTY, admitted("t1", T0), false, T2);
+
+        assertThat(admitted.event()).isEqualTo(GangEvent.GANG_ADMITTED);
+        assertThat(admitted.status().getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(admitted.status().getConditions()).as("nothing placed, and never unschedulable").isEmpty();
+        assertThat(admitted.status().getScheduleStartTime()).as("from the verdict").isEqualTo("2025-01-01T10:00:00Z");
+        assertThat(again.phaseChanged()).isFalse();
+        assertThat(Serialization.asJson(again.status())).isEqualTo(Serialization.asJson(admitted.status()));
+    }
+
+    @Test
+    void anAdmissionEndsUnschedulableWithoutSettingScheduledThenAnExpiryMakesTheGroupPendingAndUnschedulableAgain() {
+        var refused = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, PodCensus.EMPTY,
+                unschedulable("t1", "NotEnoughResources", "0/3 nodes are available: 3 Insufficient cpu.", T0), false, T0).status();
+        var admitted = CALCULATOR.decide(refused, MIN_2, PodCensus.EMPTY, admitted("t2", T1), false, T1).status();
+        var waiting = CALCULATOR.decide(admitted, MIN_2, census(2, 0, 0, 0, 0, 0), admitted("t2", T1), false, T1).status();
+        var expired = CALCULATOR.decide(waiting, MIN_2, census(2, 0, 0, 0, 0, 0),
+                unschedulable("t3", "NotEnoughResources", "0/3 nodes are available: 3 Insufficient cpu.", T2), false, T2).status();
+
+        assertThat(admitted.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(admitted.getConditions()).extracting(PodGroupCondition::getType).containsExactly(UNSCHEDULABLE);
+        var unschedulable = condition(admitted, UNSCHEDULABLE);
+        assertThat(unschedulable.getStatus()).isEqualTo("False");
+        assertThat(unschedulable.getReason()).isEqualTo("Admitted");
+        assertThat(unschedulable.getMessage()).isEqualTo(ADMITTED_MESSAGE);
+        assertThat(unschedulable.getTransitionID()).isEqualTo("t2");
+        assertThat(unschedulable.getLastTransitionTime()).isEqualTo("2025-01-01T10:01:00Z");
+        assertThat(admitted.getScheduleStartTime()).as("set once").isEqualTo("2025-01-01T10:00:00Z");
+        assertThat(waiting.getPhase()).as("pods created, waiting for the room held for them").isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(Serialization.asJson(waiting.getConditions())).isEqualTo(Serialization.asJson(admitted.getConditions()));
+        assertThat(expired.getPhase()).isEqualTo(PodGroupPhase.Pending);
+        assertThat(condition(expired, UNSCHEDULABLE).getStatus()).isEqualTo("True");
+        assertThat(condition(expired, UNSCHEDULABLE).getTransitionID()).isEqualTo("t3");
+        assertThat(condition(expired, UNSCHEDULABLE).getLastTransitionTime()).isEqualTo("2025-01-01T10:02:00Z");
+        assertThat(expired.getConditions()).extracting(PodGroupCondition::getType).doesNotContain(SCHEDULED);
+    }
+
+    @Test
+    void anAdmittedGangIsScheduledOnceItsPodsArePlacedAndRunsOnceTheyRun() {
+        var refused = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, PodCensus.EMPTY,
+                unschedulable("t1", "NotEnoughResources", "2 Insufficient cpu", T0), false, T0).status();
+        var admitted = CALCULATOR.decide(refused, MIN_2, PodCensus.EMPTY, admitted("t2", T1), false, T1).status();
+        var placed = CALCULATOR.decide(admitted, MIN_2, census(0, 2, 0, 0, 0, 0), scheduled("t3", T2), false, T2).status();
+        var running = CALCULATOR.decide(placed, MIN_2, census(0, 0, 2, 0, 0, 0), scheduled("t3", T2), false, T2).status();
+
+        assertThat(placed.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(condition(placed, SCHEDULED).getStatus()).isEqualTo("True");
+        assertThat(condition(placed, SCHEDULED).getTransitionID()).isEqualTo("t3");
+        assertThat(condition(placed, UNSCHEDULABLE).getReason()).isEqualTo(GangConditions.REASON_SCHEDULED);
+        assertThat(condition(placed, UNSCHEDULABLE).getTransitionID()).as("still False since the admission").isEqualTo("t2");
+        assertThat(condition(placed, UNSCHEDULABLE).getLastTransitionTime()).isEqualTo("2025-01-01T10:01:00Z");
+        assertThat(running.getPhase()).isEqualTo(PodGroupPhase.Running);
+    }
+
+    @Test
+    void aFinishedGroupWhoseWorkloadRestartsIsInqueueOnceTheNewGangIsAdmittedAndTheAdmissionLeavesScheduledAlone() {
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), scheduled("t1", T0), false, T0).status();
+        var failed = CALCULATOR.decide(running, MIN_2, census(0, 0, 0, 0, 2, 0), scheduled("t1", T0), false, T1).status();
+        var readmitted = CALCULATOR.decide(failed, MIN_2, PodCensus.EMPTY, admitted("t2", T2), false, T2).status();
+
+        assertThat(readmitted.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(condition(readmitted, SCHEDULED)).usingRecursiveComparison().isEqualTo(condition(failed, SCHEDULED));
+    }
+
+    @Test
+    void anAdmissionWithoutAReasonSaysAdmitted() {
+        var refused = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, PodCensus.EMPTY,
+                unschedulable("t1", "NotEnoughTasks", "0/2 pods exist", T0), false, T0).status();
+        var verdict = new GangVerdict("ns", "pg", GangVerdict.Outcome.ADMITTED, null, null, "t2", T1);
+        var admitted = CALCULATOR.decide(refused, MIN_2, PodCensus.EMPTY, Optional.of(verdict), false, T1).status();
+
+        assertThat(condition(admitted, UNSCHEDULABLE).getReason()).isEqualTo(GangConditions.REASON_ADMITTED);
+    }
+
+    @Test
     void minMemberDefaultsToOneAndIsAtLeastOne() {
         assertThat(PodGroupStatusCalculator.minMember(new PodGroupSpec())).isEqualTo(1);
         assertThat(PodGroupStatusCalculator.minMember(spec(0))).isEqualTo(1);
@@ -267,6 +346,10 @@ class PodGroupStatusCalculatorTest {
 
     private static Optional<GangVerdict> scheduled(String transitionId, Instant at) {
         return Optional.of(new GangVerdict("ns", "pg", GangVerdict.Outcome.SCHEDULED, null, "2/2 pods placed", transitionId, at));
+    }
+
+    private static Optional<GangVerdict> admitted(String transitionId, Instant at) {
+        return Optional.of(new GangVerdict("ns", "pg", GangVerdict.Outcome.ADMITTED, "Admitted", ADMITTED_MESSAGE, transitionId, at));
     }
 
     private static Optional<GangVerdict> unschedulable(String transitionId, String reason, String message, Instant at) {

@@ -22,6 +22,12 @@ public record GangVerdict(String namespace, String podGroup, Outcome outcome, St
     public enum Outcome {
         /** At least minMember pods (and each task's minTaskMember) are bound or being bound. */
         SCHEDULED,
+        /**
+         * Admitted, not yet placed: the gang's quorum fits node by node, and the scheduler holds that room
+         * for it while its pods are being created. Other gangs cannot be admitted to or placed on that
+         * room. The group is Inqueue.
+         */
+        ADMITTED,
         /** The gang could not be placed this cycle; nothing was bound. */
         UNSCHEDULABLE
     }
