@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
@@ -34,7 +35,12 @@ import java.util.function.Predicate;
  * (pods labelled {@code scheduling.muster.dev/pod-group} with the same PodGroup; a pod without the label
  * is a gang of one), honouring the PodGroup's {@code minMember} and {@code minTaskMember}.
  *
- * <p>Informers on nodes, all pods, PodGroups and PriorityClasses feed a cache; a cycle runs on one
+ * <p>A Muster Job creates its pods only once its PodGroup is admitted: the scheduler admits the gang
+ * when its quorum, shaped by the Job's task templates, fits node by node in room not promised to gangs
+ * admitted before it, and holds that room until the pods are created and placed (verdict
+ * {@code ADMITTED}, PodGroup phase Inqueue).
+ *
+ * <p>Informers on nodes, all pods, PodGroups, PriorityClasses and Jobs feed a cache; a cycle runs on one
  * thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
@@ -113,6 +119,7 @@ public final class GangScheduler implements AutoCloseable {
         SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
         SharedIndexInformer<PodGroup> podGroups = informers.informer(PodGroup.class);
         SharedIndexInformer<PriorityClass> priorityClasses = informers.informer(PriorityClass.class);
+        SharedIndexInformer<Job> jobs = informers.informer(Job.class);
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         SchedulingCycle cycle = new SchedulingCycle(cache,
@@ -134,7 +141,8 @@ public final class GangScheduler implements AutoCloseable {
             return cache.removePodGroup(podGroup);
         });
         watch(priorityClasses, trigger, cache::putPriorityClass, cache::removePriorityClass);
-        watched = List.of(nodes, pods, podGroups, priorityClasses);
+        watch(jobs, trigger, cache::putJob, cache::removeJob);
+        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs);
         if (ownsInformers) {
             informers.start();
         }
@@ -144,7 +152,7 @@ public final class GangScheduler implements AutoCloseable {
     }
 
     /**
-     * Whether the node, pod, PodGroup and PriorityClass informers have all listed once and their
+     * Whether the node, pod, PodGroup, PriorityClass and Job informers have all listed once and their
      * handlers have delivered that listing to the scheduler's cache; no cycle runs before. An informer
      * reports synced as soon as its store is filled, while its handlers get the objects asynchronously,
      * so a first cycle on {@code hasSynced()} alone could place a gang it sees only half of.

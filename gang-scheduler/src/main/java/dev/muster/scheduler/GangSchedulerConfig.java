@@ -55,26 +55,22 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
 
     /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */
     public GangSchedulerConfig withPermitWaitingTime(Duration waitingTime) {
-        return withCoscheduling(new CoschedulingArgs(waitingTime, coscheduling.podGroupBackoff(),
-                coscheduling.podGroupRejectPercentage(), coscheduling.scoring(), coscheduling.localityTopologyKey()));
+        return withCoscheduling(coscheduling.withPermitWaitingTime(waitingTime));
     }
 
     /** {@code podGroupBackoffSeconds}: how long a gang that failed far from its quorum is not tried. */
     public GangSchedulerConfig withPodGroupBackoff(Duration backoff) {
-        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), backoff,
-                coscheduling.podGroupRejectPercentage(), coscheduling.scoring(), coscheduling.localityTopologyKey()));
+        return withCoscheduling(coscheduling.withPodGroupBackoff(backoff));
     }
 
     /** {@code podGroupRejectPercentage}: how much of minMember may be unplaced for a gang to count as near. */
     public GangSchedulerConfig withPodGroupRejectPercentage(int percentage) {
-        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), coscheduling.podGroupBackoff(),
-                percentage, coscheduling.scoring(), coscheduling.localityTopologyKey()));
+        return withCoscheduling(coscheduling.withPodGroupRejectPercentage(percentage));
     }
 
     /** Bin-packing ({@link NodeScoring#MOST_ALLOCATED}, the default) or spreading. */
     public GangSchedulerConfig withNodeScoring(NodeScoring scoring) {
-        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), coscheduling.podGroupBackoff(),
-                coscheduling.podGroupRejectPercentage(), scoring, coscheduling.localityTopologyKey()));
+        return withCoscheduling(coscheduling.withScoring(scoring));
     }
 
     /**
@@ -82,7 +78,14 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
      * each gang's quorum is first tried within one domain. {@code null} turns locality off (the default).
      */
     public GangSchedulerConfig withLocalityTopologyKey(String topologyKey) {
-        return withCoscheduling(new CoschedulingArgs(coscheduling.permitWaitingTime(), coscheduling.podGroupBackoff(),
-                coscheduling.podGroupRejectPercentage(), coscheduling.scoring(), topologyKey));
+        return withCoscheduling(coscheduling.withLocalityTopologyKey(topologyKey));
+    }
+
+    /**
+     * How long an admitted gang keeps the room promised to it while its workload creates its pods
+     * (default 60 s); a gang not placed by then goes back to Pending.
+     */
+    public GangSchedulerConfig withAdmissionTimeout(Duration timeout) {
+        return withCoscheduling(coscheduling.withAdmissionTimeout(timeout));
     }
 }

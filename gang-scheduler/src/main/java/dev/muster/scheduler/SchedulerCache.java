@@ -1,5 +1,7 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.scheduler.core.BoundMembers;
@@ -18,14 +20,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The scheduler's view of the cluster, fed by informer events: node capacity and what every bound pod
  * uses (whoever bound it), the pending pods of our scheduler grouped by gang, how many pods of each
- * gang are bound, and the PodGroups' requirements.
+ * gang are bound, the PodGroups' requirements, and the Jobs whose pods wait for their gang's admission.
  *
  * <p>Pods the scheduler has placed are <em>assumed</em>, as in kube-scheduler: they use their node's
  * capacity at once, before the informer shows them bound, so the next cycle cannot place other pods on
@@ -39,6 +43,7 @@ final class SchedulerCache {
     private final Map<String, CachedPod> pods = new HashMap<>();
     private final Map<GroupKey, GroupPods> groups = new HashMap<>();
     private final Map<GroupKey, GroupSpec> podGroups = new HashMap<>();
+    private final Map<String, JobPodTemplates> jobs = new HashMap<>();
     private final PriorityClasses priorityClasses = new PriorityClasses();
 
     /** @return whether the node's change can make a pending pod schedulable */
@@ -93,10 +98,43 @@ final class SchedulerCache {
         GroupSpec now = new GroupSpec(spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(),
                 minTaskMember, spec == null ? null : spec.getPriorityClassName(), KubeObjects.createdAt(podGroup),
                 spec == null || spec.getScheduleTimeoutSeconds() == null ? null
-                        : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()));
+                        : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
+                JobPodTemplates.owningJob(podGroup));
         GroupSpec before = podGroups.put(key, now);
         GroupPods waiting = groups.get(key);
-        return !now.equals(before) && waiting != null && !waiting.pending.isEmpty();
+        return !now.equals(before) && (waiting != null && !waiting.pending.isEmpty() || waitsForAdmission(key, now));
+    }
+
+    /**
+     * Records a Job's templates and whether it waits for admission.
+     *
+     * @return whether that changed for a job whose PodGroup exists, which can admit or withdraw a gang
+     */
+    synchronized boolean putJob(Job job) {
+        JobPodTemplates now = JobPodTemplates.of(job);
+        String key = KubeObjects.key(job.getMetadata().getNamespace(), now.name());
+        JobPodTemplates before = jobs.put(key, now);
+        return !now.equals(before) && (now.waiting() || before != null && before.waiting())
+                && podGroups.containsKey(GroupKey.podGroup(job.getMetadata().getNamespace(),
+                JobDefaults.podGroupName(now.name())));
+    }
+
+    /** @return whether the job waited for admission, which its gang no longer does */
+    synchronized boolean removeJob(Job job) {
+        JobPodTemplates before = jobs.remove(KubeObjects.key(job.getMetadata().getNamespace(),
+                job.getMetadata().getName()));
+        return before != null && before.waiting();
+    }
+
+    /** Whether the PodGroup exists, so that a verdict about it has a reader. */
+    synchronized boolean hasPodGroup(GroupKey key) {
+        return podGroups.containsKey(key);
+    }
+
+    private boolean waitsForAdmission(GroupKey key, GroupSpec spec) {
+        JobPodTemplates job = spec.ownerJob() == null ? null
+                : jobs.get(KubeObjects.key(key.namespace(), spec.ownerJob()));
+        return job != null && job.waiting();
     }
 
     /** @return whether pods of the group wait, which must now be told that their group is missing */
@@ -122,31 +160,53 @@ final class SchedulerCache {
     }
 
     /**
-     * A snapshot and the gangs to try. A gang of a PodGroup that does not exist (yet) is not tried: its
-     * pods are listed apart, to be told why they wait. Only pods bound to nodes that still exist count
-     * toward a gang's quorum.
+     * A snapshot and the gangs to try: gangs with pending pods, and gangs of Jobs that wait for admission
+     * before they create pods (with the pods they will create, see {@link JobPodTemplates}). A gang of a
+     * PodGroup that does not exist (yet) is not tried: its pods are listed apart, to be told why they
+     * wait. Only pods bound to nodes that still exist count toward a gang's quorum.
      */
     synchronized CycleInput beginCycle() {
         List<PendingGang> gangs = new ArrayList<>();
         List<MissingPodGroup> missing = new ArrayList<>();
-        groups.forEach((key, group) -> {
-            if (group.pending.isEmpty()) {
-                return;
+        Set<GroupKey> keys = new LinkedHashSet<>(groups.keySet());
+        podGroups.forEach((key, spec) -> {
+            if (waitsForAdmission(key, spec)) {
+                keys.add(key);
+            }
+        });
+        for (GroupKey key : keys) {
+            GroupPods group = groups.getOrDefault(key, GroupPods.NONE);
+            List<PodInfo> expected = expectedPods(key, group);
+            if (group.pending.isEmpty() && expected.isEmpty()) {
+                continue;
             }
             List<PodInfo> pending = new ArrayList<>(group.pending.size());
             group.pending.values().forEach(pod -> pending.add(pod.info()));
-            GangInfo gang = gangInfo(key, group);
+            GangInfo gang = gangInfo(key, group, expected);
             if (gang == null) {
                 missing.add(new MissingPodGroup(key, pending));
-                return;
+                continue;
             }
             BoundMembers.Count bound = group.bound.countOn(cluster::hasNode);
-            gangs.add(new PendingGang(gang, pending, bound.total(), bound.byTask()));
-        });
+            gangs.add(new PendingGang(gang, pending, bound.total(), bound.byTask(), null, expected));
+        }
         return new CycleInput(cluster.snapshot(), gangs, missing);
     }
 
-    private GangInfo gangInfo(GroupKey key, GroupPods group) {
+    /**
+     * The pods a waiting Job will create for the gang once it is admitted. Only a gang with nothing bound
+     * is admitted: one with bound pods has been placed, and its job creates the missing pods at once.
+     */
+    private List<PodInfo> expectedPods(GroupKey key, GroupPods group) {
+        GroupSpec spec = podGroups.get(key);
+        if (spec == null || !waitsForAdmission(key, spec) || !group.bound.isEmpty()) {
+            return List.of();
+        }
+        return jobs.get(KubeObjects.key(key.namespace(), spec.ownerJob()))
+                .expectedPods(key, spec.minTaskMember().keySet(), group.pending.keySet(), this::priorityOf);
+    }
+
+    private GangInfo gangInfo(GroupKey key, GroupPods group, List<PodInfo> expected) {
         if (key.standalonePod()) {
             CachedPod pod = group.pending.firstEntry().getValue();
             return new GangInfo(key, 1, Map.of(), priorityOf(pod), pod.createdAt());
@@ -158,6 +218,7 @@ final class SchedulerCache {
         // The PodGroup's class if it names a known one, else its highest pod (pods of a group should agree).
         Integer groupPriority = priorityClasses.valueOf(spec.priorityClassName());
         int priority = groupPriority != null ? groupPriority
+                : group.pending.isEmpty() ? expected.stream().mapToInt(PodInfo::priority).max().orElse(0)
                 : group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0);
         return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority, spec.createdAt(),
                 spec.scheduleTimeout());
@@ -197,10 +258,14 @@ final class SchedulerCache {
      * servers that skip the Priority admission plugin), else the global default class's value, else 0.
      */
     private int priorityOf(CachedPod pod) {
-        if (pod.specPriority() != null) {
-            return pod.specPriority();
+        return priorityOf(pod.specPriority(), pod.priorityClassName());
+    }
+
+    private int priorityOf(Integer specPriority, String priorityClassName) {
+        if (specPriority != null) {
+            return specPriority;
         }
-        Integer byClass = priorityClasses.valueOf(pod.priorityClassName());
+        Integer byClass = priorityClasses.valueOf(priorityClassName);
         return byClass != null ? byClass : priorityClasses.globalDefault();
     }
 
@@ -297,13 +362,20 @@ final class SchedulerCache {
         }
     }
 
-    /** The requirements of a PodGroup. */
+    /**
+     * The requirements of a PodGroup.
+     *
+     * @param ownerJob the Job that owns the group, {@code null} for a group of any other workload
+     */
     private record GroupSpec(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
-                             Instant createdAt, Duration scheduleTimeout) {
+                             Instant createdAt, Duration scheduleTimeout, String ownerJob) {
     }
 
     /** The pods of one gang: pending ones by name, and bound ones counted per node and task. */
     private static final class GroupPods {
+        /** A gang without pods; never modified. */
+        static final GroupPods NONE = new GroupPods();
+
         private final TreeMap<String, CachedPod> pending = new TreeMap<>();
         private final BoundMembers bound = new BoundMembers();
 

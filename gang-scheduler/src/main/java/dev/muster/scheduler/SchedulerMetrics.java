@@ -36,7 +36,7 @@ final class SchedulerMetrics {
         bindFailures = Counter.builder(BIND_FAILURES).description("Bindings the API server refused or that failed")
                 .register(registry);
         for (GangPlacement.Outcome outcome : GangPlacement.Outcome.values()) {
-            if (outcome != GangPlacement.Outcome.PLACED) {
+            if (outcome != GangPlacement.Outcome.PLACED && outcome != GangPlacement.Outcome.WITHDRAWN) {
                 AtomicInteger count = registry.gauge(PENDING_GROUPS,
                         List.of(io.micrometer.core.instrument.Tag.of("reason", reasonTag(outcome))),
                         new AtomicInteger());
@@ -52,6 +52,8 @@ final class SchedulerMetrics {
             case NOT_ENOUGH_RESOURCES -> "NotEnoughResources";
             case RESERVED -> "Reserved";
             case BACKED_OFF -> "BackingOff";
+            case ADMITTED -> "Admitted";
+            case WITHDRAWN -> "Withdrawn";
             case PLACED -> "Scheduled";
         };
     }
@@ -66,7 +68,7 @@ final class SchedulerMetrics {
         for (GangPlacement result : results) {
             if (result.placed()) {
                 gangsPlaced.increment();
-            } else {
+            } else if (result.outcome() != GangPlacement.Outcome.WITHDRAWN) {
                 counts.merge(result.outcome(), 1, Integer::sum);
             }
         }

@@ -31,6 +31,7 @@ final class SchedulingCycle implements Runnable {
     static final String REASON_SCHEDULED = "Scheduled";
     static final String REASON_NOT_ENOUGH_RESOURCES = "NotEnoughResources";
     static final String REASON_NOT_ENOUGH_TASKS = "NotEnoughTasks";
+    static final String REASON_ADMITTED = "Admitted";
     private static final Logger log = LoggerFactory.getLogger(SchedulingCycle.class);
 
     private final SchedulerCache cache;
@@ -76,18 +77,33 @@ final class SchedulingCycle implements Runnable {
         String transitionId = UUID.randomUUID().toString();
         Map<GroupKey, String> waits = new HashMap<>();
         for (GangPlacement result : results) {
+            GroupKey key = result.gang().key();
+            if (result.outcome() == GangPlacement.Outcome.WITHDRAWN) {
+                // A verdict about a deleted group would only linger on the board.
+                if (cache.hasPodGroup(key)) {
+                    board.publish(verdict(result, transitionId, now));
+                }
+                log.info("{}: {}", key, result.message());
+                continue;
+            }
             if (result.placed() && !result.placements().isEmpty()) {
                 List<BindRequest> requests = cache.assume(result.placements());
                 binder.bindAll(requests);
                 logBinding(result, requests);
             }
-            for (PodInfo pod : result.unplaced()) {
-                conditions.markUnschedulable(pod.namespace(), pod.name(), result.pendingPodMessage());
+            // The pods of an admitted gang wait for their siblings to be created, not for room: telling
+            // them Unschedulable would send the cluster autoscaler after room that is already held.
+            if (result.outcome() != GangPlacement.Outcome.ADMITTED) {
+                for (PodInfo pod : result.unplaced()) {
+                    conditions.markUnschedulable(pod.namespace(), pod.name(), result.pendingPodMessage());
+                }
             }
-            if (!result.gang().key().standalonePod()) {
+            if (!key.standalonePod()) {
                 board.publish(verdict(result, transitionId, now));
             }
-            if (!result.unplaced().isEmpty()) {
+            if (result.outcome() == GangPlacement.Outcome.ADMITTED) {
+                logWait(key, result.message(), waits);
+            } else if (!result.unplaced().isEmpty() || !result.placed()) {
                 logWait(result, waits);
             }
         }
@@ -132,14 +148,20 @@ final class SchedulingCycle implements Runnable {
 
     private static GangVerdict verdict(GangPlacement result, String transitionId, Instant now) {
         GroupKey key = result.gang().key();
-        GangVerdict.Outcome outcome = result.placed() ? GangVerdict.Outcome.SCHEDULED : GangVerdict.Outcome.UNSCHEDULABLE;
+        GangVerdict.Outcome outcome = switch (result.outcome()) {
+            case PLACED -> GangVerdict.Outcome.SCHEDULED;
+            case ADMITTED -> GangVerdict.Outcome.ADMITTED;
+            case NOT_ENOUGH_PODS, NOT_ENOUGH_RESOURCES, RESERVED, BACKED_OFF, WITHDRAWN ->
+                    GangVerdict.Outcome.UNSCHEDULABLE;
+        };
         return new GangVerdict(key.namespace(), key.name(), outcome, reason(result), result.message(), transitionId, now);
     }
 
     private static String reason(GangPlacement result) {
         return switch (result.outcome()) {
             case PLACED -> REASON_SCHEDULED;
-            case NOT_ENOUGH_PODS -> REASON_NOT_ENOUGH_TASKS;
+            case NOT_ENOUGH_PODS, WITHDRAWN -> REASON_NOT_ENOUGH_TASKS;
+            case ADMITTED -> REASON_ADMITTED;
             case NOT_ENOUGH_RESOURCES, RESERVED, BACKED_OFF -> REASON_NOT_ENOUGH_RESOURCES;
         };
     }

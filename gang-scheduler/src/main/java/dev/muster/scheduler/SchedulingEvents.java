@@ -18,7 +18,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Records a {@code FailedScheduling} Warning event on a PodGroup (or on the pod of a gang of one) each
- * time why it waits changes, and a {@code Scheduled} Normal event when it is placed: one event per
+ * time why it waits changes, an {@code Admitted} Normal event when it is admitted before its pods exist,
+ * and a {@code Scheduled} Normal event when it is placed: one event per
  * distinct reason, not one per cycle, so {@code kubectl describe} stays readable however often cycles run.
  * A pod whose PodGroup does not exist gets one {@code PodGroupNotFound} Warning event on itself, since
  * there is no PodGroup to record it on.
@@ -26,6 +27,7 @@ import java.util.concurrent.RejectedExecutionException;
 final class SchedulingEvents {
     static final String FAILED_SCHEDULING = "FailedScheduling";
     static final String SCHEDULED = "Scheduled";
+    static final String ADMITTED = "Admitted";
     static final String POD_GROUP_NOT_FOUND = "PodGroupNotFound";
 
     private final EventRecorder recorder;
@@ -48,15 +50,20 @@ final class SchedulingEvents {
     void report(List<GangPlacement> results) {
         Map<GroupKey, String> now = new HashMap<>();
         for (GangPlacement result : results) {
+            if (result.outcome() == GangPlacement.Outcome.WITHDRAWN) {
+                continue;
+            }
             GroupKey key = result.gang().key();
-            String reason = result.placed() ? SCHEDULED : FAILED_SCHEDULING;
-            String message = result.placed() ? result.message() : result.pendingPodMessage();
+            boolean admitted = result.outcome() == GangPlacement.Outcome.ADMITTED;
+            String reason = result.placed() ? SCHEDULED : admitted ? ADMITTED : FAILED_SCHEDULING;
+            String message = result.placed() || admitted ? result.message() : result.pendingPodMessage();
             String event = reason + ": " + message;
             if (!result.placed()) {
                 now.put(key, event);
             }
             if (!event.equals(recorded.get(key))) {
-                record(key, result.placed() ? EventRecorder.NORMAL : EventRecorder.WARNING, reason, message);
+                record(key, result.placed() || admitted ? EventRecorder.NORMAL : EventRecorder.WARNING, reason,
+                        message);
             }
         }
         recorded = now;

@@ -20,9 +20,22 @@ import java.util.Objects;
  *                                 {@code topology.kubernetes.io/zone} or a rack label): a gang's quorum is
  *                                 first tried within one domain, and anywhere only if no domain holds it;
  *                                 {@code null} to place gangs without regard to domains
+ * @param admissionTimeout         how long an admitted gang (Inqueue) keeps the room promised to it while
+ *                                 its workload creates its pods; a gang not placed by then goes back to
+ *                                 Pending, releases the room, and is not admitted again for as long
  */
 public record CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
-                               NodeScoring scoring, String localityTopologyKey) {
+                               NodeScoring scoring, String localityTopologyKey, Duration admissionTimeout) {
+
+    /** Default {@link #admissionTimeout()}. */
+    public static final Duration DEFAULT_ADMISSION_TIMEOUT = Duration.ofSeconds(60);
+
+    /** Arguments with the default admission timeout. */
+    public CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
+                            NodeScoring scoring, String localityTopologyKey) {
+        this(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, scoring, localityTopologyKey,
+                DEFAULT_ADMISSION_TIMEOUT);
+    }
 
     /** Arguments without gang locality. */
     public CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
@@ -33,6 +46,7 @@ public record CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBack
     public CoschedulingArgs {
         requireNonNegative(permitWaitingTime, "permitWaitingTime");
         requireNonNegative(podGroupBackoff, "podGroupBackoff");
+        requireNonNegative(admissionTimeout, "admissionTimeout");
         if (podGroupRejectPercentage < 0 || podGroupRejectPercentage > 100) {
             throw new IllegalArgumentException("podGroupRejectPercentage must be 0..100: " + podGroupRejectPercentage);
         }
@@ -42,9 +56,48 @@ public record CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBack
         }
     }
 
-    /** The plugin's defaults: 60 s waiting time, no backoff, 10 percent; bin-packing, no gang locality. */
+    /**
+     * The plugin's defaults: 60 s waiting time, no backoff, 10 percent; bin-packing, no gang locality, and
+     * 60 s for an admitted gang to be placed.
+     */
     public static CoschedulingArgs defaults() {
         return new CoschedulingArgs(Duration.ofSeconds(60), Duration.ZERO, 10, NodeScoring.MOST_ALLOCATED);
+    }
+
+    /** These arguments with another permit waiting time. */
+    public CoschedulingArgs withPermitWaitingTime(Duration waitingTime) {
+        return new CoschedulingArgs(waitingTime, podGroupBackoff, podGroupRejectPercentage, scoring,
+                localityTopologyKey, admissionTimeout);
+    }
+
+    /** These arguments with another backoff. */
+    public CoschedulingArgs withPodGroupBackoff(Duration backoff) {
+        return new CoschedulingArgs(permitWaitingTime, backoff, podGroupRejectPercentage, scoring,
+                localityTopologyKey, admissionTimeout);
+    }
+
+    /** These arguments with another reject percentage. */
+    public CoschedulingArgs withPodGroupRejectPercentage(int percentage) {
+        return new CoschedulingArgs(permitWaitingTime, podGroupBackoff, percentage, scoring, localityTopologyKey,
+                admissionTimeout);
+    }
+
+    /** These arguments with another node scoring. */
+    public CoschedulingArgs withScoring(NodeScoring nodeScoring) {
+        return new CoschedulingArgs(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, nodeScoring,
+                localityTopologyKey, admissionTimeout);
+    }
+
+    /** These arguments with another locality topology key; {@code null} for none. */
+    public CoschedulingArgs withLocalityTopologyKey(String topologyKey) {
+        return new CoschedulingArgs(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, scoring,
+                topologyKey, admissionTimeout);
+    }
+
+    /** These arguments with another admission timeout. */
+    public CoschedulingArgs withAdmissionTimeout(Duration timeout) {
+        return new CoschedulingArgs(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, scoring,
+                localityTopologyKey, timeout);
     }
 
     private static void requireNonNegative(Duration duration, String name) {

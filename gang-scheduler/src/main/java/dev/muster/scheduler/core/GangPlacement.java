@@ -5,12 +5,13 @@ import java.util.Objects;
 
 /**
  * The result of a {@link GangTrial}: either the gang's quorum is placed and {@link #placements()} are
- * committed to the snapshot, or the gang holds a reservation ({@link Outcome#RESERVED}), or nothing of
- * the gang is placed and the snapshot is as before.
+ * committed to the snapshot, or the gang holds a reservation ({@link Outcome#RESERVED}) or an admission
+ * ({@link Outcome#ADMITTED}), or nothing of the gang is placed and the snapshot is as before.
  *
  * @param gang          the gang
  * @param outcome       what happened
- * @param placements    committed placements; empty unless {@link Outcome#PLACED}
+ * @param placements    placements kept on the snapshot; empty unless {@link Outcome#PLACED} (to bind),
+ *                      {@link Outcome#RESERVED} or {@link Outcome#ADMITTED} (held, not bound)
  * @param unplaced      pending pods left without a node
  * @param unschedulable why the last pod that fit nowhere did not fit; {@code null} if none failed
  * @param message       the outcome for humans, for the PodGroup condition and pending pods
@@ -34,7 +35,19 @@ public record GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> p
          */
         RESERVED,
         /** The gang failed recently and waits out its backoff; it was not tried. */
-        BACKED_OFF
+        BACKED_OFF,
+        /**
+         * The gang's workload creates its pods only once the gang is admitted, and its quorum (the pods
+         * that exist and the {@linkplain PendingGang#expected() expected} ones) fits node by node:
+         * {@link #placements()} stay on the snapshot as the room promised to it, and none is bound. Pods
+         * that already exist wait for the others.
+         */
+        ADMITTED,
+        /**
+         * The gang was admitted, but its workload no longer waits for pods to be admitted (it was
+         * suspended, finished or deleted) and none of its pods waits: the promise is dropped.
+         */
+        WITHDRAWN
     }
 
     public GangPlacement {

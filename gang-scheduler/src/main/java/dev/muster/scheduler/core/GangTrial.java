@@ -117,6 +117,63 @@ public final class GangTrial {
     }
 
     /**
+     * Admission of a gang whose workload creates its pods only once the gang is admitted: its quorum, made
+     * of the pods that exist and as many {@linkplain PendingGang#expected() expected} pods as minMember and
+     * each task's minTaskMember still need, must fit node by node, as a placement would. If it does, the
+     * placements stay on the snapshot as the room promised to the gang, so that gangs tried after it in
+     * the cycle cannot be admitted to or placed on it, and nothing is bound
+     * ({@link GangPlacement.Outcome#ADMITTED}). Otherwise nothing is kept.
+     */
+    public GangPlacement admit(PendingGang work) {
+        List<PodInfo> quorum = quorumWithExpected(work);
+        if (quorum == null) {
+            return notEnoughPods(work, "Waiting for pods: the workload will create fewer than the quorum needs.");
+        }
+        GangPlacement trial = attempt(new PendingGang(work.gang(), quorum, work.bound(), work.boundByTask()));
+        if (!trial.placed()) {
+            return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
+                    work.pending(), trial.unschedulable(), trial.message());
+        }
+        // Stays the same from one cycle to the next while the pods are created, so the verdict does too.
+        String message = "Admitted: the " + quorum.size() + " pod(s) minMember " + work.gang().minMember()
+                + " needs fit node by node; their room is held until they are created and placed.";
+        return new GangPlacement(work.gang(), GangPlacement.Outcome.ADMITTED, trial.placements(), work.pending(),
+                null, message);
+    }
+
+    /**
+     * The gang's pending pods plus the expected pods that complete its quorum: first what each task's
+     * minimum lacks, then, in the order the workload creates them, what minMember lacks.
+     *
+     * @return {@code null} if the expected pods cannot complete it
+     */
+    private static List<PodInfo> quorumWithExpected(PendingGang work) {
+        List<PodInfo> quorum = new ArrayList<>(work.pending());
+        List<PodInfo> rest = new ArrayList<>(work.expected());
+        for (Map.Entry<String, Integer> minimum : new TreeMap<>(work.gang().minTaskMember()).entrySet()) {
+            String task = minimum.getKey();
+            long have = work.boundOf(task) + quorum.stream().filter(p -> p.task().equals(task)).count();
+            for (var it = rest.iterator(); it.hasNext() && have < minimum.getValue(); ) {
+                PodInfo pod = it.next();
+                if (pod.task().equals(task)) {
+                    quorum.add(pod);
+                    it.remove();
+                    have++;
+                }
+            }
+            if (have < minimum.getValue()) {
+                return null;
+            }
+        }
+        int lacking = work.gang().minMember() - work.bound() - quorum.size();
+        if (lacking > rest.size()) {
+            return null;
+        }
+        quorum.addAll(rest.subList(0, Math.max(0, lacking)));
+        return quorum;
+    }
+
+    /**
      * Gang locality: tries the quorum within the domain of the topology key that holds it by slot counts
      * and has the fewest free slots (bin-packing whole domains, so others stay free for big gangs).
      *

@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * A gang as one cycle sees it: its requirements, the pods still to place, how many of its pods are
- * already bound (and not terminated), which count toward the quorum, and when it last failed.
+ * already bound (and not terminated), which count toward the quorum, when it last failed, and the pods
+ * its workload will create once the gang is admitted.
  *
  * @param gang          requirements
  * @param pending       pods to place, in the order they should be tried
@@ -15,17 +16,27 @@ import java.util.Objects;
  * @param boundByTask   the same per task name
  * @param lastFailedAt  when a trial of the gang last found too little room; {@code null} if it has not
  *                      failed since it was last placed, or was never tried
+ * @param expected      pods that do not exist yet and that the gang's workload creates once the gang
+ *                      is admitted (a Muster Job's pods, from its task templates), in the order it
+ *                      creates them; empty for a workload that creates its pods on its own
  */
 public record PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<String, Integer> boundByTask,
-                          Instant lastFailedAt) {
+                          Instant lastFailedAt, List<PodInfo> expected) {
 
     public PendingGang {
         Objects.requireNonNull(gang, "gang");
         pending = List.copyOf(pending);
         boundByTask = boundByTask == null ? Map.of() : Map.copyOf(boundByTask);
+        expected = expected == null ? List.of() : List.copyOf(expected);
     }
 
-    /** A gang that has not failed. */
+    /** A gang whose workload creates its pods on its own. */
+    public PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<String, Integer> boundByTask,
+                       Instant lastFailedAt) {
+        this(gang, pending, bound, boundByTask, lastFailedAt, List.of());
+    }
+
+    /** A gang that has not failed, whose workload creates its pods on its own. */
     public PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<String, Integer> boundByTask) {
         this(gang, pending, bound, boundByTask, null);
     }
@@ -37,6 +48,24 @@ public record PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<S
 
     /** This gang, marked as having failed at the given time. */
     public PendingGang failedAt(Instant time) {
-        return new PendingGang(gang, pending, bound, boundByTask, time);
+        return new PendingGang(gang, pending, bound, boundByTask, time, expected);
+    }
+
+    /**
+     * Whether the pods that exist can make up the quorum: with the bound ones, at least minMember, and
+     * for each task at least its minTaskMember. A gang short of pods is not placed; a gang whose
+     * workload waits for admission ({@link #expected()}) can be admitted instead.
+     */
+    public boolean hasQuorumPods() {
+        if (pending.size() < gang.minMember() - bound) {
+            return false;
+        }
+        for (Map.Entry<String, Integer> minimum : gang.minTaskMember().entrySet()) {
+            int needed = minimum.getValue() - boundOf(minimum.getKey());
+            if (needed > 0 && pending.stream().filter(p -> p.task().equals(minimum.getKey())).count() < needed) {
+                return false;
+            }
+        }
+        return true;
     }
 }

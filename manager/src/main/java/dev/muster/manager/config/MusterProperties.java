@@ -19,7 +19,8 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
         kubernetes = kubernetes == null ? new Kubernetes(null, 64) : kubernetes;
         controllers = controllers == null ? new Controllers(4, 4) : controllers;
         scheduler = scheduler == null
-                ? new Scheduler(Duration.ofSeconds(1), 16, Duration.ofSeconds(60), Duration.ZERO, 10, "most-allocated", null)
+                ? new Scheduler(Duration.ofSeconds(1), 16, Duration.ofSeconds(60), Duration.ZERO, 10, "most-allocated", null,
+                        Duration.ofSeconds(60))
                 : scheduler;
         podgroup = podgroup == null ? new PodGroup(Duration.ofSeconds(30), Duration.ofSeconds(1)) : podgroup;
     }
@@ -51,10 +52,12 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      * @param nodeScoring              {@code most-allocated} (bin-packing) or {@code least-allocated} (spreading)
      * @param localityTopologyKey      node label whose domains gangs are packed into, e.g.
      *                                 {@code topology.kubernetes.io/zone}; empty for none
+     * @param admissionTimeout         how long an admitted (Inqueue) gang keeps the room held for it while
+     *                                 its job creates its pods; not placed by then, it goes back to Pending
      */
     public record Scheduler(Duration cyclePeriod, int bindConcurrency, Duration permitWaitingTime,
                             Duration podGroupBackoff, int podGroupRejectPercentage, String nodeScoring,
-                            String localityTopologyKey) {
+                            String localityTopologyKey, Duration admissionTimeout) {
     }
 
     /**

@@ -44,7 +44,8 @@ public class ComponentsConfiguration {
                 .withPodGroupBackoff(s.podGroupBackoff())
                 .withPodGroupRejectPercentage(s.podGroupRejectPercentage())
                 .withNodeScoring(nodeScoring(s.nodeScoring()))
-                .withLocalityTopologyKey(s.localityTopologyKey());
+                .withLocalityTopologyKey(s.localityTopologyKey())
+                .withAdmissionTimeout(s.admissionTimeout());
         return new GangScheduler(client, informers, board, config, meters);
     }
 

@@ -1,0 +1,219 @@
+package dev.muster.scheduler;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobSpec;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.support.gang.GangVerdict;
+import dev.muster.support.gang.GangVerdictBoard;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Admission on the local cluster over HTTP: a Muster Job's gang is admitted from its task templates
+ * before its pods exist, node by node, against room not promised to gangs admitted before it. The Job
+ * controller does not run here; the test creates the job's pods itself when it would.
+ */
+class GangAdmissionScenarioTest {
+    private static final String NS = "default";
+    private static final Duration PATIENCE = Duration.ofSeconds(15);
+    private static final Duration STAYS = Duration.ofMillis(800);
+
+    private LocalCluster cluster;
+    private KubernetesClient client;
+    private final GangVerdictBoard board = new GangVerdictBoard();
+    private GangScheduler scheduler;
+
+    private void startCluster(int nodes, int gpusEach) {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu("16")
+                .withNodeMemory("64Gi").withNodeGpus(gpusEach).withDefaultRunTime(Duration.ofMinutes(10)));
+        client = cluster.client();
+    }
+
+    private void startScheduler(UnaryOperator<GangSchedulerConfig> configure) {
+        scheduler = new GangScheduler(client, board,
+                configure.apply(GangSchedulerConfig.defaults().withCyclePeriod(Duration.ofMillis(200))));
+        scheduler.start();
+        await().atMost(PATIENCE).until(scheduler::isSynced);
+    }
+
+    @AfterEach
+    void stop() {
+        if (scheduler != null) {
+            scheduler.stop();
+        }
+        cluster.close();
+    }
+
+    @Test
+    void aJobWhoseGangFitsOnlyBySumIsNotAdmitted() {
+        startCluster(3, 4);
+        // 12 GPUs free in total for 12 requested, but no node has the 6 one pod needs.
+        createJobAndPodGroup("llm", 2, 6);
+
+        startScheduler(UnaryOperator.identity());
+
+        await().atMost(PATIENCE).until(() -> verdict("llm").isPresent());
+        assertThat(verdict("llm")).hasValueSatisfying(v -> {
+            assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.UNSCHEDULABLE);
+            assertThat(v.reason()).isEqualTo("NotEnoughResources");
+            assertThat(v.message()).startsWith("0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
+        });
+    }
+
+    @Test
+    void aJobIsAdmittedBeforeItsPodsExistAndPlacedOnceTheyDo() {
+        startCluster(3, 8);
+        Job job = createJobAndPodGroup("llm", 2, 6);
+
+        startScheduler(UnaryOperator.identity());
+
+        await().atMost(PATIENCE).until(() -> outcome("llm").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
+        assertThat(verdict("llm")).hasValueSatisfying(v -> assertThat(v.reason()).isEqualTo("Admitted"));
+
+        createPods(job, 2, 6);
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("llm")).hasSize(2));
+        assertThat(outcome("llm")).contains(GangVerdict.Outcome.SCHEDULED);
+    }
+
+    @Test
+    void roomPromisedToAnAdmittedJobIsNotGivenToAnotherUntilTheAdmissionTimesOut() {
+        startCluster(2, 8);
+        createJobAndPodGroup("first", 2, 8);
+        startScheduler(config -> config.withAdmissionTimeout(Duration.ofSeconds(3)));
+        await().atMost(PATIENCE).until(() -> outcome("first").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
+
+        createJobAndPodGroup("second", 1, 8);
+        await().atMost(PATIENCE).until(() -> verdict("second").isPresent());
+        assertThat(outcome("second")).contains(GangVerdict.Outcome.UNSCHEDULABLE);
+        assertThat(outcome("first")).contains(GangVerdict.Outcome.ADMITTED);
+
+        // Nobody creates the first job's pods: its admission runs out and the room goes to the second.
+        await().atMost(PATIENCE).until(() -> outcome("second").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
+        assertThat(verdict("first")).hasValueSatisfying(v -> {
+            assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.UNSCHEDULABLE);
+            assertThat(v.message()).contains("not placed within the admission timeout of 3s");
+        });
+    }
+
+    @Test
+    void suspendingAnAdmittedJobWithdrawsItsAdmission() {
+        startCluster(1, 8);
+        createJobAndPodGroup("paused", 1, 8);
+        startScheduler(UnaryOperator.identity());
+        await().atMost(PATIENCE).until(() -> outcome("paused").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
+
+        client.resources(Job.class).inNamespace(NS).withName("paused").edit(job -> {
+            job.getSpec().setSuspend(true);
+            return job;
+        });
+
+        await().atMost(PATIENCE).until(() -> verdict("paused").filter(v -> "NotEnoughTasks".equals(v.reason()))
+                .isPresent());
+        assertThat(verdict("paused")).hasValueSatisfying(v -> assertThat(v.message()).contains("No longer waits"));
+    }
+
+    @Test
+    void aJobOfAnotherSchedulerIsNeverAdmitted() {
+        startCluster(1, 8);
+        Job job = job("elsewhere", 1, 1);
+        job.getSpec().setSchedulerName("default-scheduler");
+        Job created = client.resources(Job.class).inNamespace(NS).resource(job).create();
+        createPodGroup(created, 1);
+
+        startScheduler(UnaryOperator.identity());
+
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(verdict("elsewhere")).isEmpty());
+    }
+
+    private Job createJobAndPodGroup(String name, int replicas, int gpus) {
+        Job created = client.resources(Job.class).inNamespace(NS).resource(job(name, replicas, gpus)).create();
+        createPodGroup(created, replicas);
+        return created;
+    }
+
+    private void createPodGroup(Job owner, int minMember) {
+        PodGroup podGroup = new PodGroup();
+        podGroup.setMetadata(new ObjectMetaBuilder().withName(owner.getMetadata().getName()).withNamespace(NS)
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(HasMetadata.getApiVersion(Job.class))
+                        .withKind(HasMetadata.getKind(Job.class)).withName(owner.getMetadata().getName())
+                        .withUid(owner.getMetadata().getUid()).withController(true).build())
+                .build());
+        podGroup.getSpec().setMinMember(minMember);
+        podGroup.getSpec().setMinTaskMember(Map.of("worker", minMember));
+        client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
+    }
+
+    private static Job job(String name, int replicas, int gpus) {
+        TaskSpec task = new TaskSpec();
+        task.setName("worker");
+        task.setReplicas(replicas);
+        PodTemplateSpec template = new PodTemplateSpec();
+        template.setSpec(podSpec(gpus));
+        task.setTemplate(template);
+        JobSpec spec = new JobSpec();
+        spec.setTasks(List.of(task));
+        Job job = new Job();
+        job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        job.setSpec(spec);
+        return job;
+    }
+
+    private static PodSpec podSpec(int gpus) {
+        return new PodSpecBuilder().addNewContainer().withName("main").withImage("trainer")
+                .withNewResources().addToRequests("cpu", new Quantity("1"))
+                .addToRequests("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+                .addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+                .endResources().endContainer().build();
+    }
+
+    /** The pods the Job controller would create, named and labelled as it names and labels them. */
+    private void createPods(Job job, int replicas, int gpus) {
+        String name = job.getMetadata().getName();
+        for (int i = 0; i < replicas; i++) {
+            PodSpec spec = podSpec(gpus);
+            spec.setSchedulerName(MusterLabels.SCHEDULER_NAME);
+            client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata()
+                    .withName(name + "-worker-" + i).withNamespace(NS)
+                    .withLabels(Map.of(MusterLabels.POD_GROUP, name, MusterLabels.TASK_NAME, "worker",
+                            MusterLabels.JOB_NAME, name))
+                    .endMetadata().withSpec(spec).build()).create();
+        }
+    }
+
+    private Optional<GangVerdict> verdict(String podGroup) {
+        return board.latest(NS, podGroup);
+    }
+
+    private Optional<GangVerdict.Outcome> outcome(String podGroup) {
+        return verdict(podGroup).map(GangVerdict::outcome);
+    }
+
+    private List<Pod> bound(String podGroup) {
+        return client.pods().inNamespace(NS).withLabel(MusterLabels.POD_GROUP, podGroup).list().getItems().stream()
+                .filter(pod -> pod.getSpec().getNodeName() != null).toList();
+    }
+}
