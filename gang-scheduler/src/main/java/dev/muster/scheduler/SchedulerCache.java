@@ -194,12 +194,12 @@ final class SchedulerCache {
     }
 
     /**
-     * The pods a waiting Job will create for the gang once it is admitted. Only a gang with nothing bound
-     * is admitted: one with bound pods has been placed, and its job creates the missing pods at once.
+     * The pods a waiting Job will create for the gang once it is admitted. Its bound pods count toward the
+     * quorum as usual, so a Pending job that lost a pod before it ran is admitted for the missing one.
      */
     private List<PodInfo> expectedPods(GroupKey key, GroupPods group) {
         GroupSpec spec = podGroups.get(key);
-        if (spec == null || !waitsForAdmission(key, spec) || !group.bound.isEmpty()) {
+        if (spec == null || !waitsForAdmission(key, spec)) {
             return List.of();
         }
         return jobs.get(KubeObjects.key(key.namespace(), spec.ownerJob()))

@@ -200,4 +200,17 @@ class GangAdmissionTest {
         assertThat(result.outcome()).isEqualTo(Outcome.NOT_ENOUGH_RESOURCES);
         assertThat(queue.admitted()).isEmpty();
     }
+
+    @Test
+    void boundPodsCountTowardTheQuorumSoOnlyTheMissingOnesArePromised() {
+        GangInfo info = gang("llm", 3, 0);
+        List<PodInfo> all = pods(info, "worker", 3, gpus(8));
+        // Two pods are bound; the third was deleted before it ran and waits to be created again.
+        PendingGang llm = new PendingGang(info, List.of(), 2, Map.of("worker", 2), null, all.subList(2, 3));
+
+        GangPlacement result = only(queue.plan(gpuNodes(1, 8), List.of(llm), T0), "llm");
+
+        assertThat(result.outcome()).isEqualTo(Outcome.ADMITTED);
+        assertThat(result.placements()).extracting(p -> p.pod().name()).containsExactly("llm-worker-2");
+    }
 }
