@@ -19,7 +19,11 @@ import java.util.function.Function;
 /**
  * The Job controller: for each {@link Job}, a PodGroup and the pods {@code <job>-<task>-<index>}, and a
  * status that follows the job lifecycle. Level-triggered: Job events, events of pods labelled with a
- * job name and events of PodGroups a Job controls all just queue the Job for a reconcile.
+ * job name and events of a job's PodGroup all just queue the Job for a reconcile.
+ *
+ * <p>With an admitting scheduler (see {@link #JobController(KubernetesClient, SharedInformers, int, Clock, String)}),
+ * a job of that scheduler gets its PodGroup at once and its pods only once the scheduler has admitted the
+ * PodGroup ({@link AdmissionGate}); the admission is a PodGroup status change, so it wakes the job.
  *
  * <p>Wiring: construct it with the process's {@link SharedInformers} before calling
  * {@link SharedInformers#start()}, then call {@link #start()}; {@link #close()} stops it.
@@ -36,27 +40,49 @@ public final class JobController implements AutoCloseable {
     private final ResourceEventHandler<Pod> podHandler;
     private final ResourceEventHandler<PodGroup> podGroupHandler;
 
-    /** A controller with {@value #DEFAULT_WORKERS} workers on the system clock. */
+    /** A controller with {@value #DEFAULT_WORKERS} workers on the system clock that creates pods at once. */
     public JobController(KubernetesClient client, SharedInformers informers) {
         this(client, informers, DEFAULT_WORKERS, Clock.systemUTC());
     }
 
     /**
+     * A controller that creates every job's pods at once, without waiting for a scheduler's admission.
+     *
      * @param client    client for writes; reads come from {@code informers}
      * @param informers the process's shared informers; Job, Pod and PodGroup informers are taken from it
      * @param workers   jobs reconciled in parallel (a job is never reconciled by two at once)
      * @param clock     source of transition times and running durations
      */
     public JobController(KubernetesClient client, SharedInformers informers, int workers, Clock clock) {
+        this(client, informers, workers, clock, null);
+    }
+
+    /**
+     * @param client             client for writes; reads come from {@code informers}
+     * @param informers          the process's shared informers; Job, Pod and PodGroup informers are taken from it
+     * @param workers            jobs reconciled in parallel (a job is never reconciled by two at once)
+     * @param clock              source of transition times and running durations
+     * @param admittingScheduler the in-process scheduler that admits gangs, e.g. {@code muster}: a job whose
+     *                           effective {@code schedulerName} is this one gets its PodGroup at once, but its
+     *                           pods only once the PodGroup's phase is set and not Pending (Inqueue when
+     *                           admitted); until then the job stays Pending and its {@code status.state.message}
+     *                           says why. Jobs of other schedulers are not gated. Null creates every job's
+     *                           pods at once.
+     */
+    public JobController(KubernetesClient client, SharedInformers informers, int workers, Clock clock,
+                         String admittingScheduler) {
         EventRecorder events = new EventRecorder(client, NAME);
         this.cache = new JobCache(informers);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
-                new JobResourceWriter(client, events), new StatusWriter(client), events, clock);
+                new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events), new StatusWriter(client),
+                events, clock);
         this.controller = new Controller(NAME, reconciler, workers);
         this.jobHandler = enqueueing(job -> Optional.of(ObjectKey.of(job)));
         this.podHandler = enqueueing(JobCache::jobKey);
-        this.podGroupHandler = enqueueing(group -> JobOwnership.controllingJob(group)
-                .map(job -> new ObjectKey(group.getMetadata().getNamespace(), job)));
+        // A PodGroup no Job controls may be one a user made for the job of its name, which the job uses as
+        // its gang; its admission must wake that job too. For any other such PodGroup the key finds no job.
+        this.podGroupHandler = enqueueing(group -> Optional.of(new ObjectKey(group.getMetadata().getNamespace(),
+                JobOwnership.controllingJob(group).orElse(group.getMetadata().getName()))));
         cache.jobs().addEventHandler(jobHandler);
         cache.pods().addEventHandler(podHandler);
         cache.podGroups().addEventHandler(podGroupHandler);

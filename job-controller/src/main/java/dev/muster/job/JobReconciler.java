@@ -2,6 +2,7 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
@@ -15,12 +16,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Reconciles one Job: reads it, its pods and its PodGroup from the cache, lets {@link JobStatusDecider}
  * decide, writes status only when it changed, then makes the children match: deletes what the decision
- * says, and creates the PodGroup before the pods, so the gang is known before its first member.
+ * says, and creates the PodGroup before the pods, so the gang is known before its first member. The pods
+ * of a job the {@link AdmissionGate} holds back wait until the scheduler has admitted its PodGroup.
  */
 final class JobReconciler implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(JobReconciler.class);
@@ -30,16 +33,18 @@ final class JobReconciler implements Reconciler {
 
     private final JobCache cache;
     private final JobStatusDecider decider;
+    private final AdmissionGate gate;
     private final JobResourceWriter children;
     private final StatusWriter statusWriter;
     private final EventRecorder events;
     private final Clock clock;
     private final DeletedPods deleted = new DeletedPods();
 
-    JobReconciler(JobCache cache, JobStatusDecider decider, JobResourceWriter children, StatusWriter statusWriter,
-                  EventRecorder events, Clock clock) {
+    JobReconciler(JobCache cache, JobStatusDecider decider, AdmissionGate gate, JobResourceWriter children,
+                  StatusWriter statusWriter, EventRecorder events, Clock clock) {
         this.cache = cache;
         this.decider = decider;
+        this.gate = gate;
         this.children = children;
         this.statusWriter = statusWriter;
         this.events = events;
@@ -61,7 +66,9 @@ final class JobReconciler implements Reconciler {
         Job job = found.get();
         List<Pod> pods = cache.podsOf(job);
         Instant now = clock.instant();
-        JobDecision decision = decider.decide(job, pods, cache.podGroupOf(job), deleted.stillCached(key, pods), now);
+        Optional<PodGroup> group = cache.podGroupOf(job);
+        Admission admission = gate.check(job, group);
+        JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission, now);
         if (decision.expired()) {
             log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleting it", key, decision.phase());
             children.deleteJob(job);
@@ -84,9 +91,12 @@ final class JobReconciler implements Reconciler {
         int created = 0;
         if (decision.runsPods()) {
             children.ensurePodGroup(job, decision.openTasks(), cache.podGroupOf(job));
-            created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
+            if (admission.allowsPods()) {
+                created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
+            }
         }
-        logDecision(key, decision, written, created, stopped);
+        logDecision(key, decision, written, created, stopped,
+                admissionNote(job, pods, decision, admission, written, created));
         return decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
@@ -104,17 +114,34 @@ final class JobReconciler implements Reconciler {
                 t.verdict().reason(), t.describe() + ": " + t.verdict().message());
     }
 
-    private static void logDecision(ObjectKey key, JobDecision decision, boolean written, int created, int stopped) {
+    /**
+     * What the log should say about admission in this decision, ending in "; ", or nothing: that the job
+     * (newly, or for a new reason) waits for the scheduler, or that its first pods were created after it
+     * was admitted. A gated job reconciled again with nothing new says nothing.
+     */
+    private static String admissionNote(Job job, List<Pod> pods, JobDecision decision, Admission admission,
+                                        boolean written, int created) {
+        String before = job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getMessage();
+        boolean newlyWaiting = !admission.allowsPods() && written
+                && !Objects.equals(before, decision.status().getState().getMessage());
+        boolean firstPods = admission.gated() && created > 0 && pods.isEmpty();
+        return newlyWaiting || firstPods ? admission.describe() + "; " : "";
+    }
+
+    private static void logDecision(ObjectKey key, JobDecision decision, boolean written, int created, int stopped,
+                                    String admissionNote) {
         var status = decision.status();
         String counts = "pending=" + status.getPending() + " running=" + status.getRunning()
                 + " succeeded=" + status.getSucceeded() + " failed=" + status.getFailed()
                 + " terminating=" + status.getTerminating();
         if (decision.transition().isPresent() && written) {
             PhaseTransition t = decision.transition().get();
-            log.info("job {}: {} ({}: {}); created {} pods, stopped {}; {}", key, t.describe(),
-                    t.verdict().reason(), t.verdict().message(), created, stopped, counts);
-        } else if (created > 0 || stopped > 0) {
-            log.info("job {}: {}; created {} pods, stopped {}; {}", key, decision.phase(), created, stopped, counts);
+            log.info("job {}: {} ({}: {}); {}created {} pods, stopped {}; {}", key, t.describe(),
+                    t.verdict().reason(), t.verdict().message(), admissionNote, created, stopped, counts);
+        } else if (created > 0 || stopped > 0 || !admissionNote.isEmpty()) {
+            log.info("job {}: {}; {}created {} pods, stopped {}; {}", key, decision.phase(), admissionNote,
+                    created, stopped, counts);
         } else {
             log.debug("job {}: {}; status {}; {}", key, decision.phase(), written ? "written" : "unchanged", counts);
         }

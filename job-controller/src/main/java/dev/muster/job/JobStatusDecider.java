@@ -31,6 +31,8 @@ import java.util.Set;
  * pods the controller itself deleted, now) → the status the job should have, the phase change that
  * leads there and the pods to delete. It picks the one action of this decision (suspend and resume
  * first, then a policy's, else {@code SyncJob}) and lets {@link JobLifecycle} decide the transition.
+ * Whether pods may be created is not its concern ({@link AdmissionGate}), but a Pending job's message says
+ * how its admission stands.
  * Pure apart from reading the clock value it is given; never mutates its inputs, which usually come from
  * the informer cache. Thread-safe.
  */
@@ -55,16 +57,24 @@ public final class JobStatusDecider {
         return decide(job, pods, Optional.empty(), Set.of(), now);
     }
 
+    /** Decides for a job whose pods do not wait for a scheduler's admission. */
+    public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
+                              Instant now) {
+        return decide(job, pods, group, deletedUids, Admission.NOT_GATED, now);
+    }
+
     /**
      * Decides the status of {@code job}.
      *
      * @param pods        the pods the job controls
      * @param group       the job's PodGroup, if it exists
      * @param deletedUids uids of pods the controller deleted that may still show in {@code pods}
+     * @param admission   how the job stands with the scheduler that admits gangs ({@link AdmissionGate});
+     *                    a gated job in Pending says so in {@code status.state.message}
      * @param now         the time of the decision
      */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
-                              Instant now) {
+                              Admission admission, Instant now) {
         if (job.getSpec() == null) {
             job = withEmptySpec(job);
         }
@@ -95,6 +105,7 @@ public final class JobStatusDecider {
                     Effect.NONE, created(job)));
         }
         JobStatus next = nextStatus(job, fresh ? null : current, counts, transition, now);
+        describeAdmission(next.getState(), job, admission);
         next.setAcceptedSpec(accepted.fingerprints());
         next.setAcceptedGeneration(accepted.generation());
         List<Pod> delete = PodCleanup.plan(job, next.getState().getPhase(), transition, trigger, sorted);
@@ -187,6 +198,20 @@ public final class JobStatusDecider {
         next.setRunningDuration(writesAnyway ? runningDuration(next, now)
                 : current == null ? null : current.getRunningDuration());
         return next;
+    }
+
+    /**
+     * A gated job in Pending tells what it waits for: the scheduler's admission of its PodGroup, with the
+     * scheduler's reason while the gang does not fit; once admitted, its pods. This replaces the message of
+     * the transition into Pending (Created, Restarted), which the transition's Event keeps. The message is
+     * a function of the spec and the PodGroup, so an unchanged world rewrites nothing.
+     */
+    private static void describeAdmission(JobState state, Job job, Admission admission) {
+        if (state.getPhase() != JobPhase.Pending || !admission.gated()) {
+            return;
+        }
+        state.setMessage(admission.allowsPods() ? admission.describe() + "; " + created(job).message()
+                : admission.describe());
     }
 
     /** When a finished job is to be deleted: {@code ttlSecondsAfterFinished} after it finished; Aborted jobs stay. */

@@ -3,6 +3,10 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
@@ -11,6 +15,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
@@ -183,6 +189,94 @@ class JobStatusDeciderTest {
         assertThat(decision.transition()).isEmpty();
         assertThat(decision.status().getSucceeded()).isZero();
         assertThat(decision.status().getRunningDuration()).as("measured to the finish, not to now").isEqualTo("1m10s");
+    }
+
+    /** Decides as the reconciler does with the gate of scheduler {@code muster}, and stores the status. */
+    private JobDecision gatedStep(Job job, List<Pod> pods, Optional<PodGroup> group, Instant now) {
+        Admission admission = new AdmissionGate("muster").check(job, group);
+        JobDecision decision = decider.decide(job, pods, group, Set.of(), admission, now);
+        job.setStatus(decision.status());
+        return decision;
+    }
+
+    private static Optional<PodGroup> podGroup(Job job, PodGroupPhase phase, String unschedulable) {
+        PodGroup group = PodGroupPlanner.desiredPodGroup(job);
+        group.setStatus(new PodGroupStatus());
+        group.getStatus().setPhase(phase);
+        if (unschedulable != null) {
+            PodGroupCondition condition = new PodGroupCondition();
+            condition.setType(PodGroupCondition.UNSCHEDULABLE);
+            condition.setStatus("True");
+            condition.setMessage(unschedulable);
+            group.getStatus().setConditions(List.of(condition));
+        }
+        return Optional.of(group);
+    }
+
+    @Test
+    void gatedJobStaysPendingSayingWhatItWaitsForUntilAdmitted() {
+        Job job = TestJobs.quickstart();
+
+        JobDecision created = gatedStep(job, List.of(), Optional.empty(), T0);
+        assertThat(created.phase()).isEqualTo(Pending);
+        assertThat(created.status().getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
+        assertThat(created.status().getState().getMessage()).isEqualTo("waiting for scheduler muster to admit PodGroup qs");
+        assertThat(created.transition()).map(t -> t.verdict().message())
+                .as("the Created event keeps the transition's own message")
+                .contains("waiting for 4 of 4 pods to start (minAvailable 4)");
+        assertThat(created.runsPods()).as("the PodGroup is created meanwhile").isTrue();
+
+        JobDecision unschedulable = gatedStep(job, List.of(), podGroup(job, PodGroupPhase.Pending,
+                "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."), T1);
+        assertThat(unschedulable.transition()).isEmpty();
+        assertThat(unschedulable.status().getState().getMessage()).isEqualTo(
+                "waiting for scheduler muster to admit PodGroup qs: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
+        assertThat(unschedulable.status().getState().getLastTransitionTime()).isEqualTo("2026-01-01T10:00:00Z");
+
+        JobDecision admitted = gatedStep(job, List.of(), podGroup(job, PodGroupPhase.Inqueue, null), T2);
+        assertThat(admitted.phase()).isEqualTo(Pending);
+        assertThat(admitted.status().getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
+        assertThat(admitted.status().getState().getMessage()).isEqualTo(
+                "PodGroup qs admitted by scheduler muster; waiting for 4 of 4 pods to start (minAvailable 4)");
+        assertThat(admitted.status().getConditions()).extracting(JobCondition::getStatus).containsExactly(Pending);
+
+        JobDecision running = gatedStep(job, all(job, "Running"), podGroup(job, PodGroupPhase.Running, null), T2);
+        assertThat(running.phase()).isEqualTo(Running);
+        assertThat(running.status().getState().getMessage()).isEqualTo("4/4 pods running or finished, minAvailable 4");
+    }
+
+    @Test
+    void waitingJobWithNothingNewGetsTheSameStatusSoNothingIsRewritten() {
+        Job job = TestJobs.quickstart();
+        Optional<PodGroup> group = podGroup(job, PodGroupPhase.Pending, "0/1 nodes are available: 1 Insufficient cpu.");
+        gatedStep(job, List.of(), group, T0);
+        JobStatus before = Serialization.clone(job.getStatus());
+
+        JobDecision later = decider.decide(job, List.of(), group, Set.of(), new AdmissionGate("muster").check(job, group), T2);
+
+        assertThat(Serialization.asJson(later.status())).isEqualTo(Serialization.asJson(before));
+    }
+
+    @Test
+    void runningJobKeepsItsMessageWhateverItsPodGroupSays() {
+        Job job = TestJobs.quickstart();
+        gatedStep(job, List.of(), podGroup(job, PodGroupPhase.Inqueue, null), T0);
+        gatedStep(job, all(job, "Running"), podGroup(job, PodGroupPhase.Running, null), T1);
+
+        JobDecision decision = gatedStep(job, all(job, "Running"), podGroup(job, PodGroupPhase.Pending, null), T2);
+
+        assertThat(decision.phase()).isEqualTo(Running);
+        assertThat(decision.status().getState().getMessage()).isEqualTo("4/4 pods running or finished, minAvailable 4");
+    }
+
+    @Test
+    void jobOfAnotherSchedulerKeepsTheCreatedMessage() {
+        Job job = TestJobs.quickstart();
+        job.getSpec().setSchedulerName("default-scheduler");
+
+        JobDecision decision = gatedStep(job, List.of(), Optional.empty(), T0);
+
+        assertThat(decision.status().getState().getMessage()).isEqualTo("waiting for 4 of 4 pods to start (minAvailable 4)");
     }
 
     @Test

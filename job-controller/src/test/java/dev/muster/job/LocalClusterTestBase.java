@@ -38,12 +38,19 @@ abstract class LocalClusterTestBase {
     static SharedInformers informers;
     static JobController controller;
 
+    /** A controller that creates pods at once; a subclass that declares its own {@code start()} hides this one. */
     @BeforeAll
     static void start() {
+        startWith(null);
+    }
+
+    /** Starts the cluster and a controller gated by {@code admittingScheduler} (null: not gated). */
+    static void startWith(String admittingScheduler) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1).withPodStartDelay(Duration.ofMillis(200)));
         client = cluster.client();
         informers = new SharedInformers(client);
-        controller = new JobController(client, informers, JobController.DEFAULT_WORKERS, Clock.systemUTC());
+        controller = new JobController(client, informers, JobController.DEFAULT_WORKERS, Clock.systemUTC(),
+                admittingScheduler);
         informers.start();
         controller.start();
     }

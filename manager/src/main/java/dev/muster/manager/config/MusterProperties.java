@@ -17,7 +17,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
 
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, 64) : kubernetes;
-        controllers = controllers == null ? new Controllers(4, 4) : controllers;
+        controllers = controllers == null ? new Controllers(4, 4, true) : controllers;
         scheduler = scheduler == null
                 ? new Scheduler(Duration.ofSeconds(1), 16, Duration.ofSeconds(60), Duration.ZERO, 10, "most-allocated", null,
                         Duration.ofSeconds(60))
@@ -33,10 +33,12 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
     }
 
     /**
-     * @param jobWorkers      Jobs reconciled in parallel
-     * @param podGroupWorkers PodGroups reconciled in parallel
+     * @param jobWorkers             Jobs reconciled in parallel
+     * @param podGroupWorkers        PodGroups reconciled in parallel
+     * @param jobsWaitForAdmission   whether a Job of the in-process scheduler creates its pods only once the
+     *                               scheduler has admitted its PodGroup (Inqueue), as with Volcano and Kueue
      */
-    public record Controllers(int jobWorkers, int podGroupWorkers) {
+    public record Controllers(int jobWorkers, int podGroupWorkers, boolean jobsWaitForAdmission) {
     }
 
     /**

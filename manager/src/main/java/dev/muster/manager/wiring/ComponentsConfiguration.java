@@ -1,5 +1,6 @@
 package dev.muster.manager.wiring;
 
+import dev.muster.api.MusterLabels;
 import dev.muster.job.JobController;
 import dev.muster.manager.config.MusterProperties;
 import dev.muster.podgroup.PodGroupController;
@@ -24,7 +25,10 @@ public class ComponentsConfiguration {
 
     @Bean(destroyMethod = "")
     JobController jobController(KubernetesClient client, SharedInformers informers, MusterProperties properties) {
-        return new JobController(client, informers, properties.controllers().jobWorkers(), Clock.systemUTC());
+        // Only the scheduler running in this process admits gangs, so only its jobs can wait for admission.
+        String admittingScheduler = properties.controllers().jobsWaitForAdmission() ? MusterLabels.SCHEDULER_NAME : null;
+        return new JobController(client, informers, properties.controllers().jobWorkers(), Clock.systemUTC(),
+                admittingScheduler);
     }
 
     @Bean(destroyMethod = "")

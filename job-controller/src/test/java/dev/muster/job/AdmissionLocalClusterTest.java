@@ -1,0 +1,101 @@
+package dev.muster.job;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.TestJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A controller gated by scheduler {@code muster}: a job gets its PodGroup at once and its pods once the
+ * PodGroup is admitted. No PodGroup controller runs here, so the test writes PodGroup status as it would.
+ */
+class AdmissionLocalClusterTest extends LocalClusterTestBase {
+    /** Long enough for the reconciles that the PodGroup's status change and the job's status write wake. */
+    private static final Duration NO_PODS_WINDOW = Duration.ofSeconds(2);
+    private static final String GPU_FULL = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.";
+
+    /** Hides {@link LocalClusterTestBase#start()}, so this class's controller is the gated one. */
+    @BeforeAll
+    static void start() {
+        startWith(MusterLabels.SCHEDULER_NAME);
+    }
+
+    /** Writes the PodGroup's status through the status subresource, as the PodGroup controller does. */
+    private static void writePodGroupStatus(String name, String statusJson) {
+        client.resources(PodGroup.class).withName(name).subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":" + statusJson + "}");
+    }
+
+    private static String message(String job) {
+        JobStatus status = status(job);
+        return status == null || status.getState() == null ? null : status.getState().getMessage();
+    }
+
+    @Test
+    void podsWaitForThePodGroupToBeAdmitted() {
+        create(newJob("queued", null, runFor("60", task("worker", 2, null))));
+
+        await().atMost(TIMEOUT).until(() -> podGroup("queued"), Optional::isPresent);
+        await().atMost(TIMEOUT).until(() -> message("queued"), "waiting for scheduler muster to admit PodGroup queued"::equals);
+
+        writePodGroupStatus("queued", "{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"Unschedulable\","
+                + "\"status\":\"True\",\"reason\":\"NotEnoughResources\",\"message\":\"" + GPU_FULL + "\"}]}");
+        await().atMost(TIMEOUT).until(() -> message("queued"),
+                ("waiting for scheduler muster to admit PodGroup queued: " + GPU_FULL)::equals);
+        String resourceVersion = job("queued").getMetadata().getResourceVersion();
+        await().during(NO_PODS_WINDOW).atMost(NO_PODS_WINDOW.plus(TIMEOUT)).until(() -> pods("queued").isEmpty()
+                && job("queued").getMetadata().getResourceVersion().equals(resourceVersion));
+        assertThat(status("queued").getState().getPhase()).isEqualTo(Pending);
+        assertThat(status("queued").getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
+
+        writePodGroupStatus("queued", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
+
+        await().atMost(TIMEOUT).until(() -> podNames("queued"), List.of("queued-worker-0", "queued-worker-1")::equals);
+        await().atMost(TIMEOUT).until(() -> message("queued"),
+                "PodGroup queued admitted by scheduler muster; waiting for 2 of 2 pods to start (minAvailable 2)"::equals);
+        JobStatus running = bindUntil("queued", in(Running));
+        assertThat(running.getState().getMessage()).isEqualTo("2/2 pods running or finished, minAvailable 2");
+    }
+
+    @Test
+    void admissionOfAPodGroupAUserMadeForTheJobWakesTheJob() {
+        PodGroup userMade = new PodGroup();
+        userMade.getMetadata().setName("adopted");
+        userMade.getSpec().setMinMember(1);
+        client.resource(userMade).create();
+        create(newJob("adopted", null, task("worker", 1, null)));
+        await().atMost(TIMEOUT).until(() -> message("adopted"), "waiting for scheduler muster to admit PodGroup adopted"::equals);
+
+        writePodGroupStatus("adopted", "{\"phase\":\"Inqueue\"}");
+
+        await().atMost(TIMEOUT).until(() -> podNames("adopted"), List.of("adopted-worker-0")::equals);
+    }
+
+    @Test
+    void jobOfAnotherSchedulerGetsItsPodsAtOnce() {
+        Job job = newJob("elsewhere", null, task("worker", 2, null));
+        job.getSpec().setSchedulerName("default-scheduler");
+        create(job);
+
+        await().atMost(TIMEOUT).until(() -> pods("elsewhere").size() == 2);
+        assertThat(podGroup("elsewhere")).as("created all the same, and no one admitted it")
+                .hasValueSatisfying(group -> assertThat(group.getStatus() == null ? null : group.getStatus().getPhase()).isNull());
+        assertThat(pods("elsewhere")).allSatisfy(pod -> assertThat(pod.getSpec().getSchedulerName())
+                .isEqualTo("default-scheduler"));
+        await().atMost(TIMEOUT).until(() -> message("elsewhere"), "waiting for 2 of 2 pods to start (minAvailable 2)"::equals);
+    }
+}
