@@ -37,6 +37,7 @@ public final class PlacementBench {
         warmUp();
         mixedWorkload();
         productionQueue();
+        admission();
         fixedCase();
         heapFootprint();
     }
@@ -106,9 +107,7 @@ public final class PlacementBench {
         System.out.println("| gang locality | gangs placed | pods placed | cycle (ms) | pods placed/s |");
         System.out.println("|---|---:|---:|---:|---:|");
         for (String topologyKey : new String[]{null, SyntheticCluster.ZONE, SyntheticCluster.RACK}) {
-            CoschedulingArgs defaults = CoschedulingArgs.defaults();
-            CoschedulingArgs args = new CoschedulingArgs(defaults.permitWaitingTime(), defaults.podGroupBackoff(),
-                    defaults.podGroupRejectPercentage(), defaults.scoring(), topologyKey);
+            CoschedulingArgs args = CoschedulingArgs.defaults().withLocalityTopologyKey(topologyKey);
             List<GangPlacement> results = null;
             double[] millis = new double[RUNS];
             for (int run = -WARMUP; run < RUNS; run++) {
@@ -127,6 +126,49 @@ public final class PlacementBench {
                     pods, cycle, pods / (cycle / 1000));
         }
         System.out.println();
+    }
+
+    /**
+     * The mixed workload at 5,000 nodes as Muster Jobs waiting for admission: no pod exists, every pod is
+     * expected (from templates). The first cycle admits what fits node by node; the second re-derives the
+     * promises of the admitted gangs, first, and rejects the rest against what is left, which is every
+     * later cycle's cost while the jobs create their pods.
+     */
+    private static void admission() {
+        List<PendingGang> waiting = SyntheticCluster.mixedGangs(TOTAL_PODS, 42).stream()
+                .map(g -> new PendingGang(g.gang(), List.of(), 0, g.boundByTask(), null, g.pending())).toList();
+        ClusterState state = SyntheticCluster.gpuNodes(5_000);
+        System.out.println("## Admission of the mixed workload as Jobs without pods (GangQueue), 5,000 nodes");
+        System.out.println();
+        System.out.println("| cycle | gangs admitted / not | quorum pods promised | cycle (ms) | gangs decided/s |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        List<GangPlacement> first = null;
+        List<GangPlacement> second = null;
+        double[] firstMillis = new double[RUNS];
+        double[] secondMillis = new double[RUNS];
+        for (int run = -WARMUP; run < RUNS; run++) {
+            GangQueue queue = new GangQueue(CoschedulingArgs.defaults());
+            long start = System.nanoTime();
+            first = queue.plan(state.snapshot(), waiting, Instant.EPOCH);
+            long middle = System.nanoTime();
+            second = queue.plan(state.snapshot(), waiting, Instant.EPOCH.plusSeconds(1));
+            long end = System.nanoTime();
+            if (run >= 0) {
+                firstMillis[run] = (middle - start) / 1e6;
+                secondMillis[run] = (end - middle) / 1e6;
+            }
+        }
+        printAdmission("first: admit", first, median(firstMillis));
+        printAdmission("next: hold promises", second, median(secondMillis));
+        System.out.println();
+    }
+
+    private static void printAdmission(String cycle, List<GangPlacement> results, double millis) {
+        long admitted = results.stream().filter(r -> r.outcome() == GangPlacement.Outcome.ADMITTED).count();
+        long promised = results.stream().filter(r -> r.outcome() == GangPlacement.Outcome.ADMITTED)
+                .mapToLong(r -> r.placements().size()).sum();
+        System.out.printf("| %s | %d / %d | %,d | %.1f | %,.0f |%n", cycle, admitted, results.size() - admitted,
+                promised, millis, results.size() / (millis / 1000));
     }
 
     /** The infeasible gang as the first gang of a cycle: its shape's node index is built first. */
