@@ -8,18 +8,14 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -36,35 +32,11 @@ import static org.awaitility.Awaitility.await;
  * before its pods exist, node by node, against room not promised to gangs admitted before it. The Job
  * controller does not run here; the test creates the job's pods itself when it would.
  */
-class GangAdmissionScenarioTest {
-    private static final String NS = "default";
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
-    private static final Duration STAYS = Duration.ofMillis(800);
-
-    private LocalCluster cluster;
-    private KubernetesClient client;
-    private final GangVerdictBoard board = new GangVerdictBoard();
-    private GangScheduler scheduler;
-
+class GangAdmissionScenarioTest extends SchedulerScenario {
     private void startCluster(int nodes, int gpusEach) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu("16")
                 .withNodeMemory("64Gi").withNodeGpus(gpusEach).withDefaultRunTime(Duration.ofMinutes(10)));
         client = cluster.client();
-    }
-
-    private void startScheduler(UnaryOperator<GangSchedulerConfig> configure) {
-        scheduler = new GangScheduler(client, board,
-                configure.apply(GangSchedulerConfig.defaults().withCyclePeriod(Duration.ofMillis(200))));
-        scheduler.start();
-        await().atMost(PATIENCE).until(scheduler::isSynced);
-    }
-
-    @AfterEach
-    void stop() {
-        if (scheduler != null) {
-            scheduler.stop();
-        }
-        cluster.close();
     }
 
     @Test
@@ -204,16 +176,7 @@ class GangAdmissionScenarioTest {
         }
     }
 
-    private Optional<GangVerdict> verdict(String podGroup) {
-        return board.latest(NS, podGroup);
-    }
-
     private Optional<GangVerdict.Outcome> outcome(String podGroup) {
         return verdict(podGroup).map(GangVerdict::outcome);
-    }
-
-    private List<Pod> bound(String podGroup) {
-        return client.pods().inNamespace(NS).withLabel(MusterLabels.POD_GROUP, podGroup).list().getItems().stream()
-                .filter(pod -> pod.getSpec().getNodeName() != null).toList();
     }
 }

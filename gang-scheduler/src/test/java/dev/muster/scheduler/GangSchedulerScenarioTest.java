@@ -5,7 +5,6 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
@@ -16,14 +15,11 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
@@ -34,16 +30,7 @@ import static org.awaitility.Awaitility.await;
  * Scheduling semantics on the local cluster over HTTP. The scheduler starts after a scenario's objects
  * exist, so its first cycle sees them all and the outcome does not depend on creation timing.
  */
-class GangSchedulerScenarioTest {
-    private static final String NS = "default";
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
-    private static final Duration STAYS = Duration.ofMillis(800);
-
-    private LocalCluster cluster;
-    private KubernetesClient client;
-    private final GangVerdictBoard board = new GangVerdictBoard();
-    private GangScheduler scheduler;
-
+class GangSchedulerScenarioTest extends SchedulerScenario {
     private void startCluster(int nodes, String cpu) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(cpu)
                 .withNodeMemory("8Gi").withDefaultRunTime(Duration.ofMinutes(10)));
@@ -52,21 +39,6 @@ class GangSchedulerScenarioTest {
 
     private void startScheduler() {
         startScheduler(UnaryOperator.identity());
-    }
-
-    private void startScheduler(UnaryOperator<GangSchedulerConfig> configure) {
-        scheduler = new GangScheduler(client, board,
-                configure.apply(GangSchedulerConfig.defaults().withCyclePeriod(Duration.ofMillis(200))));
-        scheduler.start();
-        await().atMost(PATIENCE).until(scheduler::isSynced);
-    }
-
-    @AfterEach
-    void stop() {
-        if (scheduler != null) {
-            scheduler.stop();
-        }
-        cluster.close();
     }
 
     @Test
@@ -286,14 +258,5 @@ class GangSchedulerScenarioTest {
                 .addNewContainer().withName("main").withImage("busybox")
                 .withNewResources().addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity("1Gi"))
                 .endResources().endContainer().endSpec().build());
-    }
-
-    private Optional<GangVerdict> verdict(String podGroup) {
-        return board.latest(NS, podGroup);
-    }
-
-    private List<Pod> bound(String podGroup) {
-        return client.pods().inNamespace(NS).withLabel(MusterLabels.POD_GROUP, podGroup).list().getItems().stream()
-                .filter(pod -> pod.getSpec().getNodeName() != null).toList();
     }
 }
