@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodSpec;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,13 +26,14 @@ import java.util.function.BiFunction;
  * describe them. This is how a gang can be admitted node by node before its pods exist, as Kueue admits
  * a workload from its pod sets; a PodGroup's {@code minResources} is a sum, which fragmentation defeats.
  *
- * @param name    the job's name
- * @param waiting whether the job may create pods once admitted: ours (scheduler {@code muster}), not
+ * @param name      the job's name
+ * @param createdAt when the job was submitted, which orders its gang among gangs of equal priority
+ * @param waiting   whether the job may create pods once admitted: ours (scheduler {@code muster}), not
  *                suspended, not being deleted, and Pending (which it is until its gang runs, and again
  *                after a restart)
- * @param tasks   the job's tasks, in spec order
+ * @param tasks     the job's tasks, in spec order
  */
-record JobPodTemplates(String name, boolean waiting, List<TaskTemplate> tasks) {
+record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<TaskTemplate> tasks) {
 
     static JobPodTemplates of(Job job) {
         var spec = job.getSpec();
@@ -49,7 +51,8 @@ record JobPodTemplates(String name, boolean waiting, List<TaskTemplate> tasks) {
                         KubeObjects.constraints(pod), pod.getPriority(), pod.getPriorityClassName()));
             }
         }
-        return new JobPodTemplates(job.getMetadata().getName(), waiting, List.copyOf(tasks));
+        return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting,
+                List.copyOf(tasks));
     }
 
     /** The name of the Job controlling the PodGroup, or {@code null} if a Job does not own it. */

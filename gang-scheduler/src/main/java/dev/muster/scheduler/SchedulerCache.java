@@ -220,8 +220,11 @@ final class SchedulerCache {
         int priority = groupPriority != null ? groupPriority
                 : group.pending.isEmpty() ? expected.stream().mapToInt(PodInfo::priority).max().orElse(0)
                 : group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0);
-        return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority, spec.createdAt(),
-                spec.scheduleTimeout());
+        // A Job's gang queues from when the job was submitted: its PodGroup is created later, and the job
+        // controller's workers create the PodGroups of jobs submitted together in any order.
+        JobPodTemplates job = spec.ownerJob() == null ? null : jobs.get(KubeObjects.key(key.namespace(), spec.ownerJob()));
+        return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority,
+                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout());
     }
 
     /**

@@ -1,19 +1,30 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.batch.v1alpha1.JobSpec;
+import dev.muster.api.batch.v1alpha1.JobState;
+import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodPlacement;
 import dev.muster.scheduler.core.ResourceVector;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -223,5 +234,88 @@ class SchedulerCacheTest {
                                                                                               boolean globalDefault) {
         return new io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder().withNewMetadata()
                 .withName(name).endMetadata().withValue(value).withGlobalDefault(globalDefault).build();
+    }
+
+    private static Job job(String name, String createdAt, int replicas, String cpu) {
+        TaskSpec task = new TaskSpec();
+        task.setName("worker");
+        task.setReplicas(replicas);
+        PodTemplateSpec template = new PodTemplateSpec();
+        template.setSpec(new PodSpecBuilder().addNewContainer().withName("c").withNewResources()
+                .addToRequests("cpu", new Quantity(cpu)).endResources().endContainer().build());
+        task.setTemplate(template);
+        JobSpec spec = new JobSpec();
+        spec.setTasks(List.of(task));
+        Job job = new Job();
+        job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid(name + "-uid")
+                .withCreationTimestamp(createdAt).build());
+        job.setSpec(spec);
+        return job;
+    }
+
+    private static PodGroup podGroupOf(Job job, int minMember) {
+        PodGroup podGroup = podGroup(job.getMetadata().getName(), minMember);
+        podGroup.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder()
+                .withApiVersion(HasMetadata.getApiVersion(Job.class)).withKind(HasMetadata.getKind(Job.class))
+                .withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid()).withController(true)
+                .build()));
+        podGroup.getSpec().setMinTaskMember(Map.of("worker", minMember));
+        return podGroup;
+    }
+
+    private PendingGang onlyGang() {
+        List<PendingGang> gangs = cache.beginCycle().gangs();
+        assertThat(gangs).hasSize(1);
+        return gangs.get(0);
+    }
+
+    @Test
+    void aPendingJobsGangExpectsThePodsItWillCreateFromItsTemplates() {
+        Job job = job("train", "2025-01-01T00:00:00Z", 3, "2");
+        cache.putJob(job);
+        assertThat(cache.putPodGroup(podGroupOf(job, 3))).as("a new group of a waiting job asks for a cycle").isTrue();
+        cache.putPod(pod("train-worker-1", "train", "worker", "2"));
+
+        PendingGang gang = onlyGang();
+
+        assertThat(gang.pending()).extracting(p -> p.name()).containsExactly("train-worker-1");
+        assertThat(gang.expected()).extracting(p -> p.name()).containsExactly("train-worker-0", "train-worker-2");
+        assertThat(gang.expected()).allSatisfy(p -> {
+            assertThat(p.task()).isEqualTo("worker");
+            assertThat(p.requests().get(ResourceVector.CPU)).isEqualTo(2000);
+        });
+    }
+
+    @Test
+    void aJobGangQueuesFromWhenTheJobWasSubmittedNotWhenItsPodGroupWasCreated() {
+        Job job = job("train", "2023-06-01T00:00:00Z", 1, "1");
+        cache.putJob(job);
+        cache.putPodGroup(podGroupOf(job, 1));
+
+        assertThat(onlyGang().gang().createdAt()).isEqualTo(Instant.parse("2023-06-01T00:00:00Z"));
+    }
+
+    @Test
+    void aJobThatDoesNotWaitForAdmissionExpectsNothing() {
+        Job suspended = job("paused", "2025-01-01T00:00:00Z", 2, "1");
+        suspended.getSpec().setSuspend(true);
+        Job running = job("running", "2025-01-01T00:00:00Z", 2, "1");
+        JobState state = new JobState();
+        state.setPhase(JobPhase.Running);
+        JobStatus status = new JobStatus();
+        status.setState(state);
+        running.setStatus(status);
+        Job elsewhere = job("elsewhere", "2025-01-01T00:00:00Z", 2, "1");
+        elsewhere.getSpec().setSchedulerName("default-scheduler");
+        for (Job job : List.of(suspended, running, elsewhere)) {
+            cache.putJob(job);
+            cache.putPodGroup(podGroupOf(job, 2));
+        }
+
+        assertThat(cache.beginCycle().gangs()).isEmpty();
+
+        suspended.getSpec().setSuspend(false);
+        assertThat(cache.putJob(suspended)).as("resuming asks for a cycle").isTrue();
+        assertThat(onlyGang().expected()).hasSize(2);
     }
 }
