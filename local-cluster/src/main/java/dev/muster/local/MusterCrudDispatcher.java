@@ -55,6 +55,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final SelectedCollections selected = new SelectedCollections(super::dispatch, this::handleDelete);
     private final CascadingDeleter cascadingDeleter =
             new CascadingDeleter(() -> new ArrayList<>(map.entrySet()), this::handleDelete);
+    private final ObjectIndex index = new ObjectIndex();
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -135,15 +136,72 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         return locked(requestLock.readLock(), () -> super.dispatch(request));
     }
 
-    /** Also deletes the dependents of every object that leaves the store, however it was deleted. */
+    /**
+     * Keeps the {@link ObjectIndex} in step with the store, and deletes the dependents of every object that
+     * leaves the store, however it was deleted.
+     */
     @Override
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
                              GenericKubernetesResource resource, String newState) {
         String removed = newState == null && oldAttributes != null ? map.get(oldAttributes) : null;
-        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        // The store's own monitor (a synchronized map), so that a reader of the index never sees it between
+        // the store's change and its own.
+        synchronized (map) {
+            super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+            if (oldAttributes != null) {
+                index.remove(oldAttributes);
+            }
+            if (newState != null) {
+                index.put(storedKey(pathAttributes, resource, newState));
+            }
+        }
         if (removed != null) {
             cascadingDeleter.deleteDependentsOf(removed);
         }
+    }
+
+    /** The key the stock dispatcher stores a written object under, derived the same way it does. */
+    private AttributeSet storedKey(AttributeSet pathAttributes, GenericKubernetesResource resource, String newState) {
+        KubernetesAttributesExtractor extractor = (KubernetesAttributesExtractor) attributeExtractor;
+        AttributeSet key = resource != null ? extractor.extract(resource) : extractor.fromResource(newState);
+        return key.containsKey(KubernetesAttributesExtractor.PLURAL) ? key : AttributeSet.merge(pathAttributes, key);
+    }
+
+    /** Finds an object named by its path through the index instead of matching every stored object. */
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        if (!ObjectIndex.answersAlone(query)) {
+            return super.findResource(query);
+        }
+        synchronized (map) {
+            AttributeSet key = index.find(query);
+            String stored = key == null ? null : map.get(key);
+            return stored != null && key.matches(query) ? Map.entry(key, stored) : null;
+        }
+    }
+
+    /** Reads of one object by name go through {@link #findResource}; lists and watches to the stock code. */
+    @Override
+    public MockResponse handleGet(String path) {
+        AttributeSet query = attributeExtractor.fromPath(path);
+        if (!query.containsKey(KubernetesAttributesExtractor.NAME) || !ObjectIndex.answersAlone(query)
+                || isWatch(path)) {
+            return super.handleGet(path);
+        }
+        Map.Entry<AttributeSet, String> found = findResource(query);
+        return found == null ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND)
+                : new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(found.getValue());
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        index.clear();
+    }
+
+    private static boolean isWatch(String path) {
+        int query = path.indexOf('?');
+        return query >= 0 && path.indexOf("watch=true", query) >= 0;
     }
 
     /** Answers requests with selectors here and leaves the others to the stock dispatcher. */
