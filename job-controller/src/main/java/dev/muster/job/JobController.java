@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 
 import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -33,12 +35,20 @@ public final class JobController implements AutoCloseable {
     public static final String NAME = "muster-job-controller";
     /** Workers when not given: reconciles are short and API-bound. */
     public static final int DEFAULT_WORKERS = 2;
+    /** Pod creations in flight at once: enough to hide API round trips, few enough not to flood the server. */
+    static final int POD_CREATION_CONCURRENCY = 16;
 
     private final JobCache cache;
     private final Controller controller;
     private final ResourceEventHandler<Job> jobHandler;
     private final ResourceEventHandler<Pod> podHandler;
     private final ResourceEventHandler<PodGroup> podGroupHandler;
+    /** Pod creations in flight at once, across all jobs; each job's go in slow-start batches. */
+    private final ExecutorService podCreations = Executors.newFixedThreadPool(POD_CREATION_CONCURRENCY, r -> {
+        Thread thread = new Thread(r, NAME + "-pod-creation");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /** A controller with {@value #DEFAULT_WORKERS} workers on the system clock that creates pods at once. */
     public JobController(KubernetesClient client, SharedInformers informers) {
@@ -74,8 +84,8 @@ public final class JobController implements AutoCloseable {
         EventRecorder events = new EventRecorder(client, NAME);
         this.cache = new JobCache(informers);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
-                new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events), new StatusWriter(client),
-                events, clock);
+                new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events, podCreations),
+                new StatusWriter(client), events, clock);
         this.controller = new Controller(NAME, reconciler, workers);
         this.jobHandler = enqueueing(job -> Optional.of(ObjectKey.of(job)));
         this.podHandler = enqueueing(JobCache::jobKey);
@@ -105,6 +115,7 @@ public final class JobController implements AutoCloseable {
         cache.pods().removeEventHandler(podHandler);
         cache.podGroups().removeEventHandler(podGroupHandler);
         controller.close();
+        podCreations.shutdown();
     }
 
     private <T extends HasMetadata> ResourceEventHandler<T> enqueueing(Function<T, Optional<ObjectKey>> jobOf) {

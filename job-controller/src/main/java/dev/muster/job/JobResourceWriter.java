@@ -15,6 +15,8 @@ import java.net.HttpURLConnection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -28,10 +30,13 @@ final class JobResourceWriter {
 
     private final KubernetesClient client;
     private final EventRecorder events;
+    private final Executor apiCalls;
 
-    JobResourceWriter(KubernetesClient client, EventRecorder events) {
+    /** @param apiCalls runs the pod creations of one job in parallel ({@link SlowStartBatch}) */
+    JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls) {
         this.client = client;
         this.events = events;
+        this.apiCalls = apiCalls;
     }
 
     /**
@@ -59,24 +64,26 @@ final class JobResourceWriter {
     }
 
     /**
-     * Creates the pods of {@code version} of the open tasks that do not exist yet; returns how many this
-     * call created.
+     * Creates the pods of {@code version} of the open tasks that do not exist yet, in parallel slow-start
+     * batches; returns how many this call created. A failed creation is recorded as a
+     * {@code FailedCreatePod} event and rethrown after its batch, so the reconcile retries with backoff.
      */
     int createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks) {
         Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
-        int created = 0;
-        for (Pod pod : JobPodPlanner.missingPods(job, version, names, openTasks)) {
-            try {
+        AtomicInteger created = new AtomicInteger();
+        try {
+            SlowStartBatch.run(JobPodPlanner.missingPods(job, version, names, openTasks), apiCalls, pod -> {
                 if (createIfAbsent(pod)) {
-                    created++;
+                    created.incrementAndGet();
                 }
-            } catch (KubernetesClientException e) {
-                events.record(job, EventRecorder.WARNING, "FailedCreatePod",
-                        "could not create pod " + pod.getMetadata().getName() + ": " + e.getMessage());
-                throw e;
-            }
+            });
+        } catch (SlowStartBatch.Failure failure) {
+            String pod = failure.item() instanceof Pod p ? p.getMetadata().getName() : "?";
+            events.record(job, EventRecorder.WARNING, "FailedCreatePod",
+                    "could not create pod " + pod + ": " + failure.getCause().getMessage());
+            throw failure.getCause();
         }
-        return created;
+        return created.get();
     }
 
     /** Deletes the pod; false if it was gone already. */
