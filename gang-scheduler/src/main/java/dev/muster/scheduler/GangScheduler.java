@@ -65,6 +65,7 @@ public final class GangScheduler implements AutoCloseable {
     private final List<Map.Entry<SharedIndexInformer<?>, AtomicInteger>> delivered = new CopyOnWriteArrayList<>();
     private volatile boolean caughtUp;
     private CycleTrigger trigger;
+    private volatile SchedulingCycle cycle;
     private ThreadPoolExecutor apiCalls;
     private boolean used;
 
@@ -132,6 +133,7 @@ public final class GangScheduler implements AutoCloseable {
                         apiCalls),
                 metrics, this::isSynced, clock, config.coscheduling());
         trigger = new CycleTrigger("muster-scheduler", cycle);
+        this.cycle = cycle;
 
         watch(nodes, trigger, cache::putNode, cache::removeNode);
         watch(pods, trigger, cache::putPod, cache::removePod);
@@ -165,6 +167,15 @@ public final class GangScheduler implements AutoCloseable {
                 && delivered.stream().allMatch(e -> e.getValue().get() == e.getKey().getStore().list().size());
         caughtUp = synced;
         return synced;
+    }
+
+    /**
+     * The gangs that wait, as the latest cycle left them, in the order the next cycle tries them, each
+     * with why it waits; empty before the first cycle.
+     */
+    public List<QueuedGang> queue() {
+        SchedulingCycle current = cycle;
+        return current == null ? List.of() : current.waiting();
     }
 
     /** Stops cycling, waits for the running cycle and API calls, and leaves the informers. Idempotent. */

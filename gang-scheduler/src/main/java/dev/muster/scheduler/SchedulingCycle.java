@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,8 @@ final class SchedulingCycle implements Runnable {
     private final GangQueue queue;
     /** Why each gang waited in the last cycle, so that a gang waiting for the same reason logs once. */
     private Map<GroupKey, String> lastWaits = Map.of();
+    /** The waiting gangs as the last cycle left them, for readers on other threads. */
+    private volatile List<QueuedGang> waiting = List.of();
 
     SchedulingCycle(SchedulerCache cache, PodBinder binder, PodConditionWriter conditions, GangVerdictBoard board,
                     SchedulingEvents events, SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock,
@@ -114,9 +117,39 @@ final class SchedulingCycle implements Runnable {
             logWait(missing.group(), missing.pods().size() + " pod(s) wait: " + missing.message(), waits);
         }
         lastWaits = waits;
+        waiting = queueView(results, input.missing());
         events.report(results);
         events.reportMissing(input.missing());
         metrics.recordCycle(results);
+    }
+
+    /** The gangs that waited after the last cycle, in the order the next cycle tries them. */
+    List<QueuedGang> waiting() {
+        return waiting;
+    }
+
+    private static List<QueuedGang> queueView(List<GangPlacement> results, List<MissingPodGroup> missing) {
+        List<GangPlacement> tried = new ArrayList<>();
+        List<GangPlacement> backedOff = new ArrayList<>();
+        for (GangPlacement result : results) {
+            if (result.outcome() == GangPlacement.Outcome.WITHDRAWN || result.placed() && result.unplaced().isEmpty()) {
+                continue;
+            }
+            (result.outcome() == GangPlacement.Outcome.BACKED_OFF ? backedOff : tried).add(result);
+        }
+        tried.addAll(backedOff);
+        List<QueuedGang> view = new ArrayList<>(tried.size() + missing.size());
+        for (GangPlacement result : tried) {
+            GroupKey key = result.gang().key();
+            view.add(new QueuedGang(key.namespace(), key.name(), !key.standalonePod(), view.size() + 1,
+                    SchedulerMetrics.reasonTag(result.outcome()), result.pendingPodMessage(), result.gang().priority(),
+                    result.gang().minMember(), result.unplaced().size()));
+        }
+        for (MissingPodGroup group : missing) {
+            view.add(new QueuedGang(group.group().namespace(), group.group().name(), true, view.size() + 1,
+                    SchedulingEvents.POD_GROUP_NOT_FOUND, group.message(), 0, 0, group.pods().size()));
+        }
+        return List.copyOf(view);
     }
 
     private static void logBinding(GangPlacement result, List<BindRequest> requests) {

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -82,6 +83,10 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
         await().atMost(PATIENCE).until(() -> verdict("second").isPresent());
         assertThat(outcome("second")).contains(GangVerdict.Outcome.UNSCHEDULABLE);
         assertThat(outcome("first")).contains(GangVerdict.Outcome.ADMITTED);
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(scheduler.queue())
+                .extracting(QueuedGang::name, QueuedGang::position, QueuedGang::state)
+                .containsExactly(tuple("first", 1, "Admitted"), tuple("second", 2, "NotEnoughResources")));
+        assertThat(scheduler.queue().get(1).message()).startsWith("0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
 
         // Nobody creates the first job's pods: its admission runs out and the room goes to the second.
         await().atMost(PATIENCE).until(() -> outcome("second").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
