@@ -24,8 +24,16 @@ public class MusterApplication {
         new SpringApplicationBuilder(MusterApplication.class).run(args);
     }
 
-    /** Starts the manager with extra properties; used by local mode and tests. */
+    /** Starts the manager with properties that override application.yaml; used by local mode and tests. */
     public static ConfigurableApplicationContext start(Map<String, Object> properties) {
-        return new SpringApplicationBuilder(MusterApplication.class).properties(properties).run();
+        return new SpringApplicationBuilder(MusterApplication.class).run(arguments(properties));
+    }
+
+    /**
+     * Properties as {@code --name=value} command-line arguments: those override application.yaml, while
+     * {@link SpringApplicationBuilder#properties} only provides defaults beneath it.
+     */
+    public static String[] arguments(Map<String, Object> properties) {
+        return properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }
 }

@@ -3,6 +3,7 @@ package dev.muster.manager.config;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
+import java.util.UUID;
 
 /**
  * The manager's settings, as {@code muster.*} properties (Helm values map onto them).
@@ -11,9 +12,11 @@ import java.time.Duration;
  * @param controllers worker threads of the controllers
  * @param scheduler  gang scheduler settings
  * @param podgroup   PodGroup controller settings
+ * @param leaderElection which replica runs the components (docs/operations.md)
  */
 @ConfigurationProperties("muster")
-public record MusterProperties(Kubernetes kubernetes, Controllers controllers, Scheduler scheduler, PodGroup podgroup) {
+public record MusterProperties(Kubernetes kubernetes, Controllers controllers, Scheduler scheduler, PodGroup podgroup,
+                               LeaderElection leaderElection) {
 
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, 64) : kubernetes;
@@ -23,6 +26,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
                         Duration.ofSeconds(60))
                 : scheduler;
         podgroup = podgroup == null ? new PodGroup(Duration.ofSeconds(30), Duration.ofSeconds(1)) : podgroup;
+        leaderElection = leaderElection == null ? new LeaderElection(true, null, null, null, null, null, null) : leaderElection;
     }
 
     /**
@@ -68,5 +72,53 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      * @param counterWriteInterval   least time between two status writes that only move the counters
      */
     public record PodGroup(Duration replacementGracePeriod, Duration counterWriteInterval) {
+    }
+
+    /**
+     * One Lease for the whole manager: only the replica that holds it runs the Job controller, the PodGroup
+     * controller and the gang scheduler; the others keep their informers warm and wait. Unset values take
+     * the defaults below (application.yaml also fills the namespace from {@code POD_NAMESPACE} and the
+     * identity from {@code HOSTNAME}).
+     *
+     * @param enabled       false runs the components at once, for a single replica (as {@code ./muster local} does)
+     * @param leaseName     the Lease's name; default {@code muster-manager}
+     * @param namespace     the Lease's namespace; default {@code default}
+     * @param identity      this replica's name in the Lease, unique per replica; default a random UUID
+     * @param leaseDuration how long a lease that is not renewed keeps standbys out; default 15s
+     * @param renewDeadline how long the leader keeps trying to renew before it gives up and exits; default 10s
+     * @param retryPeriod   time between two attempts to acquire or renew; default 2s
+     */
+    public record LeaderElection(boolean enabled, String leaseName, String namespace, String identity,
+                                 Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+        /** fabric8 waits up to this factor of the retry period more between two tries (jitter). */
+        private static final double RETRY_JITTER = 1.2;
+
+        public LeaderElection {
+            leaseName = blank(leaseName) ? "muster-manager" : leaseName;
+            namespace = blank(namespace) ? "default" : namespace;
+            identity = blank(identity) ? UUID.randomUUID().toString() : identity;
+            leaseDuration = leaseDuration == null ? Duration.ofSeconds(15) : leaseDuration;
+            renewDeadline = renewDeadline == null ? Duration.ofSeconds(10) : renewDeadline;
+            retryPeriod = retryPeriod == null ? Duration.ofSeconds(2) : retryPeriod;
+            // The leader must give up before a standby may take the lease over, and must get more than one
+            // try at renewing before it gives up, as client-go's leader election requires.
+            if (leaseDuration.compareTo(renewDeadline) <= 0) {
+                throw new IllegalArgumentException("muster.leader-election.lease-duration (" + leaseDuration
+                        + ") must be longer than renew-deadline (" + renewDeadline + ")");
+            }
+            if (renewDeadline.toMillis() <= RETRY_JITTER * retryPeriod.toMillis()) {
+                throw new IllegalArgumentException("muster.leader-election.renew-deadline (" + renewDeadline
+                        + ") must be longer than " + RETRY_JITTER + " x retry-period (" + retryPeriod + ")");
+            }
+        }
+
+        /** The Lease as {@code namespace/name}, as logs and health name it. */
+        public String lease() {
+            return namespace + "/" + leaseName;
+        }
+
+        private static boolean blank(String value) {
+            return value == null || value.isBlank();
+        }
     }
 }

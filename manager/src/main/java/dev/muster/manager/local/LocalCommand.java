@@ -203,6 +203,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         props.put("logging.file.name", log.toString());
         props.put("logging.threshold.console", "OFF");
         props.put("spring.main.banner-mode", "off");
+        // One process and nothing to elect. With a Lease, a laptop that sleeps past the renew deadline would
+        // wake to a manager that lost its lease and exits.
+        props.put("muster.leader-election.enabled", false);
         return props;
     }
 

@@ -3,6 +3,8 @@ package dev.muster.manager.wiring;
 import dev.muster.api.MusterLabels;
 import dev.muster.job.JobController;
 import dev.muster.manager.config.MusterProperties;
+import dev.muster.manager.leadership.Exiter;
+import dev.muster.manager.leadership.Leadership;
 import dev.muster.podgroup.PodGroupController;
 import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.scheduler.GangScheduler;
@@ -19,7 +21,10 @@ import org.springframework.context.annotation.Configuration;
 import java.time.Clock;
 import java.util.Locale;
 
-/** The three components of the manager, built over the shared informers and started by {@link ManagerLifecycle}. */
+/**
+ * The three components of the manager, built over the shared informers and started by {@link ManagerLifecycle}
+ * once this process leads.
+ */
 @Configuration(proxyBeanMethods = false)
 public class ComponentsConfiguration {
 
@@ -65,7 +70,7 @@ public class ComponentsConfiguration {
 
     @Bean
     ManagerLifecycle managerLifecycle(SharedInformers informers, JobController jobs, PodGroupController podGroups,
-                                      GangScheduler scheduler) {
-        return new ManagerLifecycle(informers, jobs, podGroups, scheduler);
+                                      GangScheduler scheduler, Leadership leadership, Exiter exiter) {
+        return new ManagerLifecycle(informers, jobs, podGroups, scheduler, leadership, exiter);
     }
 }

@@ -15,16 +15,24 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class KubernetesConfiguration {
 
-    @Bean(destroyMethod = "close")
-    KubernetesClient kubernetesClient(MusterProperties properties) {
+    /**
+     * How to reach the API server. A bean of its own because leader election builds a second client from
+     * it (see {@code LeaseLeadership}).
+     */
+    @Bean
+    Config kubernetesClientConfig(MusterProperties properties) {
         String masterUrl = properties.kubernetes().masterUrl();
         Config base = masterUrl == null || masterUrl.isBlank()
                 ? Config.autoConfigure(null)
                 : new ConfigBuilder(Config.empty()).withMasterUrl(masterUrl).withTrustCerts(true).build();
-        Config config = new ConfigBuilder(base)
+        return new ConfigBuilder(base)
                 .withMaxConcurrentRequests(properties.kubernetes().maxConcurrentRequests())
                 .withMaxConcurrentRequestsPerHost(properties.kubernetes().maxConcurrentRequests())
                 .build();
+    }
+
+    @Bean(destroyMethod = "close")
+    KubernetesClient kubernetesClient(Config config) {
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 

@@ -3,26 +3,52 @@ package dev.muster.manager.e2e;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
+import dev.muster.manager.leadership.Exiter;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-/** The whole manager, as a Spring context, running against a fresh local cluster over HTTP. */
+/**
+ * The whole manager, as a Spring context, running against a fresh local cluster over HTTP, with leader
+ * election at its defaults (it is the only candidate, so it leads at once).
+ */
 final class ManagerOnLocalCluster implements AutoCloseable {
     final LocalCluster cluster;
     final ConfigurableApplicationContext manager;
+    /** Exit codes the manager asked for; a test JVM must not exit with it. */
+    final List<Integer> exits = new CopyOnWriteArrayList<>();
 
     ManagerOnLocalCluster(LocalClusterConfig config) {
         cluster = LocalCluster.start(config);
-        manager = MusterApplication.start(Map.of(
+        manager = startManager(cluster, Map.of(), exits::add);
+    }
+
+    /**
+     * Starts a manager against {@code cluster} with extra properties, ending the process through
+     * {@code exiter} instead of {@link System#exit}.
+     */
+    static ConfigurableApplicationContext startManager(LocalCluster cluster, Map<String, Object> properties, Exiter exiter) {
+        Map<String, Object> all = new HashMap<>(Map.of(
                 "muster.kubernetes.master-url", cluster.url(),
                 "server.port", 0,
                 "spring.main.banner-mode", "off"));
+        all.putAll(properties);
+        return new SpringApplicationBuilder(MusterApplication.class)
+                .initializers(context -> context.getBeanFactory().registerSingleton("exiter", exiter))
+                .run(MusterApplication.arguments(all));
     }
 
     KubernetesClient client() {
         return cluster.client();
+    }
+
+    Actuator actuator() {
+        return new Actuator(manager);
     }
 
     @Override

@@ -12,9 +12,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,17 +70,16 @@ class QuickstartEndToEndTest {
 
     @Test
     void actuatorShowsHealthAndSchedulerMetrics() throws Exception {
-        String base = "http://127.0.0.1:" + env.manager.getEnvironment().getProperty("local.server.port") + "/actuator/";
-        HttpClient http = HttpClient.newHttpClient();
+        Actuator actuator = env.actuator();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(base + "health/readiness")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> health = actuator.get("health/readiness");
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).contains("\"status\":\"UP\"");
         });
-        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(base + "prometheus")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.body()).contains("muster_scheduler_cycle");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            HttpResponse<String> metrics = actuator.get("prometheus");
+            assertThat(metrics.statusCode()).isEqualTo(200);
+            assertThat(metrics.body()).contains("muster_scheduler_cycle").contains("muster_leader 1.0");
+        });
     }
 }

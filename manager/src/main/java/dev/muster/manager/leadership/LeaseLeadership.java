@@ -1,0 +1,219 @@
+package dev.muster.manager.leadership;
+
+import dev.muster.manager.config.MusterProperties;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Leadership by a {@code coordination.k8s.io/v1} Lease, with fabric8's leader elector: the holder renews
+ * the Lease every retry period; a standby takes it over once it has not been renewed for the lease
+ * duration. A leader that cannot renew within the renew deadline, or finds another holder in the Lease,
+ * has lost: soon a standby may be acting, so this process must stop first.
+ *
+ * <p>fabric8 checks the renew deadline only between two attempts, and an attempt against an API server
+ * that does not answer can take far longer than the lease duration. So this class also watches the
+ * deadline itself, from the renew time of the last record it wrote, and declares the lease lost when it
+ * passes, whatever the elector's thread is stuck in. The election has a client of its own that does not
+ * retry (the elector does) and gives each request at most a retry period: on the shared client a renewal
+ * would queue behind a burst of pod creations and binds, and a shutdown could hang in retries while it
+ * gives the lease up.
+ */
+public final class LeaseLeadership implements Leadership {
+    private static final Logger log = LoggerFactory.getLogger(LeaseLeadership.class);
+
+    private final MusterProperties.LeaderElection settings;
+    private final KubernetesClient client;
+    private final ExecutorService electorThread;
+    private final ScheduledExecutorService watchThread;
+    private final AtomicBoolean lost = new AtomicBoolean();
+    private volatile boolean stopping;
+    private volatile boolean leading;
+    private volatile String holder;
+    /** Renew time of the last record this process wrote as holder; the deadline counts from there. */
+    private volatile Instant renewed = Instant.MIN;
+    private volatile Runnable onLost;
+    private CompletableFuture<?> election;
+
+    /**
+     * @param config   how to reach the API server; a client is built from it for the election alone
+     * @param settings the Lease and its timing
+     */
+    public LeaseLeadership(Config config, MusterProperties.LeaderElection settings) {
+        this.settings = settings;
+        int perRequest = (int) settings.retryPeriod().toMillis();
+        this.client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(config)
+                .withRequestRetryBackoffLimit(0)
+                .withConnectionTimeout(perRequest)
+                .withRequestTimeout(perRequest)
+                .build()).build();
+        this.electorThread = Executors.newSingleThreadExecutor(r -> daemon(r, "muster-leader-election"));
+        // Apart from the elector's, whose attempts it must not wait behind.
+        this.watchThread = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "muster-leader-deadline"));
+    }
+
+    private static Thread daemon(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    @Override
+    public synchronized void start(Runnable onLeading, Runnable onLost) {
+        this.onLost = onLost;
+        var config = new LeaderElectionConfigBuilder()
+                .withName(settings.leaseName())
+                .withLock(new RecordingLock(new LeaseLock(settings.namespace(), settings.leaseName(), settings.identity())))
+                .withLeaseDuration(settings.leaseDuration())
+                .withRenewDeadline(settings.renewDeadline())
+                .withRetryPeriod(settings.retryPeriod())
+                // On a clean shutdown a standby takes over at once instead of after the lease duration.
+                .withReleaseOnCancel(true)
+                .withLeaderCallbacks(new LeaderCallbacks(() -> acquired(onLeading), this::stoppedLeading, this::observed))
+                .build();
+        log.info("leader election: {} is campaigning for lease {} (lease duration {}, renew deadline {}, retry period {})",
+                settings.identity(), settings.lease(), settings.leaseDuration(), settings.renewDeadline(),
+                settings.retryPeriod());
+        election = new LeaderElectorBuilder(client, electorThread).withConfig(config).build().start();
+        // The leader must stop before a standby may start: within the margin between the two durations.
+        long watch = Math.max(1, Math.min(settings.retryPeriod().toMillis(),
+                settings.leaseDuration().minus(settings.renewDeadline()).toMillis()) / 4);
+        watchThread.scheduleWithFixedDelay(this::checkDeadline, watch, watch, TimeUnit.MILLISECONDS);
+    }
+
+    private void acquired(Runnable onLeading) {
+        leading = true;
+        log.info("leader election: {} acquired lease {}; starting the components", settings.identity(), settings.lease());
+        try {
+            onLeading.run();
+        } catch (RuntimeException e) {
+            // Holding the lease without running the components would stall every job in the cluster; exiting
+            // gives it to a standby.
+            log.error("leader election: {} could not start the components; exiting", settings.identity(), e);
+            lose();
+        }
+    }
+
+    private void stoppedLeading() {
+        if (stopping) {
+            if (leading) {
+                log.info("leader election: {} stopped leading lease {} on shutdown", settings.identity(), settings.lease());
+            }
+            leading = false;
+        } else if (leading) {
+            String why = holder == null || holder.equals(settings.identity())
+                    ? "could not renew it within " + settings.renewDeadline()
+                    : "it is now held by " + holder;
+            log.error("leader election: {} lost lease {} ({}); stopping the components and exiting",
+                    settings.identity(), settings.lease(), why);
+            lose();
+        }
+    }
+
+    private void checkDeadline() {
+        if (leading && !stopping && Instant.now().isAfter(renewed.plus(settings.renewDeadline()))) {
+            log.error("leader election: {} lost lease {} (last renewed at {}, not within {} since); "
+                            + "stopping the components and exiting", settings.identity(), settings.lease(), renewed,
+                    settings.renewDeadline());
+            lose();
+        }
+    }
+
+    private void lose() {
+        leading = false;
+        if (lost.compareAndSet(false, true)) {
+            onLost.run();
+        }
+    }
+
+    private void observed(String newHolder) {
+        // fabric8 writes an empty holder when it gives a lease up.
+        holder = newHolder == null || newHolder.isEmpty() ? null : newHolder;
+        // Acquiring, losing and giving up on shutdown have lines of their own.
+        if (!stopping && !settings.identity().equals(holder)) {
+            log.info("leader election: new leader observed: lease {} is held by {} (this replica: {}, {})",
+                    settings.lease(), holder == null ? "nobody" : holder, settings.identity(),
+                    leading ? "leading" : "standing by");
+        }
+    }
+
+    @Override
+    public void stop() {
+        stopping = true;
+        CompletableFuture<?> running;
+        synchronized (this) {
+            running = election;
+        }
+        if (running != null) {
+            // Cancelling gives the lease up, on this thread, before the client closes.
+            running.cancel(true);
+        }
+        watchThread.shutdownNow();
+        electorThread.shutdownNow();
+        client.close();
+    }
+
+    @Override
+    public LeadershipStatus status() {
+        return new LeadershipStatus(true, leading, settings.identity(), settings.lease(), holder);
+    }
+
+    /** The Lease lock, noting the renew time of every record this process writes as holder. */
+    private final class RecordingLock implements Lock {
+        private final Lock lease;
+
+        RecordingLock(Lock lease) {
+            this.lease = lease;
+        }
+
+        @Override
+        public LeaderElectionRecord get(KubernetesClient client) {
+            return lease.get(client);
+        }
+
+        @Override
+        public void create(KubernetesClient client, LeaderElectionRecord record) {
+            lease.create(client, record);
+            wrote(record);
+        }
+
+        @Override
+        public void update(KubernetesClient client, LeaderElectionRecord record) {
+            lease.update(client, record);
+            wrote(record);
+        }
+
+        private void wrote(LeaderElectionRecord record) {
+            if (settings.identity().equals(record.getHolderIdentity())) {
+                renewed = record.getRenewTime().toInstant();
+            }
+        }
+
+        @Override
+        public String identity() {
+            return lease.identity();
+        }
+
+        @Override
+        public String describe() {
+            return lease.describe();
+        }
+    }
+}
