@@ -2,14 +2,12 @@ package dev.muster.manager.endpoint;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.support.informer.SharedInformers;
-import io.fabric8.kubernetes.client.informers.cache.Store;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.stereotype.Component;
 
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -19,10 +17,10 @@ import java.util.List;
 @Component
 @Endpoint(id = "jobs")
 public class JobsEndpoint {
-    private final Store<Job> jobs;
+    private final CachedObjects<Job, JobSummary> jobs;
 
     public JobsEndpoint(SharedInformers informers) {
-        this.jobs = informers.informer(Job.class).getStore();
+        this.jobs = new CachedObjects<>(informers.informer(Job.class).getStore(), JobSummary::of);
     }
 
     /**
@@ -32,17 +30,12 @@ public class JobsEndpoint {
      */
     @ReadOperation
     public List<JobSummary> jobs(@Nullable String namespace) {
-        return jobs.list().stream()
-                .filter(job -> namespace == null || namespace.equals(job.getMetadata().getNamespace()))
-                .map(JobSummary::of)
-                .sorted(Comparator.comparing(JobSummary::namespace).thenComparing(JobSummary::name))
-                .toList();
+        return jobs.list(namespace);
     }
 
     /** {@code GET /actuator/jobs/{namespace}/{name}}: one Job; 404 when the cache does not hold it. */
     @ReadOperation
     public @Nullable JobSummary job(@Selector String namespace, @Selector String name) {
-        Job job = jobs.getByKey(namespace + "/" + name);
-        return job == null ? null : JobSummary.of(job);
+        return jobs.get(namespace, name);
     }
 }
