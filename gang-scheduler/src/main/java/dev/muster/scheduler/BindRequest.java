@@ -1,5 +1,7 @@
 package dev.muster.scheduler;
 
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+
 /**
  * A pod the cycle assumed onto a node and that is to be bound there.
  *
@@ -10,7 +12,8 @@ package dev.muster.scheduler;
  */
 record BindRequest(String namespace, String podName, String uid, String nodeName) {
 
+    /** The pod's key in the informer's store and the cache. */
     String podKey() {
-        return KubeObjects.key(namespace, podName);
+        return Cache.namespaceKeyFunc(namespace, podName);
     }
 }

@@ -10,7 +10,6 @@ import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.ResourceVector;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodSpec;
 
@@ -62,8 +61,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Tas
             return null;
         }
         return owners.stream()
-                .filter(o -> HasMetadata.getKind(Job.class).equals(o.getKind())
-                        && HasMetadata.getApiVersion(Job.class).equals(o.getApiVersion()))
+                .filter(o -> Job.KIND.equals(o.getKind()) && Job.API_VERSION.equals(o.getApiVersion()))
                 .map(OwnerReference::getName)
                 .findFirst().orElse(null);
     }

@@ -140,9 +140,4 @@ final class KubeObjects {
         String timestamp = object.getMetadata().getCreationTimestamp();
         return timestamp == null ? Instant.EPOCH : OffsetDateTime.parse(timestamp).toInstant();
     }
-
-    /** The informer store's key, {@code namespace/name}. */
-    static String key(String namespace, String name) {
-        return namespace + "/" + name;
-    }
 }

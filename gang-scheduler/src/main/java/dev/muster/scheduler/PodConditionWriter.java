@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +56,7 @@ final class PodConditionWriter {
 
     /** Sets the pod's PodScheduled condition to False/Unschedulable with the message, unless it says so. */
     void markUnschedulable(String namespace, String name, String message) {
-        String key = KubeObjects.key(namespace, name);
+        String key = Cache.namespaceKeyFunc(namespace, name);
         if (!needsWrite(pods.getByKey(key), message) || !inFlight.add(key)) {
             return;
         }

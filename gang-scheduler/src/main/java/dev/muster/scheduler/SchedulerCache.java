@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ final class SchedulerCache {
 
     /** @return whether the change can make a pending pod schedulable: a new pending pod, or freed capacity */
     synchronized boolean putPod(Pod pod) {
-        String key = KubeObjects.key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        String key = Cache.metaNamespaceKeyFunc(pod);
         CachedPod before = pods.get(key);
         CachedPod after = classify(pod, before);
         replace(key, before, after);
@@ -76,7 +77,7 @@ final class SchedulerCache {
 
     /** @return whether the deleted pod freed capacity */
     synchronized boolean removePod(Pod pod) {
-        String key = KubeObjects.key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        String key = Cache.metaNamespaceKeyFunc(pod);
         CachedPod before = pods.get(key);
         replace(key, before, null);
         return freedCapacity(before, null);
@@ -112,7 +113,7 @@ final class SchedulerCache {
      */
     synchronized boolean putJob(Job job) {
         JobPodTemplates now = JobPodTemplates.of(job);
-        String key = KubeObjects.key(job.getMetadata().getNamespace(), now.name());
+        String key = Cache.namespaceKeyFunc(job.getMetadata().getNamespace(), now.name());
         JobPodTemplates before = jobs.put(key, now);
         return !now.equals(before) && (now.waiting() || before != null && before.waiting())
                 && podGroups.containsKey(GroupKey.podGroup(job.getMetadata().getNamespace(),
@@ -121,8 +122,7 @@ final class SchedulerCache {
 
     /** @return whether the job waited for admission, which its gang no longer does */
     synchronized boolean removeJob(Job job) {
-        JobPodTemplates before = jobs.remove(KubeObjects.key(job.getMetadata().getNamespace(),
-                job.getMetadata().getName()));
+        JobPodTemplates before = jobs.remove(Cache.metaNamespaceKeyFunc(job));
         return before != null && before.waiting();
     }
 
@@ -132,9 +132,13 @@ final class SchedulerCache {
     }
 
     private boolean waitsForAdmission(GroupKey key, GroupSpec spec) {
-        JobPodTemplates job = spec.ownerJob() == null ? null
-                : jobs.get(KubeObjects.key(key.namespace(), spec.ownerJob()));
+        JobPodTemplates job = ownerJob(key, spec);
         return job != null && job.waiting();
+    }
+
+    /** The Job that owns the PodGroup, or {@code null} if no Job owns it or the job is not known (yet). */
+    private JobPodTemplates ownerJob(GroupKey key, GroupSpec spec) {
+        return spec.ownerJob() == null ? null : jobs.get(Cache.namespaceKeyFunc(key.namespace(), spec.ownerJob()));
     }
 
     /** @return whether pods of the group wait, which must now be told that their group is missing */
@@ -202,8 +206,8 @@ final class SchedulerCache {
         if (spec == null || !waitsForAdmission(key, spec)) {
             return List.of();
         }
-        return jobs.get(KubeObjects.key(key.namespace(), spec.ownerJob()))
-                .expectedPods(key, spec.minTaskMember().keySet(), group.pending.keySet(), this::priorityOf);
+        return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(), group.pending.keySet(),
+                this::priorityOf);
     }
 
     private GangInfo gangInfo(GroupKey key, GroupPods group, List<PodInfo> expected) {
@@ -222,7 +226,7 @@ final class SchedulerCache {
                 : group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0);
         // A Job's gang queues from when the job was submitted: its PodGroup is created later, and the job
         // controller's workers create the PodGroups of jobs submitted together in any order.
-        JobPodTemplates job = spec.ownerJob() == null ? null : jobs.get(KubeObjects.key(key.namespace(), spec.ownerJob()));
+        JobPodTemplates job = ownerJob(key, spec);
         return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority,
                 job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout());
     }
@@ -236,7 +240,7 @@ final class SchedulerCache {
     synchronized List<BindRequest> assume(List<PodPlacement> placements) {
         List<BindRequest> requests = new ArrayList<>(placements.size());
         for (PodPlacement placement : placements) {
-            String key = KubeObjects.key(placement.pod().namespace(), placement.pod().name());
+            String key = Cache.namespaceKeyFunc(placement.pod().namespace(), placement.pod().name());
             CachedPod before = pods.get(key);
             if (before != null && before.state() == PodState.PENDING) {
                 CachedPod assumed = before.with(PodState.ASSUMED, placement.nodeName());

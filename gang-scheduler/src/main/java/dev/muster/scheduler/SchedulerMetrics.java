@@ -3,6 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.scheduler.core.GangPlacement;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.EnumMap;
@@ -38,23 +39,23 @@ final class SchedulerMetrics {
         for (GangPlacement.Outcome outcome : GangPlacement.Outcome.values()) {
             if (outcome != GangPlacement.Outcome.PLACED && outcome != GangPlacement.Outcome.WITHDRAWN) {
                 AtomicInteger count = registry.gauge(PENDING_GROUPS,
-                        List.of(io.micrometer.core.instrument.Tag.of("reason", reasonTag(outcome))),
+                        List.of(Tag.of("reason", reasonTag(outcome))),
                         new AtomicInteger());
                 waiting.put(outcome, count);
             }
         }
     }
 
-    /** The tag value for why a gang waits. */
+    /**
+     * The tag value for why a gang waits: the verdict's {@linkplain SchedulingCycle#reason reason}, except
+     * for the outcomes the verdict folds into another reason.
+     */
     static String reasonTag(GangPlacement.Outcome outcome) {
         return switch (outcome) {
-            case NOT_ENOUGH_PODS -> "NotEnoughTasks";
-            case NOT_ENOUGH_RESOURCES -> "NotEnoughResources";
             case RESERVED -> "Reserved";
             case BACKED_OFF -> "BackingOff";
-            case ADMITTED -> "Admitted";
             case WITHDRAWN -> "Withdrawn";
-            case PLACED -> "Scheduled";
+            case PLACED, NOT_ENOUGH_PODS, NOT_ENOUGH_RESOURCES, ADMITTED -> SchedulingCycle.reason(outcome);
         };
     }
 

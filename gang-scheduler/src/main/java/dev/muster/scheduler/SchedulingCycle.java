@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GangQueue;
@@ -29,10 +30,6 @@ import java.util.function.BooleanSupplier;
  * the scheduler thread only; the API calls it starts run elsewhere.
  */
 final class SchedulingCycle implements Runnable {
-    static final String REASON_SCHEDULED = "Scheduled";
-    static final String REASON_NOT_ENOUGH_RESOURCES = "NotEnoughResources";
-    static final String REASON_NOT_ENOUGH_TASKS = "NotEnoughTasks";
-    static final String REASON_ADMITTED = "Admitted";
     private static final Logger log = LoggerFactory.getLogger(SchedulingCycle.class);
 
     private final SchedulerCache cache;
@@ -167,7 +164,7 @@ final class SchedulingCycle implements Runnable {
     private void logWait(GangPlacement result, Map<GroupKey, String> waits) {
         logWait(result.gang().key(), result.placed()
                 ? result.unplaced().size() + " pod(s) beyond the quorum left pending: " + result.pendingPodMessage()
-                : "unschedulable (" + reason(result) + "): " + result.message(), waits);
+                : "unschedulable (" + reason(result.outcome()) + "): " + result.message(), waits);
     }
 
     private void logWait(GroupKey key, String why, Map<GroupKey, String> waits) {
@@ -187,15 +184,20 @@ final class SchedulingCycle implements Runnable {
             case NOT_ENOUGH_PODS, NOT_ENOUGH_RESOURCES, RESERVED, BACKED_OFF, WITHDRAWN ->
                     GangVerdict.Outcome.UNSCHEDULABLE;
         };
-        return new GangVerdict(key.namespace(), key.name(), outcome, reason(result), result.message(), transitionId, now);
+        return new GangVerdict(key.namespace(), key.name(), outcome, reason(result.outcome()), result.message(),
+                transitionId, now);
     }
 
-    private static String reason(GangPlacement result) {
-        return switch (result.outcome()) {
-            case PLACED -> REASON_SCHEDULED;
-            case NOT_ENOUGH_PODS, WITHDRAWN -> REASON_NOT_ENOUGH_TASKS;
-            case ADMITTED -> REASON_ADMITTED;
-            case NOT_ENOUGH_RESOURCES, RESERVED, BACKED_OFF -> REASON_NOT_ENOUGH_RESOURCES;
+    /**
+     * The verdict's reason for an outcome, which becomes the PodGroup condition's: a reservation and a
+     * backoff are still a shortage of resources there. {@link SchedulerMetrics#reasonTag} tells them apart.
+     */
+    static String reason(GangPlacement.Outcome outcome) {
+        return switch (outcome) {
+            case PLACED -> SchedulingEvents.SCHEDULED;
+            case NOT_ENOUGH_PODS, WITHDRAWN -> PodGroupCondition.REASON_NOT_ENOUGH_TASKS;
+            case ADMITTED -> SchedulingEvents.ADMITTED;
+            case NOT_ENOUGH_RESOURCES, RESERVED, BACKED_OFF -> PodGroupCondition.REASON_NOT_ENOUGH_RESOURCES;
         };
     }
 }

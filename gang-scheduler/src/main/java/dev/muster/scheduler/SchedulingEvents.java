@@ -8,6 +8,7 @@ import dev.muster.scheduler.core.PodInfo;
 import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 
 import java.util.HashMap;
@@ -77,7 +78,7 @@ final class SchedulingEvents {
         Map<String, String> now = new HashMap<>();
         for (MissingPodGroup group : missing) {
             for (PodInfo pod : group.pods()) {
-                String key = KubeObjects.key(pod.namespace(), pod.name());
+                String key = Cache.namespaceKeyFunc(pod.namespace(), pod.name());
                 now.put(key, group.message());
                 if (!group.message().equals(toldMissing.get(key))) {
                     record(pods.getByKey(key), EventRecorder.WARNING, POD_GROUP_NOT_FOUND, group.message());
@@ -88,8 +89,8 @@ final class SchedulingEvents {
     }
 
     private void record(GroupKey key, String type, String reason, String message) {
-        record(key.standalonePod() ? pods.getByKey(KubeObjects.key(key.namespace(), key.name()))
-                : podGroups.getByKey(KubeObjects.key(key.namespace(), key.name())), type, reason, message);
+        String storeKey = Cache.namespaceKeyFunc(key.namespace(), key.name());
+        record(key.standalonePod() ? pods.getByKey(storeKey) : podGroups.getByKey(storeKey), type, reason, message);
     }
 
     private void record(HasMetadata about, String type, String reason, String message) {

@@ -30,17 +30,10 @@ public record CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBack
     /** Default {@link #admissionTimeout()}. */
     public static final Duration DEFAULT_ADMISSION_TIMEOUT = Duration.ofSeconds(60);
 
-    /** Arguments with the default admission timeout. */
-    public CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
-                            NodeScoring scoring, String localityTopologyKey) {
-        this(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, scoring, localityTopologyKey,
-                DEFAULT_ADMISSION_TIMEOUT);
-    }
-
-    /** Arguments without gang locality. */
+    /** Arguments without gang locality, with the default admission timeout. */
     public CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
                             NodeScoring scoring) {
-        this(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, scoring, null);
+        this(permitWaitingTime, podGroupBackoff, podGroupRejectPercentage, scoring, null, DEFAULT_ADMISSION_TIMEOUT);
     }
 
     public CoschedulingArgs {

@@ -107,12 +107,13 @@ public final class GangQueue {
                 release(key, now);
                 holds = false;
             }
-            GangPlacement result;
-            if (gang.hasQuorumPods() || gang.expected().isEmpty()) {
-                boolean mayReserve = holds || holder == null && !failureSeen && !reservationBarred(key, now);
-                boolean measureNearness = mayReserve || !args.podGroupBackoff().isZero();
-                result = trial.attempt(gang, measureNearness ? args.podGroupRejectPercentage() : -1, mayReserve);
-            } else {
+            boolean mayReserve = holds || holder == null && !failureSeen && !reservationBarred(key, now);
+            boolean measureNearness = mayReserve || !args.podGroupBackoff().isZero();
+            GangPlacement result = trial.attempt(gang, measureNearness ? args.podGroupRejectPercentage() : -1,
+                    mayReserve);
+            // Too few pods to place: a gang whose workload waits for admission is admitted instead. The
+            // trial found that out from counts alone, before touching the snapshot.
+            if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_PODS && !gang.expected().isEmpty()) {
                 result = admit(trial, gang, now);
             }
             results.add(result);

@@ -150,18 +150,17 @@ public final class GangTrial {
     private static List<PodInfo> quorumWithExpected(PendingGang work) {
         List<PodInfo> quorum = new ArrayList<>(work.pending());
         List<PodInfo> rest = new ArrayList<>(work.expected());
-        for (Map.Entry<String, Integer> minimum : new TreeMap<>(work.gang().minTaskMember()).entrySet()) {
-            String task = minimum.getKey();
-            long have = work.boundOf(task) + quorum.stream().filter(p -> p.task().equals(task)).count();
-            for (var it = rest.iterator(); it.hasNext() && have < minimum.getValue(); ) {
+        for (TaskNeed need : taskNeeds(work)) {
+            int lacking = need.needed() - need.pending();
+            for (var it = rest.iterator(); it.hasNext() && lacking > 0; ) {
                 PodInfo pod = it.next();
-                if (pod.task().equals(task)) {
+                if (pod.task().equals(need.task())) {
                     quorum.add(pod);
                     it.remove();
-                    have++;
+                    lacking--;
                 }
             }
-            if (have < minimum.getValue()) {
+            if (lacking > 0) {
                 return null;
             }
         }

@@ -50,22 +50,4 @@ public record PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<S
     public PendingGang failedAt(Instant time) {
         return new PendingGang(gang, pending, bound, boundByTask, time, expected);
     }
-
-    /**
-     * Whether the pods that exist can make up the quorum: with the bound ones, at least minMember, and
-     * for each task at least its minTaskMember. A gang short of pods is not placed; a gang whose
-     * workload waits for admission ({@link #expected()}) can be admitted instead.
-     */
-    public boolean hasQuorumPods() {
-        if (pending.size() < gang.minMember() - bound) {
-            return false;
-        }
-        for (Map.Entry<String, Integer> minimum : gang.minTaskMember().entrySet()) {
-            int needed = minimum.getValue() - boundOf(minimum.getKey());
-            if (needed > 0 && pending.stream().filter(p -> p.task().equals(minimum.getKey())).count() < needed) {
-                return false;
-            }
-        }
-        return true;
-    }
 }

@@ -4,10 +4,9 @@
  * ({@link dev.muster.scheduler.core.PodInfo}) and gangs ({@link dev.muster.scheduler.core.GangInfo}) come
  * in; {@link dev.muster.scheduler.core.ClusterState} keeps per-node usage incrementally and hands out a
  * {@link dev.muster.scheduler.core.ClusterSnapshot} per cycle; {@link dev.muster.scheduler.core.GangQueue}
- * (backoff, reservations, failure order; {@link dev.muster.scheduler.core.CoschedulingArgs}) or the
- * stateless {@link dev.muster.scheduler.core.GangPlanner} tries each gang in
- * {@link dev.muster.scheduler.core.GangOrder} with a transactional {@link dev.muster.scheduler.core.GangTrial},
- * which finds nodes through a per-shape {@link dev.muster.scheduler.core.ShapeIndex} and filters them by
+ * (backoff, reservations, admissions, failure order; {@link dev.muster.scheduler.core.CoschedulingArgs})
+ * tries each gang in {@link dev.muster.scheduler.core.GangOrder} with a transactional
+ * {@link dev.muster.scheduler.core.GangTrial}, which finds nodes through a per-shape {@link dev.muster.scheduler.core.ShapeIndex} and filters them by
  * {@link dev.muster.scheduler.core.PlacementConstraints}; placements and reasons come out as
  * {@link dev.muster.scheduler.core.GangPlacement}s.
  */

@@ -4,7 +4,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/** Plans one scheduling cycle: tries each gang in {@link GangOrder#QUEUE} order against one snapshot. */
+/**
+ * Plans one scheduling cycle without the queue's state (no backoff, reservation or admission): tries
+ * each gang in {@link GangOrder#QUEUE} order against one snapshot. For tests of ordering and trials, and
+ * for the placement benchmark; the scheduler itself plans through {@link GangQueue}.
+ */
 public final class GangPlanner {
     private GangPlanner() {
     }
@@ -16,15 +20,9 @@ public final class GangPlanner {
      * @return one result per gang, in the order tried
      */
     public static List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs) {
-        return plan(snapshot, gangs, NodeScoring.MOST_ALLOCATED);
-    }
-
-    /** As {@link #plan(ClusterSnapshot, Collection)}, scoring nodes as given. */
-    public static List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs,
-                                           NodeScoring scoring) {
         List<PendingGang> ordered = new ArrayList<>(gangs);
         ordered.sort(GangOrder.QUEUE);
-        GangTrial trial = new GangTrial(snapshot, scoring);
+        GangTrial trial = new GangTrial(snapshot);
         List<GangPlacement> results = new ArrayList<>(ordered.size());
         for (PendingGang gang : ordered) {
             results.add(trial.attempt(gang));
