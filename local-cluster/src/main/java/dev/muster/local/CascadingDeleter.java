@@ -6,8 +6,11 @@ import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 
 import java.util.Collection;
-import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -18,15 +21,19 @@ import java.util.function.Supplier;
  * {@code DELETED} events.
  */
 final class CascadingDeleter {
-    private final Supplier<Collection<Map.Entry<AttributeSet, String>>> storedObjects;
+    private final Function<String, Collection<AttributeSet>> dependentsOf;
+    private final Supplier<Collection<AttributeSet>> storedKeys;
     private final Consumer<String> deleteByPath;
 
     /**
-     * @param storedObjects a snapshot of the store: the dispatcher's keys and JSON documents
-     * @param deleteByPath  deletes the object at an API path
+     * @param dependentsOf the keys of the stored objects whose owner references name a uid
+     * @param storedKeys   a snapshot of the keys of every stored object, read only when a Namespace is gone
+     * @param deleteByPath deletes the object at an API path
      */
-    CascadingDeleter(Supplier<Collection<Map.Entry<AttributeSet, String>>> storedObjects, Consumer<String> deleteByPath) {
-        this.storedObjects = storedObjects;
+    CascadingDeleter(Function<String, Collection<AttributeSet>> dependentsOf, Supplier<Collection<AttributeSet>> storedKeys,
+                     Consumer<String> deleteByPath) {
+        this.dependentsOf = dependentsOf;
+        this.storedKeys = storedKeys;
         this.deleteByPath = deleteByPath;
     }
 
@@ -34,26 +41,14 @@ final class CascadingDeleter {
     void deleteDependentsOf(String removedObjectJson) {
         JsonNode removed = Json.stored(removedObjectJson);
         String ownerUid = removed.path("metadata").path("uid").asText("");
-        String namespace = "v1".equals(removed.path("apiVersion").asText()) && "Namespace".equals(removed.path("kind").asText())
-                ? removed.path("metadata").path("name").asText() : null;
-        for (Map.Entry<AttributeSet, String> object : storedObjects.get()) {
-            boolean inNamespace = namespace != null && namespace.equals(value(object.getKey(), KubernetesAttributesExtractor.NAMESPACE));
-            // uids are unique strings: the substring test skips parsing objects that cannot refer to this one.
-            boolean owned = !ownerUid.isEmpty() && object.getValue().contains(ownerUid)
-                    && isOwnedBy(Json.stored(object.getValue()), ownerUid);
-            if (inNamespace || owned) {
-                deleteByPath.accept(pathOf(object.getKey()));
-            }
+        Set<AttributeSet> doomed = new LinkedHashSet<>(ownerUid.isEmpty() ? List.of() : dependentsOf.apply(ownerUid));
+        if ("v1".equals(removed.path("apiVersion").asText()) && "Namespace".equals(removed.path("kind").asText())) {
+            String namespace = removed.path("metadata").path("name").asText();
+            storedKeys.get().stream()
+                    .filter(key -> namespace.equals(value(key, KubernetesAttributesExtractor.NAMESPACE)))
+                    .forEach(doomed::add);
         }
-    }
-
-    private static boolean isOwnedBy(JsonNode object, String ownerUid) {
-        for (JsonNode reference : object.path("metadata").path("ownerReferences")) {
-            if (ownerUid.equals(reference.path("uid").asText())) {
-                return true;
-            }
-        }
-        return false;
+        doomed.forEach(key -> deleteByPath.accept(pathOf(key)));
     }
 
     /** The object's API path, rebuilt from the attributes the dispatcher keys it by. */

@@ -53,9 +53,10 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final PodBinder binder = new PodBinder(store);
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
     private final SelectedCollections selected = new SelectedCollections(super::dispatch, this::handleDelete);
-    private final CascadingDeleter cascadingDeleter =
-            new CascadingDeleter(() -> new ArrayList<>(map.entrySet()), this::handleDelete);
     private final ObjectIndex index = new ObjectIndex();
+    private final OwnerIndex owners = new OwnerIndex();
+    private final CascadingDeleter cascadingDeleter =
+            new CascadingDeleter(owners::dependentsOf, () -> new ArrayList<>(map.keySet()), this::handleDelete);
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -137,8 +138,8 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * Keeps the {@link ObjectIndex} in step with the store, and deletes the dependents of every object that
-     * leaves the store, however it was deleted.
+     * Keeps the {@link ObjectIndex} and the {@link OwnerIndex} in step with the store, and deletes the
+     * dependents of every object that leaves the store, however it was deleted.
      */
     @Override
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
@@ -150,9 +151,12 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
             if (oldAttributes != null) {
                 index.remove(oldAttributes);
+                owners.remove(oldAttributes);
             }
             if (newState != null) {
-                index.put(storedKey(pathAttributes, resource, newState));
+                AttributeSet key = storedKey(pathAttributes, resource, newState);
+                index.put(key);
+                owners.put(key, newState);
             }
         }
         if (removed != null) {
@@ -184,8 +188,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handleGet(String path) {
         AttributeSet query = attributeExtractor.fromPath(path);
-        if (!query.containsKey(KubernetesAttributesExtractor.NAME) || !ObjectIndex.answersAlone(query)
-                || isWatch(path)) {
+        if (!ObjectIndex.answersAlone(query) || isWatch(path)) {
             return super.handleGet(path);
         }
         Map.Entry<AttributeSet, String> found = findResource(query);
@@ -197,6 +200,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     public void reset() {
         super.reset();
         index.clear();
+        owners.clear();
     }
 
     private static boolean isWatch(String path) {
@@ -305,11 +309,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final class Store implements StoredObjects {
         @Override
         public Optional<ObjectNode> get(String path) {
-            MockResponse response = handleGet(path);
-            if (response.code() != HttpURLConnection.HTTP_OK) {
-                return Optional.empty();
-            }
-            return Optional.of(Json.stored(response.getBody().getBytes()));
+            return Optional.ofNullable(findResource(getKey(path))).map(stored -> Json.stored(stored.getValue()));
         }
 
         /**

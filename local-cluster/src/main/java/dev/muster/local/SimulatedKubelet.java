@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,14 +163,20 @@ final class SimulatedKubelet implements AutoCloseable {
 
     /**
      * Replaces the status of the pod (same uid) with {@code change} of its current version, retrying on
-     * conflicts. A null change means the transition no longer applies.
+     * conflicts. The first attempt starts from {@code pod}, the version the transition was computed from; only
+     * a conflict, which means the pod changed since, reads it from the API. A null change means the transition
+     * no longer applies.
      *
      * @return the pod as written, empty if the pod is gone or the change did not apply
      */
     private Optional<Pod> writeStatus(Pod pod, Function<Pod, PodStatus> change) {
+        // A copy: the pod may be the informer's, which is shared with its other readers.
+        Pod current = Serialization.clone(pod);
         for (int attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
-            Pod current = client.pods().inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName()).get();
+            if (attempt > 1) {
+                current = client.pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).get();
+            }
             if (current == null || !uid(current).equals(uid(pod))) {
                 return Optional.empty();
             }

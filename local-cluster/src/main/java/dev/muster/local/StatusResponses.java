@@ -12,8 +12,7 @@ import java.net.HttpURLConnection;
  * way (fabric8's {@code KubernetesClientException.getCode()}, kubectl's {@code Error from server (NotFound)}).
  */
 final class StatusResponses {
-    static final int UNPROCESSABLE_ENTITY = 422;
-    static final int UNSUPPORTED_MEDIA_TYPE = 415;
+    private static final int UNPROCESSABLE_ENTITY = 422;
 
     private StatusResponses() {
     }
@@ -45,13 +44,6 @@ final class StatusResponses {
 
     static MockResponse invalid(String resource, String name, String message) {
         return failure(UNPROCESSABLE_ENTITY, "Invalid", resource, name, message);
-    }
-
-    static MockResponse unsupportedMediaType(String contentType) {
-        return failure(UNSUPPORTED_MEDIA_TYPE, "UnsupportedMediaType", null, null,
-                "the body of the request was in an unknown format - accepted media types include: "
-                        + "application/json-patch+json, application/merge-patch+json, "
-                        + "application/strategic-merge-patch+json, application/apply-patch+yaml (not " + contentType + ")");
     }
 
     static MockResponse methodNotAllowed(String method) {

@@ -6,7 +6,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Supplies a {@link LocalCluster} parameter to {@code @BeforeAll} methods: one cluster without nodes, shared by
- * the test classes that exercise only the API emulator, started on first use and closed after the last test.
+ * the test classes that exercise only the API emulator ({@link ApiOnlyClusterTests}), started on first use and
+ * closed after the last test.
  * Classes sharing it name their objects uniquely.
  */
 final class ApiOnlyCluster implements ParameterResolver {

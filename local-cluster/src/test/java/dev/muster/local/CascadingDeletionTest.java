@@ -8,13 +8,10 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Set;
@@ -24,15 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-@ExtendWith(ApiOnlyCluster.class)
-class CascadingDeletionTest {
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
-    }
-
+class CascadingDeletionTest extends ApiOnlyClusterTests {
     @Test
     void deletingAJobDeletesItsPodGroupPodsAndTheirDependents() {
         Job job = new Job();

@@ -5,27 +5,14 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-@ExtendWith(ApiOnlyCluster.class)
-class DiscoveryTest {
-    private static KubernetesClient client;
-    private static RawApi api;
-
-    @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
-        api = new RawApi(cluster);
-    }
-
+class DiscoveryTest extends ApiOnlyClusterTests {
     @Test
     void coreApiListsV1AndItsResources() {
         RawApi.Response versions = api.get("/api");

@@ -8,11 +8,9 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -24,13 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Reads and writes of one object by name, which the emulator answers from its index of stored objects:
  * objects are told apart by group, resource, namespace and name, and every read sees the latest write.
  */
-@ExtendWith(ApiOnlyCluster.class)
-class ObjectLookupTest {
-    private static KubernetesClient client;
-
+class ObjectLookupTest extends ApiOnlyClusterTests {
     @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
+    static void createObjects() {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata()
                 .withName("other").endMetadata().build()).create();
     }

@@ -5,12 +5,9 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 
 import java.util.Map;
@@ -18,17 +15,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-@ExtendWith(ApiOnlyCluster.class)
-class OptimisticLockingTest {
-    private static KubernetesClient client;
-    private static RawApi api;
-
-    @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
-        api = new RawApi(cluster);
-    }
-
+class OptimisticLockingTest extends ApiOnlyClusterTests {
     @Test
     void updateWithStaleResourceVersionAnswersConflict() {
         Pod stale = client.pods().resource(Fixtures.pod("locked")).create();

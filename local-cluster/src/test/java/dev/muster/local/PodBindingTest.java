@@ -3,13 +3,10 @@ package dev.muster.local;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,17 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-@ExtendWith(ApiOnlyCluster.class)
-class PodBindingTest {
-    private static KubernetesClient client;
-    private static RawApi api;
-
-    @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
-        api = new RawApi(cluster);
-    }
-
+class PodBindingTest extends ApiOnlyClusterTests {
     @Test
     void bindingSubresourceSetsNodeNameAndScheduledConditionAndWatchersSeeIt() {
         Pod created = client.pods().resource(Fixtures.pod("bind-me")).create();

@@ -1,11 +1,9 @@
 package dev.muster.local;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -16,13 +14,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Label and field selectors as the API server evaluates them, for lists, watches and collection deletes. */
-@ExtendWith(ApiOnlyCluster.class)
-class SelectorsTest {
-    private static KubernetesClient client;
-
+class SelectorsTest extends ApiOnlyClusterTests {
     @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
+    static void createObjects() {
         pod("sel-a", Map.of("sel-tier", "web", "sel-zone", "a"));
         pod("sel-b", Map.of("sel-tier", "db", "sel-zone", "b"));
         pod("sel-c", Map.of("sel-tier", "cache"));

@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,19 +14,9 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** kubectl's {@code get} asks for Tables; pods, nodes and custom resources get their columns. */
-@ExtendWith(ApiOnlyCluster.class)
-class ServerSideTablesTest {
+class ServerSideTablesTest extends ApiOnlyClusterTests {
     private static final String KUBECTL_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,"
             + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
-
-    private static KubernetesClient client;
-    private static RawApi api;
-
-    @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
-        api = new RawApi(cluster);
-    }
 
     @Test
     void customResourcesGetTheirCrdsPrinterColumns() {

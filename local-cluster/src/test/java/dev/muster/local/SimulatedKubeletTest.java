@@ -161,7 +161,8 @@ class SimulatedKubeletTest {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("applied-node").endMetadata().build())
                 .create();
 
-        await().untilAsserted(() -> {
+        // The node has no status at all until the kubelet has seen it.
+        await().ignoreException(NullPointerException.class).untilAsserted(() -> {
             Node node = client.nodes().withName("applied-node").get();
             assertThat(node.getStatus().getCapacity()).containsEntry("cpu", new Quantity("16"));
             assertThat(node.getStatus().getAllocatable()).isEqualTo(node.getStatus().getCapacity());

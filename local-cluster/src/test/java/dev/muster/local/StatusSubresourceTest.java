@@ -6,25 +6,14 @@ import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Muster's CRDs declare a status subresource; spec and status have separate writers. */
-@ExtendWith(ApiOnlyCluster.class)
-class StatusSubresourceTest {
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void connect(LocalCluster cluster) {
-        client = cluster.client();
-    }
-
+class StatusSubresourceTest extends ApiOnlyClusterTests {
     @Test
     void createIgnoresStatus() {
         Job job = job("created-with-status");
