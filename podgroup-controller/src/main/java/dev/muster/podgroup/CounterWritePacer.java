@@ -2,12 +2,12 @@ package dev.muster.podgroup;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.controller.ObjectKey;
+import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -50,9 +50,10 @@ final class CounterWritePacer {
 
     /** Whether the two statuses differ, and only in their counters. */
     static boolean countersOnly(PodGroupStatus current, PodGroupStatus desired) {
-        var mapper = Serialization.jsonMapper();
-        return !Objects.equals(mapper.valueToTree(current), mapper.valueToTree(desired))
-                && Objects.equals(mapper.valueToTree(withoutCounters(current)), mapper.valueToTree(withoutCounters(desired)));
+        boolean countersDiffer = current.getRunning() != desired.getRunning()
+                || current.getSucceeded() != desired.getSucceeded() || current.getFailed() != desired.getFailed();
+        // The cheap test first: this runs on every reconcile of a group written before.
+        return countersDiffer && StatusWriter.sameJson(withoutCounters(current), withoutCounters(desired));
     }
 
     private static PodGroupStatus withoutCounters(PodGroupStatus status) {

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * Keeps every PodGroup's status honest: phase, conditions, counters and scheduleStartTime, derived
@@ -29,7 +30,6 @@ import java.time.Clock;
 public final class PodGroupController implements AutoCloseable {
     /** Reporting component of the Events it records. */
     public static final String COMPONENT = "muster-podgroup-controller";
-    private static final int WORKERS = 2;
 
     private final SharedIndexInformer<PodGroup> groups;
     private final SharedIndexInformer<Pod> pods;
@@ -38,13 +38,8 @@ public final class PodGroupController implements AutoCloseable {
     private final PodGroupReconciler reconciler;
     private final Controller controller;
     private final ResourceEventHandler<PodGroup> groupHandler = new GroupHandler();
-    private final ResourceEventHandler<Pod> podHandler = new PodHandler();
+    private final ResourceEventHandler<Pod> podHandler;
     private final ResourceEventHandler<Node> nodeHandler = new NodeHandler();
-
-    /** A controller with its own status writer and the default configuration. */
-    public PodGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard verdicts) {
-        this(client, informers, verdicts, new StatusWriter(client));
-    }
 
     /**
      * A controller with the default configuration writing status through the given writer, whose
@@ -67,7 +62,8 @@ public final class PodGroupController implements AutoCloseable {
         this.reconciler = new PodGroupReconciler(groups, pods, nodes, verdicts, new PodGroupStatusCalculator(),
                 new ReplacementWaits(config.replacementGracePeriod()), new CounterWritePacer(config.counterWriteInterval()),
                 statusWriter, new EventRecorder(client, COMPONENT), Clock.systemUTC());
-        this.controller = new Controller("podgroup-controller", reconciler, WORKERS);
+        this.controller = new Controller("podgroup-controller", reconciler, config.workers());
+        this.podHandler = controller.enqueueing(PodGroupController::groupOf);
     }
 
     /** Starts watching PodGroups, Pods, Nodes and verdicts, and reconciling. Call once. */
@@ -88,9 +84,9 @@ public final class PodGroupController implements AutoCloseable {
         controller.close();
     }
 
-    private void enqueueGroupOf(Pod pod) {
-        PodsByGroupIndex.groupName(pod)
-                .ifPresent(group -> controller.enqueue(new ObjectKey(pod.getMetadata().getNamespace(), group)));
+    /** The key of the group a pod joins by label, if it joins one. */
+    private static Optional<ObjectKey> groupOf(Pod pod) {
+        return PodsByGroupIndex.groupName(pod).map(group -> new ObjectKey(pod.getMetadata().getNamespace(), group));
     }
 
     private final class GroupHandler implements ResourceEventHandler<PodGroup> {
@@ -109,27 +105,6 @@ public final class PodGroupController implements AutoCloseable {
             // A group re-created under the same name must not inherit the old one's verdict, clocks or pacing.
             verdicts.forget(group.getMetadata().getNamespace(), group.getMetadata().getName());
             reconciler.forget(ObjectKey.of(group));
-        }
-    }
-
-    private final class PodHandler implements ResourceEventHandler<Pod> {
-        @Override
-        public void onAdd(Pod pod) {
-            enqueueGroupOf(pod);
-        }
-
-        @Override
-        public void onUpdate(Pod oldPod, Pod newPod) {
-            // A relabelled pod leaves one group and joins another; both need a look.
-            if (!PodsByGroupIndex.groupName(oldPod).equals(PodsByGroupIndex.groupName(newPod))) {
-                enqueueGroupOf(oldPod);
-            }
-            enqueueGroupOf(newPod);
-        }
-
-        @Override
-        public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-            enqueueGroupOf(pod);
         }
     }
 
@@ -152,7 +127,7 @@ public final class PodGroupController implements AutoCloseable {
 
         private void enqueueGroupsOn(Node node) {
             pods.getIndexer().byIndex(PodsByNodeIndex.NAME, node.getMetadata().getName())
-                    .forEach(PodGroupController.this::enqueueGroupOf);
+                    .forEach(pod -> groupOf(pod).ifPresent(controller::enqueue));
         }
     }
 }

@@ -15,21 +15,11 @@ import java.util.Optional;
 /**
  * Computes a PodGroup's desired status from what is observed: its pods, the scheduler's latest verdict,
  * the current status and whether a running gang has waited too long for members to be replaced. Its
- * result depends on nothing else (the phase machine is parked in the current phase before each
- * decision) and it does no I/O, so any number of controller workers may call it at once.
+ * result depends on nothing else and it does no I/O, so any number of controller workers may call it
+ * at once.
  */
 public final class PodGroupStatusCalculator {
-    private final PodGroupPhaseMachine phases;
-
-    /** A calculator with its own phase machine. */
-    public PodGroupStatusCalculator() {
-        this(new PodGroupPhaseMachine());
-    }
-
-    /** A calculator deciding phases with the given machine. */
-    public PodGroupStatusCalculator(PodGroupPhaseMachine phases) {
-        this.phases = phases;
-    }
+    private final PodGroupPhaseMachine phases = new PodGroupPhaseMachine();
 
     /**
      * Decides the status the group should have.

@@ -1,12 +1,16 @@
 package dev.muster.support.controller;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Runs a {@link Reconciler} on worker threads fed by a {@link KeyedWorkQueue}: each key is reconciled
@@ -53,6 +57,33 @@ public final class Controller implements AutoCloseable {
         queue.addAfter(key, delay);
     }
 
+    /**
+     * An informer event handler that enqueues the key each added, updated or deleted object maps to, if
+     * any. On an update both versions' keys are enqueued: an object that changed owner or group label
+     * leaves one key and joins another, and both need a look (the same key twice is queued once).
+     *
+     * @param keyOf the key an object wakes, e.g. its own, or that of its owner
+     */
+    public <T extends HasMetadata> ResourceEventHandler<T> enqueueing(Function<T, Optional<ObjectKey>> keyOf) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object) {
+                keyOf.apply(object).ifPresent(Controller.this::enqueue);
+            }
+
+            @Override
+            public void onUpdate(T oldObject, T newObject) {
+                keyOf.apply(oldObject).ifPresent(Controller.this::enqueue);
+                keyOf.apply(newObject).ifPresent(Controller.this::enqueue);
+            }
+
+            @Override
+            public void onDelete(T object, boolean deletedFinalStateUnknown) {
+                keyOf.apply(object).ifPresent(Controller.this::enqueue);
+            }
+        };
+    }
+
     /** Starts the workers. */
     public synchronized void start() {
         for (int i = 0; i < workers; i++) {
@@ -61,11 +92,6 @@ public final class Controller implements AutoCloseable {
             t.start();
             threads.add(t);
         }
-    }
-
-    /** Keys waiting for a worker. */
-    public int queued() {
-        return queue.size();
     }
 
     private void work() {

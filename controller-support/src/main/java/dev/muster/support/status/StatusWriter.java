@@ -49,7 +49,8 @@ public final class StatusWriter {
         return writes.get();
     }
 
-    static boolean sameJson(Object a, Object b) {
+    /** Whether the two are equal as JSON, the test {@link #writeIfChanged} makes before it writes. */
+    public static boolean sameJson(Object a, Object b) {
         var mapper = Serialization.jsonMapper();
         return Objects.equals(mapper.valueToTree(a), mapper.valueToTree(b));
     }

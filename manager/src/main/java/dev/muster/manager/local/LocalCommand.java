@@ -5,10 +5,10 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
+import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -29,8 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./muster local [options] FILE...}: runs the whole of Muster in this JVM against an embedded API
@@ -107,11 +105,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log))) {
                 out.println("actuator: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
                         + "/actuator/health");
-                KubernetesClient client = cluster.client();
                 Set<String> jobs = new LinkedHashSet<>();
                 Set<String> pods = new LinkedHashSet<>();
                 apply(cluster, manifests, jobs, pods);
-                try (ProgressPrinter progress = new ProgressPrinter(client, out, jobs, pods)) {
+                try (ProgressPrinter progress = new ProgressPrinter(context.getBean(SharedInformers.class), out, jobs, pods)) {
                     return untilDone ? awaitDone(progress) : awaitInterrupt();
                 }
             }
@@ -163,24 +160,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     private int awaitDone(ProgressPrinter progress) throws InterruptedException {
         if (timeout == null) {
             progress.awaitAllDone();
-        } else {
-            var waiter = Executors.newSingleThreadExecutor();
-            try {
-                var done = waiter.submit(() -> {
-                    progress.awaitAllDone();
-                    return true;
-                });
-                try {
-                    done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    err.println("error: not finished after " + timeout + "; giving up");
-                    return 1;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw new IllegalStateException(e.getCause());
-                }
-            } finally {
-                waiter.shutdownNow();
-            }
+        } else if (!progress.awaitAllDone(timeout)) {
+            err.println("error: not finished after " + timeout + "; giving up");
+            return 1;
         }
         boolean ok = progress.allSucceeded();
         out.println(ok ? "all submitted work completed" : "some submitted work did not complete");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -167,7 +168,7 @@ public final class ManifestLoader {
         }
         if (kind.equals("ReplicaSet") || kind.equals("Deployment") || kind.equals("StatefulSet")) {
             return ": the local cluster runs no workload controllers; give bare Pods with the label "
-                    + "scheduling.muster.dev/pod-group instead";
+                    + MusterLabels.POD_GROUP + " instead";
         }
         return "; the local cluster applies " + String.join(", ", KINDS.keySet());
     }

@@ -3,19 +3,21 @@ package dev.muster.manager.local;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -31,20 +33,21 @@ final class ProgressPrinter implements AutoCloseable {
     private final Map<String, JobPhase> finishedJobs = new ConcurrentHashMap<>();
     private final Map<String, String> finishedPods = new ConcurrentHashMap<>();
     private final CountDownLatch allDone = new CountDownLatch(1);
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private final List<Runnable> unwatch = new ArrayList<>();
 
     /**
-     * @param jobs keys ({@code namespace/name}) of the submitted Jobs
-     * @param pods keys of the submitted bare Pods, waited for when no Job was submitted
+     * @param informers the manager's shared informers, which already list and watch every kind printed
+     * @param jobs      keys ({@code namespace/name}) of the submitted Jobs
+     * @param pods      keys of the submitted bare Pods, waited for when no Job was submitted
      */
-    ProgressPrinter(KubernetesClient client, PrintStream out, Set<String> jobs, Set<String> pods) {
+    ProgressPrinter(SharedInformers informers, PrintStream out, Set<String> jobs, Set<String> pods) {
         this.out = out;
         this.jobs = jobs;
         this.pods = jobs.isEmpty() ? pods : Set.of();
-        informers.add(watch(client.resources(Job.class).inAnyNamespace().inform(), this::onJob));
-        informers.add(watch(client.resources(PodGroup.class).inAnyNamespace().inform(), this::onPodGroup));
+        watch(informers.informer(Job.class), this::onJob);
+        watch(informers.informer(PodGroup.class), this::onPodGroup);
         if (!this.pods.isEmpty()) {
-            informers.add(watch(client.pods().inAnyNamespace().inform(), this::onPod));
+            watch(informers.informer(Pod.class), this::onPod);
         }
         checkDone();
     }
@@ -54,14 +57,20 @@ final class ProgressPrinter implements AutoCloseable {
         allDone.await();
     }
 
+    /** As {@link #awaitAllDone()}, giving up after {@code timeout}; whether everything finished. */
+    boolean awaitAllDone(Duration timeout) throws InterruptedException {
+        return allDone.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Whether everything waited for finished well: every Job Completed, every Pod Succeeded. */
     boolean allSucceeded() {
         return finishedJobs.values().stream().allMatch(p -> p == JobPhase.Completed)
                 && finishedPods.values().stream().allMatch("Succeeded"::equals);
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer, Consumer<T> onChange) {
-        informer.addEventHandler(new ResourceEventHandler<>() {
+    /** Hears of every object the informer holds now and of later changes, until {@link #close()}. */
+    private <T extends HasMetadata> void watch(SharedIndexInformer<T> informer, Consumer<T> onChange) {
+        ResourceEventHandler<T> handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
                 onChange.accept(obj);
@@ -76,8 +85,9 @@ final class ProgressPrinter implements AutoCloseable {
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
                 // A deleted object says nothing new about progress.
             }
-        });
-        return informer;
+        };
+        informer.addEventHandler(handler);
+        unwatch.add(() -> informer.removeEventHandler(handler));
     }
 
     private void onJob(Job job) {
@@ -131,6 +141,6 @@ final class ProgressPrinter implements AutoCloseable {
 
     @Override
     public void close() {
-        informers.forEach(SharedIndexInformer::close);
+        unwatch.forEach(Runnable::run);
     }
 }

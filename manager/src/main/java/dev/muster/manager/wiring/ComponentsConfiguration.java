@@ -40,7 +40,7 @@ public class ComponentsConfiguration {
     PodGroupController podGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard board,
                                           StatusWriter statusWriter, MusterProperties properties) {
         var config = new PodGroupControllerConfig(properties.podgroup().replacementGracePeriod(),
-                properties.podgroup().counterWriteInterval());
+                properties.podgroup().counterWriteInterval(), properties.controllers().podGroupWorkers());
         return new PodGroupController(client, informers, board, statusWriter, config);
     }
 

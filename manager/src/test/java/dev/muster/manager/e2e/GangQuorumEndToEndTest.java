@@ -5,11 +5,9 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
-import dev.muster.local.LocalClusterConfig;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,17 +21,8 @@ import static org.awaitility.Awaitility.await;
  * why on its PodGroup; the same job needing three gets exactly three, and they run.
  */
 class GangQuorumEndToEndTest {
-    private ManagerOnLocalCluster env;
-
-    @BeforeEach
-    void start() {
-        env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(3).withNodeCpu("4").withNodeMemory("8Gi"));
-    }
-
-    @AfterEach
-    void stop() {
-        env.close();
-    }
+    @AutoClose
+    private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());
 
     private Job job(String name, int minAvailable) {
         return Serialization.unmarshal("""

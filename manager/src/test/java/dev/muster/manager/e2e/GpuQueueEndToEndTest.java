@@ -9,8 +9,7 @@ import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.local.Manifest;
 import dev.muster.manager.local.ManifestLoader;
 import io.fabric8.kubernetes.api.model.Pod;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -28,17 +27,8 @@ import static org.awaitility.Awaitility.await;
 class GpuQueueEndToEndTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    private ManagerOnLocalCluster env;
-
-    @BeforeEach
-    void start() {
-        env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(3).withNodeGpus(4));
-    }
-
-    @AfterEach
-    void stop() {
-        env.close();
-    }
+    @AutoClose
+    private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(3).withNodeGpus(4));
 
     @Test
     void theSecondJobWaitsWithoutPodsUntilTheFirstFinishesAndTheFragmentedOneIsNeverAdmitted() throws Exception {

@@ -23,6 +23,14 @@ final class ManagerOnLocalCluster implements AutoCloseable {
     /** Exit codes the manager asked for; a test JVM must not exit with it. */
     final List<Integer> exits = new CopyOnWriteArrayList<>();
 
+    /**
+     * Three nodes of 4 cpu and 8Gi: each fits exactly one of the 3-cpu pods the gang tests ask for, so a
+     * gang's quorum is counted in nodes.
+     */
+    static LocalClusterConfig threeOnePodNodes() {
+        return LocalClusterConfig.defaults().withNodes(3).withNodeCpu("4").withNodeMemory("8Gi");
+    }
+
     ManagerOnLocalCluster(LocalClusterConfig config) {
         cluster = LocalCluster.start(config);
         manager = startManager(cluster, Map.of(), exits::add);

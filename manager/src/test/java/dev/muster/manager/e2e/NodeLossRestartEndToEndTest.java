@@ -5,11 +5,9 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
-import dev.muster.local.LocalClusterConfig;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,18 +22,9 @@ import static org.awaitility.Awaitility.await;
  * on the nodes that are left.
  */
 class NodeLossRestartEndToEndTest {
-    private ManagerOnLocalCluster env;
-
-    @BeforeEach
-    void start() {
-        // Three nodes that fit one pod each: the two-pod gang runs on two of them, the third is spare.
-        env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(3).withNodeCpu("4").withNodeMemory("8Gi"));
-    }
-
-    @AfterEach
-    void stop() {
-        env.close();
-    }
+    /** The two-pod gang runs on two of the nodes, the third is spare. */
+    @AutoClose
+    private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());
 
     private List<Pod> pods() {
         return env.client().pods().inNamespace("default").withLabel(MusterLabels.JOB_NAME, "mpi").list().getItems();
