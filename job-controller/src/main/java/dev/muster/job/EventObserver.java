@@ -1,6 +1,5 @@
 package dev.muster.job;
 
-import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobPolicies;
@@ -46,7 +45,7 @@ final class EventObserver {
         // Timestamps are parsed only for the events that happen: parsing is the costly part of observing.
         Supplier<Instant> jobCreated = () -> time(job.getMetadata().getCreationTimestamp()).orElse(Instant.EPOCH);
         for (TaskSpec task : job.getSpec().getTasks()) {
-            List<Pod> taskPods = pods.stream().filter(p -> task.getName().equals(taskOf(p)))
+            List<Pod> taskPods = pods.stream().filter(p -> task.getName().equals(JobPods.taskOf(p)))
                     .sorted(Comparator.comparing(p -> p.getMetadata().getName())).toList();
             taskEvents(job, task, taskPods, counts, jobCreated, events);
             for (Pod pod : taskPods) {
@@ -182,10 +181,6 @@ final class EventObserver {
         return group.getStatus().getConditions().stream().map(PodGroupCondition::getLastTransitionTime)
                 .map(EventObserver::time).flatMap(Optional::stream).max(Comparator.naturalOrder())
                 .or(() -> time(group.getMetadata().getCreationTimestamp()));
-    }
-
-    private static String taskOf(Pod pod) {
-        return pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(MusterLabels.TASK_NAME);
     }
 
     static Optional<Instant> time(String timestamp) {

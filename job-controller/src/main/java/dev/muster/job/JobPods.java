@@ -47,4 +47,10 @@ record JobPods(List<Pod> current, List<Pod> stale, List<Pod> leaving) {
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
         return annotations == null ? null : annotations.get(MusterLabels.JOB_VERSION);
     }
+
+    /** The pod's task, from its task-name label; null for a pod without one. */
+    static String taskOf(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        return labels == null ? null : labels.get(MusterLabels.TASK_NAME);
+    }
 }

@@ -90,7 +90,7 @@ final class JobReconciler implements Reconciler {
         }
         int created = 0;
         if (decision.runsPods()) {
-            children.ensurePodGroup(job, decision.openTasks(), cache.podGroupOf(job));
+            children.ensurePodGroup(job, decision.openTasks(), group);
             if (admission.allowsPods()) {
                 created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
             }

@@ -86,17 +86,10 @@ final class JobResourceWriter {
         return created.get();
     }
 
-    /** Deletes the pod; false if it was gone already. */
+    /** Deletes the pod; false if it was gone already (fabric8 answers a 404 with no deletion, not an exception). */
     boolean deletePod(Pod pod) {
-        try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
-            return true;
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
-                throw e;
-            }
-            return false;
-        }
+        return !client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .delete().isEmpty();
     }
 
     /** Deletes the job; its pods and PodGroup follow through their ownerReferences. */

@@ -8,7 +8,6 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
-import dev.muster.api.batch.v1alpha1.TaskState;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -254,21 +253,8 @@ public final class JobStatusDecider {
                 && current.getFailed() == next.getFailed()
                 && current.getTerminating() == next.getTerminating()
                 && current.getUnknown() == next.getUnknown()
-                && sameTaskCounts(current.getTaskStatusCount(), next.getTaskStatusCount());
-    }
-
-    private static boolean sameTaskCounts(Map<String, TaskState> a, Map<String, TaskState> b) {
-        Map<String, TaskState> left = a == null ? Map.of() : a;
-        if (left.size() != b.size()) {
-            return false;
-        }
-        for (Map.Entry<String, TaskState> e : b.entrySet()) {
-            TaskState other = left.get(e.getKey());
-            if (other == null || !Objects.equals(other.getPhase(), e.getValue().getPhase())) {
-                return false;
-            }
-        }
-        return true;
+                && Objects.equals(Objects.requireNonNullElse(current.getTaskStatusCount(), Map.of()),
+                        next.getTaskStatusCount());
     }
 
     private static Verdict created(Job job) {

@@ -47,7 +47,7 @@ final class PodCleanup {
             return current.stream().filter(p -> p.getMetadata().getName().equals(pod.get())).toList();
         }
         if (task.isPresent()) {
-            return current.stream().filter(p -> task.get().equals(label(p, MusterLabels.TASK_NAME))).toList();
+            return current.stream().filter(p -> task.get().equals(JobPods.taskOf(p))).toList();
         }
         return current;
     }
@@ -58,7 +58,7 @@ final class PodCleanup {
                 .collect(Collectors.toMap(TaskSpec::getName, JobDefaults::replicas, (a, b) -> a));
         List<Pod> extra = new ArrayList<>();
         for (Pod pod : current) {
-            Integer wanted = replicas.get(label(pod, MusterLabels.TASK_NAME));
+            Integer wanted = replicas.get(JobPods.taskOf(pod));
             String index = label(pod, MusterLabels.TASK_INDEX);
             if (wanted == null || index == null || parse(index) >= wanted) {
                 extra.add(pod);

@@ -68,13 +68,13 @@ public final class PodGroupPlanner {
 
     private static PodGroupSpec spec(JobSpec jobSpec, Set<String> openTasks) {
         Map<String, Integer> minTaskMember = new LinkedHashMap<>();
+        int openPods = 0;
         for (TaskSpec task : jobSpec.getTasks()) {
             if (openTasks.contains(task.getName())) {
                 minTaskMember.put(task.getName(), JobDefaults.minAvailable(task));
+                openPods += JobDefaults.replicas(task);
             }
         }
-        int openPods = jobSpec.getTasks().stream().filter(t -> openTasks.contains(t.getName()))
-                .mapToInt(JobDefaults::replicas).sum();
         PodGroupSpec spec = new PodGroupSpec();
         spec.setMinMember(Math.min(JobDefaults.minAvailable(jobSpec), openPods));
         spec.setMinTaskMember(minTaskMember);

@@ -1,5 +1,7 @@
 package dev.muster.job;
 
+import dev.muster.api.batch.v1alpha1.JobDefaults;
+
 /**
  * A job's retry budget.
  *
@@ -7,7 +9,8 @@ package dev.muster.job;
  * @param max  retries allowed (effective {@code spec.maxRetry}; 0 means none)
  */
 public record Retries(int used, int max) {
-    public static final Retries NONE_USED = new Retries(0, 3);
+    /** No retry taken yet of the default budget. */
+    public static final Retries NONE_USED = new Retries(0, JobDefaults.DEFAULT_MAX_RETRY);
 
     /** Whether another restart is allowed. */
     public boolean left() {

@@ -1,6 +1,5 @@
 package dev.muster.job;
 
-import dev.muster.api.MusterLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.Collection;
@@ -44,8 +43,7 @@ public final class TaskStatusCounter {
                     phase = PodPhases.UNKNOWN;
                 }
             }
-            String task = pod.getMetadata().getLabels() == null ? null
-                    : pod.getMetadata().getLabels().get(MusterLabels.TASK_NAME);
+            String task = JobPods.taskOf(pod);
             if (task != null) {
                 byTask.computeIfAbsent(task, t -> new TreeMap<>()).merge(phase, 1, Integer::sum);
             }

@@ -5,7 +5,9 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -121,5 +123,17 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
         assertThat(pods("broken")).isEmpty();
         assertThat(podGroup("broken")).isEmpty();
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons("broken")).contains("InvalidSpec"));
+    }
+
+    @Test
+    void deletingAPodSaysWhetherItWasStillThere() {
+        Pod pod = client.resource(new PodBuilder().withNewMetadata().withName("loose").endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec()
+                .build()).create();
+        JobResourceWriter writer = new JobResourceWriter(client, new EventRecorder(client, JobController.NAME), Runnable::run);
+
+        assertThat(writer.deletePod(pod)).isTrue();
+        await().atMost(TIMEOUT).until(() -> client.pods().withName("loose").get() == null);
+        assertThat(writer.deletePod(pod)).isFalse();
     }
 }

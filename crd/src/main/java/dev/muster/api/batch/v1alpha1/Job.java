@@ -37,9 +37,4 @@ public class Job extends CustomResource<JobSpec, JobStatus> implements Namespace
     protected JobSpec initSpec() {
         return new JobSpec();
     }
-
-    @Override
-    protected JobStatus initStatus() {
-        return null;
-    }
 }

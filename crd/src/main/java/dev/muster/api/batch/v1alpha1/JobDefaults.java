@@ -32,12 +32,12 @@ public final class JobDefaults {
         if (spec.getMinAvailable() != null) {
             return spec.getMinAvailable();
         }
-        return tasks(spec).stream().mapToInt(JobDefaults::minAvailable).sum();
+        return tasksOf(spec).stream().mapToInt(JobDefaults::minAvailable).sum();
     }
 
     /** Pods of all tasks. */
     public static int totalReplicas(JobSpec spec) {
-        return tasks(spec).stream().mapToInt(JobDefaults::replicas).sum();
+        return tasksOf(spec).stream().mapToInt(JobDefaults::replicas).sum();
     }
 
     /** Retries allowed; {@value #DEFAULT_MAX_RETRY} when not set, 0 means none. */
@@ -63,15 +63,11 @@ public final class JobDefaults {
 
     /** The spec's tasks, skipping null entries. */
     public static List<TaskSpec> tasksOf(JobSpec spec) {
-        return tasks(spec);
+        return spec.getTasks() == null ? List.of() : spec.getTasks().stream().filter(Objects::nonNull).toList();
     }
 
     /** {@code all} unless {@code any} is given: whether every task depended on must be up, or one. */
     public static boolean dependsOnAll(DependsOn dependsOn) {
         return !"any".equals(dependsOn.getIteration());
-    }
-
-    static List<TaskSpec> tasks(JobSpec spec) {
-        return spec.getTasks() == null ? List.of() : spec.getTasks().stream().filter(Objects::nonNull).toList();
     }
 }

@@ -3,6 +3,7 @@ package dev.muster.api.batch.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /** Pod counts of one task by pod phase ({@code Pending}, {@code Running}, {@code Succeeded}, {@code Failed}, ...). */
@@ -19,4 +20,15 @@ public class TaskState {
 
     public Map<String, Integer> getPhase() { return phase; }
     public void setPhase(Map<String, Integer> phase) { this.phase = phase; }
+
+    /** Equal counts: lets the job controller tell an unchanged observation without serialising it. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof TaskState that && Objects.equals(phase, that.phase);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hashCode(phase);
+    }
 }

@@ -34,9 +34,4 @@ public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> imple
     protected PodGroupSpec initSpec() {
         return new PodGroupSpec();
     }
-
-    @Override
-    protected PodGroupStatus initStatus() {
-        return null;
-    }
 }

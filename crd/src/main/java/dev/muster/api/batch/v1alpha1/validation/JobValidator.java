@@ -5,17 +5,17 @@ import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobPolicies;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
+import io.fabric8.kubernetes.client.utils.KubernetesResourceUtil;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** Checks that a Job can run and lists every problem by field path; a pure function of the Job. */
 public final class JobValidator {
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    /** A pod name is a DNS-1123 label, so at most this long. */
     private static final int MAX_LABEL = 63;
 
     private JobValidator() {
@@ -41,27 +41,12 @@ public final class JobValidator {
         for (int i = 0; i < tasks.size(); i++) {
             validateTask(job.getMetadata().getName(), tasks.get(i), "spec.tasks[" + i + "]", names, errors);
         }
-        if (spec.getMinAvailable() != null) {
-            int total = JobDefaults.totalReplicas(spec);
-            if (spec.getMinAvailable() < 0) {
-                errors.add(new FieldError("spec.minAvailable", "must be >= 0, was " + spec.getMinAvailable()));
-            } else if (spec.getMinAvailable() > total) {
-                errors.add(new FieldError("spec.minAvailable",
-                        "must not exceed the total replicas of all tasks (" + total + "), was " + spec.getMinAvailable()));
-            }
-        }
+        int total = JobDefaults.totalReplicas(spec);
+        podCount("spec.minAvailable", spec.getMinAvailable(), 0, total, errors);
         if (spec.getMaxRetry() != null && spec.getMaxRetry() < 0) {
             errors.add(new FieldError("spec.maxRetry", "must be >= 0, was " + spec.getMaxRetry()));
         }
-        if (spec.getMinSuccess() != null) {
-            int total = JobDefaults.totalReplicas(spec);
-            if (spec.getMinSuccess() < 1) {
-                errors.add(new FieldError("spec.minSuccess", "must be >= 1, was " + spec.getMinSuccess()));
-            } else if (spec.getMinSuccess() > total) {
-                errors.add(new FieldError("spec.minSuccess",
-                        "must not exceed the total replicas of all tasks (" + total + "), was " + spec.getMinSuccess()));
-            }
-        }
+        podCount("spec.minSuccess", spec.getMinSuccess(), 1, total, errors);
         if (spec.getTtlSecondsAfterFinished() != null && spec.getTtlSecondsAfterFinished() < 0) {
             errors.add(new FieldError("spec.ttlSecondsAfterFinished", "must be >= 0, was " + spec.getTtlSecondsAfterFinished()));
         }
@@ -83,6 +68,18 @@ public final class JobValidator {
         return errors.stream().map(FieldError::toString).collect(Collectors.joining("; "));
     }
 
+    /** A job-level number of pods, if set: at least {@code min}, at most the total replicas of all tasks. */
+    private static void podCount(String path, Integer value, int min, int total, List<FieldError> errors) {
+        if (value == null) {
+            return;
+        }
+        if (value < min) {
+            errors.add(new FieldError(path, "must be >= " + min + ", was " + value));
+        } else if (value > total) {
+            errors.add(new FieldError(path, "must not exceed the total replicas of all tasks (" + total + "), was " + value));
+        }
+    }
+
     private static void validateTask(String jobName, TaskSpec task, String path, Set<String> names, List<FieldError> errors) {
         if (task == null) {
             errors.add(new FieldError(path, "must not be null"));
@@ -92,7 +89,8 @@ public final class JobValidator {
         if (name == null || name.isEmpty()) {
             errors.add(new FieldError(path + ".name", "is required"));
         } else {
-            if (!DNS_LABEL.matcher(name).matches() || name.length() > MAX_LABEL) {
+            // fabric8's DNS-1123 label check, the 63-character limit included.
+            if (!KubernetesResourceUtil.isValidName(name)) {
                 errors.add(new FieldError(path + ".name", "'" + name + "' must be a DNS-1123 label (lower-case "
                         + "letters, digits and '-', starting and ending with a letter or digit)"));
             }
