@@ -7,7 +7,6 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -16,7 +15,6 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * The Job controller: for each {@link Job}, a PodGroup and the pods {@code <job>-<task>-<index>}, and a
@@ -87,11 +85,11 @@ public final class JobController implements AutoCloseable {
                 new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events, podCreations),
                 new StatusWriter(client), events, clock);
         this.controller = new Controller(NAME, reconciler, workers);
-        this.jobHandler = enqueueing(job -> Optional.of(ObjectKey.of(job)));
-        this.podHandler = enqueueing(JobCache::jobKey);
+        this.jobHandler = controller.enqueueing(job -> Optional.of(ObjectKey.of(job)));
+        this.podHandler = controller.enqueueing(JobCache::jobKey);
         // A PodGroup no Job controls may be one a user made for the job of its name, which the job uses as
         // its gang; its admission must wake that job too. For any other such PodGroup the key finds no job.
-        this.podGroupHandler = enqueueing(group -> Optional.of(new ObjectKey(group.getMetadata().getNamespace(),
+        this.podGroupHandler = controller.enqueueing(group -> Optional.of(new ObjectKey(group.getMetadata().getNamespace(),
                 JobOwnership.controllingJob(group).orElse(group.getMetadata().getName()))));
         cache.jobs().addEventHandler(jobHandler);
         cache.pods().addEventHandler(podHandler);
@@ -116,25 +114,5 @@ public final class JobController implements AutoCloseable {
         cache.podGroups().removeEventHandler(podGroupHandler);
         controller.close();
         podCreations.shutdown();
-    }
-
-    private <T extends HasMetadata> ResourceEventHandler<T> enqueueing(Function<T, Optional<ObjectKey>> jobOf) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T object) {
-                jobOf.apply(object).ifPresent(controller::enqueue);
-            }
-
-            @Override
-            public void onUpdate(T oldObject, T newObject) {
-                jobOf.apply(oldObject).ifPresent(controller::enqueue);
-                jobOf.apply(newObject).ifPresent(controller::enqueue);
-            }
-
-            @Override
-            public void onDelete(T object, boolean deletedFinalStateUnknown) {
-                jobOf.apply(object).ifPresent(controller::enqueue);
-            }
-        };
     }
 }
