@@ -1,5 +1,10 @@
 package dev.muster.api.batch.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.muster.api.read.LenientResourceReader;
+import dev.muster.api.read.LenientlyRead;
+import dev.muster.api.read.ReadFailure;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -9,6 +14,8 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
+
+import java.util.Optional;
 
 /**
  * A batch job of one or more tasks, each a set of identical pods, gang-scheduled through a PodGroup.
@@ -27,7 +34,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Reason", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.state.reason", priority = 1)
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
 @ValidationRule(value = CelRules.POD_NAME_LENGTH, message = CelRules.POD_NAME_LENGTH_MESSAGE)
-public class Job extends CustomResource<JobSpec, JobStatus> implements Namespaced {
+@JsonDeserialize(using = Job.Reader.class)
+public class Job extends CustomResource<JobSpec, JobStatus> implements Namespaced, LenientlyRead {
     public static final String GROUP = "batch.muster.dev";
     public static final String VERSION = "v1alpha1";
     public static final String API_VERSION = GROUP + "/" + VERSION;
@@ -36,5 +44,25 @@ public class Job extends CustomResource<JobSpec, JobStatus> implements Namespace
     @Override
     protected JobSpec initSpec() {
         return new JobSpec();
+    }
+
+    @JsonIgnore
+    private ReadFailure readFailure;
+
+    @Override
+    public Optional<ReadFailure> readFailure() {
+        return Optional.ofNullable(readFailure);
+    }
+
+    @Override
+    public void readFailure(ReadFailure failure) {
+        this.readFailure = failure;
+    }
+
+    /** Reads a Job leniently: see {@link LenientResourceReader}. */
+    public static final class Reader extends LenientResourceReader<Job, JobSpec, JobStatus> {
+        public Reader() {
+            super(Job.class, Job::new, JobSpec.class, JobStatus.class);
+        }
     }
 }

@@ -24,6 +24,11 @@ public final class JobValidator {
     /** Every problem found; empty when the Job is valid. */
     public static List<FieldError> validate(Job job) {
         List<FieldError> errors = new ArrayList<>();
+        if (job.readFailure().isPresent()) {
+            // The part that could not be read is missing from the object; nothing else can be judged.
+            errors.add(new FieldError(job.readFailure().get().field(), job.readFailure().get().reason()));
+            return errors;
+        }
         JobSpec spec = job.getSpec();
         if (spec == null) {
             errors.add(new FieldError("spec", "is required"));
