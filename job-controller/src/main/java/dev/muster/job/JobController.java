@@ -83,7 +83,7 @@ public final class JobController implements AutoCloseable {
         this.cache = new JobCache(informers);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
                 new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events, podCreations),
-                new StatusWriter(client), events, clock);
+                new StatusWriter(client), events, new ReconcileFailureRecorder(client, cache, clock), clock);
         this.controller = new Controller(NAME, reconciler, workers);
         this.jobHandler = controller.enqueueing(job -> Optional.of(ObjectKey.of(job)));
         this.podHandler = controller.enqueueing(JobCache::jobKey);
@@ -104,6 +104,11 @@ public final class JobController implements AutoCloseable {
     /** Whether the Job, Pod and PodGroup informers have listed their kinds, for health reporting. */
     public boolean hasSynced() {
         return cache.hasSynced();
+    }
+
+    /** Worker threads that died while the controller runs, for health reporting; see {@link Controller#deadWorkers()}. */
+    public int deadWorkers() {
+        return controller.deadWorkers();
     }
 
     /** Stops the workers and detaches from the shared informers, which stay running for others. */

@@ -39,16 +39,23 @@ final class JobReconciler implements Reconciler {
     private final EventRecorder events;
     private final Clock clock;
     private final DeletedPods deleted = new DeletedPods();
+    private final ReconcileFailureRecorder failures;
 
     JobReconciler(JobCache cache, JobStatusDecider decider, AdmissionGate gate, JobResourceWriter children,
-                  StatusWriter statusWriter, EventRecorder events, Clock clock) {
+                  StatusWriter statusWriter, EventRecorder events, ReconcileFailureRecorder failures, Clock clock) {
         this.cache = cache;
         this.decider = decider;
         this.gate = gate;
         this.children = children;
         this.statusWriter = statusWriter;
         this.events = events;
+        this.failures = failures;
         this.clock = clock;
+    }
+
+    @Override
+    public void failing(ObjectKey key, Throwable failure, int attempts) {
+        failures.record(key, failure);
     }
 
     @Override

@@ -75,6 +75,11 @@ public final class PodGroupController implements AutoCloseable {
         controller.start();
     }
 
+    /** Worker threads that died while the controller runs, for health reporting; see {@link Controller#deadWorkers()}. */
+    public int deadWorkers() {
+        return controller.deadWorkers();
+    }
+
     /** Stops reconciling; the shared informers keep running for the other components. */
     @Override
     public void close() {

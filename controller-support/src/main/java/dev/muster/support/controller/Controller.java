@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -23,12 +25,16 @@ public final class Controller implements AutoCloseable {
 
     /** When a key whose write lost an optimistic-locking conflict is looked at again at the latest. */
     public static final Duration CONFLICT_RETRY = Duration.ofSeconds(1);
+    /** Failures in a row after which the reconciler is told that a key is {@link Reconciler#failing}. */
+    public static final int FAILING_AFTER = 5;
 
     private final String name;
     private final Reconciler reconciler;
     private final KeyedWorkQueue<ObjectKey> queue;
     private final int workers;
     private final List<Thread> threads = new ArrayList<>();
+    private final Set<ObjectKey> failing = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     /**
      * @param name       controller name, used in thread names and logs
@@ -109,8 +115,14 @@ public final class Controller implements AutoCloseable {
             try {
                 ReconcileResult result = reconciler.reconcile(key);
                 queue.forget(key);
+                if (failing.remove(key)) {
+                    log.info("{}: reconcile of {} succeeds again", name, key);
+                    reconciler.recovered(key);
+                }
                 result.requeueAfter().ifPresent(d -> queue.addAfter(key, d));
-            } catch (Exception e) {
+            } catch (Throwable e) {
+                // Any Throwable, not only Exceptions: a worker that dies on an Error would leave its share of
+                // keys unreconciled for good.
                 if (isConflict(e)) {
                     // Another writer (often our own previous write) got there first: the decision was made on a
                     // stale cache. The informer brings the newer object and enqueues it; the delay is a backstop.
@@ -118,10 +130,14 @@ public final class Controller implements AutoCloseable {
                     log.debug("{}: {} changed since it was cached; deciding again on the newer version", name, key);
                     queue.addAfter(key, CONFLICT_RETRY);
                 } else {
-                    log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key,
-                            queue.failures(key) + 1, e.toString());
+                    int attempts = queue.failures(key) + 1;
+                    log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key, attempts, e.toString());
                     log.debug("{}: reconcile failure of {}", name, key, e);
                     queue.addRateLimited(key);
+                    if (attempts >= FAILING_AFTER) {
+                        failing.add(key);
+                        reportFailing(key, e, attempts);
+                    }
                 }
             } finally {
                 queue.done(key);
@@ -129,12 +145,29 @@ public final class Controller implements AutoCloseable {
         }
     }
 
-    private static boolean isConflict(Exception e) {
+    private void reportFailing(ObjectKey key, Throwable failure, int attempts) {
+        try {
+            reconciler.failing(key, failure, attempts);
+        } catch (RuntimeException e) {
+            log.warn("{}: could not report the failing reconcile of {}: {}", name, key, e.toString());
+        }
+    }
+
+    /**
+     * Worker threads that have ended although the controller was started and not closed: zero unless
+     * something killed a thread from outside, which health checks must then show.
+     */
+    public synchronized int deadWorkers() {
+        return closed ? 0 : (int) threads.stream().filter(t -> !t.isAlive()).count();
+    }
+
+    private static boolean isConflict(Throwable e) {
         return e instanceof KubernetesClientException k && k.getCode() == 409;
     }
 
     @Override
     public synchronized void close() {
+        closed = true;
         queue.close();
         threads.forEach(Thread::interrupt);
         threads.clear();

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.UUID;
@@ -18,6 +19,9 @@ public final class EventRecorder {
 
     public static final String NORMAL = "Normal";
     public static final String WARNING = "Warning";
+    /** The longest message a real API server accepts on an Event, in bytes of UTF-8. */
+    public static final int MAX_MESSAGE_BYTES = 1024;
+    private static final String CUT = " …";
 
     private final KubernetesClient client;
     private final String component;
@@ -48,7 +52,7 @@ public final class EventRecorder {
                 .endInvolvedObject()
                 .withType(type)
                 .withReason(reason)
-                .withMessage(message)
+                .withMessage(truncate(message))
                 .withFirstTimestamp(now)
                 .withLastTimestamp(now)
                 .withEventTime(new MicroTime(now))
@@ -64,5 +68,29 @@ public final class EventRecorder {
             log.debug("could not record event {} on {}/{}: {}", reason, about.getMetadata().getNamespace(),
                     about.getMetadata().getName(), e.getMessage());
         }
+    }
+
+    /**
+     * The message cut to {@link #MAX_MESSAGE_BYTES} bytes of UTF-8, on a character boundary and ending in
+     * " …" when cut: the API server refuses a longer Event, which would lose it altogether.
+     */
+    public static String truncate(String message) {
+        if (message == null || message.getBytes(StandardCharsets.UTF_8).length <= MAX_MESSAGE_BYTES) {
+            return message;
+        }
+        int budget = MAX_MESSAGE_BYTES - CUT.getBytes(StandardCharsets.UTF_8).length;
+        StringBuilder kept = new StringBuilder();
+        int bytes = 0;
+        for (int i = 0; i < message.length(); ) {
+            int codePoint = message.codePointAt(i);
+            int size = new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8).length;
+            if (bytes + size > budget) {
+                break;
+            }
+            kept.appendCodePoint(codePoint);
+            bytes += size;
+            i += Character.charCount(codePoint);
+        }
+        return kept.append(CUT).toString();
     }
 }

@@ -5,7 +5,13 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
-/** Up once every shared informer has listed its kind: before that, decisions would rest on a partial view. */
+import java.util.List;
+
+/**
+ * Up once every shared informer has listed its kind and while every one of them is watching: before the
+ * first list, decisions would rest on a partial view; while a watch is down, on a stale one. The details
+ * name the informers concerned, so an operator sees which kind Muster is blind to.
+ */
 @Component("informers")
 public class InformersHealthIndicator implements HealthIndicator {
     private final SharedInformers informers;
@@ -16,9 +22,11 @@ public class InformersHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        if (informers.hasSynced()) {
+        List<String> unsynced = informers.unsynced();
+        List<String> notWatching = informers.notWatching();
+        if (informers.hasSynced() && notWatching.isEmpty()) {
             return Health.up().build();
         }
-        return Health.down().withDetail("unsynced", informers.unsynced()).build();
+        return Health.down().withDetail("unsynced", unsynced).withDetail("notWatching", notWatching).build();
     }
 }

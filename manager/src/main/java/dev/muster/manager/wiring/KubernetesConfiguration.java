@@ -7,6 +7,7 @@ import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -38,8 +39,8 @@ public class KubernetesConfiguration {
 
     /** Closed by {@link ManagerLifecycle}, after the components that use it have stopped. */
     @Bean(destroyMethod = "")
-    SharedInformers sharedInformers(KubernetesClient client) {
-        return new SharedInformers(client);
+    SharedInformers sharedInformers(KubernetesClient client, MeterRegistry meters) {
+        return new SharedInformers(client, meters);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.muster.api.batch.v1alpha1;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ public class JobStatus {
     private List<JobCondition> conditions = new ArrayList<>();
     private Map<String, String> acceptedSpec;
     private Long acceptedGeneration;
+    private List<Condition> controllerConditions;
 
     /** Current phase and why the job is in it. */
     public JobState getState() { return state; }
@@ -74,4 +76,11 @@ public class JobStatus {
     /** The {@code metadata.generation} last compared with {@link #getAcceptedSpec()}; saves comparing again. */
     public Long getAcceptedGeneration() { return acceptedGeneration; }
     public void setAcceptedGeneration(Long acceptedGeneration) { this.acceptedGeneration = acceptedGeneration; }
+
+    /**
+     * Conditions about the controller's handling of the job rather than its phase, in the Kubernetes
+     * condition shape; today only {@code ReconcileFailing}, present while reconciling it keeps failing.
+     */
+    public List<Condition> getControllerConditions() { return controllerConditions; }
+    public void setControllerConditions(List<Condition> controllerConditions) { this.controllerConditions = controllerConditions; }
 }

@@ -1,0 +1,61 @@
+package dev.muster.support.event;
+
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class EventRecorderTest {
+
+    private static int utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    @Test
+    void leavesAMessageThatFitsAlone() {
+        String fits = "x".repeat(EventRecorder.MAX_MESSAGE_BYTES);
+
+        assertThat(EventRecorder.truncate(fits)).isSameAs(fits);
+    }
+
+    @Test
+    void cutsALongMultiByteMessageOnACharacterBoundaryWithinTheLimit() {
+        // 3-byte and 4-byte characters, so that a cut by bytes would land inside one.
+        String message = "€😀".repeat(400);
+
+        String cut = EventRecorder.truncate(message);
+
+        assertThat(utf8(cut)).isLessThanOrEqualTo(EventRecorder.MAX_MESSAGE_BYTES).isGreaterThan(1000);
+        assertThat(cut).endsWith(" …");
+        assertThat(message).startsWith(cut.substring(0, cut.length() - 2));
+        assertThat(new String(cut.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(cut);
+    }
+
+    @Test
+    void recordsAnEventWhoseMessageIsTooLongForTheApiServer() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0))) {
+            var client = cluster.client();
+            ConfigMap about = client.configMaps().inNamespace("default").resource(new ConfigMapBuilder()
+                    .withNewMetadata().withName("about").withNamespace("default").endMetadata().build()).create();
+
+            new EventRecorder(client, "test").record(about, EventRecorder.WARNING, "Long", "ü".repeat(3000));
+
+            List<Event> events = await().atMost(Duration.ofSeconds(5))
+                    .until(() -> client.v1().events().inNamespace("default").list().getItems(), e -> !e.isEmpty());
+            assertThat(events).singleElement().satisfies(e -> {
+                assertThat(e.getReason()).isEqualTo("Long");
+                assertThat(utf8(e.getMessage())).isLessThanOrEqualTo(EventRecorder.MAX_MESSAGE_BYTES);
+                assertThat(e.getMessage()).startsWith("üüü").endsWith(" …");
+            });
+        }
+    }
+}
