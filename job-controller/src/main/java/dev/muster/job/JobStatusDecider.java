@@ -269,6 +269,8 @@ public final class JobStatusDecider {
         copy.setMetadata(job.getMetadata());
         copy.setSpec(new JobSpec());
         copy.setStatus(job.getStatus());
+        // A spec that could not be read is missing too; validation must still name the field that failed.
+        job.readFailure().ifPresent(copy::readFailure);
         return copy;
     }
 
