@@ -137,7 +137,10 @@ public final class GangScheduler implements AutoCloseable {
 
         watch(nodes, trigger, cache::putNode, cache::removeNode);
         watch(pods, trigger, cache::putPod, cache::removePod);
-        watch(podGroups, trigger, cache::putPodGroup, podGroup -> {
+        // A PodGroup whose spec cannot be read is treated as absent: its pods wait, with the condition and Event
+        // of a missing group, rather than be placed by a minimum nobody set.
+        watch(podGroups, trigger, podGroup -> podGroup.readFailure().isPresent() ? cache.removePodGroup(podGroup)
+                : cache.putPodGroup(podGroup), podGroup -> {
             // A PodGroup recreated under the same name must get its verdict even if it reads the same.
             board.forget(podGroup.getMetadata().getNamespace(), podGroup.getMetadata().getName());
             return cache.removePodGroup(podGroup);

@@ -73,6 +73,12 @@ final class PodGroupReconciler implements Reconciler {
             forget(key);
             return ReconcileResult.done();
         }
+        if (group.readFailure().isPresent()) {
+            // Reported (log, Event, metric) by the shared informers; a status computed from a spec we could not
+            // read would be a guess.
+            log.debug("podgroup {}: cannot be read ({}); skipped", key, group.readFailure().get().describe());
+            return ReconcileResult.done();
+        }
         Instant now = clock.instant();
         var members = pods.getIndexer().byIndex(PodsByGroupIndex.NAME, key.toString());
         PodCensus census = PodCensus.of(members, node -> nodes.getStore().getByKey(node) != null);
