@@ -198,7 +198,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         assertThat(status.getState().getMessage()).isEqualTo("spec.policies[0]: set either event/events or exitCode, not both; "
                 + "spec.policies[0].exitCode: must not be 0, which means success; "
                 + "spec.policies[0].action: unknown action 'Reboot'; one of AbortJob, RestartJob, RestartTask, RestartPod, "
-                + "TerminateJob, CompleteJob, ResumeJob");
+                + "TerminateJob, CompleteJob");
         assertThat(pods("misconfigured")).isEmpty();
     }
 

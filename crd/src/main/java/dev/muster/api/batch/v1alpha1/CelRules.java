@@ -9,7 +9,7 @@ package dev.muster.api.batch.v1alpha1;
  */
 final class CelRules {
     static final String EVENTS = "['PodFailed', 'PodEvicted', 'PodPending', 'Unknown', 'TaskCompleted', 'TaskFailed', '*']";
-    static final String ACTIONS = "['AbortJob', 'RestartJob', 'RestartTask', 'RestartPod', 'TerminateJob', 'CompleteJob', 'ResumeJob']";
+    static final String ACTIONS = "['AbortJob', 'RestartJob', 'RestartTask', 'RestartPod', 'TerminateJob', 'CompleteJob']";
     static final String PLUGINS = "['ssh', 'svc', 'env', 'pytorch', 'mpi', 'tensorflow']";
 
     // One policy.
@@ -17,9 +17,11 @@ final class CelRules {
     static final String EVENT_XOR_EXIT_CODE_MESSAGE = "set either event/events or exitCode, exactly one of them";
     static final String EXIT_CODE_NOT_ZERO = "!has(self.exitCode) || self.exitCode != 0";
     static final String EXIT_CODE_NOT_ZERO_MESSAGE = "exitCode must not be 0, which means success";
-    static final String KNOWN_ACTION = "self.action in " + ACTIONS;
+    static final String KNOWN_ACTION = "self.action == 'ResumeJob' || self.action in " + ACTIONS;
     static final String KNOWN_ACTION_MESSAGE = "action must be one of AbortJob, RestartJob, RestartTask, RestartPod, "
-            + "TerminateJob, CompleteJob, ResumeJob";
+            + "TerminateJob, CompleteJob";
+    static final String NOT_RESUME = "self.action != 'ResumeJob'";
+    static final String NOT_RESUME_MESSAGE = JobPolicies.RESUME_JOB_MESSAGE;
     static final String KNOWN_EVENTS = "(!has(self.event) || self.event in " + EVENTS + ") && (!has(self.events) || self.events.all(e, e in "
             + EVENTS + "))";
     static final String KNOWN_EVENTS_MESSAGE = "events must be PodFailed, PodEvicted, PodPending, Unknown, TaskCompleted, TaskFailed or *";

@@ -19,9 +19,20 @@ public final class JobPolicies {
     public static final List<String> EVENTS =
             List.of(POD_FAILED, POD_EVICTED, POD_PENDING, UNKNOWN, TASK_COMPLETED, TASK_FAILED, ANY_EVENT);
 
-    /** Actions a policy may take, in documentation order. */
+    /**
+     * Actions a policy may take, in documentation order. Not {@code ResumeJob}: policies act on a Pending or
+     * Running job, which has nothing to resume (Volcano's ResumeJob is a command, not a policy outcome);
+     * clearing {@code spec.suspend} resumes a suspended job.
+     */
     public static final List<String> ACTIONS = List.of("AbortJob", "RestartJob", "RestartTask", "RestartPod",
-            "TerminateJob", "CompleteJob", "ResumeJob");
+            "TerminateJob", "CompleteJob");
+
+    /** The one action that exists for jobs but not for policies; refused with its own message. */
+    public static final String RESUME_JOB = "ResumeJob";
+
+    /** Why {@link #RESUME_JOB} is refused as a policy action. */
+    public static final String RESUME_JOB_MESSAGE = "ResumeJob cannot be a policy action: policies act on a Pending "
+            + "or Running job, which has nothing to resume; set spec.suspend to false to resume a suspended job";
 
     /** Plugins {@code spec.plugins} may name. */
     public static final List<String> PLUGINS = List.of("ssh", "svc", "env", "pytorch", "mpi", "tensorflow");

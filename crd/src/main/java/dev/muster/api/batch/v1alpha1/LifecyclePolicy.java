@@ -13,6 +13,7 @@ import java.util.List;
 @ValidationRule(value = CelRules.EVENT_XOR_EXIT_CODE, message = CelRules.EVENT_XOR_EXIT_CODE_MESSAGE)
 @ValidationRule(value = CelRules.EXIT_CODE_NOT_ZERO, message = CelRules.EXIT_CODE_NOT_ZERO_MESSAGE)
 @ValidationRule(value = CelRules.KNOWN_ACTION, message = CelRules.KNOWN_ACTION_MESSAGE)
+@ValidationRule(value = CelRules.NOT_RESUME, message = CelRules.NOT_RESUME_MESSAGE)
 @ValidationRule(value = CelRules.KNOWN_EVENTS, message = CelRules.KNOWN_EVENTS_MESSAGE)
 public class LifecyclePolicy {
     @Required
@@ -27,7 +28,7 @@ public class LifecyclePolicy {
     @Size(max = 32)
     private String timeout;
 
-    /** One of AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob, ResumeJob. */
+    /** One of AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob (not ResumeJob: see {@link JobPolicies#ACTIONS}). */
     public String getAction() { return action; }
     public void setAction(String action) { this.action = action; }
 

@@ -84,9 +84,9 @@ public class JobValidationCorpusTest {
                                 + "Unknown, TaskCompleted, TaskFailed, *")),
                 bad("unknown policy action", "policies: [{event: PodFailed, action: Reboot}]\n" + tasks,
                         List.of("spec.policies[0]: action must be one of AbortJob, RestartJob, RestartTask, RestartPod, "
-                                + "TerminateJob, CompleteJob, ResumeJob"),
+                                + "TerminateJob, CompleteJob"),
                         List.of("spec.policies[0].action: unknown action 'Reboot'; one of AbortJob, RestartJob, RestartTask, "
-                                + "RestartPod, TerminateJob, CompleteJob, ResumeJob")),
+                                + "RestartPod, TerminateJob, CompleteJob")),
                 bad("event and exitCode together", "policies: [{event: PodFailed, exitCode: 3, action: RestartJob}]\n" + tasks,
                         List.of("spec.policies[0]: set either event/events or exitCode, exactly one of them"),
                         List.of("spec.policies[0]: set either event/events or exitCode, not both")),
@@ -111,10 +111,10 @@ public class JobValidationCorpusTest {
                 bad("task-level policy problems", "tasks:\n" + worker(", policies: [{exitCode: 0, action: Reboot}]"),
                         List.of("spec.tasks[0].policies[0]: exitCode must not be 0, which means success",
                                 "spec.tasks[0].policies[0]: action must be one of AbortJob, RestartJob, RestartTask, RestartPod, "
-                                        + "TerminateJob, CompleteJob, ResumeJob"),
+                                        + "TerminateJob, CompleteJob"),
                         List.of("spec.tasks[0].policies[0].exitCode: must not be 0, which means success",
                                 "spec.tasks[0].policies[0].action: unknown action 'Reboot'; one of AbortJob, RestartJob, "
-                                        + "RestartTask, RestartPod, TerminateJob, CompleteJob, ResumeJob")),
+                                        + "RestartTask, RestartPod, TerminateJob, CompleteJob")),
                 bad("dependsOn unknown task", "tasks:\n" + worker(", dependsOn: {name: [ps]}"),
                         List.of("spec: dependsOn must name tasks of this job"),
                         List.of("spec.tasks[0].dependsOn.name[0]: unknown task 'ps'")),
@@ -129,6 +129,9 @@ public class JobValidationCorpusTest {
                 bad("dependsOn iteration", "tasks:\n- {name: a, " + CONTAINERS + "}\n" + worker(", dependsOn: {name: [a], iteration: some}"),
                         List.of("spec.tasks[1].dependsOn.iteration: should match '^(any|all)$'"),
                         List.of("spec.tasks[1].dependsOn.iteration: must be any or all, was 'some'")),
+                bad("ResumeJob as a policy action", "policies: [{event: PodFailed, action: ResumeJob}]\n" + tasks,
+                        List.of("spec.policies[0]: " + JobPolicies.RESUME_JOB_MESSAGE),
+                        List.of("spec.policies[0].action: " + JobPolicies.RESUME_JOB_MESSAGE)),
                 bad("unknown plugin", "plugins: {ssh: [], horovod: []}\n" + tasks,
                         List.of("spec.plugins: plugins must be ssh, svc, env, pytorch, mpi or tensorflow"),
                         List.of("spec.plugins.horovod: unknown plugin 'horovod'; one of ssh, svc, env, pytorch, mpi, tensorflow")),

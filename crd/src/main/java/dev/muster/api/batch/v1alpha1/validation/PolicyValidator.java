@@ -59,6 +59,8 @@ final class PolicyValidator {
             }
             if (policy.getAction() == null) {
                 errors.add(new FieldError(at + ".action", "is required"));
+            } else if (JobPolicies.RESUME_JOB.equals(policy.getAction())) {
+                errors.add(new FieldError(at + ".action", JobPolicies.RESUME_JOB_MESSAGE));
             } else if (!JobPolicies.ACTIONS.contains(policy.getAction())) {
                 errors.add(new FieldError(at + ".action", "unknown action '" + policy.getAction() + "'; one of "
                         + String.join(", ", JobPolicies.ACTIONS)));
