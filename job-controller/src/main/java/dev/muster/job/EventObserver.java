@@ -39,8 +39,12 @@ final class EventObserver {
      * @param pods    the job's pods of its current version that the controller has not deleted itself
      * @param counts  those pods counted
      * @param group   the job's PodGroup, if it exists
+     * @param waiting while the job's pods wait for the scheduler to admit its gang (and so do not exist):
+     *                since when, and why; each task without pods then counts as PodPending since that time,
+     *                so that "give the cluster 10 minutes, then abort" works with admission on
      */
-    static List<ObservedEvent> observe(Job job, List<Pod> pods, PodCounts counts, Optional<PodGroup> group) {
+    static List<ObservedEvent> observe(Job job, List<Pod> pods, PodCounts counts, Optional<PodGroup> group,
+                                       Optional<AdmissionWait> waiting) {
         List<ObservedEvent> events = new ArrayList<>();
         // Timestamps are parsed only for the events that happen: parsing is the costly part of observing.
         Supplier<Instant> jobCreated = () -> time(job.getMetadata().getCreationTimestamp()).orElse(Instant.EPOCH);
@@ -48,6 +52,11 @@ final class EventObserver {
             List<Pod> taskPods = pods.stream().filter(p -> task.getName().equals(JobPods.taskOf(p)))
                     .sorted(Comparator.comparing(p -> p.getMetadata().getName())).toList();
             taskEvents(job, task, taskPods, counts, jobCreated, events);
+            int replicas = JobDefaults.replicas(task);
+            if (taskPods.isEmpty() && replicas > 0 && waiting.isPresent()) {
+                events.add(taskEvent(JobPolicies.POD_PENDING, task.getName(), waiting.get().since(), "task "
+                        + task.getName() + ": " + replicas + " pods not created yet, " + waiting.get().why()));
+            }
             for (Pod pod : taskPods) {
                 podEvent(task, pod).ifPresent(events::add);
             }
@@ -59,6 +68,13 @@ final class EventObserver {
                         Optional.empty(), Set.of(), unknownSince(g).orElseGet(jobCreated),
                         "PodGroup " + g.getMetadata().getName() + " is Unknown: some pods run, the others cannot be placed")));
         return events;
+    }
+
+    /**
+     * A job whose pods wait for admission: since when (the time it last entered Pending) and the admission in
+     * words.
+     */
+    record AdmissionWait(Instant since, String why) {
     }
 
     /** The effective restart budget of a task's pods that restart in place: its maxRetry, else the job's. */

@@ -90,7 +90,8 @@ public final class JobStatusDecider {
                 : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors)));
         boolean live = phase == JobPhase.Pending || phase == JobPhase.Running;
         PolicyOutcome policies = live && invalid.isEmpty()
-                ? PolicyMatcher.match(job, EventObserver.observe(job, sorted.current(), counts, group), now)
+                ? PolicyMatcher.match(job, EventObserver.observe(job, sorted.current(), counts, group,
+                        admissionWait(job, current, phase, admission, now)), now)
                 : PolicyOutcome.NOTHING;
         Optional<Trigger> trigger = invalid.isPresent() ? Optional.empty()
                 : suspension(job, phase, fresh ? null : current.getState().getReason()).or(policies::trigger);
@@ -264,6 +265,18 @@ public final class JobStatusDecider {
     }
 
     /** A job whose spec was given as null, with an empty one: it fails validation like any job without tasks. */
+    /** While the job's pods wait for admission: since the job last entered Pending. */
+    private static Optional<EventObserver.AdmissionWait> admissionWait(Job job, JobStatus current, JobPhase phase,
+                                                                       Admission admission, Instant now) {
+        if (admission.allowsPods() || phase != JobPhase.Pending) {
+            return Optional.empty();
+        }
+        Optional<Instant> entered = current == null || current.getState() == null ? Optional.empty()
+                : EventObserver.time(current.getState().getLastTransitionTime());
+        Instant since = entered.or(() -> EventObserver.time(job.getMetadata().getCreationTimestamp())).orElse(now);
+        return Optional.of(new EventObserver.AdmissionWait(since, admission.describe()));
+    }
+
     private static Job withEmptySpec(Job job) {
         Job copy = new Job();
         copy.setMetadata(job.getMetadata());

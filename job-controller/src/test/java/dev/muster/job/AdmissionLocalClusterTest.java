@@ -3,6 +3,7 @@ package dev.muster.job;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
 import static dev.muster.job.TestJobs.task;
@@ -69,6 +71,27 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
                 "PodGroup queued admitted by scheduler muster; waiting for 2 of 2 pods to start (minAvailable 2)"::equals);
         JobStatus running = bindUntil("queued", in(Running));
         assertThat(running.getState().getMessage()).isEqualTo("2/2 pods running or finished, minAvailable 2");
+    }
+
+    @Test
+    void aPodPendingTimeoutCountsTheTimeTheJobWaitsForAdmission() {
+        Job job = newJob("impatient", null, task("worker", 2, null));
+        LifecyclePolicy giveUp = new LifecyclePolicy();
+        giveUp.setEvent("PodPending");
+        giveUp.setTimeout("2s");
+        giveUp.setAction("AbortJob");
+        job.getSpec().setPolicies(List.of(giveUp));
+        create(job);
+        await().atMost(TIMEOUT).until(() -> podGroup("impatient"), Optional::isPresent);
+        writePodGroupStatus("impatient", "{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"Unschedulable\","
+                + "\"status\":\"True\",\"reason\":\"NotEnoughResources\",\"message\":\"" + GPU_FULL + "\"}]}");
+
+        JobStatus aborted = await().atMost(TIMEOUT).until(() -> status("impatient"), in(Aborted));
+
+        assertThat(aborted.getState().getReason()).isEqualTo("PodPending");
+        assertThat(aborted.getState().getMessage()).isEqualTo("task worker: 2 pods not created yet, waiting for "
+                + "scheduler muster to admit PodGroup impatient: " + GPU_FULL + "; action AbortJob; no pod is active any more");
+        assertThat(pods("impatient")).isEmpty();
     }
 
     @Test

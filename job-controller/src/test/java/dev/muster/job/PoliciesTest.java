@@ -55,7 +55,7 @@ class PoliciesTest {
     }
 
     private static PolicyOutcome decide(Job job, List<Pod> pods, Optional<PodGroup> group, Instant now) {
-        return PolicyMatcher.match(job, EventObserver.observe(job, pods, TaskStatusCounter.count(pods), group), now);
+        return PolicyMatcher.match(job, EventObserver.observe(job, pods, TaskStatusCounter.count(pods), group, Optional.empty()), now);
     }
 
     private static Job trainJob() {
