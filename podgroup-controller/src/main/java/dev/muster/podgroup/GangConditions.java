@@ -54,6 +54,14 @@ final class GangConditions {
         verdict.ifPresent(v -> {
             switch (v.outcome()) {
                 case UNSCHEDULABLE -> {
+                    if (event == GangEvent.GANG_GROWING) {
+                        // The placed part still stands, so Scheduled stays; only the additions wait.
+                        updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, TRUE, v.reason(), String.format(
+                                "%d pods beyond the %d running (a new dependsOn stage or a scale-up) wait for room; "
+                                        + "the running pods are not affected: %s", pods.waiting(), pods.running(),
+                                v.message()), transitionId));
+                        return;
+                    }
                     updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, TRUE, v.reason(), v.message(), transitionId));
                     if (has(current, SCHEDULED)) {
                         updates.put(SCHEDULED, new ConditionUpdate(SCHEDULED, FALSE, v.reason(), v.message(), transitionId));

@@ -31,6 +31,13 @@ public enum GangEvent {
      */
     GANG_UNPLACEABLE,
     /**
+     * A running gang whose only unplaceable pods are additions (a new {@code dependsOn} stage or a scale-up
+     * raised minMember): every member that ran still runs, none failed or was lost. The running part is
+     * healthy and stays Running; the additions wait for room. Never returned by {@link #observe}: only the
+     * group's previous status tells additions from replacements.
+     */
+    GANG_GROWING,
+    /**
      * Below a running quorum with nothing decided yet: pods wait for the scheduler, or for their
      * controller to create or replace them.
      */

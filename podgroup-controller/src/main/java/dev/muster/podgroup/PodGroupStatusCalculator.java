@@ -40,6 +40,9 @@ public final class PodGroupStatusCalculator {
         if (event == GangEvent.GANG_INCOMPLETE && from == PodGroupPhase.Running && replacementOverdue) {
             event = GangEvent.MEMBERS_NOT_REPLACED;
         }
+        if (event == GangEvent.GANG_UNPLACEABLE && from == PodGroupPhase.Running && onlyAdditionsWait(current, pods)) {
+            event = GangEvent.GANG_GROWING;
+        }
         PodGroupPhase to = phases.next(from, event);
         String timestamp = rfc3339(now);
         List<PodGroupCondition> conditions = current == null || current.getConditions() == null
@@ -53,6 +56,14 @@ public final class PodGroupStatusCalculator {
         status.setFailed(pods.failed());
         status.setScheduleStartTime(scheduleStartTime(current, verdict, timestamp));
         return new StatusDecision(from, event, status);
+    }
+
+    /**
+     * Whether a running group is short only because it grew: nothing failed or was lost, and at least as many
+     * pods run as the last status counted, so the pods that wait are new ones, not replacements.
+     */
+    private static boolean onlyAdditionsWait(PodGroupStatus current, PodCensus pods) {
+        return current != null && pods.failed() == 0 && pods.lost() == 0 && pods.running() >= current.getRunning();
     }
 
     /** The gang's quorum: {@code spec.minMember}, and at least one pod. */

@@ -1,0 +1,74 @@
+package dev.muster.manager.e2e;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A running stage whose next stage ({@code dependsOn}) cannot fit yet: the group stays Running, the job's
+ * {@code Unknown} policy stays quiet, and the group says what waits. Before, the PodGroup turned Unknown, and
+ * a RestartJob policy on Unknown restarted a healthy job over and over.
+ */
+class WaitingStageEndToEndTest {
+    @AutoClose
+    private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());
+
+    @Test
+    void aLaterStageThatDoesNotFitLeavesTheRunningStageRunningAndSaysWhatWaits() {
+        env.client().resource(Serialization.unmarshal("""
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: staged, namespace: default}
+                spec:
+                  policies:
+                  - {event: Unknown, action: RestartJob}
+                  tasks:
+                  - name: master
+                    replicas: 1
+                    template:
+                      metadata:
+                        annotations: {local.muster.dev/run-seconds: "600"}
+                      spec:
+                        containers: [{name: m, image: busybox, resources: {requests: {cpu: "3"}}}]
+                  - name: worker
+                    replicas: 3
+                    dependsOn: {name: [master]}
+                    template:
+                      metadata:
+                        annotations: {local.muster.dev/run-seconds: "600"}
+                      spec:
+                        containers: [{name: w, image: busybox, resources: {requests: {cpu: "3"}}}]
+                """, Job.class)).create();
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
+            assertThat(group.getSpec().getMinMember()).as("the worker stage is open").isEqualTo(4);
+            assertThat(group.getStatus().getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo(PodGroupCondition.UNSCHEDULABLE);
+                assertThat(c.getStatus()).isEqualTo("True");
+                assertThat(c.getMessage()).contains("wait for room");
+            });
+        });
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
+            assertThat(group.getStatus().getPhase()).isEqualTo(PodGroupPhase.Running);
+            Job job = env.client().resources(Job.class).inNamespace("default").withName("staged").get();
+            assertThat(job.getStatus().getState().getPhase()).as("waiting for minAvailable 4").isEqualTo(JobPhase.Pending);
+            assertThat(job.getStatus().getRetryCount()).isZero();
+            assertThat(job.getStatus().getVersion()).isZero();
+        });
+        assertThat(env.client().pods().inNamespace("default").withLabel(MusterLabels.JOB_NAME, "staged").list()
+                .getItems()).filteredOn(p -> p.getSpec().getNodeName() != null).hasSize(1);
+    }
+}
