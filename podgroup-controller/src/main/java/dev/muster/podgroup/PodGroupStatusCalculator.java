@@ -40,7 +40,8 @@ public final class PodGroupStatusCalculator {
         if (event == GangEvent.GANG_INCOMPLETE && from == PodGroupPhase.Running && replacementOverdue) {
             event = GangEvent.MEMBERS_NOT_REPLACED;
         }
-        if (event == GangEvent.GANG_UNPLACEABLE && from == PodGroupPhase.Running && onlyAdditionsWait(current, pods)) {
+        if (event == GangEvent.GANG_UNPLACEABLE && from == PodGroupPhase.Running
+                && onlyAdditionsWait(current, pods, minMember)) {
             event = GangEvent.GANG_GROWING;
         }
         PodGroupPhase to = phases.next(from, event);
@@ -55,15 +56,27 @@ public final class PodGroupStatusCalculator {
         status.setSucceeded(pods.succeeded());
         status.setFailed(pods.failed());
         status.setScheduleStartTime(scheduleStartTime(current, verdict, timestamp));
+        status.setRunningQuorum(runningQuorum(current, to, event, minMember));
         return new StatusDecision(from, event, status);
     }
 
     /**
-     * Whether a running group is short only because it grew: nothing failed or was lost, and at least as many
-     * pods run as the last status counted, so the pods that wait are new ones, not replacements.
+     * Whether a running group is short only because it grew: minMember rose above the quorum it last met
+     * while Running, that quorum still runs, and nothing failed or was lost, so the pods that wait are
+     * additions, not replacements.
      */
-    private static boolean onlyAdditionsWait(PodGroupStatus current, PodCensus pods) {
-        return current != null && pods.failed() == 0 && pods.lost() == 0 && pods.running() >= current.getRunning();
+    private static boolean onlyAdditionsWait(PodGroupStatus current, PodCensus pods, int minMember) {
+        Integer met = current == null ? null : current.getRunningQuorum();
+        return met != null && met < minMember && pods.runningOrSucceeded() >= met
+                && pods.failed() == 0 && pods.lost() == 0;
+    }
+
+    /** The quorum the group meets while Running: this minMember once it runs, else the one it met before. */
+    private static Integer runningQuorum(PodGroupStatus current, PodGroupPhase to, GangEvent event, int minMember) {
+        if (to == PodGroupPhase.Running && event == GangEvent.QUORUM_RUNNING) {
+            return minMember;
+        }
+        return to == PodGroupPhase.Running && current != null ? current.getRunningQuorum() : null;
     }
 
     /** The gang's quorum: {@code spec.minMember}, and at least one pod. */

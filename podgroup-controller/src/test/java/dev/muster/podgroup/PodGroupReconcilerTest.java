@@ -127,6 +127,7 @@ class PodGroupReconcilerTest {
         reconciler.reconcile(KEY);
         PodGroup running = group(PodGroupPhase.Running);
         running.getStatus().setRunning(2);
+        running.getStatus().setRunningQuorum(2);
         when(groupStore.getByKey("ns/gang")).thenReturn(running);
         when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang"))
                 .thenReturn(List.of(runningPod("a"), runningPod("b"), runningPod("c")));

@@ -82,6 +82,29 @@ class PodGroupStatusCalculatorTest {
     }
 
     @Test
+    void aRunningGangWhoseMinMemberGrowsStaysRunningWhileTheAdditionsWaitForRoom() {
+        var placed = scheduled("t1", T0);
+        var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, false, T0).status();
+        PodGroupSpec grown = new PodGroupSpec();
+        grown.setMinMember(5);
+        var stuck = unschedulable("t2", "NotEnoughResources", "0/3 nodes are available: 3 Insufficient cpu.", T1);
+
+        var waiting = CALCULATOR.decide(running, grown, census(3, 0, 2, 0, 0, 0), stuck, false, T1).status();
+
+        assertThat(running.getRunningQuorum()).isEqualTo(2);
+        assertThat(waiting.getPhase()).isEqualTo(PodGroupPhase.Running);
+        assertThat(waiting.getRunningQuorum()).as("the quorum that runs is still the old one").isEqualTo(2);
+        assertThat(condition(waiting, SCHEDULED).getStatus()).isEqualTo("True");
+        assertThat(condition(waiting, UNSCHEDULABLE).getStatus()).isEqualTo("True");
+        assertThat(condition(waiting, UNSCHEDULABLE).getMessage()).isEqualTo("3 pods beyond the 2 running (a new "
+                + "dependsOn stage or a scale-up) wait for room; the running pods are not affected: "
+                + "0/3 nodes are available: 3 Insufficient cpu.");
+
+        var lostOne = CALCULATOR.decide(waiting, grown, census(3, 0, 1, 0, 0, 0), stuck, false, T2).status();
+        assertThat(lostOne.getPhase()).as("a member of the running quorum is gone").isEqualTo(PodGroupPhase.Unknown);
+    }
+
+    @Test
     void aRunningGangWhosePodIsBeingReplacedStaysRunning() {
         var placed = scheduled("t1", T0);
         var running = CALCULATOR.decide(status(PodGroupPhase.Pending), MIN_2, census(0, 0, 2, 0, 0, 0), placed, false, T0).status();

@@ -14,6 +14,7 @@ public class PodGroupStatus {
     private int succeeded;
     private int failed;
     private String scheduleStartTime;
+    private Integer runningQuorum;
 
     public PodGroupPhase getPhase() { return phase; }
     public void setPhase(PodGroupPhase phase) { this.phase = phase; }
@@ -37,4 +38,11 @@ public class PodGroupStatus {
     /** RFC 3339 time the scheduler first tried the group. */
     public String getScheduleStartTime() { return scheduleStartTime; }
     public void setScheduleStartTime(String scheduleStartTime) { this.scheduleStartTime = scheduleStartTime; }
+
+    /**
+     * The minMember the gang last met while Running. When minMember grows past it (a new {@code dependsOn}
+     * stage, a scale-up) and only the added pods wait, the gang that runs is intact and the group stays Running.
+     */
+    public Integer getRunningQuorum() { return runningQuorum; }
+    public void setRunningQuorum(Integer runningQuorum) { this.runningQuorum = runningQuorum; }
 }
