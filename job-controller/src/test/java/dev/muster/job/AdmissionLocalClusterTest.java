@@ -30,10 +30,10 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
     private static final Duration NO_PODS_WINDOW = Duration.ofSeconds(2);
     private static final String GPU_FULL = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.";
 
-    /** Hides {@link LocalClusterTestBase#start()}, so this class's controller is the gated one. */
+    /** Hides {@link LocalClusterTestBase#start()}: gated, but the test plays the scheduler's part. */
     @BeforeAll
     static void start() {
-        startWith(MusterLabels.SCHEDULER_NAME);
+        startWith(MusterLabels.SCHEDULER_NAME, false);
     }
 
     /** Writes the PodGroup's status through the status subresource, as the PodGroup controller does. */

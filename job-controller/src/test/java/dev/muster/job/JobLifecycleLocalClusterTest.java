@@ -12,6 +12,8 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -204,17 +206,22 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
     @Test
     void pendingTimeoutAbortsAJobWhosePodsCannotBePlaced() {
-        Job job = newJob("stuck", null, task("worker", 2, null));
+        TaskSpec worker = task("worker", 2, null);
+        worker.getTemplate().getSpec().getContainers().get(0).setResources(new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("1000")).build());
+        Job job = newJob("stuck", null, worker);
         LifecyclePolicy pending = policy("PodPending", null, "AbortJob");
         pending.setTimeout("1s");
         job.getSpec().setPolicies(List.of(pending));
         create(job);
 
-        // Nobody binds the pods: they stay Pending until the timeout runs out and the controller wakes up.
+        // No node fits the gang, so it is never admitted and its pods are never created: the wait for admission
+        // counts as pending until the timeout runs out and the controller wakes up.
         JobStatus status = await().atMost(TIMEOUT).until(() -> status("stuck"), in(Aborted));
 
         assertThat(status.getState().getReason()).isEqualTo("PodPending");
-        assertThat(status.getState().getMessage()).startsWith("pod stuck-worker-");
+        assertThat(status.getState().getMessage()).startsWith("task worker: 2 pods not created yet, waiting for "
+                + "scheduler muster to admit PodGroup stuck");
         await().atMost(TIMEOUT).until(() -> pods("stuck").isEmpty());
     }
 

@@ -8,6 +8,11 @@ import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
+import dev.muster.podgroup.PodGroupController;
+import dev.muster.scheduler.GangScheduler;
+import dev.muster.scheduler.GangSchedulerConfig;
+import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.support.status.StatusWriter;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Event;
@@ -27,8 +32,10 @@ import java.util.function.Predicate;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Job controller against the embedded API emulator, through the real HTTP client, for scenario tests.
- * The tests stand in for the gang scheduler and bind pods themselves.
+ * A Job controller against the embedded API emulator, through the real HTTP client, for scenario tests. By
+ * default it runs as in production: gated on admission by scheduler {@code muster}, with the real gang
+ * scheduler and PodGroup controller beside it. A test class whose point is another setting starts
+ * without them ({@link #startWith(String)} with null) and binds pods itself.
  */
 abstract class LocalClusterTestBase {
     static final Duration TIMEOUT = Duration.ofSeconds(15);
@@ -37,26 +44,53 @@ abstract class LocalClusterTestBase {
     static KubernetesClient client;
     static SharedInformers informers;
     static JobController controller;
+    static GangScheduler scheduler;
+    static PodGroupController podGroups;
 
-    /** A controller that creates pods at once; a subclass that declares its own {@code start()} hides this one. */
+    /** As in production; a subclass that declares its own {@code start()} hides this one. */
     @BeforeAll
     static void start() {
-        startWith(null);
+        startWith(MusterLabels.SCHEDULER_NAME);
     }
 
-    /** Starts the cluster and a controller gated by {@code admittingScheduler} (null: not gated). */
+    /**
+     * Starts the cluster and a controller gated by {@code admittingScheduler}; with {@code muster}, also the
+     * gang scheduler and the PodGroup controller; with null, the controller alone, creating pods at once.
+     */
     static void startWith(String admittingScheduler) {
+        startWith(admittingScheduler, MusterLabels.SCHEDULER_NAME.equals(admittingScheduler));
+    }
+
+    /** As {@link #startWith(String)}, choosing whether the gang scheduler and PodGroup controller run. */
+    static void startWith(String admittingScheduler, boolean runScheduler) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1).withPodStartDelay(Duration.ofMillis(200)));
         client = cluster.client();
         informers = new SharedInformers(client);
         controller = new JobController(client, informers, JobController.DEFAULT_WORKERS, Clock.systemUTC(),
                 admittingScheduler);
+        scheduler = null;
+        podGroups = null;
+        if (runScheduler) {
+            GangVerdictBoard board = new GangVerdictBoard();
+            podGroups = new PodGroupController(client, informers, board, new StatusWriter(client));
+            scheduler = new GangScheduler(client, informers, board, GangSchedulerConfig.defaults());
+        }
         informers.start();
         controller.start();
+        if (scheduler != null) {
+            podGroups.start();
+            scheduler.start();
+        }
     }
 
     @AfterAll
     static void stop() {
+        if (scheduler != null) {
+            scheduler.close();
+            podGroups.close();
+            scheduler = null;
+            podGroups = null;
+        }
         controller.close();
         informers.close();
         cluster.close();

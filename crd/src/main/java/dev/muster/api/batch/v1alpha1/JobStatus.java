@@ -1,7 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.kubernetes.api.model.Condition;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
