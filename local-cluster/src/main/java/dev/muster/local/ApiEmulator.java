@@ -14,6 +14,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.HashMap;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -33,18 +34,27 @@ final class ApiEmulator implements AutoCloseable {
 
     private final KubernetesMockServer server;
 
-    private ApiEmulator(KubernetesMockServer server) {
+    private final FaultInjector faults;
+
+    private ApiEmulator(KubernetesMockServer server, FaultInjector faults) {
         this.server = server;
+        this.faults = faults;
     }
 
-    /** Starts an emulator with an empty store on a free port. */
-    static ApiEmulator start() {
+    /** Starts an emulator with an empty store on a free port, failing requests as {@code faults} says. */
+    static ApiEmulator start(FaultPlan faults) {
         REQUEST_LOG.setLevel(Level.WARNING);
         MockWebServer webServer = new MockWebServer();
+        FaultInjector injector = new FaultInjector(new MusterCrudDispatcher(), faults);
         KubernetesMockServer server = new KubernetesMockServer(new Context(), webServer,
-                new HashMap<>(), new RequestForgettingDispatcher(webServer, new MusterCrudDispatcher()), false);
+                new HashMap<>(), new RequestForgettingDispatcher(webServer, injector), false);
         server.start(loopback(), 0);
-        return new ApiEmulator(server);
+        return new ApiEmulator(server, injector);
+    }
+
+    /** Requests failed on purpose so far, by fault. */
+    Map<FaultInjector.Fault, Long> faultsInjected() {
+        return faults.injected();
     }
 
     /** Base URL, e.g. {@code http://127.0.0.1:38457}. */
@@ -53,8 +63,12 @@ final class ApiEmulator implements AutoCloseable {
     }
 
     /** A new client for the emulator, independent of any kubeconfig or environment of this machine. */
-    KubernetesClient newClient() {
-        Config config = new ConfigBuilder(Config.empty())
+    KubernetesClient newClient(boolean exemptFromFaults) {
+        ConfigBuilder builder = new ConfigBuilder(Config.empty());
+        if (exemptFromFaults) {
+            builder.withUserAgent(FaultInjector.EXEMPT_USER_AGENT);
+        }
+        Config config = builder
                 .withMasterUrl(url())
                 .withNamespace("default")
                 .withMaxConcurrentRequests(MAX_CONCURRENT_REQUESTS)

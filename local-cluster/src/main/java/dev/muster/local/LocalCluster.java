@@ -19,7 +19,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -60,10 +62,10 @@ public final class LocalCluster implements AutoCloseable {
      * @throws IllegalStateException if the emulator or the kubelet cannot start
      */
     public static LocalCluster start(LocalClusterConfig config) {
-        ApiEmulator emulator = ApiEmulator.start();
+        ApiEmulator emulator = ApiEmulator.start(config.faults());
         KubernetesClient client = null;
         try {
-            client = emulator.newClient();
+            client = emulator.newClient(true);
             for (Class<? extends HasMetadata> type : CUSTOM_RESOURCES) {
                 client.apiextensions().v1().customResourceDefinitions().resource(generatedCrd(type)).create();
             }
@@ -73,7 +75,7 @@ public final class LocalCluster implements AutoCloseable {
             for (int i = 0; i < config.nodes(); i++) {
                 client.nodes().resource(nodes.poolNode(i)).create();
             }
-            SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(), config, nodes);
+            SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
             log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
                     config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
             return new LocalCluster(emulator, client, nodes, kubelet);
@@ -88,10 +90,26 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * A client of this cluster, owned by it: closed by {@link #close()}, so callers must not close it.
-     * Its default namespace is {@code default} and its concurrent-request limits are lifted.
+     * Its default namespace is {@code default} and its concurrent-request limits are lifted. Its requests
+     * are never failed by a {@link FaultPlan}: it is the observer's view of the truth.
      */
     public KubernetesClient client() {
         return client;
+    }
+
+    /**
+     * A new client for a component under test, owned by the caller: unlike {@link #client()}, its requests are
+     * failed as the configuration's {@link FaultPlan} says.
+     */
+    public KubernetesClient newClient() {
+        return emulator.newClient(false);
+    }
+
+    /** Requests failed on purpose so far, by fault ({@code SERVER_ERROR}, {@code CONFLICT}, ...). */
+    public Map<String, Long> faultsInjected() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        emulator.faultsInjected().forEach((fault, n) -> counts.put(fault.name(), n));
+        return counts;
     }
 
     /** The API server URL, e.g. {@code http://127.0.0.1:38457}. */
