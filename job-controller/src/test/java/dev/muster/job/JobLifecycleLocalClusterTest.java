@@ -72,11 +72,12 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
     @Test
     void restartPodReplacesOnlyTheFailedPodAndTheJobCompletes() {
-        Job job = newJob("flaky", null, runFor("0.5", task("worker", 3, null)));
+        Job job = newJob("flaky", null, runFor("2", task("worker", 3, null)));
         job.getSpec().getTasks().get(0).setPolicies(List.of(policy("PodFailed", null, "RestartPod")));
         create(job);
         await().atMost(TIMEOUT).until(() -> pods("flaky").size() == 3);
-        // Only this pod fails; the one that replaces it is made from the template and succeeds.
+        // Only this pod fails (the scheduler binds it at once, so it runs long enough for the edit to land first);
+        // the one that replaces it is made from the template and succeeds.
         client.pods().withName("flaky-worker-1")
                 .edit(pod -> { pod.getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, "1"); return pod; });
 
