@@ -116,10 +116,14 @@ final class KubeObjects {
         return GroupKey.podGroup(podGroup.getMetadata().getNamespace(), podGroup.getMetadata().getName());
     }
 
-    /** Whether the pod finished; finished pods use no capacity and do not count toward a quorum. */
+    /** Whether the pod finished; finished pods use no capacity (succeeded ones still count toward a quorum). */
     static boolean isTerminal(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    static boolean isSucceeded(Pod pod) {
+        return pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase());
     }
 
     static boolean isOurs(Pod pod) {

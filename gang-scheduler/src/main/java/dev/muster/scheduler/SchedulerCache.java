@@ -192,7 +192,13 @@ final class SchedulerCache {
                 continue;
             }
             BoundMembers.Count bound = group.bound.countOn(cluster::hasNode);
-            gangs.add(new PendingGang(gang, pending, bound.total(), bound.byTask(), null, expected));
+            // Members that already succeeded did their part of the gang: a straggler placed after them (its
+            // bind failed, or it was replaced) completes the quorum with them rather than waiting for a
+            // quorum of its own that can never come.
+            Map<String, Integer> byTask = new HashMap<>(bound.byTask());
+            group.succeeded.forEach((task, n) -> byTask.merge(task, n, Integer::sum));
+            int members = bound.total() + group.succeeded.values().stream().mapToInt(Integer::intValue).sum();
+            gangs.add(new PendingGang(gang, pending, members, byTask, null, expected));
         }
         return new CycleInput(cluster.snapshot(), gangs, missing);
     }
@@ -278,7 +284,7 @@ final class SchedulerCache {
 
     private static CachedPod classify(Pod pod, CachedPod before) {
         if (KubeObjects.isTerminal(pod)) {
-            return null;
+            return KubeObjects.isSucceeded(pod) ? CachedPod.of(pod, PodState.SUCCEEDED, null) : null;
         }
         String uid = pod.getMetadata().getUid();
         String nodeName = KubeObjects.nodeName(pod);
@@ -314,6 +320,12 @@ final class SchedulerCache {
 
     private void apply(CachedPod pod) {
         GroupKey key = pod.info().group();
+        if (pod.state() == PodState.SUCCEEDED) {
+            if (!key.standalonePod()) {
+                groups.computeIfAbsent(key, k -> new GroupPods()).succeeded.merge(pod.info().task(), 1, Integer::sum);
+            }
+            return;
+        }
         if (pod.occupiesNode()) {
             cluster.occupy(pod.nodeName(), pod.info().requests());
             // A bound pod of no PodGroup is a finished gang of one; nothing needs its count.
@@ -327,6 +339,15 @@ final class SchedulerCache {
 
     private void retract(CachedPod pod) {
         GroupKey key = pod.info().group();
+        if (pod.state() == PodState.SUCCEEDED) {
+            if (!key.standalonePod()) {
+                groups.get(key).succeeded.computeIfPresent(pod.info().task(), (task, n) -> n == 1 ? null : n - 1);
+                if (groups.get(key).isEmpty()) {
+                    groups.remove(key);
+                }
+            }
+            return;
+        }
         if (pod.occupiesNode()) {
             cluster.release(pod.nodeName(), pod.info().requests());
             if (key.standalonePod()) {
@@ -348,7 +369,9 @@ final class SchedulerCache {
         /** Placed by a cycle and being bound; uses its node's room. */
         ASSUMED,
         /** Bound according to the API server, by any scheduler; uses its node's room. */
-        BOUND
+        BOUND,
+        /** Finished successfully: uses no room, and still counts toward its gang's quorum. */
+        SUCCEEDED
     }
 
     /** A pod that is pending for us or uses a node's room. */
@@ -361,7 +384,7 @@ final class SchedulerCache {
         }
 
         boolean occupiesNode() {
-            return state != PodState.PENDING;
+            return state == PodState.ASSUMED || state == PodState.BOUND;
         }
 
         CachedPod with(PodState newState, String newNode) {
@@ -378,16 +401,17 @@ final class SchedulerCache {
                              Instant createdAt, Duration scheduleTimeout, String ownerJob) {
     }
 
-    /** The pods of one gang: pending ones by name, and bound ones counted per node and task. */
+    /** The pods of one gang: pending ones by name, bound ones per node and task, succeeded ones per task. */
     private static final class GroupPods {
         /** A gang without pods; never modified. */
         static final GroupPods NONE = new GroupPods();
 
         private final TreeMap<String, CachedPod> pending = new TreeMap<>();
         private final BoundMembers bound = new BoundMembers();
+        private final Map<String, Integer> succeeded = new HashMap<>();
 
         boolean isEmpty() {
-            return pending.isEmpty() && bound.isEmpty();
+            return pending.isEmpty() && bound.isEmpty() && succeeded.isEmpty();
         }
     }
 }

@@ -101,6 +101,28 @@ class SchedulerCacheTest {
     }
 
     @Test
+    void succeededMembersUseNoRoomButStillCountTowardTheQuorum() {
+        cache.putNode(node("node-0", "8"));
+        cache.putPodGroup(podGroup("train", 3));
+        Pod first = boundTo(pod("w-0", "train", "worker", "2"), "node-0");
+        Pod second = boundTo(pod("w-1", "train", "worker", "2"), "node-0");
+        cache.putPod(first);
+        cache.putPod(second);
+        cache.putPod(pod("w-2", "train", "worker", "2"));
+
+        cache.putPod(new PodBuilder(first).withNewStatus().withPhase("Succeeded").endStatus().build());
+        cache.putPod(new PodBuilder(second).withNewStatus().withPhase("Failed").endStatus().build());
+
+        assertThat(freeCpu("node-0")).isEqualTo(8000);
+        assertThat(cache.beginCycle().gangs()).singleElement().satisfies(gang -> {
+            assertThat(gang.bound()).as("the succeeded member, not the failed one").isEqualTo(1);
+            assertThat(gang.boundByTask()).isEqualTo(Map.of("worker", 1));
+        });
+        cache.removePod(first);
+        assertThat(cache.beginCycle().gangs()).singleElement().satisfies(gang -> assertThat(gang.bound()).isZero());
+    }
+
+    @Test
     void podsOfAMissingPodGroupAreListedApartUntilTheGroupExists() {
         cache.putNode(node("node-0", "8"));
         cache.putPod(pod("w-0", "late", "worker", "1"));

@@ -159,8 +159,7 @@ class FaultToleranceEndToEndTest {
                     cluster.client().resources(Job.class).inNamespace("default").withName(name)
                             .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":false}}");
                 }
-                await().atMost(RUN_TIMEOUT).until(() -> cluster.client().resources(Job.class).inNamespace("default")
-                        .list().getItems().stream().allMatch(j -> FINAL.contains(phaseOf(j))));
+                await().atMost(RUN_TIMEOUT).untilAsserted(() -> assertThat(unfinished(cluster)).isEmpty());
                 Map<String, EndState> endStates = new TreeMap<>();
                 for (Job job : cluster.client().resources(Job.class).inNamespace("default").list().getItems()) {
                     endStates.put(job.getMetadata().getName(), new EndState(phaseOf(job),
@@ -170,6 +169,16 @@ class FaultToleranceEndToEndTest {
                 return new Outcome(endStates, violations, cluster.faultsInjected());
             }
         }
+    }
+
+    /** Jobs not in a final phase, each with its status, for the failure message. */
+    private static List<String> unfinished(LocalCluster cluster) {
+        return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
+                .filter(j -> !FINAL.contains(phaseOf(j)))
+                .map(j -> j.getMetadata().getName() + " (rv " + j.getMetadata().getResourceVersion() + "): "
+                        + (j.getStatus() == null ? "no status" : phaseOf(j) + " " + j.getStatus().getState().getMessage()
+                        + " running=" + j.getStatus().getRunning() + " succeeded=" + j.getStatus().getSucceeded()))
+                .toList();
     }
 
     private static JobPhase phase(LocalCluster cluster, String name) {
