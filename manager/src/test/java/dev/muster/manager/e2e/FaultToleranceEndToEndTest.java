@@ -176,7 +176,8 @@ class FaultToleranceEndToEndTest {
         return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
                 .filter(j -> !FINAL.contains(phaseOf(j)))
                 .map(j -> j.getMetadata().getName() + " (rv " + j.getMetadata().getResourceVersion() + "): "
-                        + (j.getStatus() == null ? "no status" : phaseOf(j) + " " + j.getStatus().getState().getMessage()
+                        + (j.getStatus() == null || j.getStatus().getState() == null ? "no state yet"
+                        : phaseOf(j) + " " + j.getStatus().getState().getMessage()
                         + " running=" + j.getStatus().getRunning() + " succeeded=" + j.getStatus().getSucceeded()))
                 .toList();
     }
