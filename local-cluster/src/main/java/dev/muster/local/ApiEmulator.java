@@ -43,9 +43,14 @@ final class ApiEmulator implements AutoCloseable {
 
     /** Starts an emulator with an empty store on a free port, failing requests as {@code faults} says. */
     static ApiEmulator start(FaultPlan faults) {
+        return start(faults, WatchHub.DEFAULT_HISTORY);
+    }
+
+    /** As {@link #start(FaultPlan)}, keeping {@code watchHistory} changes for watches to resume from. */
+    static ApiEmulator start(FaultPlan faults, int watchHistory) {
         REQUEST_LOG.setLevel(Level.WARNING);
         MockWebServer webServer = new MockWebServer();
-        FaultInjector injector = new FaultInjector(new MusterCrudDispatcher(), faults);
+        FaultInjector injector = new FaultInjector(new MusterCrudDispatcher(watchHistory), faults);
         KubernetesMockServer server = new KubernetesMockServer(new Context(), webServer,
                 new HashMap<>(), new RequestForgettingDispatcher(webServer, injector), false);
         server.start(loopback(), 0);

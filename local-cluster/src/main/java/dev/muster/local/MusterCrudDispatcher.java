@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -57,6 +58,13 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final OwnerIndex owners = new OwnerIndex();
     private final CascadingDeleter cascadingDeleter =
             new CascadingDeleter(owners::dependentsOf, () -> new ArrayList<>(map.keySet()), this::handleDelete);
+    private final WatchHub watches;
+    /** The resourceVersion the store gave the write under way, which is the one its change is recorded at. */
+    private long lastResourceVersion;
+
+    MusterCrudDispatcher(int watchHistory) {
+        watches = new WatchHub(map, watchHistory);
+    }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -98,6 +106,9 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
         switch (request.method()) {
             case GET -> {
+                if (isWatch(request.getPath())) {
+                    return watch(request.getPath());
+                }
                 if (isCollection(path)) {
                     return withSelectors(request, selectors ->
                             locked(requestLock.readLock(), () -> selected.get(request, selectors)));
@@ -145,23 +156,51 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
                              GenericKubernetesResource resource, String newState) {
         String removed = newState == null && oldAttributes != null ? map.get(oldAttributes) : null;
-        // The store's own monitor (a synchronized map), so that a reader of the index never sees it between
-        // the store's change and its own.
+        // The store's own monitor (a synchronized map), so that a reader of the index, or a watch that opens,
+        // never sees the store between its change and theirs.
         synchronized (map) {
+            String existing = oldAttributes == null ? null : map.get(oldAttributes);
             super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+            AttributeSet key = null;
             if (oldAttributes != null) {
                 index.remove(oldAttributes);
                 owners.remove(oldAttributes);
             }
             if (newState != null) {
-                AttributeSet key = storedKey(pathAttributes, resource, newState);
+                key = storedKey(pathAttributes, resource, newState);
                 index.put(key);
                 owners.put(key, newState);
+            }
+            if (!Objects.equals(existing, newState)) {
+                recordChange(oldAttributes, existing, key, newState);
             }
         }
         if (removed != null) {
             cascadingDeleter.deleteDependentsOf(removed);
         }
+    }
+
+    /**
+     * A deletion is a change of its own with a resourceVersion of its own, as on the API server; the stock
+     * dispatcher would send the deleted object at the version it had, so a client resuming from it would
+     * replay the changes before the deletion.
+     */
+    private void recordChange(AttributeSet oldKey, String existing, AttributeSet newKey, String newState) {
+        if (newState == null && existing != null) {
+            long version = super.requestResourceVersion();
+            ObjectNode deleted = Json.stored(existing);
+            deleted.withObjectProperty("metadata").put("resourceVersion", String.valueOf(version));
+            watches.changed(new WatchHub.Change(version, oldKey, Serialization.asJson(deleted), null, null));
+        } else {
+            watches.changed(new WatchHub.Change(lastResourceVersion, oldKey, existing, newKey, newState));
+        }
+    }
+
+    @Override
+    public long requestResourceVersion() {
+        long version = super.requestResourceVersion();
+        lastResourceVersion = version;
+        return version;
     }
 
     /** The key the stock dispatcher stores a written object under, derived the same way it does. */
@@ -201,6 +240,20 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         super.reset();
         index.clear();
         owners.clear();
+        watches.clear();
+    }
+
+    /** A watch with the API server's resourceVersion semantics ({@link WatchHub}), selectors included. */
+    private MockResponse watch(String pathWithQuery) {
+        Selectors selectors;
+        try {
+            selectors = Selectors.of(pathWithQuery);
+        } catch (IllegalArgumentException e) {
+            return StatusResponses.badRequest(e.getMessage());
+        }
+        AttributeSet query = attributeExtractor.fromPath(withoutQuery(pathWithQuery));
+        return new MockResponse().withWebSocketUpgrade(watches.watch(query, selectors,
+                WatchHub.resourceVersion(pathWithQuery), () -> map));
     }
 
     private static boolean isWatch(String path) {

@@ -46,9 +46,13 @@ public final class NetworkCut implements AutoCloseable {
 
     /** A client of the cluster whose connections go through this relay. */
     public KubernetesClient client() {
-        String url = target.getScheme() + "://" + listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort();
         return new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(cluster.client().getConfiguration()).withMasterUrl(url).build()).build();
+                .withConfig(new ConfigBuilder(cluster.client().getConfiguration()).withMasterUrl(url()).build()).build();
+    }
+
+    /** The relay's URL, for a client made elsewhere (a whole manager) to reach the cluster through it. */
+    public String url() {
+        return target.getScheme() + "://" + listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort();
     }
 
     /** Closes every relayed connection and refuses new ones. */

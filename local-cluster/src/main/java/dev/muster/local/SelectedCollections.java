@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * List, watch and delete-collection requests that carry {@link Selectors}: the stock dispatcher answers the
+ * List and delete-collection requests that carry {@link Selectors}: the stock dispatcher answers the
  * request without its selectors and the answer is narrowed here.
  */
 final class SelectedCollections {
@@ -31,9 +31,6 @@ final class SelectedCollections {
     /** A list or a watch of the matching objects. */
     MockResponse get(RecordedRequest request, Selectors selectors) {
         MockResponse response = stock.apply(withoutSelectors(request));
-        if (response.getWebSocketListener() != null) {
-            return response.withWebSocketUpgrade(new SelectingWatchListener(response.getWebSocketListener(), selectors));
-        }
         if (response.code() != HttpURLConnection.HTTP_OK) {
             return response;
         }

@@ -1,0 +1,200 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Watches with the API server's {@code resourceVersion} semantics, which the stock mock dispatcher does not
+ * have (it answers every watch with the current objects as ADDED, so a client that reconnects after a cut
+ * never hears of what was deleted meanwhile):
+ * <ul>
+ *   <li>no {@code resourceVersion}, or {@code "0"}: every matching object as ADDED, then every change;</li>
+ *   <li>{@code resourceVersion=R}: every change after R, replayed from the recent changes kept here, then every
+ *   new change, so a watch that ends is resumed where it stopped without losing a deletion;</li>
+ *   <li>R older than the oldest change kept: one ERROR event with a 410 {@code Expired} Status, as the API
+ *   server answers once its watch cache has moved past R; a client then lists again.</li>
+ * </ul>
+ * Label and field selectors are applied to the object before and after each change, as the API server does:
+ * an object that starts matching arrives as ADDED, one that stops matching as DELETED.
+ * <p>
+ * Every method runs under the store's monitor, which the dispatcher also holds while it changes the store, so
+ * a watch that opens sees each change exactly once: either in its replay or live.
+ */
+final class WatchHub {
+    /** Changes kept for resumption; a kube-apiserver watch cache keeps about as many per resource. */
+    static final int DEFAULT_HISTORY = 20_000;
+
+    /** One change of one stored object; a state is null where the object did not exist. */
+    record Change(long resourceVersion, AttributeSet oldKey, String oldState, AttributeSet newKey, String newState) {
+    }
+
+    private final Object storeMonitor;
+    private final int history;
+    private final ArrayDeque<Change> recent = new ArrayDeque<>();
+    private final Set<OpenWatch> open = ConcurrentHashMap.newKeySet();
+    /** resourceVersion of the newest change no longer kept: watches from before it are told 410. */
+    private long forgottenUpTo;
+
+    WatchHub(Object storeMonitor, int history) {
+        if (history < 1) {
+            throw new IllegalArgumentException("watch history must keep at least one change, got " + history);
+        }
+        this.storeMonitor = storeMonitor;
+        this.history = history;
+    }
+
+    /** Keeps a change and sends it to every open watch it concerns. Called under the store's monitor. */
+    void changed(Change change) {
+        synchronized (storeMonitor) {
+            recent.addLast(change);
+            if (recent.size() > history) {
+                forgottenUpTo = recent.removeFirst().resourceVersion();
+            }
+            for (OpenWatch watch : open) {
+                watch.send(change);
+            }
+        }
+    }
+
+    /**
+     * The web socket side of a watch request.
+     *
+     * @param query           the kind, namespace (and name) the path names, as the store's keys match it
+     * @param selectors       the request's label and field selectors
+     * @param resourceVersion the request's {@code resourceVersion}, empty if none
+     * @param current         the stored objects by key, read under the store's monitor for an initial listing
+     */
+    WebSocketListener watch(AttributeSet query, Selectors selectors, String resourceVersion,
+                            Supplier<Map<AttributeSet, String>> current) {
+        return new OpenWatch(query, selectors, resourceVersion, current);
+    }
+
+    /** The {@code resourceVersion} parameter of a request path's query, empty if there is none. */
+    static String resourceVersion(String pathWithQuery) {
+        int query = pathWithQuery.indexOf('?');
+        if (query >= 0) {
+            for (String parameter : pathWithQuery.substring(query + 1).split("&")) {
+                if (parameter.startsWith("resourceVersion=")) {
+                    return URLDecoder.decode(parameter.substring("resourceVersion=".length()), StandardCharsets.UTF_8);
+                }
+            }
+        }
+        return "";
+    }
+
+    /** Forgets every kept change, as a restarted API server would. */
+    void clear() {
+        synchronized (storeMonitor) {
+            recent.clear();
+            forgottenUpTo = 0;
+        }
+    }
+
+    private final class OpenWatch extends WebSocketListener {
+        private final AttributeSet query;
+        private final Selectors selectors;
+        private final String resourceVersion;
+        private final Supplier<Map<AttributeSet, String>> current;
+        private volatile WebSocket socket;
+
+        OpenWatch(AttributeSet query, Selectors selectors, String resourceVersion,
+                  Supplier<Map<AttributeSet, String>> current) {
+            this.query = query;
+            this.selectors = selectors;
+            this.resourceVersion = resourceVersion;
+            this.current = current;
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket, Response response) {
+            socket = webSocket;
+            synchronized (storeMonitor) {
+                if (resourceVersion.isEmpty() || resourceVersion.equals("0")) {
+                    current.get().forEach((key, state) -> {
+                        if (key.matches(query) && selected(state)) {
+                            webSocket.send(event("ADDED", state));
+                        }
+                    });
+                } else {
+                    long from;
+                    try {
+                        from = Long.parseLong(resourceVersion);
+                    } catch (NumberFormatException e) {
+                        webSocket.send(error(400, "BadRequest", "invalid resourceVersion: " + resourceVersion));
+                        webSocket.close(1000, "invalid resourceVersion");
+                        return;
+                    }
+                    if (from < forgottenUpTo) {
+                        webSocket.send(error(410, "Expired",
+                                "too old resource version: " + from + " (" + (forgottenUpTo + 1) + ")"));
+                        webSocket.close(1000, "too old resource version");
+                        return;
+                    }
+                    for (Change change : recent) {
+                        if (change.resourceVersion() > from) {
+                            send(change);
+                        }
+                    }
+                }
+                open.add(this);
+            }
+        }
+
+        /** The event, if any, that a change is for this watch. */
+        void send(Change change) {
+            boolean was = change.oldKey() != null && change.oldKey().matches(query) && selected(change.oldState());
+            boolean is = change.newKey() != null && change.newKey().matches(query) && selected(change.newState());
+            if (was && is) {
+                socket.send(event("MODIFIED", change.newState()));
+            } else if (was) {
+                socket.send(event("DELETED", change.newState() != null ? change.newState() : change.oldState()));
+            } else if (is) {
+                socket.send(event("ADDED", change.newState()));
+            }
+        }
+
+        private boolean selected(String state) {
+            return selectors.isEmpty() || selectors.matches(Json.stored(state));
+        }
+
+        @Override
+        public void onClosing(WebSocket webSocket, int code, String reason) {
+            open.remove(this);
+            webSocket.close(code, reason);
+        }
+
+        @Override
+        public void onClosed(WebSocket webSocket, int code, String reason) {
+            open.remove(this);
+        }
+
+        @Override
+        public void onFailure(WebSocket webSocket, Throwable error, Response response) {
+            open.remove(this);
+            webSocket.close(1000, String.valueOf(error.getMessage()));
+        }
+    }
+
+    /** A watch event around a stored object, which is already JSON: no parse and write per watcher. */
+    private static String event(String type, String state) {
+        return "{\"type\":\"" + type + "\",\"object\":" + state + "}";
+    }
+
+    private static String error(int code, String reason, String message) {
+        JsonNode status = JsonNodeFactory.instance.objectNode().put("kind", "Status").put("apiVersion", "v1")
+                .put("status", "Failure").put("message", message).put("reason", reason).put("code", code);
+        return "{\"type\":\"ERROR\",\"object\":" + status + "}";
+    }
+}
