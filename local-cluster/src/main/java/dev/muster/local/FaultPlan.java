@@ -3,7 +3,8 @@ package dev.muster.local;
 /**
  * Which share of API requests the local cluster fails on purpose, for fault-tolerance tests: each request
  * from a component under test is failed with probability {@code share}, in one of the ways a real API server
- * or its network fails (see {@link FaultInjector}); the seed makes a run's choices repeatable for the same
+ * or its network fails (see {@link FaultInjector}), and each of its watches is closed after a random 0.2 to 2 s
+ * whatever the share; the seed makes a run's choices repeatable for the same
  * sequence of requests. Requests of the simulated kubelet and of {@link LocalCluster#client()} (the
  * observer's client tests read the truth with) are never failed.
  *

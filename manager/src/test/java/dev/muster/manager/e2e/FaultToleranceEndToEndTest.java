@@ -6,6 +6,9 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.FaultPlan;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
+import dev.muster.local.NetworkCut;
+import dev.muster.manager.wiring.ManagerLifecycle;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
@@ -19,21 +22,30 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A workload of 50 jobs (gangs, jobs that fail and retry, dependsOn stages, a suspended-and-resumed job) runs
- * once on a clean local cluster and once with 10% of the manager's API requests failed (500, 429, 409, 504
- * after apply, watches closed early). Both runs must end in exactly the same states, with no pod created twice
- * under one name and no pod moved from one node to another.
+ * once on a clean local cluster, and again: with 10% of the manager's API requests failed (500, 429, 409, 504
+ * after apply, watches closed early); with the manager restarted at random points; and with two managers in a
+ * leader election whose leader is cut off from the cluster mid-run. Every run must end in exactly the same
+ * states (phase, reason, retries taken), with no pod created twice under one name and no pod moved from one
+ * node to another (bound twice).
  */
 class FaultToleranceEndToEndTest {
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
@@ -121,7 +133,133 @@ class FaultToleranceEndToEndTest {
         return jobs;
     }
 
-    private static Outcome run(FaultPlan faults) {
+    /**
+     * How the manager runs while the workload does: one manager throughout, one that is restarted, or two
+     * in a leader election whose leader is cut off. Closing the returned handle stops every manager left.
+     */
+    interface Operation {
+        Managers start(LocalCluster cluster);
+    }
+
+    /** The managers of one run, and the exit codes they asked for. */
+    interface Managers extends AutoCloseable {
+        /** Exit codes asked for by managers that were meant to survive. */
+        List<Integer> unexpectedExits();
+
+        @Override
+        void close();
+    }
+
+    /** One manager from start to end, as production runs. */
+    static Managers oneManager(LocalCluster cluster) {
+        List<Integer> exits = new CopyOnWriteArrayList<>();
+        ConfigurableApplicationContext manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add);
+        return new Managers() {
+            @Override
+            public List<Integer> unexpectedExits() {
+                return exits;
+            }
+
+            @Override
+            public void close() {
+                manager.close();
+            }
+        };
+    }
+
+    /**
+     * A manager stopped and started again {@code restarts} times, each after a random 0.5 to 4 s, while the
+     * workload runs; the local cluster keeps its state, as a real one does across a pod restart.
+     */
+    static Operation restarted(int restarts, long seed) {
+        return cluster -> {
+            Random random = new Random(seed);
+            List<Integer> exits = new CopyOnWriteArrayList<>();
+            AtomicReference<ConfigurableApplicationContext> current = new AtomicReference<>(
+                    ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add));
+            ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
+            AtomicInteger done = new AtomicInteger();
+            Runnable restart = new Runnable() {
+                @Override
+                public void run() {
+                    current.get().close();
+                    current.set(ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add));
+                    if (done.incrementAndGet() < restarts) {
+                        chaos.schedule(this, 500 + random.nextInt(3500), TimeUnit.MILLISECONDS);
+                    }
+                }
+            };
+            chaos.schedule(restart, 500 + random.nextInt(3500), TimeUnit.MILLISECONDS);
+            return new Managers() {
+                @Override
+                public List<Integer> unexpectedExits() {
+                    return exits;
+                }
+
+                @Override
+                public void close() {
+                    // Restarts still scheduled run before the executor ends, so the count is always reached.
+                    chaos.shutdown();
+                    await().atMost(RUN_TIMEOUT).until(() -> chaos.awaitTermination(1, TimeUnit.SECONDS));
+                    assertThat(done.get()).as("restarts done").isEqualTo(restarts);
+                    current.get().close();
+                }
+            };
+        };
+    }
+
+    /**
+     * Two managers in a leader election with short lease timings; the leader reaches the cluster through a
+     * {@link NetworkCut}, which is cut after a random 1 to 4 s, so that for the cluster it is dead: it can
+     * neither renew its lease nor write anything more. The standby must take over.
+     */
+    static Operation leaderCutOff(long seed) {
+        return cluster -> {
+            Map<String, Object> election = Map.of(
+                    "muster.leader-election.lease-duration", "3s",
+                    "muster.leader-election.renew-deadline", "2s",
+                    "muster.leader-election.retry-period", "500ms");
+            NetworkCut network = new NetworkCut(cluster);
+            List<Integer> leaderExits = new CopyOnWriteArrayList<>();
+            List<Integer> standbyExits = new CopyOnWriteArrayList<>();
+            Map<String, Object> leaderProperties = new HashMap<>(election);
+            leaderProperties.put("muster.leader-election.identity", "leader");
+            leaderProperties.put("muster.kubernetes.master-url", network.url());
+            ConfigurableApplicationContext leader =
+                    ManagerOnLocalCluster.startManager(cluster, leaderProperties, leaderExits::add);
+            await().atMost(RUN_TIMEOUT).until(() -> "leader".equals(leaseHolder(cluster)));
+            Map<String, Object> standbyProperties = new HashMap<>(election);
+            standbyProperties.put("muster.leader-election.identity", "standby");
+            ConfigurableApplicationContext standby =
+                    ManagerOnLocalCluster.startManager(cluster, standbyProperties, standbyExits::add);
+            ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
+            chaos.schedule(network::cut, 1000 + new Random(seed).nextInt(3000), TimeUnit.MILLISECONDS);
+            return new Managers() {
+                @Override
+                public List<Integer> unexpectedExits() {
+                    return standbyExits;
+                }
+
+                @Override
+                public void close() {
+                    chaos.shutdownNow();
+                    assertThat(leaseHolder(cluster)).as("the standby took over").isEqualTo("standby");
+                    assertThat(leaderExits).as("the cut-off leader asked to exit")
+                            .containsExactly(ManagerLifecycle.EXIT_LEADERSHIP_LOST);
+                    leader.close();
+                    standby.close();
+                    network.close();
+                }
+            };
+        };
+    }
+
+    private static String leaseHolder(LocalCluster cluster) {
+        Lease lease = cluster.client().resources(Lease.class).inNamespace("default").withName("muster-manager").get();
+        return lease == null ? null : lease.getSpec().getHolderIdentity();
+    }
+
+    private static Outcome run(FaultPlan faults, Operation operation) {
         List<String> violations = new CopyOnWriteArrayList<>();
         Map<String, String> nodeOfPod = new ConcurrentHashMap<>();
         Map<String, String> uidOfName = new ConcurrentHashMap<>();
@@ -149,8 +287,7 @@ class FaultToleranceEndToEndTest {
                  public void onClose(WatcherException cause) {
                  }
              })) {
-            List<Integer> exits = new CopyOnWriteArrayList<>();
-            try (ConfigurableApplicationContext manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add)) {
+            try (Managers managers = operation.start(cluster)) {
                 List<String> workload = workload();
                 // Submitted by the observer's client: what is under test is the manager, not the submission.
                 workload.forEach(yaml -> cluster.client().resource(Serialization.unmarshal(yaml, Job.class)).create());
@@ -165,7 +302,7 @@ class FaultToleranceEndToEndTest {
                     endStates.put(job.getMetadata().getName(), new EndState(phaseOf(job),
                             job.getStatus().getState().getReason(), job.getStatus().getRetryCount()));
                 }
-                assertThat(exits).as("the manager never asked to exit").isEmpty();
+                assertThat(managers.unexpectedExits()).as("no surviving manager asked to exit").isEmpty();
                 return new Outcome(endStates, violations, cluster.faultsInjected());
             }
         }
@@ -174,7 +311,7 @@ class FaultToleranceEndToEndTest {
     /** Jobs not in a final phase, each with its status, for the failure message. */
     private static List<String> unfinished(LocalCluster cluster) {
         return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
-                .filter(j -> !FINAL.contains(phaseOf(j)))
+                .filter(j -> phaseOf(j) == null || !FINAL.contains(phaseOf(j)))
                 .map(j -> j.getMetadata().getName() + " (rv " + j.getMetadata().getResourceVersion() + "): "
                         + (j.getStatus() == null || j.getStatus().getState() == null ? "no state yet"
                         : phaseOf(j) + " " + j.getStatus().getState().getMessage()
@@ -195,19 +332,48 @@ class FaultToleranceEndToEndTest {
                 : job.getStatus().getState().getPhase();
     }
 
+    /** The end states without faults, computed once for every test to compare against. */
+    private static synchronized Outcome clean() {
+        if (clean == null) {
+            clean = run(FaultPlan.NONE, FaultToleranceEndToEndTest::oneManager);
+            assertThat(clean.endStates()).hasSize(50);
+            assertThat(clean.endStates().values()).extracting(EndState::phase).doesNotContain(JobPhase.Aborted);
+            assertThat(clean.violations()).isEmpty();
+        }
+        return clean;
+    }
+
+    private static Outcome clean;
+
     @Test
     void tenPercentOfRequestsFailingChangesNoEndState() {
-        Outcome clean = run(FaultPlan.NONE);
-        Outcome faulty = run(new FaultPlan(0.10, 20261124));
+        Outcome faulty = run(new FaultPlan(0.10, 20261124), FaultToleranceEndToEndTest::oneManager);
 
-        System.out.printf("fault tolerance: %d jobs; faults injected %s; end states %s%n", clean.endStates().size(),
+        System.out.printf("fault tolerance: %d jobs; faults injected %s; end states %s%n", faulty.endStates().size(),
                 faulty.faults(), summary(faulty.endStates()));
-        assertThat(clean.endStates()).hasSize(50);
-        assertThat(clean.endStates().values()).extracting(EndState::phase).doesNotContain(JobPhase.Aborted);
         assertThat(faulty.faults().values().stream().mapToLong(Long::longValue).sum()).isGreaterThan(100);
-        assertThat(faulty.endStates()).isEqualTo(clean.endStates());
-        assertThat(clean.violations()).isEmpty();
+        assertThat(faulty.endStates()).isEqualTo(clean().endStates());
         assertThat(faulty.violations()).isEmpty();
+    }
+
+    @Test
+    void restartingTheManagerMidFlightChangesNoEndStateAndConsumesNoRetry() {
+        Outcome restarted = run(FaultPlan.NONE, restarted(3, 7));
+
+        System.out.printf("restarts: %d jobs, 3 restarts; end states %s%n", restarted.endStates().size(),
+                summary(restarted.endStates()));
+        assertThat(restarted.endStates()).isEqualTo(clean().endStates());
+        assertThat(restarted.violations()).isEmpty();
+    }
+
+    @Test
+    void aLeaderCutOffMidRunIsReplacedWithNoDoubleBindingAndNoJobLost() {
+        Outcome failedOver = run(FaultPlan.NONE, leaderCutOff(11));
+
+        System.out.printf("leader change: %d jobs; end states %s%n", failedOver.endStates().size(),
+                summary(failedOver.endStates()));
+        assertThat(failedOver.endStates()).isEqualTo(clean().endStates());
+        assertThat(failedOver.violations()).isEmpty();
     }
 
     private static Map<String, Long> summary(Map<String, EndState> states) {
