@@ -62,7 +62,12 @@ public final class LocalCluster implements AutoCloseable {
      * @throws IllegalStateException if the emulator or the kubelet cannot start
      */
     public static LocalCluster start(LocalClusterConfig config) {
-        ApiEmulator emulator = ApiEmulator.start(config.faults());
+        return start(config, WatchHub.DEFAULT_HISTORY);
+    }
+
+    /** As {@link #start(LocalClusterConfig)}, keeping {@code watchHistory} changes for watches to resume from. */
+    static LocalCluster start(LocalClusterConfig config, int watchHistory) {
+        ApiEmulator emulator = ApiEmulator.start(config.faults(), watchHistory);
         KubernetesClient client = null;
         try {
             client = emulator.newClient(true);

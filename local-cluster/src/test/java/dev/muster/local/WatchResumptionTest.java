@@ -187,4 +187,37 @@ class WatchResumptionTest {
             }
         }
     }
+
+    @Test
+    void anInformerTooFarBehindTheKeptChangesListsAgainAndCatchesUp() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0), 5);
+             NetworkCut network = new NetworkCut(cluster);
+             KubernetesClient relayed = network.client()) {
+            KubernetesClient direct = cluster.client();
+            for (int i = 0; i < 4; i++) {
+                configMaps(direct).resource(configMap("cm-" + i, Map.of())).create();
+            }
+            SharedIndexInformer<ConfigMap> informer = configMaps(relayed).inform();
+            try {
+                await().atMost(TIMEOUT).until(() -> informer.getStore().list().size() == 4);
+
+                network.cut();
+                await().atMost(TIMEOUT).until(() -> !informer.isWatching());
+                // More changes than the emulator keeps: the informer's resumed watch is told 410 Gone.
+                for (int i = 0; i < 3; i++) {
+                    configMaps(direct).withName("cm-" + i).delete();
+                }
+                for (int i = 4; i < 10; i++) {
+                    configMaps(direct).resource(configMap("cm-" + i, Map.of())).create();
+                }
+                network.restore();
+
+                await().atMost(TIMEOUT).untilAsserted(() -> assertThat(informer.getStore().listKeys())
+                        .containsExactlyInAnyOrder("default/cm-3", "default/cm-4", "default/cm-5", "default/cm-6",
+                                "default/cm-7", "default/cm-8", "default/cm-9"));
+            } finally {
+                informer.close();
+            }
+        }
+    }
 }
