@@ -35,10 +35,12 @@ final class ApiEmulator implements AutoCloseable {
     private final KubernetesMockServer server;
 
     private final FaultInjector faults;
+    private final ApiRequests requests;
 
-    private ApiEmulator(KubernetesMockServer server, FaultInjector faults) {
+    private ApiEmulator(KubernetesMockServer server, FaultInjector faults, ApiRequests requests) {
         this.server = server;
         this.faults = faults;
+        this.requests = requests;
     }
 
     /** Starts an emulator with an empty store on a free port, failing requests as {@code faults} says. */
@@ -51,15 +53,21 @@ final class ApiEmulator implements AutoCloseable {
         REQUEST_LOG.setLevel(Level.WARNING);
         MockWebServer webServer = new MockWebServer();
         FaultInjector injector = new FaultInjector(new MusterCrudDispatcher(watchHistory), faults);
+        ApiRequests requests = new ApiRequests();
         KubernetesMockServer server = new KubernetesMockServer(new Context(), webServer,
-                new HashMap<>(), new RequestForgettingDispatcher(webServer, injector), false);
+                new HashMap<>(), new RequestForgettingDispatcher(webServer, requests.counting(injector)), false);
         server.start(loopback(), 0);
-        return new ApiEmulator(server, injector);
+        return new ApiEmulator(server, injector, requests);
     }
 
     /** Requests failed on purpose so far, by fault. */
     Map<FaultInjector.Fault, Long> faultsInjected() {
         return faults.injected();
+    }
+
+    /** Requests answered so far, by client, verb and resource. */
+    ApiRequests requests() {
+        return requests;
     }
 
     /** Base URL, e.g. {@code http://127.0.0.1:38457}. */

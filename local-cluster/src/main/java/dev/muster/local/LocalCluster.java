@@ -117,6 +117,11 @@ public final class LocalCluster implements AutoCloseable {
         return counts;
     }
 
+    /** API requests answered so far, by client, verb and resource: what the work costs the API server. */
+    public ApiRequests apiRequests() {
+        return emulator.requests();
+    }
+
     /** The API server URL, e.g. {@code http://127.0.0.1:38457}. */
     public String url() {
         return emulator.url();

@@ -9,6 +9,7 @@ import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -105,11 +106,18 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log))) {
                 out.println("actuator: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
                         + "/actuator/health");
+                ApiRequestSummary.registerMetrics(cluster.apiRequests(), context.getBean(MeterRegistry.class));
                 Set<String> jobs = new LinkedHashSet<>();
                 Set<String> pods = new LinkedHashSet<>();
+                long applyStart = System.nanoTime();
                 apply(cluster, manifests, jobs, pods);
+                long applied = System.nanoTime();
                 try (ProgressPrinter progress = new ProgressPrinter(context.getBean(SharedInformers.class), out, jobs, pods)) {
-                    return untilDone ? awaitDone(progress) : awaitInterrupt();
+                    int exit = untilDone ? awaitDone(progress) : awaitInterrupt();
+                    out.printf("applied %d objects in %.1f s; done %.1f s after the last was applied%n", manifests.size(),
+                            (applied - applyStart) / 1e9, (System.nanoTime() - applied) / 1e9);
+                    ApiRequestSummary.of(cluster.apiRequests(), jobs.size()).forEach(out::println);
+                    return exit;
                 }
             }
         }

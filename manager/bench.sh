@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# End-to-end throughput of the whole of Muster on the local cluster, and what it costs the API server: JOBS
+# Jobs of PODS pods each (1 cpu, running 1 s, minAvailable = PODS) through `./muster local --until-done` on
+# 50 simulated nodes of 32 cpu, with the heap capped (MUSTER_JAVA_OPTS, default -Xmx2g). It is not a test: no
+# build runs it. Prints how long applying took, how long the jobs took after the last was applied, and the
+# API requests by kind.
+#   manager/bench.sh              1,000 one-pod Jobs
+#   manager/bench.sh 100 16       100 gangs of 16 pods
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${1:-1000}
+pods=${2:-1}
+mkdir -p manager/target
+file=manager/target/bench-$jobs-jobs-of-$pods.yaml
+for ((i = 0; i < jobs; i++)); do
+  cat <<EOF
+---
+apiVersion: batch.muster.dev/v1alpha1
+kind: Job
+metadata: {name: job-$i, namespace: default}
+spec:
+  minAvailable: $pods
+  tasks:
+  - name: main
+    replicas: $pods
+    template:
+      metadata: {annotations: {local.muster.dev/run-seconds: "1"}}
+      spec: {containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]}
+EOF
+done > "$file"
+echo "$jobs Jobs of $pods pods on 50 nodes of 32 cpu (${MUSTER_JAVA_OPTS:--Xmx2g})"
+MUSTER_JAVA_OPTS="${MUSTER_JAVA_OPTS:--Xmx2g}" ./muster local --nodes 50 --node-cpu 32 --until-done \
+  --state-dir manager/target/bench-state "$file" \
+  | grep -E '^(applied [0-9]+ objects|API requests|all submitted|some submitted|error)'
