@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 /**
  * What the scheduler knows of a Muster Job for admission: whether the job waits for its PodGroup to be
@@ -72,10 +73,10 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Tas
      *
      * @param group    the gang
      * @param tasks    the tasks the PodGroup counts (its minTaskMember keys)
-     * @param existing names of the gang's pods that exist
+     * @param exists   whether a pod of the gang by this name exists, in any state
      * @param priority a template's priority from its {@code spec.priority} and class name
      */
-    List<PodInfo> expectedPods(GroupKey group, Set<String> tasks, Set<String> existing,
+    List<PodInfo> expectedPods(GroupKey group, Set<String> tasks, Predicate<String> exists,
                                BiFunction<Integer, String, Integer> priority) {
         List<PodInfo> expected = new ArrayList<>();
         for (TaskTemplate task : this.tasks) {
@@ -85,7 +86,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Tas
             int taskPriority = priority.apply(task.priority(), task.priorityClassName());
             for (int index = 0; index < task.replicas(); index++) {
                 String pod = JobDefaults.podName(name, task.name(), index);
-                if (!existing.contains(pod)) {
+                if (!exists.test(pod)) {
                     expected.add(new PodInfo(group.namespace(), pod, group, task.name(), taskPriority, task.requests(),
                             task.constraints()));
                 }

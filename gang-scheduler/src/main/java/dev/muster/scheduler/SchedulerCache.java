@@ -180,7 +180,7 @@ final class SchedulerCache {
         });
         for (GroupKey key : keys) {
             GroupPods group = groups.getOrDefault(key, GroupPods.NONE);
-            List<PodInfo> expected = expectedPods(key, group);
+            List<PodInfo> expected = expectedPods(key);
             if (group.pending.isEmpty() && expected.isEmpty()) {
                 continue;
             }
@@ -207,13 +207,15 @@ final class SchedulerCache {
      * The pods a waiting Job will create for the gang once it is admitted. Its bound pods count toward the
      * quorum as usual, so a Pending job that lost a pod before it ran is admitted for the missing one.
      */
-    private List<PodInfo> expectedPods(GroupKey key, GroupPods group) {
+    private List<PodInfo> expectedPods(GroupKey key) {
         GroupSpec spec = podGroups.get(key);
         if (spec == null || !waitsForAdmission(key, spec)) {
             return List.of();
         }
-        return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(), group.pending.keySet(),
-                this::priorityOf);
+        // Every pod of the gang that exists, in whatever state, is not expected: a bound or finished one counted
+        // as still to come would have room held for it twice and keep the gang in every cycle.
+        return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(),
+                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf);
     }
 
     private GangInfo gangInfo(GroupKey key, GroupPods group, List<PodInfo> expected) {

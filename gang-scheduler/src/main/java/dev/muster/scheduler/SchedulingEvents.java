@@ -59,9 +59,7 @@ final class SchedulingEvents {
             String reason = result.placed() ? SCHEDULED : admitted ? ADMITTED : FAILED_SCHEDULING;
             String message = result.placed() || admitted ? result.message() : result.pendingPodMessage();
             String event = reason + ": " + message;
-            if (!result.placed()) {
-                now.put(key, event);
-            }
+            now.put(key, event);
             if (!event.equals(recorded.get(key))) {
                 record(key, result.placed() || admitted ? EventRecorder.NORMAL : EventRecorder.WARNING, reason,
                         message);

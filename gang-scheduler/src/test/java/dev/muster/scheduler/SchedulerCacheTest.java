@@ -309,6 +309,23 @@ class SchedulerCacheTest {
     }
 
     @Test
+    void aPendingJobWhosePodsAllExistAndAreBoundExpectsNothingAndIsNotAGangToTry() {
+        cache.putNode(node("n1", "8"));
+        Job job = job("train", "2025-01-01T00:00:00Z", 2, "2");
+        cache.putJob(job);
+        cache.putPodGroup(podGroupOf(job, 2));
+        cache.putPod(boundTo(pod("train-worker-0", "train", "worker", "2"), "n1"));
+        cache.putPod(pod("train-worker-1", "train", "worker", "2"));
+
+        assertThat(onlyGang().expected()).as("a bound pod is not still to come").isEmpty();
+
+        cache.putPod(boundTo(pod("train-worker-1", "train", "worker", "2"), "n1"));
+
+        assertThat(cache.beginCycle().gangs()).as("the job is still Pending in its status, but nothing waits").isEmpty();
+        assertThat(freeCpu("n1")).as("no room held for pods that already have theirs").isEqualTo(4000);
+    }
+
+    @Test
     void aJobGangQueuesFromWhenTheJobWasSubmittedNotWhenItsPodGroupWasCreated() {
         Job job = job("train", "2023-06-01T00:00:00Z", 1, "1");
         cache.putJob(job);

@@ -1,0 +1,70 @@
+package dev.muster.scheduler;
+
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.scheduler.core.GangInfo;
+import dev.muster.scheduler.core.GangPlacement;
+import dev.muster.scheduler.core.GroupKey;
+import dev.muster.support.event.EventRecorder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.cache.Store;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+/** A gang's event is recorded when what it says changes, not again each cycle that says the same. */
+class SchedulingEventsTest {
+    private static final GangInfo GANG = new GangInfo(GroupKey.podGroup("ns", "g"), 2, Map.of(), 0,
+            Instant.parse("2026-01-01T00:00:00Z"));
+
+    private final EventRecorder recorder = mock(EventRecorder.class);
+    @SuppressWarnings("unchecked")
+    private final Store<PodGroup> podGroups = mock(Store.class);
+    @SuppressWarnings("unchecked")
+    private final SchedulingEvents events = new SchedulingEvents(recorder, podGroups, mock(Store.class), Runnable::run);
+    private final PodGroup podGroup = new PodGroup();
+
+    SchedulingEventsTest() {
+        podGroup.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName("g").build());
+        when(podGroups.getByKey("ns/g")).thenReturn(podGroup);
+    }
+
+    private static GangPlacement result(GangPlacement.Outcome outcome, String message) {
+        return new GangPlacement(GANG, outcome, List.of(), List.of(), null, message);
+    }
+
+    @Test
+    void aGangThatStaysPlacedOrWaitsForTheSameReasonIsToldOnce() {
+        for (int cycle = 0; cycle < 3; cycle++) {
+            events.report(List.of(result(GangPlacement.Outcome.PLACED, "2 pod(s) placed or bound; minMember 2 met.")));
+        }
+        verify(recorder, times(1)).record(eq(podGroup), eq(EventRecorder.NORMAL), eq(SchedulingEvents.SCHEDULED), anyString());
+
+        for (int cycle = 0; cycle < 3; cycle++) {
+            events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/3 nodes are available.")));
+        }
+        events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/4 nodes are available.")));
+        verify(recorder, times(2)).record(eq(podGroup), eq(EventRecorder.WARNING),
+                eq(SchedulingEvents.FAILED_SCHEDULING), anyString());
+    }
+
+    @Test
+    void aGangThatLeavesTheQueueAndComesBackIsToldAgain() {
+        events.report(List.of(result(GangPlacement.Outcome.PLACED, "placed")));
+        events.report(List.of());
+        events.report(List.of(result(GangPlacement.Outcome.PLACED, "placed")));
+
+        verify(recorder, times(2)).record(any(), eq(EventRecorder.NORMAL), eq(SchedulingEvents.SCHEDULED), eq("placed"));
+        verify(recorder, times(0)).record(any(Pod.class), anyString(), anyString(), anyString());
+    }
+}
