@@ -23,13 +23,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * {@code ./muster local [options] FILE...}: runs the whole of Muster in this JVM against an embedded API
@@ -41,6 +45,8 @@ import java.util.concurrent.CountDownLatch;
 public final class LocalCommand implements java.util.concurrent.Callable<Integer> {
     /** Exit code when a file cannot be applied. */
     public static final int EXIT_BAD_INPUT = 2;
+    /** Creations in flight at once while applying the files. */
+    static final int APPLY_CONCURRENCY = 16;
 
     @Option(names = "--nodes", description = "Simulated nodes in the uniform pool (default: ${DEFAULT-VALUE}).")
     int nodes = 4;
@@ -133,24 +139,54 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         }
     }
 
-    private void apply(LocalCluster cluster, List<Manifest> manifests, Set<String> jobs, Set<String> pods) {
-        List<Manifest> ordered = new ArrayList<>(manifests);
-        ordered.sort(Comparator.comparingInt(m -> applyOrder(m.object())));
-        for (Manifest m : ordered) {
-            HasMetadata object = m.object();
-            if (object instanceof Node node) {
-                cluster.addSimulatedNode(node);
-            } else {
-                cluster.client().resource(object).create();
+    /**
+     * Creates the objects in {@link #applyOrder} stages; within a stage, on {@value #APPLY_CONCURRENCY} threads,
+     * so that a file of a thousand Jobs is applied faster than the controllers take them in.
+     */
+    private void apply(LocalCluster cluster, List<Manifest> manifests, Set<String> jobs, Set<String> pods)
+            throws InterruptedException {
+        Map<Integer, List<Manifest>> stages = new TreeMap<>();
+        manifests.forEach(m -> stages.computeIfAbsent(applyOrder(m.object()), k -> new ArrayList<>()).add(m));
+        ExecutorService appliers = Executors.newFixedThreadPool(APPLY_CONCURRENCY, r -> {
+            Thread t = new Thread(r, "muster-local-apply");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            for (List<Manifest> stage : stages.values()) {
+                List<Future<?>> created = new ArrayList<>();
+                for (Manifest m : stage) {
+                    created.add(appliers.submit(() -> create(cluster, m)));
+                }
+                for (Future<?> f : created) {
+                    try {
+                        f.get();
+                    } catch (ExecutionException e) {
+                        throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                    }
+                }
             }
+        } finally {
+            appliers.shutdownNow();
+        }
+        for (Manifest m : manifests) {
+            HasMetadata object = m.object();
             String key = object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
             if (object instanceof Job) {
                 jobs.add(key);
             } else if (object instanceof Pod) {
                 pods.add(key);
             }
-            out.println("applied " + m.describe() + " from " + m.file());
         }
+    }
+
+    private void create(LocalCluster cluster, Manifest m) {
+        if (m.object() instanceof Node node) {
+            cluster.addSimulatedNode(node);
+        } else {
+            cluster.client().resource(m.object()).create();
+        }
+        out.println("applied " + m.describe() + " from " + m.file());
     }
 
     /** Namespaces and nodes first, groups before the pods that join them, Jobs last. */
