@@ -4,41 +4,27 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.Dispatcher;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
- * A Kubernetes API emulator on loopback: fabric8's mock server, in CRUD mode with {@link MusterCrudDispatcher},
- * serving plain HTTP on a free port of 127.0.0.1.
+ * A Kubernetes API emulator on loopback: fabric8's CRUD mock dispatcher, extended ({@link MusterCrudDispatcher}),
+ * behind {@link ApiHttpServer} on a free port of 127.0.0.1, plain HTTP.
  */
 final class ApiEmulator implements AutoCloseable {
-    /**
-     * The mock web server logs every request at INFO through java.util.logging; at the request rates of
-     * controllers and benchmarks that drowns everything else. Held here because JUL keeps loggers weakly.
-     */
-    private static final Logger REQUEST_LOG = Logger.getLogger(MockWebServer.class.getName());
-
+    private static final String LOOPBACK = "127.0.0.1";
     /** Requests in flight may fan out to all of these; fabric8's defaults (64, 5 per host) queue them. */
     private static final int MAX_CONCURRENT_REQUESTS = 256;
 
-    private final KubernetesMockServer server;
-
+    private final ApiHttpServer server;
+    private final Dispatcher dispatcher;
     private final FaultInjector faults;
     private final ApiRequests requests;
 
-    private ApiEmulator(KubernetesMockServer server, FaultInjector faults, ApiRequests requests) {
+    private ApiEmulator(ApiHttpServer server, Dispatcher dispatcher, FaultInjector faults, ApiRequests requests) {
         this.server = server;
+        this.dispatcher = dispatcher;
         this.faults = faults;
         this.requests = requests;
     }
@@ -50,14 +36,11 @@ final class ApiEmulator implements AutoCloseable {
 
     /** As {@link #start(FaultPlan)}, keeping {@code watchHistory} changes for watches to resume from. */
     static ApiEmulator start(FaultPlan faults, int watchHistory) {
-        REQUEST_LOG.setLevel(Level.WARNING);
-        MockWebServer webServer = new MockWebServer();
-        FaultInjector injector = new FaultInjector(new MusterCrudDispatcher(watchHistory), faults);
+        MusterCrudDispatcher store = new MusterCrudDispatcher(watchHistory);
+        FaultInjector injector = new FaultInjector(store, faults);
         ApiRequests requests = new ApiRequests();
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), webServer,
-                new HashMap<>(), new RequestForgettingDispatcher(webServer, requests.counting(injector)), false);
-        server.start(loopback(), 0);
-        return new ApiEmulator(server, injector, requests);
+        Dispatcher dispatcher = requests.counting(injector);
+        return new ApiEmulator(ApiHttpServer.start(LOOPBACK, dispatcher), store, injector, requests);
     }
 
     /** Requests failed on purpose so far, by fault. */
@@ -72,7 +55,7 @@ final class ApiEmulator implements AutoCloseable {
 
     /** Base URL, e.g. {@code http://127.0.0.1:38457}. */
     String url() {
-        return "http://" + loopback().getHostAddress() + ":" + server.getPort();
+        return "http://" + LOOPBACK + ":" + server.port();
     }
 
     /** A new client for the emulator, independent of any kubeconfig or environment of this machine. */
@@ -92,34 +75,7 @@ final class ApiEmulator implements AutoCloseable {
 
     @Override
     public void close() {
-        server.shutdown();
-    }
-
-    private static InetAddress loopback() {
-        try {
-            return InetAddress.getByName("127.0.0.1");
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("no IPv4 loopback", e);
-        }
-    }
-
-    /**
-     * The mock web server keeps every request it receives in a queue for tests to inspect; a cluster that
-     * runs for hours must not, so the queue is emptied as requests arrive.
-     */
-    private static final class RequestForgettingDispatcher extends Dispatcher {
-        private final MockWebServer webServer;
-        private final Dispatcher delegate;
-
-        RequestForgettingDispatcher(MockWebServer webServer, Dispatcher delegate) {
-            this.webServer = webServer;
-            this.delegate = delegate;
-        }
-
-        @Override
-        public MockResponse dispatch(RecordedRequest request) {
-            webServer.reset();
-            return delegate.dispatch(request);
-        }
+        server.close();
+        dispatcher.shutdown();
     }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, cascading
@@ -107,7 +108,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         switch (request.method()) {
             case GET -> {
                 if (isWatch(request.getPath())) {
-                    return watch(request.getPath());
+                    return watch(request);
                 }
                 if (isCollection(path)) {
                     return withSelectors(request, selectors ->
@@ -243,17 +244,29 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         watches.clear();
     }
 
-    /** A watch with the API server's resourceVersion semantics ({@link WatchHub}), selectors included. */
-    private MockResponse watch(String pathWithQuery) {
+    /**
+     * A watch with the API server's resourceVersion semantics ({@link WatchHub}), selectors included; its
+     * events carry Tables of the objects where kubectl asks for them ({@code kubectl get -w}).
+     */
+    private MockResponse watch(RecordedRequest request) {
+        String pathWithQuery = request.getPath();
         Selectors selectors;
         try {
             selectors = Selectors.of(pathWithQuery);
         } catch (IllegalArgumentException e) {
             return StatusResponses.badRequest(e.getMessage());
         }
-        AttributeSet query = attributeExtractor.fromPath(withoutQuery(pathWithQuery));
-        return new MockResponse().withWebSocketUpgrade(watches.watch(query, selectors,
-                WatchHub.resourceVersion(pathWithQuery), () -> map));
+        String path = withoutQuery(pathWithQuery);
+        UnaryOperator<String> render = UnaryOperator.identity();
+        if (ServerSideTables.requested(request.getHeader("Accept"))) {
+            Map<String, String> parsed = parse(path);
+            boolean fullObjects = pathWithQuery.contains("includeObject=Object");
+            render = state -> tables.render(parsed.get(KubernetesAttributesExtractor.API),
+                    parsed.get(KubernetesAttributesExtractor.PLURAL), Json.stored(state), fullObjects)
+                    .map(Serialization::asJson).orElse(state);
+        }
+        return new MockResponse().withWebSocketUpgrade(watches.watch(attributeExtractor.fromPath(path), selectors,
+                WatchHub.resourceVersion(pathWithQuery), () -> map, render));
     }
 
     private static boolean isWatch(String path) {

@@ -52,6 +52,10 @@ final class StatusResponses {
     }
 
     /** What the API server answers to a successful binding: a bare {@code Success} status. */
+    static MockResponse internalError(String message) {
+        return failure(HttpURLConnection.HTTP_INTERNAL_ERROR, "InternalError", null, null, message);
+    }
+
     static MockResponse created() {
         Status status = new StatusBuilder().withStatus("Success").withCode(HttpURLConnection.HTTP_CREATED).build();
         return json(HttpURLConnection.HTTP_CREATED, status);

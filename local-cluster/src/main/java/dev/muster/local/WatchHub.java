@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Watches with the API server's {@code resourceVersion} semantics, which the stock mock dispatcher does not
@@ -75,10 +76,11 @@ final class WatchHub {
      * @param selectors       the request's label and field selectors
      * @param resourceVersion the request's {@code resourceVersion}, empty if none
      * @param current         the stored objects by key, read under the store's monitor for an initial listing
+     * @param render          what an event carries for a stored object: the object, or a Table of it
      */
     WebSocketListener watch(AttributeSet query, Selectors selectors, String resourceVersion,
-                            Supplier<Map<AttributeSet, String>> current) {
-        return new OpenWatch(query, selectors, resourceVersion, current);
+                            Supplier<Map<AttributeSet, String>> current, UnaryOperator<String> render) {
+        return new OpenWatch(query, selectors, resourceVersion, current, render);
     }
 
     /** The {@code resourceVersion} parameter of a request path's query, empty if there is none. */
@@ -107,14 +109,16 @@ final class WatchHub {
         private final Selectors selectors;
         private final String resourceVersion;
         private final Supplier<Map<AttributeSet, String>> current;
+        private final UnaryOperator<String> render;
         private volatile WebSocket socket;
 
         OpenWatch(AttributeSet query, Selectors selectors, String resourceVersion,
-                  Supplier<Map<AttributeSet, String>> current) {
+                  Supplier<Map<AttributeSet, String>> current, UnaryOperator<String> render) {
             this.query = query;
             this.selectors = selectors;
             this.resourceVersion = resourceVersion;
             this.current = current;
+            this.render = render;
         }
 
         @Override
@@ -124,7 +128,7 @@ final class WatchHub {
                 if (resourceVersion.isEmpty() || resourceVersion.equals("0")) {
                     current.get().forEach((key, state) -> {
                         if (key.matches(query) && selected(state)) {
-                            webSocket.send(event("ADDED", state));
+                            webSocket.send(event("ADDED", render.apply(state)));
                         }
                     });
                 } else {
@@ -157,11 +161,11 @@ final class WatchHub {
             boolean was = change.oldKey() != null && change.oldKey().matches(query) && selected(change.oldState());
             boolean is = change.newKey() != null && change.newKey().matches(query) && selected(change.newState());
             if (was && is) {
-                socket.send(event("MODIFIED", change.newState()));
+                socket.send(event("MODIFIED", render.apply(change.newState())));
             } else if (was) {
-                socket.send(event("DELETED", change.newState() != null ? change.newState() : change.oldState()));
+                socket.send(event("DELETED", render.apply(change.newState() != null ? change.newState() : change.oldState())));
             } else if (is) {
-                socket.send(event("ADDED", change.newState()));
+                socket.send(event("ADDED", render.apply(change.newState())));
             }
         }
 
@@ -187,9 +191,9 @@ final class WatchHub {
         }
     }
 
-    /** A watch event around a stored object, which is already JSON: no parse and write per watcher. */
-    private static String event(String type, String state) {
-        return "{\"type\":\"" + type + "\",\"object\":" + state + "}";
+    /** A watch event around an object that is already JSON: no parse and write per watcher. */
+    private static String event(String type, String object) {
+        return "{\"type\":\"" + type + "\",\"object\":" + object + "}";
     }
 
     private static String error(int code, String reason, String message) {
