@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -36,25 +37,34 @@ final class ApiEmulator implements AutoCloseable {
 
     private final FaultInjector faults;
 
-    private ApiEmulator(KubernetesMockServer server, FaultInjector faults) {
+    private final MusterCrudDispatcher dispatcher;
+
+    private ApiEmulator(KubernetesMockServer server, FaultInjector faults, MusterCrudDispatcher dispatcher) {
         this.server = server;
         this.faults = faults;
+        this.dispatcher = dispatcher;
     }
 
     /** Starts an emulator with an empty store on a free port, failing requests as {@code faults} says. */
     static ApiEmulator start(FaultPlan faults) {
         REQUEST_LOG.setLevel(Level.WARNING);
         MockWebServer webServer = new MockWebServer();
-        FaultInjector injector = new FaultInjector(new MusterCrudDispatcher(), faults);
+        MusterCrudDispatcher dispatcher = new MusterCrudDispatcher();
+        FaultInjector injector = new FaultInjector(dispatcher, faults);
         KubernetesMockServer server = new KubernetesMockServer(new Context(), webServer,
                 new HashMap<>(), new RequestForgettingDispatcher(webServer, injector), false);
         server.start(loopback(), 0);
-        return new ApiEmulator(server, injector);
+        return new ApiEmulator(server, injector, dispatcher);
     }
 
     /** Requests failed on purpose so far, by fault. */
     Map<FaultInjector.Fault, Long> faultsInjected() {
         return faults.injected();
+    }
+
+    /** Creates an object in the collection at {@code collectionPath} without admission; see {@link LocalCluster}. */
+    MockResponse createWithoutAdmission(String collectionPath, JsonNode object) {
+        return dispatcher.createWithoutAdmission(collectionPath, object);
     }
 
     /** Base URL, e.g. {@code http://127.0.0.1:38457}. */

@@ -15,6 +15,7 @@ import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.zjsonpatch.JsonPatch;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;
@@ -53,6 +54,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final PodBinder binder = new PodBinder(store);
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
     private final SelectedCollections selected = new SelectedCollections(super::dispatch, this::handleDelete);
+    private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
     private final ObjectIndex index = new ObjectIndex();
     private final OwnerIndex owners = new OwnerIndex();
     private final CascadingDeleter cascadingDeleter =
@@ -135,6 +137,44 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             }
         }
         return locked(requestLock.readLock(), () -> super.dispatch(request));
+    }
+
+    /** Every create, whatever its route, passes the admission of custom resources first. */
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+        return admission.admit(request, path -> Optional.empty(), super::handleCreate);
+    }
+
+    /** Every update, whatever its route (PUT, merge patches, status writes), passes the admission of custom resources first. */
+    @Override
+    public MockResponse handleUpdate(RecordedRequest request) {
+        return admission.admit(request, store::get, super::handleUpdate);
+    }
+
+    /**
+     * JSON patches of custom resources are applied here and written as an update, so that they pass admission
+     * as well; the stock handler would write them directly.
+     */
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        Optional<ObjectNode> current = admission.governs(path) ? store.get(path) : Optional.empty();
+        if (current.isEmpty()) {
+            return super.handlePatch(request);
+        }
+        JsonNode patched;
+        try {
+            patched = JsonPatch.apply(Json.parse(request.getBody().getBytes()), current.get());
+        } catch (IOException | RuntimeException e) {
+            // The stock handler answers a patch that does not apply.
+            return super.handlePatch(request);
+        }
+        return handleUpdate(request(HttpMethod.PUT, path, patched));
+    }
+
+    /** Creates an object as a POST would, but without admission: for tests that need what a real API server refuses. */
+    MockResponse createWithoutAdmission(String collectionPath, JsonNode object) {
+        return locked(requestLock.readLock(), () -> super.handleCreate(request(HttpMethod.POST, collectionPath, object)));
     }
 
     /**
@@ -222,6 +262,11 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private MockResponse create(String collectionPath, JsonNode object) {
         JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object) : object;
         return handleCreate(request(HttpMethod.POST, collectionPath, defaulted));
+    }
+
+    private String storedCrd(String name) {
+        Map.Entry<AttributeSet, String> stored = findResource(getKey(CRDS_PATH + "/" + name));
+        return stored == null ? null : stored.getValue();
     }
 
     private List<CustomResourceDefinition> storedCrds() {
