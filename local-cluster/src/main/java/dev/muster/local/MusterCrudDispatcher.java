@@ -15,7 +15,6 @@ import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.zjsonpatch.JsonPatch;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;
@@ -33,7 +32,8 @@ import java.util.function.Supplier;
 /**
  * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, cascading
  * deletion, pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
- * Tables, and {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
+ * Tables, the admission of custom resources against their stored CRDs ({@link CrdAdmission}), and
+ * {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
  * locking of updates, status subresources of registered CRDs and watches are the stock dispatcher's.
  */
 final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
@@ -158,13 +158,15 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
         String path = withoutQuery(request.getPath());
-        Optional<ObjectNode> current = admission.governs(path) ? store.get(path) : Optional.empty();
+        String contentType = request.getHeader(CONTENT_TYPE);
+        boolean jsonPatch = contentType == null || contentType.startsWith("application/json-patch+json");
+        Optional<ObjectNode> current = jsonPatch && admission.governs(path) ? store.get(path) : Optional.empty();
         if (current.isEmpty()) {
             return super.handlePatch(request);
         }
         JsonNode patched;
         try {
-            patched = JsonPatch.apply(Json.parse(request.getBody().getBytes()), current.get());
+            patched = JsonPatches.apply(Json.parse(request.getBody().getBytes()), current.get());
         } catch (IOException | RuntimeException e) {
             // The stock handler answers a patch that does not apply.
             return super.handlePatch(request);
