@@ -15,12 +15,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The API server's admission of custom resources, driven by the CustomResourceDefinitions stored in the
  * emulator (so a CRD a user applies is enforced as well as Muster's own): before a create or an update of a
- * custom resource is written, unknown fields are pruned and the object is checked against its version's
- * structural schema and CEL rules; a refused write answers 422 {@code Invalid} with a cause per field.
+ * custom resource is written, unknown fields are pruned (and reported as the {@code fieldValidation} parameter
+ * asks) and the object is checked against its version's structural schema and CEL rules; a refused write
+ * answers 422 {@code Invalid} with a cause per field.
  * A {@code /status} write is checked on its status part only. Objects of resources no stored CRD defines,
  * and versions without a schema, pass unchanged.
  *
@@ -61,15 +63,30 @@ final class CrdAdmission {
             return write.apply(request);
         }
         ObjectNode admitted = ((ObjectNode) body).deepCopy();
-        List<FieldError> errors = target.get().path().status()
-                ? admitStatus(target.get(), admitted, old.get())
-                : admitObject(target.get(), admitted, old.orElse(null));
-        if (!errors.isEmpty()) {
-            String name = target.get().path().name() != null ? target.get().path().name()
-                    : admitted.path("metadata").path("name").asText("");
-            return StatusResponses.invalid(target.get().crd().group(), target.get().crd().kind(), name, errors);
+        Target to = target.get();
+        boolean status = to.path().status();
+        if (!status) {
+            keepStatusOfSubresource(to, admitted, old.orElse(null));
         }
-        return write.apply(withBody(request, admitted));
+        List<String> dropped = status ? to.schema().pruneStatus(admitted.get(STATUS)) : to.schema().pruneObject(admitted);
+        FieldValidation validation = FieldValidation.of(request.getPath());
+        if (validation == FieldValidation.STRICT && !dropped.isEmpty()) {
+            return StatusResponses.badRequest(to.crd().kind() + " in version \"" + to.path().version()
+                    + "\" cannot be handled as a " + to.crd().kind() + ": strict decoding error: "
+                    + dropped.stream().map(CrdAdmission::unknownField).collect(Collectors.joining(", ")));
+        }
+        List<FieldError> errors = status
+                ? to.schema().validateStatus(admitted.get(STATUS), old.get().get(STATUS))
+                : to.schema().validateObject(admitted, old.orElse(null));
+        if (!errors.isEmpty()) {
+            String name = to.path().name() != null ? to.path().name() : admitted.path("metadata").path("name").asText("");
+            return StatusResponses.invalid(to.crd().group(), to.crd().kind(), name, errors);
+        }
+        MockResponse response = write.apply(withBody(request, admitted));
+        if (validation == FieldValidation.WARN) {
+            dropped.forEach(field -> response.addHeader("Warning", "299 - \"" + unknownField(field).replace("\"", "\\\"") + "\""));
+        }
+        return response;
     }
 
     /** Whether writes to {@code path} are admitted here: it names a resource of a stored CRD with a schema. */
@@ -77,8 +94,8 @@ final class CrdAdmission {
         return target(path).isPresent();
     }
 
-    /** As the stock handlers will write it: status set by the status subresource only. */
-    private static List<FieldError> admitObject(Target target, ObjectNode object, ObjectNode old) {
+    /** As the stock handlers will write it: with a status subresource, only {@code /status} writes set the status. */
+    private static void keepStatusOfSubresource(Target target, ObjectNode object, ObjectNode old) {
         if (target.crd().statusSubresource().getOrDefault(target.path().version(), false)) {
             if (old == null || old.get(STATUS) == null) {
                 object.remove(STATUS);
@@ -86,11 +103,10 @@ final class CrdAdmission {
                 object.set(STATUS, old.get(STATUS).deepCopy());
             }
         }
-        return target.schema().admitObject(object, old);
     }
 
-    private static List<FieldError> admitStatus(Target target, ObjectNode object, ObjectNode old) {
-        return target.schema().admitStatus(object.get(STATUS), old.get(STATUS));
+    private static String unknownField(String path) {
+        return "unknown field \"" + path + "\"";
     }
 
     private Optional<Target> target(String path) {
@@ -112,6 +128,28 @@ final class CrdAdmission {
     private static RecordedRequest withBody(RecordedRequest request, JsonNode body) {
         return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
                 new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * The {@code fieldValidation} query parameter: what the API server does about the unknown fields it prunes.
+     * {@code Warn}, the default, answers a {@code Warning} header per field; {@code Strict} refuses the write
+     * with 400; {@code Ignore} drops them silently.
+     */
+    private enum FieldValidation {
+        IGNORE, WARN, STRICT;
+
+        static FieldValidation of(String path) {
+            int query = path.indexOf('?');
+            if (query >= 0) {
+                for (String parameter : path.substring(query + 1).split("&")) {
+                    if (parameter.startsWith("fieldValidation=")) {
+                        String mode = parameter.substring("fieldValidation=".length());
+                        return mode.equalsIgnoreCase("Strict") ? STRICT : mode.equalsIgnoreCase("Ignore") ? IGNORE : WARN;
+                    }
+                }
+            }
+            return WARN;
+        }
     }
 
     private record Target(CustomResourcePath path, CompiledCrd crd, StructuralSchema schema) {

@@ -42,18 +42,26 @@ final class StructuralSchema {
         this.statusRules = CelRules.compile(statusSchema);
     }
 
-    /** Prunes {@code object} in place and returns what the API server would refuse it for. */
-    List<FieldError> admitObject(ObjectNode object, JsonNode old) {
-        SchemaPruner.pruneObject(object, schema);
+    /** Prunes {@code object} in place; returns the paths of the fields dropped. */
+    List<String> pruneObject(ObjectNode object) {
+        return SchemaPruner.pruneObject(object, schema);
+    }
+
+    /** Prunes {@code status} in place; returns the paths of the fields dropped. */
+    List<String> pruneStatus(JsonNode status) {
+        return SchemaPruner.prune(status, schema.path("properties").path(STATUS), STATUS);
+    }
+
+    /** What the API server would refuse a (pruned) object for; {@code old} is the stored object on update. */
+    List<FieldError> validateObject(ObjectNode object, JsonNode old) {
         return withRules(ratcheted(objectValidator.validate(object), object, old), () -> objectRules.validate("", object, old));
     }
 
-    /** Prunes {@code status} in place and returns what the API server would refuse it for in a status write. */
-    List<FieldError> admitStatus(JsonNode status, JsonNode oldStatus) {
+    /** What the API server would refuse a (pruned) status for in a status write. */
+    List<FieldError> validateStatus(JsonNode status, JsonNode oldStatus) {
         if (status == null || status.isNull()) {
             return List.of();
         }
-        SchemaPruner.prune(status, schema.path("properties").path(STATUS));
         List<FieldError> errors = new ArrayList<>();
         for (FieldError error : statusValidator.validate(status)) {
             if (!unchanged(error.field(), withStatus(status), withStatus(oldStatus))) {

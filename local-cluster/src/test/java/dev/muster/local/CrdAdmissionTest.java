@@ -82,6 +82,25 @@ class CrdAdmissionTest extends ApiOnlyClusterTests {
     }
 
     @Test
+    void unknownFieldsAreWarnedAboutByDefaultAndRefusedWithFieldValidationStrictAsByTheApiServer() {
+        Map<String, Object> job = Map.of("apiVersion", "batch.muster.dev/v1alpha1", "kind", "Job",
+                "metadata", Map.of("name", "typo"), "spec", Map.of("minAvailabel", 1, "tasks", List.of(Map.of(
+                        "name", "worker", "replica", 2, "template", Map.of("spec", Map.of("containers",
+                                List.of(Map.of("name", "m", "image", "busybox"))))))));
+
+        RawApi.Response strict = api.post(JOBS + "?fieldValidation=Strict", job);
+        RawApi.Response warned = api.post(JOBS, job);
+
+        assertThat(strict.code()).isEqualTo(400);
+        assertThat(strict.body().path("reason").asText()).isEqualTo("BadRequest");
+        assertThat(strict.body().path("message").asText()).isEqualTo("Job in version \"v1alpha1\" cannot be handled as a Job: "
+                + "strict decoding error: unknown field \"spec.minAvailabel\", unknown field \"spec.tasks[0].replica\"");
+        assertThat(warned.code()).isEqualTo(201);
+        assertThat(warned.warnings()).containsExactly("299 - \"unknown field \\\"spec.minAvailabel\\\"\"",
+                "299 - \"unknown field \\\"spec.tasks[0].replica\\\"\"");
+    }
+
+    @Test
     void transitionRulesRunOnUpdatesOnlyAsByTheApiServer() {
         Job created = client.resource(job("moves", "queue: research\ntasks:\n" + worker(""))).create();
         Job moved = Serialization.clone(created);

@@ -129,6 +129,18 @@ class KubectlSmokeTest {
         assertThat(client.resources(Job.class).withName("bad-min-available").get()).isNull();
     }
 
+    /** As against a real API server, kubectl's default {@code --validate=strict} refuses a misspelled field. */
+    @Test
+    void applyOfAMisspelledFieldIsRefusedUnderKubectlsDefaultStrictValidation() {
+        Result strict = kubectl("apply", "-f", manifest("misspelled-field.yaml"));
+        System.out.println("kubectl apply -f misspelled-field.yaml (exit " + strict.exitCode() + "):\n" + strict.err());
+
+        assertThat(strict.exitCode()).isEqualTo(1);
+        assertThat(strict.err()).contains("Job in version \"v1alpha1\" cannot be handled as a Job: strict decoding error: "
+                + "unknown field \"spec.minAvailabel\"");
+        assertThat(client.resources(Job.class).withName("misspelled").get()).isNull();
+    }
+
     /** crd's whole bad-input corpus in one kubectl apply: every refusal names its fields, the rest is created. */
     @Test
     void applyOfTheBadInputCorpusRefusesEachCaseWithItsFieldPaths() throws IOException {
