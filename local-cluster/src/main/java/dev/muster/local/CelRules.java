@@ -60,9 +60,22 @@ final class CelRules {
         return new CelRules(Node.of(schema));
     }
 
-    /** Whether the schema has any rule at all. */
-    boolean isEmpty() {
-        return root == null;
+    /** The rules that do not compile, as {@code rule: compiler message}; the API server refuses such a CRD. */
+    List<String> uncompilable() {
+        List<String> problems = new ArrayList<>();
+        collectUncompilable(root, problems);
+        return problems;
+    }
+
+    private static void collectUncompilable(Node node, List<String> problems) {
+        if (node == null) {
+            return;
+        }
+        node.rules().stream().filter(rule -> rule.program() == null)
+                .forEach(rule -> problems.add(rule.text() + ": " + rule.compileError()));
+        node.properties().values().forEach(child -> collectUncompilable(child, problems));
+        collectUncompilable(node.additionalProperties(), problems);
+        collectUncompilable(node.items(), problems);
     }
 
     /**

@@ -83,10 +83,12 @@ class CrdAdmissionTest extends ApiOnlyClusterTests {
 
     @Test
     void unknownFieldsAreWarnedAboutByDefaultAndRefusedWithFieldValidationStrictAsByTheApiServer() {
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("minAvailabel", 1);
+        spec.put("tasks", List.of(Map.of("name", "worker", "replica", 2, "template", Map.of("spec", Map.of("containers",
+                List.of(Map.of("name", "m", "image", "busybox")))))));
         Map<String, Object> job = Map.of("apiVersion", "batch.muster.dev/v1alpha1", "kind", "Job",
-                "metadata", Map.of("name", "typo"), "spec", Map.of("minAvailabel", 1, "tasks", List.of(Map.of(
-                        "name", "worker", "replica", 2, "template", Map.of("spec", Map.of("containers",
-                                List.of(Map.of("name", "m", "image", "busybox"))))))));
+                "metadata", Map.of("name", "typo"), "spec", spec);
 
         RawApi.Response strict = api.post(JOBS + "?fieldValidation=Strict", job);
         RawApi.Response warned = api.post(JOBS, job);
