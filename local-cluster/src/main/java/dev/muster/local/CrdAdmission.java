@@ -119,8 +119,12 @@ final class CrdAdmission {
         if (document == null) {
             return Optional.empty();
         }
-        CompiledCrd crd = compiled.compute(crdName, (name, known) ->
-                known != null && known.document() == document ? known : CompiledCrd.of(document));
+        CompiledCrd crd = compiled.get(crdName);
+        if (crd == null || crd.document() != document) {
+            // Compiled again only when the CRD was written; the common path takes no lock.
+            crd = compiled.compute(crdName, (name, known) ->
+                    known != null && known.document() == document ? known : CompiledCrd.of(document));
+        }
         StructuralSchema schema = crd.schemas().get(parsed.get().version());
         return schema == null ? Optional.empty() : Optional.of(new Target(parsed.get(), crd, schema));
     }
