@@ -19,7 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The whole bad-input corpus (every validation case, plus values that do not fit the Java types at all) is
- * written to the store as raw JSON, as a cluster without Muster's admission checks would keep it: every job
+ * written to the store as raw JSON past the emulator's admission (which, like a real API server's, refuses
+ * them), as a cluster without Muster's CRD schema or with an older one would keep them: every job
  * fails with InvalidSpec naming the field, and a valid job submitted after all of them still runs.
  */
 class BadInputLocalClusterTest extends LocalClusterTestBase {
@@ -46,7 +47,7 @@ class BadInputLocalClusterTest extends LocalClusterTestBase {
         job.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name)
                 .withNamespace(namespace).build());
         job.setAdditionalProperties(fields);
-        client.genericKubernetesResources(Job.API_VERSION, Job.KIND).inNamespace(namespace).resource(job).create();
+        cluster.createWithoutAdmissionForTests(job);
     }
 
     @Test

@@ -114,7 +114,7 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
 
     @Test
     void invalidJobFailsWithTheFieldPathAndGetsNoPods() {
-        create(newJob("broken", null, task("worker", 2, 3)));
+        createPastAdmission(newJob("broken", null, task("worker", 2, 3)));
 
         JobStatus status = await().atMost(TIMEOUT).until(() -> status("broken"), s -> phaseOf(s) == Failed);
         assertThat(status.getState().getReason()).isEqualTo("InvalidSpec");

@@ -193,7 +193,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
     void badPolicyIsRefusedByTheControllerWithEveryProblem() {
         Job job = newJob("misconfigured", null, task("worker", 1, null));
         job.getSpec().setPolicies(List.of(policy("PodFailed", 0, "Reboot")));
-        create(job);
+        createPastAdmission(job);
 
         JobStatus status = await().atMost(TIMEOUT).until(() -> status("misconfigured"), in(Failed));
 

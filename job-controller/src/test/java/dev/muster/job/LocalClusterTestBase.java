@@ -16,9 +16,11 @@ import dev.muster.support.status.StatusWriter;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -118,6 +120,14 @@ abstract class LocalClusterTestBase {
 
     static void create(Job job) {
         client.resource(job).create();
+    }
+
+    /**
+     * Creates a job that the API server's admission (the CRD's schema and CEL rules) would refuse, as a cluster
+     * with an older CRD would have kept it, to show what the controller does with it.
+     */
+    static void createPastAdmission(Job job) {
+        cluster.createWithoutAdmissionForTests(Serialization.unmarshal(Serialization.asJson(job), GenericKubernetesResource.class));
     }
 
     /** Changes the job's spec; the controller writes its status meanwhile, so a conflict is retried. */

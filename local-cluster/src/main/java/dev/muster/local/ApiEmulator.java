@@ -1,10 +1,12 @@
 package dev.muster.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
 
 import java.util.Map;
 
@@ -18,11 +20,12 @@ final class ApiEmulator implements AutoCloseable {
     private static final int MAX_CONCURRENT_REQUESTS = 256;
 
     private final ApiHttpServer server;
-    private final Dispatcher dispatcher;
+    private final MusterCrudDispatcher dispatcher;
     private final FaultInjector faults;
     private final ApiRequests requests;
 
-    private ApiEmulator(ApiHttpServer server, Dispatcher dispatcher, FaultInjector faults, ApiRequests requests) {
+    private ApiEmulator(ApiHttpServer server, MusterCrudDispatcher dispatcher, FaultInjector faults,
+                        ApiRequests requests) {
         this.server = server;
         this.dispatcher = dispatcher;
         this.faults = faults;
@@ -51,6 +54,11 @@ final class ApiEmulator implements AutoCloseable {
     /** Requests answered so far, by client, verb and resource. */
     ApiRequests requests() {
         return requests;
+    }
+
+    /** Creates an object in the collection at {@code collectionPath} without admission; see {@link LocalCluster}. */
+    MockResponse createWithoutAdmission(String collectionPath, JsonNode object) {
+        return dispatcher.createWithoutAdmission(collectionPath, object);
     }
 
     /** Base URL, e.g. {@code http://127.0.0.1:38457}. */

@@ -2,7 +2,9 @@ package dev.muster.local;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.ConfigBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamedClusterBuilder;
 import io.fabric8.kubernetes.api.model.NamedContextBuilder;
@@ -10,7 +12,9 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.MockResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -165,6 +169,32 @@ public final class LocalCluster implements AutoCloseable {
      */
     public void addSimulatedNode(Node node) {
         client.nodes().resource(nodes.simulated(node)).create();
+    }
+
+    /**
+     * For tests only: creates an object without the admission a real API server applies (CRD schemas, CEL
+     * rules, pruning), as a cluster without Muster's CRDs installed or an older schema would have kept it, so
+     * that tests can show what the controllers do with objects admission would refuse.
+     *
+     * @return the object as stored
+     * @throws KubernetesClientException with the emulator's code if it cannot be stored (e.g. 409 if it exists)
+     */
+    public GenericKubernetesResource createWithoutAdmissionForTests(GenericKubernetesResource object) {
+        String namespace = object.getMetadata().getNamespace() == null ? "default" : object.getMetadata().getNamespace();
+        String plural = client.getApiResources(object.getApiVersion()).getResources().stream()
+                .filter(r -> r.getKind().equals(object.getKind()) && !r.getName().contains("/"))
+                .map(APIResource::getName).findFirst()
+                .orElseThrow(() -> new KubernetesClientException("no resource of kind " + object.getKind()
+                        + " in " + object.getApiVersion()));
+        String path = (object.getApiVersion().contains("/") ? "/apis/" : "/api/") + object.getApiVersion()
+                + "/namespaces/" + namespace + "/" + plural;
+        MockResponse response = emulator.createWithoutAdmission(path, Serialization.jsonMapper().valueToTree(object));
+        String body = response.getBody() == null ? "" : response.getBody().readUtf8();
+        if (response.code() >= 300) {
+            throw new KubernetesClientException("cannot create " + object.getKind() + " " + namespace + "/"
+                    + object.getMetadata().getName() + ": " + body, response.code(), null);
+        }
+        return Serialization.unmarshal(body, GenericKubernetesResource.class);
     }
 
     /** Stops the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */

@@ -34,7 +34,8 @@ import java.util.function.UnaryOperator;
 /**
  * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, cascading
  * deletion, pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
- * Tables, and {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
+ * Tables, the admission of custom resources against their stored CRDs ({@link CrdAdmission}), and
+ * {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
  * locking of updates, status subresources of registered CRDs and watches are the stock dispatcher's.
  */
 final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
@@ -55,6 +56,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final PodBinder binder = new PodBinder(store);
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
     private final SelectedCollections selected = new SelectedCollections(super::dispatch, this::handleDelete);
+    private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
     private final ObjectIndex index = new ObjectIndex();
     private final OwnerIndex owners = new OwnerIndex();
     private final CascadingDeleter cascadingDeleter =
@@ -147,6 +149,46 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             }
         }
         return locked(requestLock.readLock(), () -> super.dispatch(request));
+    }
+
+    /** Every create, whatever its route, passes the admission of custom resources first. */
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+        return admission.admit(request, path -> Optional.empty(), super::handleCreate);
+    }
+
+    /** Every update, whatever its route (PUT, merge patches, status writes), passes the admission of custom resources first. */
+    @Override
+    public MockResponse handleUpdate(RecordedRequest request) {
+        return admission.admit(request, store::get, super::handleUpdate);
+    }
+
+    /**
+     * JSON patches of custom resources are applied here and written as an update, so that they pass admission
+     * as well; the stock handler would write them directly.
+     */
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        String contentType = request.getHeader(CONTENT_TYPE);
+        boolean jsonPatch = contentType == null || contentType.startsWith("application/json-patch+json");
+        Optional<ObjectNode> current = jsonPatch && admission.governs(path) ? store.get(path) : Optional.empty();
+        if (current.isEmpty()) {
+            return super.handlePatch(request);
+        }
+        JsonNode patched;
+        try {
+            patched = JsonPatches.apply(Json.parse(request.getBody().getBytes()), current.get());
+        } catch (IOException | RuntimeException e) {
+            // The stock handler answers a patch that does not apply.
+            return super.handlePatch(request);
+        }
+        return handleUpdate(request(HttpMethod.PUT, path, patched));
+    }
+
+    /** Creates an object as a POST would, but without admission: for tests that need what a real API server refuses. */
+    MockResponse createWithoutAdmission(String collectionPath, JsonNode object) {
+        return locked(requestLock.readLock(), () -> super.handleCreate(request(HttpMethod.POST, collectionPath, object)));
     }
 
     /**
@@ -288,6 +330,11 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private MockResponse create(String collectionPath, JsonNode object) {
         JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object) : object;
         return handleCreate(request(HttpMethod.POST, collectionPath, defaulted));
+    }
+
+    private String storedCrd(String name) {
+        Map.Entry<AttributeSet, String> stored = findResource(getKey(CRDS_PATH + "/" + name));
+        return stored == null ? null : stored.getValue();
     }
 
     private List<CustomResourceDefinition> storedCrds() {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.MockResponse;
 
 import java.net.HttpURLConnection;
+import java.util.List;
 
 /**
  * {@code meta/v1 Status} responses worded like the real API server's, so that clients classify them the same
@@ -44,6 +45,21 @@ final class StatusResponses {
 
     static MockResponse invalid(String resource, String name, String message) {
         return failure(UNPROCESSABLE_ENTITY, "Invalid", resource, name, message);
+    }
+
+    /**
+     * The API server's answer to an object that fails validation: {@code Kind.group "name" is invalid: ...}
+     * with every error (bracketed when there are several) and one cause per error.
+     */
+    static MockResponse invalid(String group, String kind, String name, List<FieldError> errors) {
+        List<String> messages = errors.stream().map(FieldError::toString).distinct().toList();
+        String aggregate = messages.size() == 1 ? messages.get(0) : "[" + String.join(", ", messages) + "]";
+        Status status = new StatusBuilder().withStatus("Failure").withCode(UNPROCESSABLE_ENTITY).withReason("Invalid")
+                .withMessage(kind + "." + group + " \"" + name + "\" is invalid: " + aggregate)
+                .withNewDetails().withGroup(group).withKind(kind).withName(name)
+                .withCauses(errors.stream().map(FieldError::toCause).toList()).endDetails()
+                .build();
+        return json(UNPROCESSABLE_ENTITY, status);
     }
 
     static MockResponse methodNotAllowed(String method) {

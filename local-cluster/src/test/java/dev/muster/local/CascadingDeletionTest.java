@@ -24,9 +24,7 @@ import static org.awaitility.Awaitility.await;
 class CascadingDeletionTest extends ApiOnlyClusterTests {
     @Test
     void deletingAJobDeletesItsPodGroupPodsAndTheirDependents() {
-        Job job = new Job();
-        job.getMetadata().setName("train");
-        job = client.resource(job).create();
+        Job job = client.resource(Fixtures.job("train")).create();
         PodGroup group = new PodGroup();
         group.getMetadata().setName("train");
         group.getMetadata().setOwnerReferences(List.of(ownerReference(job)));

@@ -1,5 +1,7 @@
 package dev.muster.local;
 
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,6 +27,14 @@ final class Fixtures {
                 .withNewSpec().withRestartPolicy("Never")
                 .addNewContainer().withName("main").withImage("busybox").endContainer()
                 .endSpec().build();
+    }
+
+    /** A valid Job of one task of one pod ({@code minAvailable: 1}): admission refuses a Job without tasks. */
+    static Job job(String name) {
+        Job job = JobValidationCorpusTest.job("minAvailable: 1\ntasks:\n- {name: worker, "
+                + JobValidationCorpusTest.CONTAINERS + "}");
+        job.getMetadata().setName(name);
+        return job;
     }
 
     /** A watcher that hands every event to {@code events}. */

@@ -1,12 +1,15 @@
 package dev.muster.local;
 
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.provider.Arguments;
 
 import java.io.File;
 import java.io.IOException;
@@ -22,7 +25,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The real kubectl against the emulator; skipped where kubectl is not on the PATH. */
+/** The real kubectl against the emulator; skipped, with the reason printed, where kubectl is not on the PATH. */
 class KubectlSmokeTest {
     private record Result(int exitCode, String out, String err) {
     }
@@ -106,6 +109,61 @@ class KubectlSmokeTest {
         Result missing = kubectl("get", "pod", "no-such-pod");
         assertThat(missing.exitCode()).isNotZero();
         assertThat(missing.err()).contains("pods \"no-such-pod\" not found");
+    }
+
+    /** As against a real API server: kubectl apply prints the 422's causes, one per field, and exits 1. */
+    @Test
+    void applyOfBadJobsIsRefusedNamingTheField() {
+        Result replicas = kubectl("apply", "-f", manifest("bad-replicas.yaml"));
+        System.out.println("kubectl apply -f bad-replicas.yaml (exit " + replicas.exitCode() + "):\n" + replicas.err());
+        Result minAvailable = kubectl("apply", "-f", manifest("bad-min-available.yaml"));
+        System.out.println("kubectl apply -f bad-min-available.yaml (exit " + minAvailable.exitCode() + "):\n" + minAvailable.err());
+
+        assertThat(replicas.exitCode()).isEqualTo(1);
+        assertThat(replicas.err()).contains("\"bad-replicas\" is invalid", "spec.tasks[0].replicas: Invalid value: \"string\": "
+                + "spec.tasks[0].replicas in body must be of type integer: \"string\"");
+        assertThat(minAvailable.exitCode()).isEqualTo(1);
+        assertThat(minAvailable.err()).contains("\"bad-min-available\" is invalid",
+                "spec.tasks[0]: Invalid value: \"object\": minAvailable must not exceed replicas");
+        assertThat(client.resources(Job.class).withName("bad-replicas").get()).isNull();
+        assertThat(client.resources(Job.class).withName("bad-min-available").get()).isNull();
+    }
+
+    /** As against a real API server, kubectl's default {@code --validate=strict} refuses a misspelled field. */
+    @Test
+    void applyOfAMisspelledFieldIsRefusedUnderKubectlsDefaultStrictValidation() {
+        Result strict = kubectl("apply", "-f", manifest("misspelled-field.yaml"));
+        System.out.println("kubectl apply -f misspelled-field.yaml (exit " + strict.exitCode() + "):\n" + strict.err());
+
+        assertThat(strict.exitCode()).isEqualTo(1);
+        assertThat(strict.err()).contains("Job in version \"v1alpha1\" cannot be handled as a Job: strict decoding error: "
+                + "unknown field \"spec.minAvailabel\"");
+        assertThat(client.resources(Job.class).withName("misspelled").get()).isNull();
+    }
+
+    /** crd's whole bad-input corpus in one kubectl apply: every refusal names its fields, the rest is created. */
+    @Test
+    void applyOfTheBadInputCorpusRefusesEachCaseWithItsFieldPaths() throws IOException {
+        List<Arguments> corpus = JobValidationCorpusTest.corpus().toList();
+        StringBuilder documents = new StringBuilder();
+        for (int i = 0; i < corpus.size(); i++) {
+            Job job = (Job) corpus.get(i).get()[1];
+            job.getMetadata().setNamespace("kubectl-corpus-" + i);
+            documents.append(Serialization.asYaml(job));
+        }
+        Path file = Files.writeString(dir.resolve("corpus.yaml"), documents);
+
+        Result applied = kubectl("apply", "-f", file.toString());
+
+        assertThat(applied.exitCode()).isEqualTo(1);
+        for (int i = 0; i < corpus.size(); i++) {
+            @SuppressWarnings("unchecked")
+            List<String> admission = (List<String>) corpus.get(i).get()[2];
+            String namespace = "kubectl-corpus-" + i;
+            admission.forEach(cause -> assertThat(applied.err()).as(namespace).contains(cause));
+            assertThat(client.resources(Job.class).inNamespace(namespace).withName("train").get()).as(namespace)
+                    .matches(created -> (created == null) != admission.isEmpty());
+        }
     }
 
     private static Result kubectl(String... args) {

@@ -9,10 +9,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 
 /** Plain HTTP against the emulator, for endpoints fabric8 has no DSL for and for exact status codes. */
 final class RawApi {
-    record Response(int code, JsonNode body) {
+    /** A response: its code, its body, and its {@code Warning} headers. */
+    record Response(int code, JsonNode body, List<String> warnings) {
     }
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -44,7 +46,7 @@ final class RawApi {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode body = response.body().isEmpty() ? null : Serialization.jsonMapper().readTree(response.body());
-            return new Response(response.statusCode(), body);
+            return new Response(response.statusCode(), body, response.headers().allValues("Warning"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

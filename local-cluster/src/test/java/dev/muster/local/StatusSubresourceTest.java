@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StatusSubresourceTest extends ApiOnlyClusterTests {
     @Test
     void createIgnoresStatus() {
-        Job job = job("created-with-status");
+        Job job = Fixtures.job("created-with-status");
         job.setStatus(jobStatus(JobPhase.Running));
 
         assertThat(client.resource(job).create().getStatus()).isNull();
@@ -25,7 +25,7 @@ class StatusSubresourceTest extends ApiOnlyClusterTests {
 
     @Test
     void statusUpdateChangesOnlyStatus() {
-        Job created = client.resource(job("status-only")).create();
+        Job created = client.resource(Fixtures.job("status-only")).create();
         created.getSpec().setMinAvailable(7);
         created.setStatus(jobStatus(JobPhase.Running));
 
@@ -39,7 +39,7 @@ class StatusSubresourceTest extends ApiOnlyClusterTests {
 
     @Test
     void mainResourceUpdateKeepsStoredStatus() {
-        Job created = client.resource(job("spec-only")).create();
+        Job created = client.resource(Fixtures.job("spec-only")).create();
         created.setStatus(jobStatus(JobPhase.Pending));
         Job withStatus = client.resource(created).updateStatus();
         withStatus.getSpec().setMinAvailable(3);
@@ -91,13 +91,6 @@ class StatusSubresourceTest extends ApiOnlyClusterTests {
         PodGroup stored = client.resources(PodGroup.class).withName("spec-patched").get();
         assertThat(stored.getSpec().getMinMember()).isEqualTo(4);
         assertThat(stored.getStatus().getPhase()).isEqualTo(PodGroupPhase.Inqueue);
-    }
-
-    private static Job job(String name) {
-        Job job = new Job();
-        job.getMetadata().setName(name);
-        job.getSpec().setMinAvailable(1);
-        return job;
     }
 
     private static JobStatus jobStatus(JobPhase phase) {
