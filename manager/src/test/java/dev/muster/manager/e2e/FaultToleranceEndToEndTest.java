@@ -141,30 +141,24 @@ class FaultToleranceEndToEndTest {
         Managers start(LocalCluster cluster);
     }
 
-    /** The managers of one run, and the exit codes they asked for. */
-    interface Managers extends AutoCloseable {
-        /** Exit codes asked for by managers that were meant to survive. */
-        List<Integer> unexpectedExits();
-
+    /**
+     * The managers of one run.
+     *
+     * @param unexpectedExits exit codes asked for by managers that were meant to survive
+     * @param stop            stops every manager left, checking what the operation promised on the way
+     */
+    record Managers(List<Integer> unexpectedExits, Runnable stop) implements AutoCloseable {
         @Override
-        void close();
+        public void close() {
+            stop.run();
+        }
     }
 
     /** One manager from start to end, as production runs. */
     static Managers oneManager(LocalCluster cluster) {
         List<Integer> exits = new CopyOnWriteArrayList<>();
         ConfigurableApplicationContext manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add);
-        return new Managers() {
-            @Override
-            public List<Integer> unexpectedExits() {
-                return exits;
-            }
-
-            @Override
-            public void close() {
-                manager.close();
-            }
-        };
+        return new Managers(exits, manager::close);
     }
 
     /**
@@ -190,21 +184,13 @@ class FaultToleranceEndToEndTest {
                 }
             };
             chaos.schedule(restart, 300 + random.nextInt(1700), TimeUnit.MILLISECONDS);
-            return new Managers() {
-                @Override
-                public List<Integer> unexpectedExits() {
-                    return exits;
-                }
-
-                @Override
-                public void close() {
-                    int restartedMidFlight = done.get();
-                    chaos.shutdown();
-                    await().atMost(RUN_TIMEOUT).until(() -> chaos.awaitTermination(1, TimeUnit.SECONDS));
-                    current.get().close();
-                    assertThat(restartedMidFlight).as("restarts before the workload ended").isEqualTo(restarts);
-                }
-            };
+            return new Managers(exits, () -> {
+                int restartedMidFlight = done.get();
+                chaos.shutdown();
+                await().atMost(RUN_TIMEOUT).until(() -> chaos.awaitTermination(1, TimeUnit.SECONDS));
+                current.get().close();
+                assertThat(restartedMidFlight).as("restarts before the workload ended").isEqualTo(restarts);
+            });
         };
     }
 
@@ -234,23 +220,15 @@ class FaultToleranceEndToEndTest {
                     ManagerOnLocalCluster.startManager(cluster, standbyProperties, standbyExits::add);
             ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
             chaos.schedule(network::cut, 1000 + new Random(seed).nextInt(3000), TimeUnit.MILLISECONDS);
-            return new Managers() {
-                @Override
-                public List<Integer> unexpectedExits() {
-                    return standbyExits;
-                }
-
-                @Override
-                public void close() {
-                    chaos.shutdownNow();
-                    assertThat(leaseHolder(cluster)).as("the standby took over").isEqualTo("standby");
-                    assertThat(leaderExits).as("the cut-off leader asked to exit")
-                            .containsExactly(ManagerLifecycle.EXIT_LEADERSHIP_LOST);
-                    leader.close();
-                    standby.close();
-                    network.close();
-                }
-            };
+            return new Managers(standbyExits, () -> {
+                chaos.shutdownNow();
+                assertThat(leaseHolder(cluster)).as("the standby took over").isEqualTo("standby");
+                assertThat(leaderExits).as("the cut-off leader asked to exit")
+                        .containsExactly(ManagerLifecycle.EXIT_LEADERSHIP_LOST);
+                leader.close();
+                standby.close();
+                network.close();
+            });
         };
     }
 
