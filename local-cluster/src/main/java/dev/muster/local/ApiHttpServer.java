@@ -183,7 +183,7 @@ final class ApiHttpServer implements AutoCloseable {
 
         @Override
         public boolean send(String text) {
-            if (ended.get()) {
+            if (ended.get() || out.closed()) {
                 return false;
             }
             out.write(text + "\n");

@@ -62,8 +62,12 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final CascadingDeleter cascadingDeleter =
             new CascadingDeleter(owners::dependentsOf, () -> new ArrayList<>(map.keySet()), this::handleDelete);
     private final WatchHub watches;
-    /** The resourceVersion the store gave the write under way, which is the one its change is recorded at. */
-    private long lastResourceVersion;
+    /**
+     * The resourceVersion the store gave the write under way, which is the one its change is recorded at; 0 once
+     * recorded, so that a write the store gave none (it changed nothing but the document's layout) is no change.
+     * Writes are serialised by the stock dispatcher's lock.
+     */
+    private long unrecordedResourceVersion;
 
     MusterCrudDispatcher(int watchHistory) {
         watches = new WatchHub(map, watchHistory);
@@ -234,15 +238,16 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             ObjectNode deleted = Json.stored(existing);
             deleted.withObjectProperty("metadata").put("resourceVersion", String.valueOf(version));
             watches.changed(new WatchHub.Change(version, oldKey, Serialization.asJson(deleted), null, null));
-        } else {
-            watches.changed(new WatchHub.Change(lastResourceVersion, oldKey, existing, newKey, newState));
+        } else if (unrecordedResourceVersion > 0) {
+            watches.changed(new WatchHub.Change(unrecordedResourceVersion, oldKey, existing, newKey, newState));
+            unrecordedResourceVersion = 0;
         }
     }
 
     @Override
     public long requestResourceVersion() {
         long version = super.requestResourceVersion();
-        lastResourceVersion = version;
+        unrecordedResourceVersion = version;
         return version;
     }
 

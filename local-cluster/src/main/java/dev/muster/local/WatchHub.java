@@ -7,6 +7,9 @@ import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -34,6 +37,7 @@ import java.util.function.UnaryOperator;
  * a watch that opens sees each change exactly once: either in its replay or live.
  */
 final class WatchHub {
+    private static final Logger log = LoggerFactory.getLogger(WatchHub.class);
     /** Changes kept for resumption; a kube-apiserver watch cache keeps about as many per resource. */
     static final int DEFAULT_HISTORY = 20_000;
 
@@ -64,7 +68,14 @@ final class WatchHub {
                 forgottenUpTo = recent.removeFirst().resourceVersion();
             }
             for (OpenWatch watch : open) {
-                watch.send(change);
+                try {
+                    watch.send(change);
+                } catch (RuntimeException e) {
+                    // One watch that cannot take the change must neither fail the write that made it nor keep
+                    // it from the other watches; its client resumes from the last change it received.
+                    log.warn("watch of {} could not be sent a change and is closed: {}", watch.query, e.toString());
+                    watch.end();
+                }
             }
         }
     }
@@ -171,6 +182,16 @@ final class WatchHub {
 
         private boolean selected(String state) {
             return selectors.isEmpty() || selectors.matches(Json.stored(state));
+        }
+
+        /** Stops sending to this watch and closes its socket. */
+        void end() {
+            open.remove(this);
+            try {
+                socket.close(1011, "the watch could not be sent a change");
+            } catch (RuntimeException alreadyClosed) {
+                // Nothing more to close.
+            }
         }
 
         @Override

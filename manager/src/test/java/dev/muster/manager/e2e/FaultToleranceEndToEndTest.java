@@ -3,6 +3,7 @@ package dev.muster.manager.e2e;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.FaultPlan;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
@@ -293,8 +294,16 @@ class FaultToleranceEndToEndTest {
                 .map(j -> j.getMetadata().getName() + " (rv " + j.getMetadata().getResourceVersion() + "): "
                         + (j.getStatus() == null || j.getStatus().getState() == null ? "no state yet"
                         : phaseOf(j) + " " + j.getStatus().getState().getMessage()
-                        + " running=" + j.getStatus().getRunning() + " succeeded=" + j.getStatus().getSucceeded()))
+                        + " running=" + j.getStatus().getRunning() + " succeeded=" + j.getStatus().getSucceeded())
+                        + "; its PodGroup: " + podGroupOf(cluster, j))
                 .toList();
+    }
+
+    private static String podGroupOf(LocalCluster cluster, Job job) {
+        PodGroup group = cluster.client().resources(PodGroup.class).inNamespace("default")
+                .withName(job.getMetadata().getName()).get();
+        return group == null ? "none" : "rv " + group.getMetadata().getResourceVersion() + " phase "
+                + (group.getStatus() == null ? null : group.getStatus().getPhase());
     }
 
     private static JobPhase phase(LocalCluster cluster, String name) {
