@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,13 @@ final class SchedulerCache {
     private final Map<GroupKey, GroupPods> groups = new HashMap<>();
     private final Map<GroupKey, GroupSpec> podGroups = new HashMap<>();
     private final Map<String, JobPodTemplates> jobs = new HashMap<>();
+    /** PodGroups by the Job that owns them ({@code namespace/name}), to re-check them when the Job changes. */
+    private final Map<String, Set<GroupKey>> groupsOfJob = new HashMap<>();
+    /**
+     * PodGroups whose Job waits for admission, kept up to date as Jobs and PodGroups change, so that a cycle
+     * does not look up the Job of every PodGroup in the cluster, finished ones included.
+     */
+    private final Set<GroupKey> waitingForAdmission = new LinkedHashSet<>();
     private final PriorityClasses priorityClasses = new PriorityClasses();
 
     /** @return whether the node's change can make a pending pod schedulable */
@@ -102,6 +110,13 @@ final class SchedulerCache {
                         : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
                 JobPodTemplates.owningJob(podGroup));
         GroupSpec before = podGroups.put(key, now);
+        if (before != null && before.ownerJob() != null && !before.ownerJob().equals(now.ownerJob())) {
+            forgetOwner(key, before);
+        }
+        if (now.ownerJob() != null) {
+            groupsOfJob.computeIfAbsent(ownerJobKey(key, now), k -> new HashSet<>()).add(key);
+        }
+        recheckAdmission(key);
         GroupPods waiting = groups.get(key);
         return !now.equals(before) && (waiting != null && !waiting.pending.isEmpty() || waitsForAdmission(key, now));
     }
@@ -115,6 +130,7 @@ final class SchedulerCache {
         JobPodTemplates now = JobPodTemplates.of(job);
         String key = Cache.namespaceKeyFunc(job.getMetadata().getNamespace(), now.name());
         JobPodTemplates before = jobs.put(key, now);
+        groupsOfJob.getOrDefault(key, Set.of()).forEach(this::recheckAdmission);
         return !now.equals(before) && (now.waiting() || before != null && before.waiting())
                 && podGroups.containsKey(GroupKey.podGroup(job.getMetadata().getNamespace(),
                 JobDefaults.podGroupName(now.name())));
@@ -122,7 +138,9 @@ final class SchedulerCache {
 
     /** @return whether the job waited for admission, which its gang no longer does */
     synchronized boolean removeJob(Job job) {
-        JobPodTemplates before = jobs.remove(Cache.metaNamespaceKeyFunc(job));
+        String key = Cache.metaNamespaceKeyFunc(job);
+        JobPodTemplates before = jobs.remove(key);
+        groupsOfJob.getOrDefault(key, Set.of()).forEach(this::recheckAdmission);
         return before != null && before.waiting();
     }
 
@@ -138,13 +156,38 @@ final class SchedulerCache {
 
     /** The Job that owns the PodGroup, or {@code null} if no Job owns it or the job is not known (yet). */
     private JobPodTemplates ownerJob(GroupKey key, GroupSpec spec) {
-        return spec.ownerJob() == null ? null : jobs.get(Cache.namespaceKeyFunc(key.namespace(), spec.ownerJob()));
+        return spec.ownerJob() == null ? null : jobs.get(ownerJobKey(key, spec));
+    }
+
+    private static String ownerJobKey(GroupKey key, GroupSpec spec) {
+        return Cache.namespaceKeyFunc(key.namespace(), spec.ownerJob());
+    }
+
+    private void recheckAdmission(GroupKey key) {
+        GroupSpec spec = podGroups.get(key);
+        if (spec != null && waitsForAdmission(key, spec)) {
+            waitingForAdmission.add(key);
+        } else {
+            waitingForAdmission.remove(key);
+        }
+    }
+
+    private void forgetOwner(GroupKey key, GroupSpec spec) {
+        String jobKey = ownerJobKey(key, spec);
+        Set<GroupKey> owned = groupsOfJob.get(jobKey);
+        if (owned != null && owned.remove(key) && owned.isEmpty()) {
+            groupsOfJob.remove(jobKey);
+        }
     }
 
     /** @return whether pods of the group wait, which must now be told that their group is missing */
     synchronized boolean removePodGroup(PodGroup podGroup) {
         GroupKey key = KubeObjects.groupKey(podGroup);
-        podGroups.remove(key);
+        GroupSpec before = podGroups.remove(key);
+        if (before != null && before.ownerJob() != null) {
+            forgetOwner(key, before);
+        }
+        waitingForAdmission.remove(key);
         GroupPods waiting = groups.get(key);
         return waiting != null && !waiting.pending.isEmpty();
     }
@@ -173,11 +216,7 @@ final class SchedulerCache {
         List<PendingGang> gangs = new ArrayList<>();
         List<MissingPodGroup> missing = new ArrayList<>();
         Set<GroupKey> keys = new LinkedHashSet<>(groups.keySet());
-        podGroups.forEach((key, spec) -> {
-            if (waitsForAdmission(key, spec)) {
-                keys.add(key);
-            }
-        });
+        keys.addAll(waitingForAdmission);
         for (GroupKey key : keys) {
             GroupPods group = groups.getOrDefault(key, GroupPods.NONE);
             List<PodInfo> expected = expectedPods(key);
