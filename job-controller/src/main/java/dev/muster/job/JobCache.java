@@ -6,14 +6,21 @@ import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.job.plugin.JobPlugins;
+import dev.muster.job.plugin.PluginObject;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The job controller's read side: Jobs, their pods and their PodGroups from the shared informers. */
+/**
+ * The job controller's read side: Jobs, their pods and their PodGroups from the shared informers, and the
+ * objects their plugins made from label-selected informers of its own.
+ */
 final class JobCache {
     /** Index of the shared Pod informer: {@code namespace/job-name} of pods carrying the job-name label. */
     static final String PODS_BY_JOB = "muster.dev/pods-by-job";
@@ -21,8 +28,14 @@ final class JobCache {
     private final SharedIndexInformer<Job> jobs;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<PodGroup> podGroups;
+    private final Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects;
 
-    JobCache(SharedInformers informers) {
+    /**
+     * @param pluginObjects informers of the kinds plugins create ({@link JobPlugins#OBJECT_TYPES}), selected by
+     *                      the job-name label so that the cache holds jobs' objects only, not every Secret
+     */
+    JobCache(SharedInformers informers, Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects) {
+        this.pluginObjects = Map.copyOf(pluginObjects);
         this.jobs = informers.informer(Job.class);
         this.pods = informers.informer(Pod.class);
         this.podGroups = informers.informer(PodGroup.class);
@@ -50,9 +63,25 @@ final class JobCache {
         return podGroups;
     }
 
-    /** Whether all three kinds have been listed, so that absence in the cache means absence. */
+    /** The informers of plugin objects, which the controller starts and stops itself. */
+    Collection<SharedIndexInformer<? extends HasMetadata>> pluginObjectInformers() {
+        return pluginObjects.values();
+    }
+
+    /** Whether every kind has been listed, so that absence in the cache means absence. */
     boolean hasSynced() {
-        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced();
+        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced()
+                && pluginObjects.values().stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** The cached object of that kind and name in the job's namespace, if it carries a job-name label. */
+    Optional<HasMetadata> pluginObject(Job job, PluginObject object) {
+        SharedIndexInformer<? extends HasMetadata> informer = pluginObjects.get(object.type());
+        if (informer == null) {
+            throw new IllegalArgumentException(object.type().getSimpleName() + " is not in JobPlugins.OBJECT_TYPES");
+        }
+        return Optional.ofNullable(informer.getStore().getByKey(
+                new ObjectKey(job.getMetadata().getNamespace(), object.name()).toString()));
     }
 
     Optional<Job> job(ObjectKey key) {

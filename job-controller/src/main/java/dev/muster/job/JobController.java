@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.Controller;
@@ -7,11 +8,16 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
+import dev.muster.job.plugin.JobPlugins;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.Optional;
@@ -80,7 +86,11 @@ public final class JobController implements AutoCloseable {
     public JobController(KubernetesClient client, SharedInformers informers, int workers, Clock clock,
                          String admittingScheduler) {
         EventRecorder events = new EventRecorder(client, NAME);
-        this.cache = new JobCache(informers);
+        Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = new LinkedHashMap<>();
+        for (Class<? extends HasMetadata> type : JobPlugins.OBJECT_TYPES) {
+            pluginObjects.put(type, client.resources(type).inAnyNamespace().withLabel(MusterLabels.JOB_NAME).runnableInformer(0));
+        }
+        this.cache = new JobCache(informers, pluginObjects);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
                 new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events, podCreations),
                 new StatusWriter(client), events, new ReconcileFailureRecorder(client, cache, clock), clock);
@@ -94,14 +104,27 @@ public final class JobController implements AutoCloseable {
         cache.jobs().addEventHandler(jobHandler);
         cache.pods().addEventHandler(podHandler);
         cache.podGroups().addEventHandler(podGroupHandler);
+        // A plugin object deleted while its job runs wakes the job, which recreates it.
+        ResourceEventHandler<HasMetadata> pluginObjectHandler = controller.enqueueing(object -> JobOwnership.controllingJob(object)
+                .map(job -> new ObjectKey(object.getMetadata().getNamespace(), job)));
+        cache.pluginObjectInformers().forEach(informer -> addHandler(informer, pluginObjectHandler));
     }
 
-    /** Starts the workers; they wait for the informers to sync before the first reconcile. */
+    @SuppressWarnings("unchecked")
+    private static <T extends HasMetadata> void addHandler(SharedIndexInformer<T> informer, ResourceEventHandler<HasMetadata> handler) {
+        informer.addEventHandler((ResourceEventHandler<T>) handler);
+    }
+
+    /**
+     * Starts the informers of plugin objects and the workers; the workers wait for every informer to sync
+     * before the first reconcile.
+     */
     public void start() {
+        cache.pluginObjectInformers().forEach(SharedIndexInformer::start);
         controller.start();
     }
 
-    /** Whether the Job, Pod and PodGroup informers have listed their kinds, for health reporting. */
+    /** Whether the Job, Pod, PodGroup and plugin-object informers have listed their kinds, for health reporting. */
     public boolean hasSynced() {
         return cache.hasSynced();
     }
@@ -118,6 +141,7 @@ public final class JobController implements AutoCloseable {
         cache.pods().removeEventHandler(podHandler);
         cache.podGroups().removeEventHandler(podGroupHandler);
         controller.close();
+        cache.pluginObjectInformers().forEach(SharedIndexInformer::close);
         podCreations.shutdown();
     }
 }

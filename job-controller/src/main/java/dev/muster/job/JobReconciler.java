@@ -67,6 +67,7 @@ final class JobReconciler implements Reconciler {
         if (found.isEmpty() || found.get().getMetadata().getDeletionTimestamp() != null) {
             // Children carry an ownerReference to the job; garbage collection removes them.
             log.debug("job {}: gone or being deleted", key);
+            found.ifPresent(job -> children.deletePluginObjects(job, object -> cache.pluginObject(job, object)));
             deleted.forget(key);
             return ReconcileResult.done();
         }
@@ -97,6 +98,8 @@ final class JobReconciler implements Reconciler {
         }
         int created = 0;
         if (decision.runsPods()) {
+            // Before any pod: a pod's first lookup of its peers must find the Service and the host lists.
+            children.ensurePluginObjects(job, object -> cache.pluginObject(job, object));
             children.ensurePodGroup(job, decision.openTasks(), group);
             if (admission.allowsPods()) {
                 created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());

@@ -10,6 +10,7 @@ import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
+import dev.muster.job.plugin.JobPlugins;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.Pod;
 
@@ -84,7 +85,11 @@ public final class JobStatusDecider {
         JobPods sorted = JobPods.sort(pods, version, deletedUids);
         PodCounts counts = TaskStatusCounter.count(sorted.current()).plusTerminating(sorted.departing());
 
-        List<FieldError> errors = JobValidator.validate(job);
+        List<FieldError> errors = new ArrayList<>(JobValidator.validate(job));
+        if (job.readFailure().isEmpty() && job.getSpec().getTasks() != null && errors.isEmpty()) {
+            // Plugin arguments name tasks, which only a job valid otherwise has for sure.
+            errors.addAll(JobPlugins.BUILT_IN.validate(job));
+        }
         AcceptedSpec accepted = AcceptedSpec.check(job, fresh ? null : current, phase);
         Optional<Verdict> invalid = errors.isEmpty() ? accepted.refusal()
                 : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors)));
@@ -108,6 +113,12 @@ public final class JobStatusDecider {
         describeAdmission(next.getState(), job, admission);
         next.setAcceptedSpec(accepted.fingerprints());
         next.setAcceptedGeneration(accepted.generation());
+        if (invalid.isEmpty()) {
+            Map<String, String> controlled = JobPlugins.BUILT_IN.controlledResources(job);
+            next.setControlledResources(controlled.isEmpty() ? null : controlled);
+        } else if (current != null) {
+            next.setControlledResources(current.getControlledResources());
+        }
         List<Pod> delete = PodCleanup.plan(job, next.getState().getPhase(), transition, trigger, sorted);
         Optional<Instant> expiry = ttlExpiry(job, next);
         boolean expired = expiry.filter(e -> !now.isBefore(e)).isPresent();
