@@ -9,6 +9,7 @@ import dev.muster.support.informer.SharedInformers;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.job.plugin.PluginObject;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
@@ -24,6 +25,8 @@ import java.util.Optional;
 final class JobCache {
     /** Index of the shared Pod informer: {@code namespace/job-name} of pods carrying the job-name label. */
     static final String PODS_BY_JOB = "muster.dev/pods-by-job";
+    /** Index of the shared Job informer: {@code namespace/claim} of each claim a job names in {@code spec.volumes}. */
+    static final String JOBS_BY_CLAIM = "muster.dev/jobs-by-claim";
 
     private final SharedIndexInformer<Job> jobs;
     private final SharedIndexInformer<Pod> pods;
@@ -39,6 +42,9 @@ final class JobCache {
         this.jobs = informers.informer(Job.class);
         this.pods = informers.informer(Pod.class);
         this.podGroups = informers.informer(PodGroup.class);
+        if (!jobs.getIndexer().getIndexers().containsKey(JOBS_BY_CLAIM)) {
+            jobs.addIndexers(Map.of(JOBS_BY_CLAIM, JobCache::namedClaims));
+        }
         if (!pods.getIndexer().getIndexers().containsKey(PODS_BY_JOB)) {
             pods.addIndexers(Map.of(PODS_BY_JOB, pod -> jobKey(pod).map(key -> List.of(key.toString())).orElse(List.of())));
         }
@@ -63,6 +69,16 @@ final class JobCache {
         return podGroups;
     }
 
+    private static List<String> namedClaims(Job job) {
+        if (job.getSpec() == null || job.getSpec().getVolumes() == null) {
+            return List.of();
+        }
+        return job.getSpec().getVolumes().stream()
+                .filter(v -> v != null && v.getVolumeClaimName() != null)
+                .map(v -> new ObjectKey(job.getMetadata().getNamespace(), v.getVolumeClaimName()).toString())
+                .toList();
+    }
+
     /** The informers of plugin objects, which the controller starts and stops itself. */
     Collection<SharedIndexInformer<? extends HasMetadata>> pluginObjectInformers() {
         return pluginObjects.values();
@@ -74,14 +90,34 @@ final class JobCache {
                 && pluginObjects.values().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
-    /** The cached object of that kind and name in the job's namespace, if it carries a job-name label. */
+    /** The cached object of that kind and name in the job's namespace (of a labelled kind, if labelled). */
     Optional<HasMetadata> pluginObject(Job job, PluginObject object) {
-        SharedIndexInformer<? extends HasMetadata> informer = pluginObjects.get(object.type());
-        if (informer == null) {
-            throw new IllegalArgumentException(object.type().getSimpleName() + " is not in JobPlugins.OBJECT_TYPES");
-        }
-        return Optional.ofNullable(informer.getStore().getByKey(
+        return Optional.ofNullable(informer(object.type()).getStore().getByKey(
                 new ObjectKey(job.getMetadata().getNamespace(), object.name()).toString()));
+    }
+
+    /** Every PersistentVolumeClaim of the cluster. */
+    @SuppressWarnings("unchecked")
+    SharedIndexInformer<PersistentVolumeClaim> claims() {
+        return (SharedIndexInformer<PersistentVolumeClaim>) informer(PersistentVolumeClaim.class);
+    }
+
+    /** Whether the claim exists in the job's namespace. */
+    boolean claimExists(Job job, String claim) {
+        return claims().getStore().getByKey(new ObjectKey(job.getMetadata().getNamespace(), claim).toString()) != null;
+    }
+
+    /** The jobs that name the claim in {@code spec.volumes[].volumeClaimName}. */
+    List<ObjectKey> jobsNaming(PersistentVolumeClaim claim) {
+        return jobs.getIndexer().byIndex(JOBS_BY_CLAIM, ObjectKey.of(claim).toString()).stream().map(ObjectKey::of).toList();
+    }
+
+    private SharedIndexInformer<? extends HasMetadata> informer(Class<? extends HasMetadata> type) {
+        SharedIndexInformer<? extends HasMetadata> informer = pluginObjects.get(type);
+        if (informer == null) {
+            throw new IllegalArgumentException(type.getSimpleName() + " is not in JobPlugins.OBJECT_TYPES");
+        }
+        return informer;
     }
 
     Optional<Job> job(ObjectKey key) {

@@ -10,6 +10,7 @@ import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import dev.muster.job.plugin.JobPlugins;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -88,7 +89,10 @@ public final class JobController implements AutoCloseable {
         EventRecorder events = new EventRecorder(client, NAME);
         Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = new LinkedHashMap<>();
         for (Class<? extends HasMetadata> type : JobPlugins.OBJECT_TYPES) {
-            pluginObjects.put(type, client.resources(type).inAnyNamespace().withLabel(MusterLabels.JOB_NAME).runnableInformer(0));
+            // Every claim: a job's pods wait for the claims it names, which it did not make and are not labelled.
+            pluginObjects.put(type, type == PersistentVolumeClaim.class
+                    ? client.resources(type).inAnyNamespace().runnableInformer(0)
+                    : client.resources(type).inAnyNamespace().withLabel(MusterLabels.JOB_NAME).runnableInformer(0));
         }
         this.cache = new JobCache(informers, pluginObjects);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
@@ -108,6 +112,21 @@ public final class JobController implements AutoCloseable {
         ResourceEventHandler<HasMetadata> pluginObjectHandler = controller.enqueueing(object -> JobOwnership.controllingJob(object)
                 .map(job -> new ObjectKey(object.getMetadata().getNamespace(), job)));
         cache.pluginObjectInformers().forEach(informer -> addHandler(informer, pluginObjectHandler));
+        // A claim that appears wakes the jobs whose pods wait for it.
+        cache.claims().addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(PersistentVolumeClaim claim) {
+                cache.jobsNaming(claim).forEach(controller::enqueue);
+            }
+
+            @Override
+            public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {
+            }
+
+            @Override
+            public void onDelete(PersistentVolumeClaim claim, boolean unknownFinalState) {
+            }
+        });
     }
 
     @SuppressWarnings("unchecked")

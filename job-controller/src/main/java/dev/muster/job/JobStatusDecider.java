@@ -63,18 +63,27 @@ public final class JobStatusDecider {
         return decide(job, pods, group, deletedUids, Admission.NOT_GATED, now);
     }
 
+    /** Decides for a job none of whose named claims is missing. */
+    public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
+                              Admission admission, Instant now) {
+        return decide(job, pods, group, deletedUids, admission, List.of(), now);
+    }
+
     /**
      * Decides the status of {@code job}.
      *
-     * @param pods        the pods the job controls
-     * @param group       the job's PodGroup, if it exists
-     * @param deletedUids uids of pods the controller deleted that may still show in {@code pods}
-     * @param admission   how the job stands with the scheduler that admits gangs ({@link AdmissionGate});
-     *                    a gated job in Pending says so in {@code status.state.message}
-     * @param now         the time of the decision
+     * @param pods          the pods the job controls
+     * @param group         the job's PodGroup, if it exists
+     * @param deletedUids   uids of pods the controller deleted that may still show in {@code pods}
+     * @param admission     how the job stands with the scheduler that admits gangs ({@link AdmissionGate});
+     *                      a gated job in Pending says so in {@code status.state.message}
+     * @param missingClaims the claims the job names in {@code spec.volumes} that do not exist, described
+     *                      ({@link dev.muster.job.plugin.VolumesPlugin#missingClaims}); its pods wait for them,
+     *                      and a Pending job says so in {@code status.state.message}
+     * @param now           the time of the decision
      */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
-                              Admission admission, Instant now) {
+                              Admission admission, List<String> missingClaims, Instant now) {
         if (job.getSpec() == null) {
             job = withEmptySpec(job);
         }
@@ -111,6 +120,9 @@ public final class JobStatusDecider {
         }
         JobStatus next = nextStatus(job, fresh ? null : current, counts, transition, now);
         describeAdmission(next.getState(), job, admission);
+        if (next.getState().getPhase() == JobPhase.Pending && !missingClaims.isEmpty()) {
+            next.getState().setMessage("waiting for " + String.join(", ", missingClaims) + " to exist");
+        }
         next.setAcceptedSpec(accepted.fingerprints());
         next.setAcceptedGeneration(accepted.generation());
         if (invalid.isEmpty()) {

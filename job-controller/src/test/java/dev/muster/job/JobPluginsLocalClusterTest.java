@@ -10,7 +10,10 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -29,6 +32,7 @@ import java.util.stream.Collectors;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -201,6 +205,38 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(config.path("task").path("type").asText()).isEqualTo("worker");
         assertThat(config.path("task").path("index").asInt()).isEqualTo(1);
         await().atMost(TIMEOUT).until(() -> status("tfps"), in(Completed));
+    }
+
+    @Test
+    void aJobWaitsForTheClaimItNamesAndMakesTheOneItSpecifies() {
+        // /data on existing claim "datasets", /scratch on a claim of 10Gi the job makes.
+        create(JobPluginsTest.withVolumes(newJob("shared", null, runFor("1", task("worker", 2, null)))));
+
+        JobStatus waiting = await().atMost(TIMEOUT).until(() -> status("shared"), s -> s != null && s.getState().getMessage() != null
+                && s.getState().getMessage().contains("datasets"));
+        assertThat(phaseOf(waiting)).isEqualTo(Pending);
+        assertThat(waiting.getState().getMessage())
+                .isEqualTo("waiting for PersistentVolumeClaim datasets (spec.volumes[0].volumeClaimName) to exist");
+        PersistentVolumeClaim scratch = await().atMost(TIMEOUT).until(() -> get(PersistentVolumeClaim.class, "shared-volume-1"), Objects::nonNull);
+        assertThat(JobOwnership.isControlledBy(scratch, job("shared"))).isTrue();
+        assertThat(scratch.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("10Gi"));
+        assertThat(pods("shared")).isEmpty();
+        assertThat(podGroup("shared")).as("no gang is proposed for pods that cannot start").isEmpty();
+
+        client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("datasets").endMetadata()
+                .withNewSpec().withAccessModes("ReadOnlyMany").endSpec().build()).create();
+
+        await().atMost(TIMEOUT).until(() -> pods("shared").size() == 2);
+        Container main = pod("shared-worker-1").getSpec().getContainers().get(0);
+        assertThat(main.getVolumeMounts()).extracting(VolumeMount::getMountPath, VolumeMount::getName)
+                .containsExactlyInAnyOrder(tuple("/data", "muster-volume-0"), tuple("/scratch", "muster-volume-1"));
+        assertThat(pod("shared-worker-1").getSpec().getVolumes())
+                .extracting(v -> v.getPersistentVolumeClaim().getClaimName()).containsExactly("datasets", "shared-volume-1");
+        await().atMost(TIMEOUT).until(() -> status("shared"), in(Completed));
+
+        client.resources(Job.class).withName("shared").delete();
+        await().atMost(TIMEOUT).until(() -> get(PersistentVolumeClaim.class, "shared-volume-1") == null);
+        assertThat(get(PersistentVolumeClaim.class, "datasets")).as("a claim the job did not make stays").isNotNull();
     }
 
     @Test

@@ -7,7 +7,12 @@ import dev.muster.api.batch.v1alpha1.JobPolicies;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.job.plugin.JobPlugins;
+import dev.muster.api.batch.v1alpha1.VolumeSpec;
 import dev.muster.job.plugin.PluginObject;
+import dev.muster.job.plugin.SshKeyPair;
+import dev.muster.job.plugin.VolumesPlugin;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpecBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -40,6 +45,7 @@ import java.util.stream.Collectors;
 
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** What each plugin adds to a job's pods and which objects it wants: pure functions of the job. */
 class JobPluginsTest {
@@ -187,6 +193,7 @@ class JobPluginsTest {
         Secret secret = (Secret) objects(job).get("Secret/hpc-ssh");
         Map<String, String> data = decoded(secret);
         assertThat(data).containsOnlyKeys("id_rsa", "id_rsa.pub", "authorized_keys", "config");
+        assertThat(SshKeyPair.generate()).hasToString("SshKeyPair[redacted]");
         assertThat(data.get("authorized_keys")).isEqualTo(data.get("id_rsa.pub")).startsWith("ssh-rsa ");
         assertThat(data.get("config")).contains("Host hpc-worker-1\n  HostName hpc-worker-1.hpc\n  StrictHostKeyChecking no\n")
                 .contains("Host hpc-master-0\n");
@@ -322,6 +329,48 @@ class JobPluginsTest {
         assertThat(pod.getSpec().getHostname()).isNull();
         assertThat(pod.getSpec().getContainers().get(0).getEnv()).isNullOrEmpty();
         assertThat(pod.getSpec().getVolumes()).isNullOrEmpty();
+    }
+
+    /** Adds volume /data on existing claim {@code datasets} and /scratch on a claim of 10Gi the job makes. */
+    static Job withVolumes(Job job) {
+        VolumeSpec named = new VolumeSpec();
+        named.setMountPath("/data");
+        named.setVolumeClaimName("datasets");
+        VolumeSpec made = new VolumeSpec();
+        made.setMountPath("/scratch");
+        made.setVolumeClaim(new PersistentVolumeClaimSpecBuilder().withAccessModes("ReadWriteOnce")
+                .withNewResources().addToRequests("storage", new Quantity("10Gi")).endResources().build());
+        job.getSpec().setVolumes(List.of(named, made));
+        return job;
+    }
+
+    @Test
+    void volumesAreMountedInEveryContainerAndAClaimSpecBecomesTheJobsClaim() {
+        Job job = withVolumes(TestJobs.job("vol", task("worker", 2, null)));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec().getContainers()
+                .add(new ContainerBuilder().withName("sidecar").withImage("busybox").build());
+        Pod pod = pod(job, "worker", 1);
+        assertThat(pod.getSpec().getVolumes()).extracting(Volume::getName, v -> v.getPersistentVolumeClaim().getClaimName())
+                .containsExactly(tuple("muster-volume-0", "datasets"), tuple("muster-volume-1", "vol-volume-1"));
+        assertThat(pod.getSpec().getContainers()).hasSize(2).allSatisfy(c -> {
+            assertThat(mounts(c)).isEqualTo(Map.of("/data", "muster-volume-0", "/scratch", "muster-volume-1"));
+            assertThat(c.getVolumeMounts()).allSatisfy(m -> assertThat(m.getReadOnly()).isFalse());
+        });
+
+        Map<String, HasMetadata> objects = objects(job);
+        assertThat(objects).containsOnlyKeys("PersistentVolumeClaim/vol-volume-1");
+        PersistentVolumeClaim claim = (PersistentVolumeClaim) objects.get("PersistentVolumeClaim/vol-volume-1");
+        assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
+        assertThat(claim.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("10Gi"));
+        assertThat(PLUGINS.controlledResources(job)).isEqualTo(Map.of("PersistentVolumeClaim/vol-volume-1", "volumes"));
+    }
+
+    @Test
+    void aMissingNamedClaimIsNamedWithItsField() {
+        Job job = withVolumes(TestJobs.job("vol", task("worker", 1, null)));
+        assertThat(VolumesPlugin.missingClaims(job, name -> false))
+                .containsExactly("PersistentVolumeClaim datasets (spec.volumes[0].volumeClaimName)");
+        assertThat(VolumesPlugin.missingClaims(job, "datasets"::equals)).isEmpty();
     }
 
     static Map<String, String> decoded(Secret secret) {

@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -26,23 +27,29 @@ import java.util.TreeMap;
 public final class JobPlugins {
     /** Every plugin Muster has; a new one is one class and one entry here. */
     public static final JobPlugins BUILT_IN = new JobPlugins(List.of(new SvcPlugin(), new SshPlugin(), new EnvPlugin(),
-            new MpiPlugin(), new PyTorchPlugin(), new TensorFlowPlugin()));
+            new MpiPlugin(), new PyTorchPlugin(), new TensorFlowPlugin()), List.of(new VolumesPlugin()));
 
     /**
      * Every kind of object a plugin may create. The job controller watches these, selected by the job-name
-     * label, to recreate one deleted while its job runs; its RBAC grants exactly these.
+     * label, to recreate one deleted while its job runs (claims whole, since a job may name one it did not
+     * make); its RBAC grants exactly these.
      */
     public static final List<Class<? extends HasMetadata>> OBJECT_TYPES =
-            List.of(Service.class, ConfigMap.class, Secret.class, NetworkPolicy.class);
+            List.of(Service.class, ConfigMap.class, Secret.class, NetworkPolicy.class, PersistentVolumeClaim.class);
 
     private final Map<String, JobPlugin> byName = new LinkedHashMap<>();
+    private final List<JobPlugin> always;
 
-    /** @param plugins in the order they act on a pod */
-    public JobPlugins(List<JobPlugin> plugins) {
+    /**
+     * @param plugins in the order they act on a pod, each named in {@code spec.plugins} to act
+     * @param always  acting on every job after those, with no arguments (e.g. {@code spec.volumes})
+     */
+    public JobPlugins(List<JobPlugin> plugins, List<JobPlugin> always) {
         plugins.forEach(p -> byName.put(p.name(), p));
+        this.always = List.copyOf(always);
     }
 
-    /** The registered names, in order. */
+    /** The names {@code spec.plugins} may use, in order. */
     public Set<String> names() {
         return byName.keySet();
     }
@@ -65,7 +72,10 @@ public final class JobPlugins {
         return errors;
     }
 
-    /** The plugins the job runs (those it lists and those they imply), in order, with their arguments. */
+    /**
+     * The plugins the job runs (those it lists and those they imply, then those that always act), in order,
+     * with their arguments.
+     */
     public Map<JobPlugin, PluginArgs> active(Job job) {
         Map<String, List<String>> declared = declared(job);
         Set<String> wanted = new HashSet<>();
@@ -81,6 +91,7 @@ public final class JobPlugins {
                 active.put(plugin, args);
             }
         }
+        always.forEach(plugin -> active.put(plugin, PluginArgs.NONE));
         return active;
     }
 

@@ -47,7 +47,12 @@ public final class PodEdits {
 
     /** Mounts the volume read-only at {@code path} in every container and init container that has nothing there. */
     public static void mount(Pod pod, String volume, String path) {
-        VolumeMount mount = new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(true).build();
+        mount(pod, volume, path, true);
+    }
+
+    /** Mounts the volume at {@code path} in every container and init container that has nothing there. */
+    public static void mount(Pod pod, String volume, String path, boolean readOnly) {
+        VolumeMount mount = new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(readOnly).build();
         containers(pod).forEach(c -> {
             List<VolumeMount> mounts = c.getVolumeMounts() == null ? new ArrayList<>() : new ArrayList<>(c.getVolumeMounts());
             if (mounts.stream().noneMatch(m -> path.equals(m.getMountPath()))) {
