@@ -119,6 +119,7 @@ public final class JobController implements AutoCloseable {
                 cache.jobsNaming(claim).forEach(controller::enqueue);
             }
 
+            // Only a new claim can end a wait; a changed or deleted one leaves running pods as they are.
             @Override
             public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {
             }

@@ -98,10 +98,8 @@ final class JobResourceWriter {
      * Creates what the job's plugins want beside its pods and is not in the cache (again, if it was deleted),
      * as the job's controlled children, and brings the data of a synced ConfigMap up to date with the
      * resourceVersion it was read at. An object of that name the job does not control is left alone.
-     * Returns how many objects were created or updated.
      */
-    int ensurePluginObjects(Job job, Function<PluginObject, Optional<HasMetadata>> cached) {
-        int changed = 0;
+    void ensurePluginObjects(Job job, Function<PluginObject, Optional<HasMetadata>> cached) {
         String namespace = job.getMetadata().getNamespace();
         for (PluginObject object : JobPlugins.BUILT_IN.onJobCreate(job)) {
             HasMetadata existing = cached.apply(object).orElse(null);
@@ -116,7 +114,6 @@ final class JobResourceWriter {
                 desired.getMetadata().setLabels(labels);
                 if (createIfAbsent(desired)) {
                     log.info("job {}/{}: created {}", namespace, job.getMetadata().getName(), object.reference());
-                    changed++;
                 }
             } else if (!JobOwnership.isControlledBy(existing, job)) {
                 log.debug("job {}/{}: {} exists and is not controlled by the job; leaving it alone",
@@ -128,10 +125,8 @@ final class JobResourceWriter {
                 updated.setData(desired.getData());
                 client.resource(updated).update();
                 log.info("job {}/{}: updated {}", namespace, job.getMetadata().getName(), object.reference());
-                changed++;
             }
         }
-        return changed;
     }
 
     /**

@@ -174,7 +174,7 @@ class FaultToleranceEndToEndTest {
     /** Jobs not in a final phase, each with its status, for the failure message. */
     private static List<String> unfinished(LocalCluster cluster) {
         return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
-                .filter(j -> !FINAL.contains(phaseOf(j)))
+                .filter(j -> phaseOf(j) == null || !FINAL.contains(phaseOf(j)))
                 .map(j -> j.getMetadata().getName() + " (rv " + j.getMetadata().getResourceVersion() + "): "
                         + (j.getStatus() == null || j.getStatus().getState() == null ? "no state yet"
                         : phaseOf(j) + " " + j.getStatus().getState().getMessage()
