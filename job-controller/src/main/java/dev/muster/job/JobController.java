@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -36,6 +38,7 @@ import java.util.Optional;
  * {@link SharedInformers#start()}, then call {@link #start()}; {@link #close()} stops it.
  */
 public final class JobController implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(JobController.class);
     /** Name of the controller's worker threads and of the component in recorded Events. */
     public static final String NAME = "muster-job-controller";
     /** Workers when not given: reconciles are short and API-bound. */
@@ -90,9 +93,16 @@ public final class JobController implements AutoCloseable {
         Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = new LinkedHashMap<>();
         for (Class<? extends HasMetadata> type : JobPlugins.OBJECT_TYPES) {
             // Every claim: a job's pods wait for the claims it names, which it did not make and are not labelled.
-            pluginObjects.put(type, type == PersistentVolumeClaim.class
+            SharedIndexInformer<? extends HasMetadata> informer = type == PersistentVolumeClaim.class
                     ? client.resources(type).inAnyNamespace().runnableInformer(0)
-                    : client.resources(type).inAnyNamespace().withLabel(MusterLabels.JOB_NAME).runnableInformer(0));
+                    : client.resources(type).inAnyNamespace().withLabel(MusterLabels.JOB_NAME).runnableInformer(0);
+            // As the shared informers do: a failed list or watch is retried, never the end of the informer,
+            // whose cache the controller waits for before any reconcile.
+            informer.exceptionHandler((wasStarted, failure) -> {
+                log.warn("informer for {}: list or watch failed, retrying: {}", type.getSimpleName(), failure.toString());
+                return true;
+            });
+            pluginObjects.put(type, informer);
         }
         this.cache = new JobCache(informers, pluginObjects);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
