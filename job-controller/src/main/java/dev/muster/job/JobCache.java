@@ -6,26 +6,45 @@ import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.job.plugin.JobPlugins;
+import dev.muster.job.plugin.PluginObject;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The job controller's read side: Jobs, their pods and their PodGroups from the shared informers. */
+/**
+ * The job controller's read side: Jobs, their pods and their PodGroups from the shared informers, and the
+ * objects their plugins made from label-selected informers of its own.
+ */
 final class JobCache {
     /** Index of the shared Pod informer: {@code namespace/job-name} of pods carrying the job-name label. */
     static final String PODS_BY_JOB = "muster.dev/pods-by-job";
+    /** Index of the shared Job informer: {@code namespace/claim} of each claim a job names in {@code spec.volumes}. */
+    static final String JOBS_BY_CLAIM = "muster.dev/jobs-by-claim";
 
     private final SharedIndexInformer<Job> jobs;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<PodGroup> podGroups;
+    private final Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects;
 
-    JobCache(SharedInformers informers) {
+    /**
+     * @param pluginObjects informers of the kinds plugins create ({@link JobPlugins#OBJECT_TYPES}), selected by
+     *                      the job-name label so that the cache holds jobs' objects only, not every Secret
+     */
+    JobCache(SharedInformers informers, Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects) {
+        this.pluginObjects = Map.copyOf(pluginObjects);
         this.jobs = informers.informer(Job.class);
         this.pods = informers.informer(Pod.class);
         this.podGroups = informers.informer(PodGroup.class);
+        if (!jobs.getIndexer().getIndexers().containsKey(JOBS_BY_CLAIM)) {
+            jobs.addIndexers(Map.of(JOBS_BY_CLAIM, JobCache::namedClaims));
+        }
         if (!pods.getIndexer().getIndexers().containsKey(PODS_BY_JOB)) {
             pods.addIndexers(Map.of(PODS_BY_JOB, pod -> jobKey(pod).map(key -> List.of(key.toString())).orElse(List.of())));
         }
@@ -50,9 +69,55 @@ final class JobCache {
         return podGroups;
     }
 
-    /** Whether all three kinds have been listed, so that absence in the cache means absence. */
+    private static List<String> namedClaims(Job job) {
+        if (job.getSpec() == null || job.getSpec().getVolumes() == null) {
+            return List.of();
+        }
+        return job.getSpec().getVolumes().stream()
+                .filter(v -> v != null && v.getVolumeClaimName() != null)
+                .map(v -> new ObjectKey(job.getMetadata().getNamespace(), v.getVolumeClaimName()).toString())
+                .toList();
+    }
+
+    /** The informers of plugin objects, which the controller starts and stops itself. */
+    Collection<SharedIndexInformer<? extends HasMetadata>> pluginObjectInformers() {
+        return pluginObjects.values();
+    }
+
+    /** Whether every kind has been listed, so that absence in the cache means absence. */
     boolean hasSynced() {
-        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced();
+        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced()
+                && pluginObjects.values().stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** The cached object of that kind and name in the job's namespace (of a labelled kind, if labelled). */
+    Optional<HasMetadata> pluginObject(Job job, PluginObject object) {
+        return Optional.ofNullable(informer(object.type()).getStore().getByKey(
+                new ObjectKey(job.getMetadata().getNamespace(), object.name()).toString()));
+    }
+
+    /** Every PersistentVolumeClaim of the cluster. */
+    @SuppressWarnings("unchecked")
+    SharedIndexInformer<PersistentVolumeClaim> claims() {
+        return (SharedIndexInformer<PersistentVolumeClaim>) informer(PersistentVolumeClaim.class);
+    }
+
+    /** Whether the claim exists in the job's namespace. */
+    boolean claimExists(Job job, String claim) {
+        return claims().getStore().getByKey(new ObjectKey(job.getMetadata().getNamespace(), claim).toString()) != null;
+    }
+
+    /** The jobs that name the claim in {@code spec.volumes[].volumeClaimName}. */
+    List<ObjectKey> jobsNaming(PersistentVolumeClaim claim) {
+        return jobs.getIndexer().byIndex(JOBS_BY_CLAIM, ObjectKey.of(claim).toString()).stream().map(ObjectKey::of).toList();
+    }
+
+    private SharedIndexInformer<? extends HasMetadata> informer(Class<? extends HasMetadata> type) {
+        SharedIndexInformer<? extends HasMetadata> informer = pluginObjects.get(type);
+        if (informer == null) {
+            throw new IllegalArgumentException(type.getSimpleName() + " is not in JobPlugins.OBJECT_TYPES");
+        }
+        return informer;
     }
 
     Optional<Job> job(ObjectKey key) {

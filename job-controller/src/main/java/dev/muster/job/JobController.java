@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.Controller;
@@ -7,11 +8,19 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
+import dev.muster.job.plugin.JobPlugins;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.Optional;
@@ -29,6 +38,7 @@ import java.util.Optional;
  * {@link SharedInformers#start()}, then call {@link #start()}; {@link #close()} stops it.
  */
 public final class JobController implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(JobController.class);
     /** Name of the controller's worker threads and of the component in recorded Events. */
     public static final String NAME = "muster-job-controller";
     /** Workers when not given: reconciles are short and API-bound. */
@@ -80,7 +90,21 @@ public final class JobController implements AutoCloseable {
     public JobController(KubernetesClient client, SharedInformers informers, int workers, Clock clock,
                          String admittingScheduler) {
         EventRecorder events = new EventRecorder(client, NAME);
-        this.cache = new JobCache(informers);
+        Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = new LinkedHashMap<>();
+        for (Class<? extends HasMetadata> type : JobPlugins.OBJECT_TYPES) {
+            // Every claim: a job's pods wait for the claims it names, which it did not make and are not labelled.
+            SharedIndexInformer<? extends HasMetadata> informer = type == PersistentVolumeClaim.class
+                    ? client.resources(type).inAnyNamespace().runnableInformer(0)
+                    : client.resources(type).inAnyNamespace().withLabel(MusterLabels.JOB_NAME).runnableInformer(0);
+            // As the shared informers do: a failed list or watch is retried, never the end of the informer,
+            // whose cache the controller waits for before any reconcile.
+            informer.exceptionHandler((wasStarted, failure) -> {
+                log.warn("informer for {}: list or watch failed, retrying: {}", type.getSimpleName(), failure.toString());
+                return true;
+            });
+            pluginObjects.put(type, informer);
+        }
+        this.cache = new JobCache(informers, pluginObjects);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
                 new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events, podCreations),
                 new StatusWriter(client), events, new ReconcileFailureRecorder(client, cache, clock), clock);
@@ -94,14 +118,43 @@ public final class JobController implements AutoCloseable {
         cache.jobs().addEventHandler(jobHandler);
         cache.pods().addEventHandler(podHandler);
         cache.podGroups().addEventHandler(podGroupHandler);
+        // A plugin object deleted while its job runs wakes the job, which recreates it.
+        ResourceEventHandler<HasMetadata> pluginObjectHandler = controller.enqueueing(object -> JobOwnership.controllingJob(object)
+                .map(job -> new ObjectKey(object.getMetadata().getNamespace(), job)));
+        cache.pluginObjectInformers().forEach(informer -> addHandler(informer, pluginObjectHandler));
+        // A claim that appears wakes the jobs whose pods wait for it.
+        cache.claims().addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(PersistentVolumeClaim claim) {
+                cache.jobsNaming(claim).forEach(controller::enqueue);
+            }
+
+            // Only a new claim can end a wait; a changed or deleted one leaves running pods as they are.
+            @Override
+            public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {
+            }
+
+            @Override
+            public void onDelete(PersistentVolumeClaim claim, boolean unknownFinalState) {
+            }
+        });
     }
 
-    /** Starts the workers; they wait for the informers to sync before the first reconcile. */
+    @SuppressWarnings("unchecked")
+    private static <T extends HasMetadata> void addHandler(SharedIndexInformer<T> informer, ResourceEventHandler<HasMetadata> handler) {
+        informer.addEventHandler((ResourceEventHandler<T>) handler);
+    }
+
+    /**
+     * Starts the informers of plugin objects and the workers; the workers wait for every informer to sync
+     * before the first reconcile.
+     */
     public void start() {
+        cache.pluginObjectInformers().forEach(SharedIndexInformer::start);
         controller.start();
     }
 
-    /** Whether the Job, Pod and PodGroup informers have listed their kinds, for health reporting. */
+    /** Whether the Job, Pod, PodGroup and plugin-object informers have listed their kinds, for health reporting. */
     public boolean hasSynced() {
         return cache.hasSynced();
     }
@@ -118,6 +171,7 @@ public final class JobController implements AutoCloseable {
         cache.pods().removeEventHandler(podHandler);
         cache.podGroups().removeEventHandler(podGroupHandler);
         controller.close();
+        cache.pluginObjectInformers().forEach(SharedIndexInformer::close);
         podCreations.shutdown();
     }
 }

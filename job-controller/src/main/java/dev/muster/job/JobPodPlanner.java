@@ -4,6 +4,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.job.plugin.JobPlugins;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -20,7 +21,8 @@ import java.util.stream.Collectors;
 
 /**
  * The pods a job should have: for each task and each index in [0, replicas), pod
- * {@code <job>-<task>-<index>} made from the task's template. A pure function of the job.
+ * {@code <job>-<task>-<index>} made from the task's template, with what the job's plugins add. A pure
+ * function of the job.
  */
 public final class JobPodPlanner {
     private JobPodPlanner() {
@@ -81,7 +83,7 @@ public final class JobPodPlanner {
                 ? new PodSpec() : new PodSpecBuilder(template.getSpec()).build();
         spec.setSchedulerName(JobDefaults.schedulerName(job.getSpec()));
 
-        return new PodBuilder()
+        Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName(JobDefaults.podName(jobName, task.getName(), index))
                 .withNamespace(job.getMetadata().getNamespace())
@@ -91,5 +93,7 @@ public final class JobPodPlanner {
                 .endMetadata()
                 .withSpec(spec)
                 .build();
+        JobPlugins.BUILT_IN.onPodCreate(job, task, index, pod);
+        return pod;
     }
 }

@@ -3,6 +3,7 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.job.plugin.VolumesPlugin;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
@@ -67,6 +68,7 @@ final class JobReconciler implements Reconciler {
         if (found.isEmpty() || found.get().getMetadata().getDeletionTimestamp() != null) {
             // Children carry an ownerReference to the job; garbage collection removes them.
             log.debug("job {}: gone or being deleted", key);
+            found.ifPresent(job -> children.deletePluginObjects(job, object -> cache.pluginObject(job, object)));
             deleted.forget(key);
             return ReconcileResult.done();
         }
@@ -75,7 +77,9 @@ final class JobReconciler implements Reconciler {
         Instant now = clock.instant();
         Optional<PodGroup> group = cache.podGroupOf(job);
         Admission admission = gate.check(job, group);
-        JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission, now);
+        List<String> missingClaims = VolumesPlugin.missingClaims(job, claim -> cache.claimExists(job, claim));
+        JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
+                missingClaims, now);
         if (decision.expired()) {
             log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleting it", key, decision.phase());
             children.deleteJob(job);
@@ -97,8 +101,13 @@ final class JobReconciler implements Reconciler {
         }
         int created = 0;
         if (decision.runsPods()) {
-            children.ensurePodGroup(job, decision.openTasks(), group);
-            if (admission.allowsPods()) {
+            // Before any pod: a pod's first lookup of its peers must find the Service and the host lists.
+            children.ensurePluginObjects(job, object -> cache.pluginObject(job, object));
+            // Without its claims no pod could start: a new gang is not even proposed, so it holds no room.
+            if (missingClaims.isEmpty() || group.isPresent()) {
+                children.ensurePodGroup(job, decision.openTasks(), group);
+            }
+            if (missingClaims.isEmpty() && admission.allowsPods()) {
                 created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
             }
         }

@@ -1,8 +1,12 @@
 package dev.muster.job;
 
+import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.event.EventRecorder;
+import dev.muster.job.plugin.JobPlugins;
+import dev.muster.job.plugin.PluginObject;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -12,11 +16,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.HttpURLConnection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -84,6 +92,52 @@ final class JobResourceWriter {
             throw failure.getCause();
         }
         return created.get();
+    }
+
+    /**
+     * Creates what the job's plugins want beside its pods and is not in the cache (again, if it was deleted),
+     * as the job's controlled children, and brings the data of a synced ConfigMap up to date with the
+     * resourceVersion it was read at. An object of that name the job does not control is left alone.
+     */
+    void ensurePluginObjects(Job job, Function<PluginObject, Optional<HasMetadata>> cached) {
+        String namespace = job.getMetadata().getNamespace();
+        for (PluginObject object : JobPlugins.BUILT_IN.onJobCreate(job)) {
+            HasMetadata existing = cached.apply(object).orElse(null);
+            if (existing == null) {
+                HasMetadata desired = object.build().get();
+                desired.getMetadata().setNamespace(namespace);
+                desired.getMetadata().setOwnerReferences(List.of(JobOwnership.ownerReference(job)));
+                // The label selects the object into the controller's cache.
+                Map<String, String> labels = new LinkedHashMap<>(desired.getMetadata().getLabels() == null
+                        ? Map.of() : desired.getMetadata().getLabels());
+                labels.put(MusterLabels.JOB_NAME, job.getMetadata().getName());
+                desired.getMetadata().setLabels(labels);
+                if (createIfAbsent(desired)) {
+                    log.info("job {}/{}: created {}", namespace, job.getMetadata().getName(), object.reference());
+                }
+            } else if (!JobOwnership.isControlledBy(existing, job)) {
+                log.debug("job {}/{}: {} exists and is not controlled by the job; leaving it alone",
+                        namespace, job.getMetadata().getName(), object.reference());
+            } else if (object.synced() && existing instanceof ConfigMap actual
+                    && object.build().get() instanceof ConfigMap desired
+                    && !Objects.equals(actual.getData(), desired.getData())) {
+                ConfigMap updated = Serialization.clone(actual);
+                updated.setData(desired.getData());
+                client.resource(updated).update();
+                log.info("job {}/{}: updated {}", namespace, job.getMetadata().getName(), object.reference());
+            }
+        }
+    }
+
+    /**
+     * Deletes what the job's plugins made, for a job being deleted in the foreground; otherwise the
+     * ownerReferences let the garbage collector do it. Objects the job does not control are kept.
+     */
+    void deletePluginObjects(Job job, Function<PluginObject, Optional<HasMetadata>> cached) {
+        for (PluginObject object : JobPlugins.BUILT_IN.onJobDelete(job)) {
+            cached.apply(object).filter(existing -> JobOwnership.isControlledBy(existing, job))
+                    .ifPresent(existing -> client.resource(existing).delete());
+        }
     }
 
     /** Deletes the pod; false if it was gone already (fabric8 answers a 404 with no deletion, not an exception). */

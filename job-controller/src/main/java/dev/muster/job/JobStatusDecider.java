@@ -10,6 +10,7 @@ import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
+import dev.muster.job.plugin.JobPlugins;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.Pod;
 
@@ -62,18 +63,27 @@ public final class JobStatusDecider {
         return decide(job, pods, group, deletedUids, Admission.NOT_GATED, now);
     }
 
+    /** Decides for a job none of whose named claims is missing. */
+    public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
+                              Admission admission, Instant now) {
+        return decide(job, pods, group, deletedUids, admission, List.of(), now);
+    }
+
     /**
      * Decides the status of {@code job}.
      *
-     * @param pods        the pods the job controls
-     * @param group       the job's PodGroup, if it exists
-     * @param deletedUids uids of pods the controller deleted that may still show in {@code pods}
-     * @param admission   how the job stands with the scheduler that admits gangs ({@link AdmissionGate});
-     *                    a gated job in Pending says so in {@code status.state.message}
-     * @param now         the time of the decision
+     * @param pods          the pods the job controls
+     * @param group         the job's PodGroup, if it exists
+     * @param deletedUids   uids of pods the controller deleted that may still show in {@code pods}
+     * @param admission     how the job stands with the scheduler that admits gangs ({@link AdmissionGate});
+     *                      a gated job in Pending says so in {@code status.state.message}
+     * @param missingClaims the claims the job names in {@code spec.volumes} that do not exist, described
+     *                      ({@link dev.muster.job.plugin.VolumesPlugin#missingClaims}); its pods wait for them,
+     *                      and a Pending job says so in {@code status.state.message}
+     * @param now           the time of the decision
      */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
-                              Admission admission, Instant now) {
+                              Admission admission, List<String> missingClaims, Instant now) {
         if (job.getSpec() == null) {
             job = withEmptySpec(job);
         }
@@ -84,7 +94,11 @@ public final class JobStatusDecider {
         JobPods sorted = JobPods.sort(pods, version, deletedUids);
         PodCounts counts = TaskStatusCounter.count(sorted.current()).plusTerminating(sorted.departing());
 
-        List<FieldError> errors = JobValidator.validate(job);
+        List<FieldError> errors = new ArrayList<>(JobValidator.validate(job));
+        if (job.readFailure().isEmpty() && job.getSpec().getTasks() != null && errors.isEmpty()) {
+            // Plugin arguments name tasks, which only a job valid otherwise has for sure.
+            errors.addAll(JobPlugins.BUILT_IN.validate(job));
+        }
         AcceptedSpec accepted = AcceptedSpec.check(job, fresh ? null : current, phase);
         Optional<Verdict> invalid = errors.isEmpty() ? accepted.refusal()
                 : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors)));
@@ -106,8 +120,17 @@ public final class JobStatusDecider {
         }
         JobStatus next = nextStatus(job, fresh ? null : current, counts, transition, now);
         describeAdmission(next.getState(), job, admission);
+        if (next.getState().getPhase() == JobPhase.Pending && !missingClaims.isEmpty()) {
+            next.getState().setMessage("waiting for " + String.join(", ", missingClaims) + " to exist");
+        }
         next.setAcceptedSpec(accepted.fingerprints());
         next.setAcceptedGeneration(accepted.generation());
+        if (invalid.isEmpty()) {
+            Map<String, String> controlled = JobPlugins.BUILT_IN.controlledResources(job);
+            next.setControlledResources(controlled.isEmpty() ? null : controlled);
+        } else if (current != null) {
+            next.setControlledResources(current.getControlledResources());
+        }
         List<Pod> delete = PodCleanup.plan(job, next.getState().getPhase(), transition, trigger, sorted);
         Optional<Instant> expiry = ttlExpiry(job, next);
         boolean expired = expiry.filter(e -> !now.isBefore(e)).isPresent();

@@ -53,6 +53,7 @@ class WaitingStageEndToEndTest {
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
+            assertThat(group).as("the job's PodGroup").isNotNull();
             assertThat(group.getSpec().getMinMember()).as("the worker stage is open").isEqualTo(4);
             assertThat(group.getStatus().getConditions()).anySatisfy(c -> {
                 assertThat(c.getType()).isEqualTo(PodGroupCondition.UNSCHEDULABLE);

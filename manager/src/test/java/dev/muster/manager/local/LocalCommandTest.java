@@ -50,6 +50,18 @@ class LocalCommandTest {
     }
 
     @Test
+    void distributedTrainingExamplesRunUntilDoneAndExitZero() {
+        int code = run("--until-done", "--timeout", "180s", "../examples/pytorch-ddp.yaml",
+                "../examples/mpi-allreduce.yaml", "../examples/tensorflow-ps.yaml");
+
+        assertThat(code).as(out() + err()).isZero();
+        assertThat(out()).contains("job default/ddp  Completed  master: 1 Succeeded | worker: 3 Succeeded")
+                .containsPattern("job default/allreduce  Completed  launcher: 1 Succeeded")
+                .containsPattern("job default/tfjob  Completed  chief: 1 Succeeded")
+                .contains("all submitted work completed");
+    }
+
+    @Test
     void aFailingJobExitsOne() throws Exception {
         Path file = Files.writeString(dir.resolve("fail.yaml"), """
                 apiVersion: batch.muster.dev/v1alpha1

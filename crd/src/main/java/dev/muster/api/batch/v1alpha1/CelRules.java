@@ -41,6 +41,15 @@ final class CelRules {
     static final String TASK_MIN_AVAILABLE = "!has(self.minAvailable) || self.minAvailable <= (has(self.replicas) ? self.replicas : 1)";
     static final String TASK_MIN_AVAILABLE_MESSAGE = "minAvailable must not exceed replicas";
 
+    // A volume, and the list of them.
+    static final String CLAIM_XOR_NAME = "has(self.volumeClaimName) != has(self.volumeClaim)";
+    static final String CLAIM_XOR_NAME_MESSAGE = "set either volumeClaimName or volumeClaim, exactly one of them";
+    static final String ABSOLUTE_MOUNT_PATH = "self.startsWith('/')";
+    static final String ABSOLUTE_MOUNT_PATH_MESSAGE = "mountPath must be an absolute path";
+    static final String UNIQUE_MOUNT_PATHS = "self.all(v, !has(v.mountPath) "
+            + "|| self.filter(w, has(w.mountPath) && w.mountPath == v.mountPath).size() == 1)";
+    static final String UNIQUE_MOUNT_PATHS_MESSAGE = "each volume needs a mountPath of its own";
+
     // The job's spec.
     static final String UNIQUE_TASKS = "self.tasks.all(t, self.tasks.filter(u, u.name == t.name).size() == 1)";
     static final String UNIQUE_TASKS_MESSAGE = "task names must be unique";

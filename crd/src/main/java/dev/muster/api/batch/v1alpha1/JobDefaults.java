@@ -13,6 +13,8 @@ public final class JobDefaults {
     public static final int MAX_TASKS = 64;
     /** Policies a job or a task may have, for the same reason. */
     public static final int MAX_POLICIES = 32;
+    /** Volumes a job may list. */
+    public static final int MAX_VOLUMES = 32;
 
     private JobDefaults() {
     }
@@ -54,6 +56,11 @@ public final class JobDefaults {
     /** The name of a job's pod: {@code <job>-<task>-<index>}. */
     public static String podName(String job, String task, int index) {
         return job + "-" + task + "-" + index;
+    }
+
+    /** The name of the claim a job makes for {@code spec.volumes[index]} from its {@code volumeClaim}. */
+    public static String volumeClaimName(String job, int index) {
+        return job + "-volume-" + index;
     }
 
     /** The name of a job's PodGroup, which is the job's own name. */

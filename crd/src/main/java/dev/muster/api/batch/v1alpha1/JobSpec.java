@@ -46,6 +46,8 @@ public class JobSpec {
     @Min(0)
     private Integer ttlSecondsAfterFinished;
     private Boolean suspend;
+    @Size(max = JobDefaults.MAX_VOLUMES)
+    @ValidationRule(value = CelRules.UNIQUE_MOUNT_PATHS, message = CelRules.UNIQUE_MOUNT_PATHS_MESSAGE)
     private List<VolumeSpec> volumes;
 
     /** Scheduler for the job's pods; defaults to {@code muster}. */

@@ -27,6 +27,7 @@ public class JobStatus {
     private Map<String, String> acceptedSpec;
     private Long acceptedGeneration;
     private List<Condition> controllerConditions;
+    private Map<String, String> controlledResources;
 
     /** Current phase and why the job is in it. */
     public JobState getState() { return state; }
@@ -83,4 +84,11 @@ public class JobStatus {
      */
     public List<Condition> getControllerConditions() { return controllerConditions; }
     public void setControllerConditions(List<Condition> controllerConditions) { this.controllerConditions = controllerConditions; }
+
+    /**
+     * Objects the job's plugins keep beside its pods, as {@code Kind/name} to the plugin's name, e.g.
+     * {@code Service/ddp: svc}; all are owned by the job and deleted with it. Absent without plugins.
+     */
+    public Map<String, String> getControlledResources() { return controlledResources; }
+    public void setControlledResources(Map<String, String> controlledResources) { this.controlledResources = controlledResources; }
 }

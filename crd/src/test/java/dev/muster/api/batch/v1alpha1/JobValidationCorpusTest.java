@@ -143,6 +143,22 @@ public class JobValidationCorpusTest {
                 bad("unknown plugin", "plugins: {ssh: [], horovod: []}\n" + tasks,
                         List.of("spec.plugins: Invalid value: \"object\": plugins must be ssh, svc, env, pytorch, mpi or tensorflow"),
                         List.of("spec.plugins.horovod: unknown plugin 'horovod'; one of ssh, svc, env, pytorch, mpi, tensorflow")),
+                bad("volume with both a claim name and a claim", "volumes: [{mountPath: /data, volumeClaimName: data, "
+                                + "volumeClaim: {accessModes: [ReadWriteOnce]}}]\n" + tasks,
+                        List.of("spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them"),
+                        List.of("spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them")),
+                bad("volume without mountPath or claim", "volumes: [{}]\n" + tasks,
+                        List.of("spec.volumes[0].mountPath: Required value",
+                                "spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them"),
+                        List.of("spec.volumes[0].mountPath: is required",
+                                "spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them")),
+                bad("volumes sharing a relative mountPath", "volumes: [{mountPath: data, volumeClaimName: a}, "
+                                + "{mountPath: data, volumeClaimName: b}]\n" + tasks,
+                        List.of("spec.volumes[0].mountPath: mountPath must be an absolute path",
+                                "spec.volumes[1].mountPath: mountPath must be an absolute path",
+                                "spec.volumes: each volume needs a mountPath of its own"),
+                        List.of("spec.volumes[0].mountPath: must be an absolute path, was 'data'",
+                                "spec.volumes[1].mountPath: must be an absolute path, was 'data'")),
                 bad("too many tasks", "tasks:\n" + IntStream.range(0, 65)
                                 .mapToObj(i -> "- {name: t" + i + ", " + CONTAINERS + "}").collect(Collectors.joining("\n")),
                         List.of("spec.tasks: Too many: 65: must have at most 64 items", RULES_NOT_CHECKED),
@@ -168,6 +184,9 @@ public class JobValidationCorpusTest {
                 ttlSecondsAfterFinished: 60
                 suspend: false
                 plugins: {ssh: [], svc: ["--publish-not-ready-addresses"], env: []}
+                volumes:
+                - {mountPath: /data, volumeClaimName: datasets}
+                - {mountPath: /scratch, volumeClaim: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}}
                 policies:
                 - {events: [PodEvicted, Unknown], action: RestartJob, timeout: 1m30s}
                 - {exitCode: 137, action: RestartTask}

@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobPolicies;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.api.batch.v1alpha1.VolumeSpec;
 import io.fabric8.kubernetes.client.utils.KubernetesResourceUtil;
 
 import java.util.ArrayList;
@@ -57,6 +58,7 @@ public final class JobValidator {
         }
         PolicyValidator.validate(spec.getPolicies(), "spec.policies", errors);
         DependencyValidator.validate(tasks, errors);
+        validateVolumes(spec.getVolumes(), errors);
         if (spec.getPlugins() != null) {
             for (String plugin : spec.getPlugins().keySet()) {
                 if (!JobPolicies.PLUGINS.contains(plugin)) {
@@ -71,6 +73,40 @@ public final class JobValidator {
     /** The problems joined into one message, as shown in status and events. */
     public static String describe(List<FieldError> errors) {
         return errors.stream().map(FieldError::toString).collect(Collectors.joining("; "));
+    }
+
+    /** Each volume: an absolute mountPath of its own, and either an existing claim's name or a claim to make. */
+    private static void validateVolumes(List<VolumeSpec> volumes, List<FieldError> errors) {
+        if (volumes == null) {
+            return;
+        }
+        if (volumes.size() > JobDefaults.MAX_VOLUMES) {
+            errors.add(new FieldError("spec.volumes", "must list at most " + JobDefaults.MAX_VOLUMES + " volumes, has " + volumes.size()));
+        }
+        Set<String> paths = new HashSet<>();
+        for (int i = 0; i < volumes.size(); i++) {
+            String path = "spec.volumes[" + i + "]";
+            VolumeSpec volume = volumes.get(i);
+            if (volume == null) {
+                errors.add(new FieldError(path, "must not be null"));
+                continue;
+            }
+            String mountPath = volume.getMountPath();
+            if (mountPath == null || mountPath.isEmpty()) {
+                errors.add(new FieldError(path + ".mountPath", "is required"));
+            } else if (!mountPath.startsWith("/")) {
+                errors.add(new FieldError(path + ".mountPath", "must be an absolute path, was '" + mountPath + "'"));
+            } else if (!paths.add(mountPath)) {
+                errors.add(new FieldError(path + ".mountPath", "'" + mountPath + "' is the mountPath of another volume"));
+            }
+            boolean named = volume.getVolumeClaimName() != null;
+            if (named == (volume.getVolumeClaim() != null)) {
+                errors.add(new FieldError(path, "set either volumeClaimName or volumeClaim, exactly one of them"));
+            } else if (named && !KubernetesResourceUtil.isValidName(volume.getVolumeClaimName())) {
+                errors.add(new FieldError(path + ".volumeClaimName", "'" + volume.getVolumeClaimName()
+                        + "' is not a valid claim name"));
+            }
+        }
     }
 
     /** A job-level number of pods, if set: at least {@code min}, at most the total replicas of all tasks. */

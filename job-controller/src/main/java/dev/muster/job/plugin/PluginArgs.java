@@ -1,0 +1,87 @@
+package dev.muster.job.plugin;
+
+import dev.muster.api.batch.v1alpha1.validation.FieldError;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A plugin's CLI-style arguments, read as Go's flag package reads Volcano's: {@code --name=value},
+ * {@code -name=value}, {@code --name value} for an argument that takes a value, and {@code --name} alone
+ * for a switch. A pure function of the list in {@code spec.plugins}.
+ *
+ * @param values the value of each argument given; a switch given alone maps to {@code "true"}
+ */
+public record PluginArgs(Map<String, String> values) {
+    /** No arguments: every plugin's defaults. */
+    public static final PluginArgs NONE = new PluginArgs(Map.of());
+
+    /**
+     * Reads {@code raw}; every argument not in {@code switches} or {@code valued}, a value missing, or a
+     * switch given a value other than true/false is an error at {@code spec.plugins.<plugin>}.
+     */
+    public static PluginArgs parse(String plugin, List<String> raw, Set<String> switches, Set<String> valued,
+                                   List<FieldError> errors) {
+        String path = "spec.plugins." + plugin;
+        Map<String, String> values = new LinkedHashMap<>();
+        List<String> args = raw == null ? List.of() : raw;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (arg == null || !arg.startsWith("-") || arg.equals("-") || arg.equals("--")) {
+                errors.add(new FieldError(path, "argument '" + arg + "' is not of the form --name=value"));
+                continue;
+            }
+            String body = arg.startsWith("--") ? arg.substring(2) : arg.substring(1);
+            int eq = body.indexOf('=');
+            String name = eq < 0 ? body : body.substring(0, eq);
+            String value = eq < 0 ? null : body.substring(eq + 1);
+            if (switches.contains(name)) {
+                if (value != null && !value.equals("true") && !value.equals("false")) {
+                    errors.add(new FieldError(path, "argument --" + name + " is a switch; its value must be true or false, was '" + value + "'"));
+                    continue;
+                }
+                values.put(name, value == null ? "true" : value);
+            } else if (valued.contains(name)) {
+                if (value == null) {
+                    if (i + 1 >= args.size() || args.get(i + 1) == null || args.get(i + 1).startsWith("-")) {
+                        errors.add(new FieldError(path, "argument --" + name + " needs a value"));
+                        continue;
+                    }
+                    value = args.get(++i);
+                }
+                values.put(name, value);
+            } else {
+                errors.add(new FieldError(path, "unknown argument --" + name + "; known: " + known(switches, valued)));
+            }
+        }
+        return new PluginArgs(Map.copyOf(values));
+    }
+
+    /** The argument's value, if given. */
+    public Optional<String> value(String name) {
+        return Optional.ofNullable(values.get(name));
+    }
+
+    /** The argument's value, or {@code fallback} if not given. */
+    public String value(String name, String fallback) {
+        return values.getOrDefault(name, fallback);
+    }
+
+    /** Whether the switch was given (and not as {@code =false}). */
+    public boolean isSet(String name) {
+        return "true".equals(values.get(name));
+    }
+
+    private static String known(Set<String> switches, Set<String> valued) {
+        List<String> names = new ArrayList<>(valued);
+        names.addAll(switches);
+        if (names.isEmpty()) {
+            return "none";
+        }
+        return String.join(", ", names.stream().sorted().map(n -> "--" + n).toList());
+    }
+}

@@ -1,0 +1,381 @@
+package dev.muster.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPolicies;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.api.batch.v1alpha1.validation.FieldError;
+import dev.muster.job.plugin.JobPlugins;
+import dev.muster.api.batch.v1alpha1.VolumeSpec;
+import dev.muster.job.plugin.PluginObject;
+import dev.muster.job.plugin.SshKeyPair;
+import dev.muster.job.plugin.VolumesPlugin;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpecBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeProjection;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import org.bouncycastle.crypto.params.RSAKeyParameters;
+import org.bouncycastle.crypto.util.OpenSSHPublicKeyUtil;
+import org.bouncycastle.util.io.pem.PemReader;
+import org.bouncycastle.asn1.pkcs.RSAPrivateKey;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringReader;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static dev.muster.job.TestJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/** What each plugin adds to a job's pods and which objects it wants: pure functions of the job. */
+class JobPluginsTest {
+    private static final JobPlugins PLUGINS = JobPlugins.BUILT_IN;
+
+    static Job withPlugins(Job job, Map<String, List<String>> plugins) {
+        job.getSpec().setPlugins(new LinkedHashMap<>(plugins));
+        return job;
+    }
+
+    static Job ddp() {
+        return withPlugins(TestJobs.job("ddp", task("master", 1, null), task("worker", 3, null)),
+                Map.of("pytorch", List.of("--master=master", "--worker=worker", "--port=29500")));
+    }
+
+    static Pod pod(Job job, String task, int index) {
+        TaskSpec spec = job.getSpec().getTasks().stream().filter(t -> t.getName().equals(task)).findFirst().orElseThrow();
+        return JobPodPlanner.pod(job, spec, index, 0);
+    }
+
+    static Map<String, String> env(Container container) {
+        return container.getEnv() == null ? Map.of() : container.getEnv().stream()
+                .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue, (a, b) -> a, LinkedHashMap::new));
+    }
+
+    static Map<String, String> env(Pod pod) {
+        return env(pod.getSpec().getContainers().get(0));
+    }
+
+    static Map<String, String> mounts(Container container) {
+        return container.getVolumeMounts().stream().collect(Collectors.toMap(VolumeMount::getMountPath, VolumeMount::getName));
+    }
+
+    static Map<String, HasMetadata> objects(Job job) {
+        Map<String, HasMetadata> objects = new LinkedHashMap<>();
+        for (PluginObject object : PLUGINS.onJobCreate(job)) {
+            objects.put(object.reference(), object.build().get());
+        }
+        return objects;
+    }
+
+    @Test
+    void registryKnowsExactlyThePluginsTheApiAccepts() {
+        assertThat(PLUGINS.names()).containsExactlyInAnyOrderElementsOf(JobPolicies.PLUGINS);
+    }
+
+    @Test
+    void pytorchGivesEveryPodItsRankTheWorldSizeAndTheMasterAddress() {
+        Job job = ddp();
+        Pod worker2 = pod(job, "worker", 2);
+        assertThat(env(worker2)).containsAllEntriesOf(Map.of("MASTER_ADDR", "ddp-master-0.ddp", "MASTER_PORT", "29500",
+                "WORLD_SIZE", "4", "RANK", "3"));
+        assertThat(env(pod(job, "master", 0))).containsEntry("RANK", "0").containsEntry("WORLD_SIZE", "4");
+        assertThat(env(pod(job, "worker", 0))).containsEntry("RANK", "1");
+        assertThat(worker2.getSpec().getContainers().get(0).getPorts()).singleElement().satisfies(port -> {
+            assertThat(port.getContainerPort()).isEqualTo(29500);
+            assertThat(port.getName()).isEqualTo("pytorchjob-port");
+        });
+        // pytorch implies svc: the names above resolve.
+        assertThat(worker2.getSpec().getHostname()).isEqualTo("ddp-worker-2");
+        assertThat(worker2.getSpec().getSubdomain()).isEqualTo("ddp");
+        assertThat(objects(job)).containsOnlyKeys("Service/ddp", "ConfigMap/ddp-svc", "NetworkPolicy/ddp");
+    }
+
+    @Test
+    void pytorchDefaultsItsPortAndLeavesOtherTasksAlone() {
+        Job job = withPlugins(TestJobs.job("pt", task("master", 1, null), task("worker", 2, null), task("logger", 1, null)),
+                Map.of("pytorch", List.of()));
+        assertThat(env(pod(job, "worker", 1))).containsEntry("MASTER_PORT", "23456").containsEntry("RANK", "2")
+                .containsEntry("WORLD_SIZE", "3");
+        assertThat(env(pod(job, "logger", 0))).doesNotContainKeys("RANK", "MASTER_ADDR", "WORLD_SIZE")
+                .containsKey("MUSTER_MASTER_HOSTS");
+    }
+
+    @Test
+    void svcNamesEveryPodAndListsEveryTasksHosts() {
+        Job job = withPlugins(TestJobs.job("mesh", task("ps-node", 2, null), task("worker", 2, null)),
+                Map.of("svc", List.of("--publish-not-ready-addresses")));
+        Pod pod = pod(job, "worker", 1);
+        assertThat(pod.getSpec().getHostname()).isEqualTo("mesh-worker-1");
+        assertThat(pod.getSpec().getSubdomain()).isEqualTo("mesh");
+        assertThat(env(pod)).containsAllEntriesOf(Map.of(
+                "MUSTER_PS_NODE_HOSTS", "mesh-ps-node-0.mesh,mesh-ps-node-1.mesh", "MUSTER_PS_NODE_NUM", "2",
+                "MUSTER_WORKER_HOSTS", "mesh-worker-0.mesh,mesh-worker-1.mesh", "MUSTER_WORKER_NUM", "2",
+                "VC_PS_NODE_HOSTS", "mesh-ps-node-0.mesh,mesh-ps-node-1.mesh", "VC_WORKER_NUM", "2"));
+        Container main = pod.getSpec().getContainers().get(0);
+        assertThat(mounts(main)).containsEntry("/etc/muster", "muster-svc").containsEntry("/etc/volcano", "muster-svc");
+        assertThat(main.getVolumeMounts()).allSatisfy(m -> assertThat(m.getReadOnly()).isTrue());
+        Volume volume = pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals("muster-svc")).findFirst().orElseThrow();
+        assertThat(volume.getProjected().getSources()).extracting(s -> s.getConfigMap().getName()).containsExactly("mesh-svc");
+
+        Map<String, HasMetadata> objects = objects(job);
+        Service service = (Service) objects.get("Service/mesh");
+        assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(service.getSpec().getSelector()).isEqualTo(Map.of("batch.muster.dev/job-name", "mesh"));
+        assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+        assertThat(((ConfigMap) objects.get("ConfigMap/mesh-svc")).getData()).isEqualTo(Map.of(
+                "ps-node.host", "mesh-ps-node-0.mesh\nmesh-ps-node-1.mesh", "worker.host", "mesh-worker-0.mesh\nmesh-worker-1.mesh"));
+        NetworkPolicy policy = (NetworkPolicy) objects.get("NetworkPolicy/mesh");
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Map.of("batch.muster.dev/job-name", "mesh"));
+        assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> assertThat(rule.getFrom()).singleElement()
+                .satisfies(peer -> assertThat(peer.getPodSelector().getMatchLabels()).isEqualTo(Map.of("batch.muster.dev/job-name", "mesh"))));
+    }
+
+    @Test
+    void svcWithoutNetworkPolicyWhenDisabled() {
+        Job job = withPlugins(TestJobs.job("open", task("worker", 2, null)), Map.of("svc", List.of("--disable-network-policy")));
+        assertThat(objects(job)).containsOnlyKeys("Service/open", "ConfigMap/open-svc");
+        assertThat(((Service) objects(job).get("Service/open")).getSpec().getPublishNotReadyAddresses()).isFalse();
+    }
+
+    @Test
+    void hostListsFollowTheReplicas() {
+        Job job = withPlugins(TestJobs.job("grow", task("worker", 2, null)), Map.of("svc", List.of()));
+        job.getSpec().getTasks().get(0).setReplicas(3);
+        assertThat(((ConfigMap) objects(job).get("ConfigMap/grow-svc")).getData())
+                .containsEntry("worker.host", "grow-worker-0.grow\ngrow-worker-1.grow\ngrow-worker-2.grow");
+        assertThat(PLUGINS.onJobCreate(job)).filteredOn(o -> o.type() == ConfigMap.class).allMatch(PluginObject::synced);
+    }
+
+    @Test
+    void envGivesEveryContainerAndInitContainerTheTaskIndex() {
+        Job job = withPlugins(TestJobs.job("idx", task("worker", 3, null)), Map.of("env", List.of()));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec()
+                .setInitContainers(new ArrayList<>(List.of(new ContainerBuilder().withName("init").withImage("busybox").build())));
+        Pod pod = pod(job, "worker", 2);
+        Map<String, String> expected = Map.of("MUSTER_TASK_INDEX", "2", "VC_TASK_INDEX", "2", "VK_TASK_INDEX", "2");
+        assertThat(env(pod.getSpec().getInitContainers().get(0))).isEqualTo(expected);
+        assertThat(env(pod)).isEqualTo(expected);
+        assertThat(pod.getSpec().getHostname()).as("env alone does not imply svc").isNull();
+        assertThat(objects(job)).isEmpty();
+    }
+
+    @Test
+    void aVariableTheTemplateSetsIsKept() {
+        Job job = ddp();
+        job.getSpec().getTasks().get(1).getTemplate().getSpec().getContainers().get(0)
+                .setEnv(new ArrayList<>(List.of(new EnvVar("MASTER_PORT", "1234", null))));
+        assertThat(env(pod(job, "worker", 0))).containsEntry("MASTER_PORT", "1234");
+    }
+
+    @Test
+    void sshMountsAFreshKeyPairAndAConfigNamingEveryPod() throws Exception {
+        Job job = withPlugins(TestJobs.job("hpc", task("master", 1, null), task("worker", 2, null)), Map.of("ssh", List.of()));
+        Secret secret = (Secret) objects(job).get("Secret/hpc-ssh");
+        Map<String, String> data = decoded(secret);
+        assertThat(data).containsOnlyKeys("id_rsa", "id_rsa.pub", "authorized_keys", "config");
+        assertThat(SshKeyPair.generate()).hasToString("SshKeyPair[redacted]");
+        assertThat(data.get("authorized_keys")).isEqualTo(data.get("id_rsa.pub")).startsWith("ssh-rsa ");
+        assertThat(data.get("config")).contains("Host hpc-worker-1\n  HostName hpc-worker-1.hpc\n  StrictHostKeyChecking no\n")
+                .contains("Host hpc-master-0\n");
+
+        // The public key line and the PEM private key are one pair.
+        RSAKeyParameters pub = (RSAKeyParameters) OpenSSHPublicKeyUtil.parsePublicKey(
+                Base64.getDecoder().decode(data.get("id_rsa.pub").substring("ssh-rsa ".length())));
+        assertThat(data.get("id_rsa")).startsWith("-----BEGIN RSA PRIVATE KEY-----");
+        byte[] pkcs1 = new PemReader(new StringReader(data.get("id_rsa"))).readPemObject().getContent();
+        BigInteger modulus = RSAPrivateKey.getInstance(pkcs1).getModulus();
+        assertThat(modulus).isEqualTo(pub.getModulus());
+        assertThat(modulus.bitLength()).isEqualTo(3072);
+
+        Container main = pod(job, "worker", 0).getSpec().getContainers().get(0);
+        assertThat(mounts(main)).containsEntry("/root/.ssh", "muster-ssh");
+        Volume volume = pod(job, "worker", 0).getSpec().getVolumes().stream()
+                .filter(v -> v.getName().equals("muster-ssh")).findFirst().orElseThrow();
+        assertThat(volume.getSecret().getSecretName()).isEqualTo("hpc-ssh");
+        assertThat(volume.getSecret().getDefaultMode()).isEqualTo(0600);
+        assertThat(PLUGINS.onJobCreate(job)).filteredOn(o -> o.type() == Secret.class).noneMatch(PluginObject::synced);
+    }
+
+    @Test
+    void sshTakesAGivenKeyPairAndPath() {
+        Job job = withPlugins(TestJobs.job("given", task("worker", 1, null)), Map.of("ssh",
+                List.of("--ssh-key-file-path=/home/mpi/.ssh", "--ssh-private-key=PRIVATE", "--ssh-public-key=ssh-rsa AAAA")));
+        Map<String, String> data = decoded((Secret) objects(job).get("Secret/given-ssh"));
+        assertThat(data).containsEntry("id_rsa", "PRIVATE").containsEntry("authorized_keys", "ssh-rsa AAAA");
+        assertThat(mounts(pod(job, "worker", 0).getSpec().getContainers().get(0))).containsEntry("/home/mpi/.ssh", "muster-ssh");
+    }
+
+    @Test
+    void mpiGivesTheMasterTheWorkersAndAHostfileWithSlots() {
+        Job job = withPlugins(TestJobs.job("mpi", task("launcher", 1, null), task("node", 3, null)),
+                Map.of("mpi", List.of("--master=launcher", "--worker=node", "--port=2222")));
+        job.getSpec().getTasks().get(1).getTemplate().getSpec().getContainers().get(0).setResources(
+                new ResourceRequirementsBuilder()
+                        .withLimits(Map.of("nvidia.com/gpu", new Quantity("2"))).withRequests(Map.of("cpu", new Quantity("8"))).build());
+        Pod master = pod(job, "launcher", 0);
+        assertThat(env(master)).containsEntry("MPI_HOST", "mpi-node-0.mpi,mpi-node-1.mpi,mpi-node-2.mpi");
+        assertThat(env(pod(job, "node", 0))).doesNotContainKey("MPI_HOST");
+        assertThat(pod(job, "node", 0).getSpec().getContainers().get(0).getPorts())
+                .extracting(p -> p.getContainerPort()).containsExactly(2222);
+        Volume etc = master.getSpec().getVolumes().stream().filter(v -> v.getName().equals("muster-svc")).findFirst().orElseThrow();
+        assertThat(etc.getProjected().getSources()).extracting(VolumeProjection::getConfigMap)
+                .extracting(c -> c.getName()).containsExactly("mpi-svc", "mpi-mpi");
+        assertThat(mounts(master.getSpec().getContainers().get(0))).containsKeys("/etc/muster", "/root/.ssh");
+
+        Map<String, HasMetadata> objects = objects(job);
+        assertThat(objects).containsOnlyKeys("Service/mpi", "ConfigMap/mpi-svc", "NetworkPolicy/mpi", "Secret/mpi-ssh", "ConfigMap/mpi-mpi");
+        assertThat(((ConfigMap) objects.get("ConfigMap/mpi-mpi")).getData())
+                .containsEntry("hostfile", "mpi-node-0.mpi slots=2\nmpi-node-1.mpi slots=2\nmpi-node-2.mpi slots=2\n");
+    }
+
+    @Test
+    void mpiSlotsAreWholeCpusWithoutGpus() {
+        Job job = withPlugins(TestJobs.job("cpu", task("master", 1, null), task("worker", 1, null)), Map.of("mpi", List.of()));
+        job.getSpec().getTasks().get(1).getTemplate().getSpec().getContainers().get(0).setResources(
+                new ResourceRequirementsBuilder().withRequests(Map.of("cpu", new Quantity("3500m"))).build());
+        assertThat(((ConfigMap) objects(job).get("ConfigMap/cpu-mpi")).getData()).containsEntry("hostfile", "cpu-worker-0.cpu slots=3\n");
+    }
+
+    @Test
+    void tensorflowConfigListsEveryRoleAndThePodsOwnTask() throws Exception {
+        Job job = withPlugins(TestJobs.job("tf", task("ps", 2, null), task("worker", 3, null), task("chief", 1, null)),
+                Map.of("tensorflow", List.of("--port=3333")));
+        JsonNode config = new ObjectMapper().readTree(env(pod(job, "worker", 1)).get("TF_CONFIG"));
+        assertThat(config.path("cluster").path("worker")).extracting(JsonNode::asText)
+                .containsExactly("tf-worker-0.tf:3333", "tf-worker-1.tf:3333", "tf-worker-2.tf:3333");
+        assertThat(config.path("cluster").path("ps")).extracting(JsonNode::asText).containsExactly("tf-ps-0.tf:3333", "tf-ps-1.tf:3333");
+        assertThat(config.path("cluster").path("chief")).extracting(JsonNode::asText).containsExactly("tf-chief-0.tf:3333");
+        assertThat(config.path("cluster").has("evaluator")).isFalse();
+        assertThat(config.path("task").path("type").asText()).isEqualTo("worker");
+        assertThat(config.path("task").path("index").asInt()).isEqualTo(1);
+        assertThat(new ObjectMapper().readTree(env(pod(job, "ps", 1)).get("TF_CONFIG")).path("task").path("type").asText()).isEqualTo("ps");
+        assertThat(pod(job, "ps", 0).getSpec().getSubdomain()).isEqualTo("tf");
+    }
+
+    @Test
+    void tensorflowRolesMayBeOtherTasks() throws Exception {
+        Job job = withPlugins(TestJobs.job("tfr", task("params", 1, null), task("trainer", 2, null)),
+                Map.of("tensorflow", List.of("--ps=params", "--worker=trainer")));
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        JsonNode config = new ObjectMapper().readTree(env(pod(job, "trainer", 0)).get("TF_CONFIG"));
+        assertThat(config.path("cluster").path("ps")).extracting(JsonNode::asText).containsExactly("tfr-params-0.tfr:2222");
+        assertThat(config.path("task").path("type").asText()).isEqualTo("worker");
+    }
+
+    @Test
+    void badArgumentsAreRefusedNamingThePluginAndTheArgument() {
+        Job job = withPlugins(TestJobs.job("bad", task("master", 1, null), task("worker", 2, null)), Map.of(
+                "pytorch", List.of("--master=chief", "--foo=1", "--port=99999"),
+                "svc", List.of("--publish-not-ready-addresses=maybe"),
+                "ssh", List.of("--ssh-private-key=x"),
+                "tensorflow", List.of("--worker")));
+        assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
+                "spec.plugins.pytorch: unknown argument --foo; known: --master, --port, --worker",
+                "spec.plugins.pytorch: argument --master names task 'chief', which the job does not have; its tasks are master, worker",
+                "spec.plugins.pytorch: argument --port must be a port number from 1 to 65535, was '99999'",
+                "spec.plugins.svc: argument --publish-not-ready-addresses is a switch; its value must be true or false, was 'maybe'",
+                "spec.plugins.ssh: arguments --ssh-private-key and --ssh-public-key must be given together",
+                "spec.plugins.tensorflow: argument --worker needs a value");
+    }
+
+    @Test
+    void aDefaultMasterMustExistButADefaultRoleNeedNot() {
+        Job job = withPlugins(TestJobs.job("nomaster", task("worker", 2, null)), Map.of("pytorch", List.of(), "tensorflow", List.of()));
+        assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactly(
+                "spec.plugins.pytorch: argument --master names task 'master' (the default), which the job does not have; its tasks are worker");
+    }
+
+    @Test
+    void volcanoSpellingsOfArgumentsAreAccepted() {
+        Job job = withPlugins(TestJobs.job("v", task("master", 1, null), task("worker", 2, null)), Map.of(
+                "pytorch", List.of("-master=master", "--worker", "worker", "--port=29500"),
+                "svc", List.of("--disable-network-policy=true")));
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        assertThat(env(pod(job, "worker", 1))).containsEntry("MASTER_PORT", "29500");
+        assertThat(objects(job)).doesNotContainKey("NetworkPolicy/v");
+    }
+
+    @Test
+    void controlledResourcesNameEveryObjectAndItsPlugin() {
+        assertThat(PLUGINS.controlledResources(ddp())).isEqualTo(Map.of(
+                "ConfigMap/ddp-svc", "svc", "NetworkPolicy/ddp", "svc", "Service/ddp", "svc"));
+        assertThat(PLUGINS.controlledResources(TestJobs.quickstart())).isEmpty();
+    }
+
+    @Test
+    void aJobWithoutPluginsGetsPlainPods() {
+        Job job = TestJobs.quickstart();
+        Pod pod = pod(job, "worker", 1);
+        assertThat(pod.getSpec().getHostname()).isNull();
+        assertThat(pod.getSpec().getContainers().get(0).getEnv()).isNullOrEmpty();
+        assertThat(pod.getSpec().getVolumes()).isNullOrEmpty();
+    }
+
+    /** Adds volume /data on existing claim {@code datasets} and /scratch on a claim of 10Gi the job makes. */
+    static Job withVolumes(Job job) {
+        VolumeSpec named = new VolumeSpec();
+        named.setMountPath("/data");
+        named.setVolumeClaimName("datasets");
+        VolumeSpec made = new VolumeSpec();
+        made.setMountPath("/scratch");
+        made.setVolumeClaim(new PersistentVolumeClaimSpecBuilder().withAccessModes("ReadWriteOnce")
+                .withNewResources().addToRequests("storage", new Quantity("10Gi")).endResources().build());
+        job.getSpec().setVolumes(List.of(named, made));
+        return job;
+    }
+
+    @Test
+    void volumesAreMountedInEveryContainerAndAClaimSpecBecomesTheJobsClaim() {
+        Job job = withVolumes(TestJobs.job("vol", task("worker", 2, null)));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec().getContainers()
+                .add(new ContainerBuilder().withName("sidecar").withImage("busybox").build());
+        Pod pod = pod(job, "worker", 1);
+        assertThat(pod.getSpec().getVolumes()).extracting(Volume::getName, v -> v.getPersistentVolumeClaim().getClaimName())
+                .containsExactly(tuple("muster-volume-0", "datasets"), tuple("muster-volume-1", "vol-volume-1"));
+        assertThat(pod.getSpec().getContainers()).hasSize(2).allSatisfy(c -> {
+            assertThat(mounts(c)).isEqualTo(Map.of("/data", "muster-volume-0", "/scratch", "muster-volume-1"));
+            assertThat(c.getVolumeMounts()).allSatisfy(m -> assertThat(m.getReadOnly()).isFalse());
+        });
+
+        Map<String, HasMetadata> objects = objects(job);
+        assertThat(objects).containsOnlyKeys("PersistentVolumeClaim/vol-volume-1");
+        PersistentVolumeClaim claim = (PersistentVolumeClaim) objects.get("PersistentVolumeClaim/vol-volume-1");
+        assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
+        assertThat(claim.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("10Gi"));
+        assertThat(PLUGINS.controlledResources(job)).isEqualTo(Map.of("PersistentVolumeClaim/vol-volume-1", "volumes"));
+    }
+
+    @Test
+    void aMissingNamedClaimIsNamedWithItsField() {
+        Job job = withVolumes(TestJobs.job("vol", task("worker", 1, null)));
+        assertThat(VolumesPlugin.missingClaims(job, name -> false))
+                .containsExactly("PersistentVolumeClaim datasets (spec.volumes[0].volumeClaimName)");
+        assertThat(VolumesPlugin.missingClaims(job, "datasets"::equals)).isEmpty();
+    }
+
+    static Map<String, String> decoded(Secret secret) {
+        Map<String, String> data = new LinkedHashMap<>();
+        secret.getData().forEach((k, v) -> data.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+        return data;
+    }
+}
