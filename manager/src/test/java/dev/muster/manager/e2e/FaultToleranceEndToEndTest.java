@@ -9,6 +9,9 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.NetworkCut;
 import dev.muster.manager.wiring.ManagerLifecycle;
+import dev.muster.scheduler.GangScheduler;
+import dev.muster.scheduler.QueuedGang;
+import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -36,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -146,9 +150,11 @@ class FaultToleranceEndToEndTest {
      * The managers of one run.
      *
      * @param unexpectedExits exit codes asked for by managers that were meant to survive
+     * @param acting          the manager that acts now, whose caches a failure message describes
      * @param stop            stops every manager left, checking what the operation promised on the way
      */
-    record Managers(List<Integer> unexpectedExits, Runnable stop) implements AutoCloseable {
+    record Managers(List<Integer> unexpectedExits, Supplier<ConfigurableApplicationContext> acting, Runnable stop)
+            implements AutoCloseable {
         @Override
         public void close() {
             stop.run();
@@ -159,7 +165,7 @@ class FaultToleranceEndToEndTest {
     static Managers oneManager(LocalCluster cluster) {
         List<Integer> exits = new CopyOnWriteArrayList<>();
         ConfigurableApplicationContext manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add);
-        return new Managers(exits, manager::close);
+        return new Managers(exits, () -> manager, manager::close);
     }
 
     /**
@@ -185,7 +191,7 @@ class FaultToleranceEndToEndTest {
                 }
             };
             chaos.schedule(restart, 300 + random.nextInt(1700), TimeUnit.MILLISECONDS);
-            return new Managers(exits, () -> {
+            return new Managers(exits, current::get, () -> {
                 int restartedMidFlight = done.get();
                 chaos.shutdown();
                 await().atMost(RUN_TIMEOUT).until(() -> chaos.awaitTermination(1, TimeUnit.SECONDS));
@@ -221,7 +227,7 @@ class FaultToleranceEndToEndTest {
                     ManagerOnLocalCluster.startManager(cluster, standbyProperties, standbyExits::add);
             ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
             chaos.schedule(network::cut, 1000 + new Random(seed).nextInt(3000), TimeUnit.MILLISECONDS);
-            return new Managers(standbyExits, () -> {
+            return new Managers(standbyExits, () -> standby, () -> {
                 chaos.shutdownNow();
                 assertThat(leaseHolder(cluster)).as("the standby took over").isEqualTo("standby");
                 assertThat(leaderExits).as("the cut-off leader asked to exit")
@@ -275,7 +281,9 @@ class FaultToleranceEndToEndTest {
                     cluster.client().resources(Job.class).inNamespace("default").withName(name)
                             .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":false}}");
                 }
-                await().atMost(RUN_TIMEOUT).untilAsserted(() -> assertThat(unfinished(cluster)).isEmpty());
+                await().atMost(RUN_TIMEOUT).untilAsserted(() -> assertThat(unfinished(cluster))
+                        .as(() -> "what the acting manager knows: " + knownTo(managers.acting().get(), cluster))
+                        .isEmpty());
                 Map<String, EndState> endStates = new TreeMap<>();
                 for (Job job : cluster.client().resources(Job.class).inNamespace("default").list().getItems()) {
                     endStates.put(job.getMetadata().getName(), new EndState(phaseOf(job),
@@ -297,6 +305,23 @@ class FaultToleranceEndToEndTest {
                         + " running=" + j.getStatus().getRunning() + " succeeded=" + j.getStatus().getSucceeded())
                         + "; its PodGroup: " + podGroupOf(cluster, j))
                 .toList();
+    }
+
+    /** For each unfinished job: whether the manager's informers hold it and its PodGroup, and its queue entry. */
+    private static String knownTo(ConfigurableApplicationContext manager, LocalCluster cluster) {
+        SharedInformers informers = manager.getBean(SharedInformers.class);
+        List<QueuedGang> queue = manager.getBean(GangScheduler.class).queue();
+        return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
+                .filter(j -> phaseOf(j) == null || !FINAL.contains(phaseOf(j)))
+                .map(j -> {
+                    String key = "default/" + j.getMetadata().getName();
+                    Job cached = informers.informer(Job.class).getStore().getByKey(key);
+                    PodGroup group = informers.informer(PodGroup.class).getStore().getByKey(key);
+                    return key + ": cached job rv " + (cached == null ? null : cached.getMetadata().getResourceVersion())
+                            + ", cached PodGroup rv " + (group == null ? null : group.getMetadata().getResourceVersion())
+                            + ", queue " + queue.stream().filter(q -> q.name().equals(j.getMetadata().getName()))
+                            .map(q -> q.state() + " " + q.message()).toList();
+                }).toList().toString();
     }
 
     private static String podGroupOf(LocalCluster cluster, Job job) {

@@ -145,18 +145,18 @@ public class JobValidationCorpusTest {
                         List.of("spec.plugins.horovod: unknown plugin 'horovod'; one of ssh, svc, env, pytorch, mpi, tensorflow")),
                 bad("volume with both a claim name and a claim", "volumes: [{mountPath: /data, volumeClaimName: data, "
                                 + "volumeClaim: {accessModes: [ReadWriteOnce]}}]\n" + tasks,
-                        List.of("spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them"),
+                        List.of("spec.volumes[0]: Invalid value: \"object\": set either volumeClaimName or volumeClaim, "
+                                + "exactly one of them"),
                         List.of("spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them")),
                 bad("volume without mountPath or claim", "volumes: [{}]\n" + tasks,
-                        List.of("spec.volumes[0].mountPath: Required value",
-                                "spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them"),
+                        List.of("spec.volumes[0].mountPath: Required value", RULES_NOT_CHECKED),
                         List.of("spec.volumes[0].mountPath: is required",
                                 "spec.volumes[0]: set either volumeClaimName or volumeClaim, exactly one of them")),
                 bad("volumes sharing a relative mountPath", "volumes: [{mountPath: data, volumeClaimName: a}, "
                                 + "{mountPath: data, volumeClaimName: b}]\n" + tasks,
-                        List.of("spec.volumes[0].mountPath: mountPath must be an absolute path",
-                                "spec.volumes[1].mountPath: mountPath must be an absolute path",
-                                "spec.volumes: each volume needs a mountPath of its own"),
+                        List.of("spec.volumes[0].mountPath: Invalid value: \"string\": mountPath must be an absolute path",
+                                "spec.volumes[1].mountPath: Invalid value: \"string\": mountPath must be an absolute path",
+                                "spec.volumes: Invalid value: \"array\": each volume needs a mountPath of its own"),
                         List.of("spec.volumes[0].mountPath: must be an absolute path, was 'data'",
                                 "spec.volumes[1].mountPath: must be an absolute path, was 'data'")),
                 bad("too many tasks", "tasks:\n" + IntStream.range(0, 65)
