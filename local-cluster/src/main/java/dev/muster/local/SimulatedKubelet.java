@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -33,8 +35,12 @@ import java.util.function.Function;
  * pods with informers, completes the status of nodes that lack one, and moves each pod bound to a node through
  * Pending → Running ({@code podStartDelay} after binding) → Succeeded or Failed (after
  * {@code local.muster.dev/run-seconds}, with exit code {@code local.muster.dev/exit-code}). Pods with restart
- * policy Always run until deleted unless they set run-seconds. Status is written through the status
- * subresource with the resourceVersion it was computed from; on a conflict the pod is read again.
+ * policy Always run until deleted unless they set run-seconds. A pod deleted gracefully (its
+ * {@code deletionTimestamp} set) is stopped as a real kubelet stops it: its containers exit {@code podStopDelay}
+ * later (never after the grace period), as on SIGTERM ({@link PodStatuses#stopped}), and the kubelet then deletes
+ * it with grace period 0. Status is written through the status subresource with the resourceVersion it was
+ * computed from, and the final deletion carries the resourceVersion as a precondition; on a conflict the pod is
+ * read again.
  */
 final class SimulatedKubelet implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
@@ -49,6 +55,8 @@ final class SimulatedKubelet implements AutoCloseable {
     private final ScheduledExecutorService timers;
     /** The next transition of each pod (by uid) that has one pending; a pod never has two. */
     private final Map<String, ScheduledFuture<?>> transitions = new ConcurrentHashMap<>();
+    /** The uids of the pods being stopped for their deletion, each stopped once. */
+    private final Set<String> stopping = ConcurrentHashMap.newKeySet();
     /** Numbers pod addresses in 10.128.0.0/9. */
     private final AtomicInteger podAddresses = new AtomicInteger();
     private final SharedIndexInformer<Node> nodeInformer;
@@ -116,8 +124,14 @@ final class SimulatedKubelet implements AutoCloseable {
     /** Schedules the pod's next transition if it runs on one of our nodes and none is scheduled yet. */
     private void reconcilePod(Pod pod) {
         String nodeName = pod.getSpec().getNodeName();
-        if (nodeName == null || nodeName.isEmpty() || nodeInformer.getStore().getByKey(nodeName) == null
-                || pod.getMetadata().getDeletionTimestamp() != null) {
+        if (nodeName == null || nodeName.isEmpty() || nodeInformer.getStore().getByKey(nodeName) == null) {
+            return;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            if (stopping.add(uid(pod))) {
+                cancel(transitions.remove(uid(pod)));
+                schedule(stopDelay(pod), () -> stop(pod));
+            }
             return;
         }
         String phase = PodStatuses.phaseOf(pod);
@@ -159,6 +173,60 @@ final class SimulatedKubelet implements AutoCloseable {
                 .ifPresent(finished -> log.info("pod {} finished with exit code {}: {}", name(pod), exitCode,
                         finished.getStatus().getPhase()));
         transitions.remove(uid(pod));
+    }
+
+    /**
+     * Stops the containers of a pod being deleted, unless they have already exited, and deletes the pod with grace
+     * period 0, which removes it unless finalizers remain.
+     */
+    private void stop(Pod pod) {
+        Optional<Pod> stopped = writeStatus(pod, current -> {
+            String phase = PodStatuses.phaseOf(current);
+            return phase.equals(PodStatuses.PENDING) || phase.equals(PodStatuses.RUNNING)
+                    ? PodStatuses.stopped(current, Instant.now())
+                    : null;
+        });
+        stopped.ifPresent(p -> log.info("pod {} stopped for its deletion", name(pod)));
+        deleteNow(stopped.orElse(pod));
+    }
+
+    /** Deletes the pod (same uid) with grace period 0, on the resourceVersion it has; retries on conflicts. */
+    private void deleteNow(Pod pod) {
+        Pod current = pod;
+        for (int attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+            if (attempt > 1) {
+                current = client.pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).get();
+            }
+            if (current == null || !uid(current).equals(uid(pod))) {
+                return;
+            }
+            try {
+                // The DSL's types do not chain a grace period and a precondition; the operation behind both does.
+                PodResource resource = (PodResource) client.pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).withGracePeriod(0);
+                resource.lockResourceVersion(current.getMetadata().getResourceVersion()).delete();
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                    throw e;
+                }
+            }
+        }
+        log.warn("gave up deleting pod {} after {} conflicts", name(pod), MAX_CONFLICT_RETRIES);
+    }
+
+    /** The time the pod's containers take to stop: {@code podStopDelay}, cut to the pod's grace period. */
+    private Duration stopDelay(Pod pod) {
+        Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
+        Duration gracePeriod = grace == null ? Duration.ZERO : Duration.ofSeconds(Math.max(grace, 0));
+        return config.podStopDelay().compareTo(gracePeriod) > 0 ? gracePeriod : config.podStopDelay();
+    }
+
+    private static void cancel(ScheduledFuture<?> transition) {
+        if (transition != null) {
+            transition.cancel(false);
+        }
     }
 
     /**
@@ -303,10 +371,8 @@ final class SimulatedKubelet implements AutoCloseable {
 
         @Override
         public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-            ScheduledFuture<?> transition = transitions.remove(uid(pod));
-            if (transition != null) {
-                transition.cancel(false);
-            }
+            cancel(transitions.remove(uid(pod)));
+            stopping.remove(uid(pod));
         }
     }
 }
