@@ -6,13 +6,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,21 +23,7 @@ import static org.awaitility.Awaitility.await;
  * {@code deletionTimestamp}, the kubelet stops its containers (SIGTERM, exit code 143), and then deletes it with
  * grace period 0, which removes it.
  */
-class GracefulPodDeletionTest {
-    private static LocalCluster cluster;
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = LocalCluster.start(Fixtures.FAST);
-        client = cluster.client();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
-
+class GracefulPodDeletionTest extends KubeletClusterTests {
     /** kube-apiserver's graceful pod deletion, then the kubelet's SIGTERM and its final DELETE with grace period 0. */
     @Test
     void aRunningPodIsTerminatingUntilTheKubeletHasStoppedItThenItIsGone() {
@@ -130,6 +114,23 @@ class GracefulPodDeletionTest {
                 .satisfies(state -> assertThat(state.getTerminated().getExitCode()).isEqualTo(143));
     }
 
+    /** The kubelet does not wait past the grace period (it would send SIGKILL then), however slow the stop is. */
+    @Test
+    void aSlowStopIsCutToTheGracePeriod() {
+        try (LocalCluster slow = LocalCluster.start(Fixtures.FAST.withNodes(1).withPodStopDelay(Duration.ofHours(1)))) {
+            Pod pod = Fixtures.pod("slow");
+            pod.getSpec().setRestartPolicy("Always");
+            pod.getSpec().setTerminationGracePeriodSeconds(1L);
+            slow.client().resource(pod).create();
+            slow.client().bindings().inNamespace("default").resource(Fixtures.binding("slow", "node-0")).create();
+            await().until(() -> PodStatuses.phaseOf(slow.client().pods().withName("slow").get()), "Running"::equals);
+
+            slow.client().pods().withName("slow").delete();
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> slow.client().pods().withName("slow").get() == null);
+        }
+    }
+
     private record Event(Watcher.Action action, Pod pod) {
     }
 
@@ -148,15 +149,6 @@ class GracefulPodDeletionTest {
         client.resource(pod).create();
         bind(name, node);
         await().until(() -> phase(name), "Running"::equals);
-    }
-
-    private static void bind(String pod, String node) {
-        client.bindings().inNamespace("default").resource(Fixtures.binding(pod, node)).create();
-    }
-
-    private static String phase(String pod) {
-        Pod current = client.pods().withName(pod).get();
-        return current == null ? "Gone" : PodStatuses.phaseOf(current);
     }
 
     private static OwnerReference ownerReference(HasMetadata owner) {
