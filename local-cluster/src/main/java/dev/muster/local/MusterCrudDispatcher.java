@@ -76,8 +76,13 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         String path = withoutQuery(request.getPath());
-        MockResponse response = route(request, path);
-        cascadingDeleter.drain();
+        MockResponse response;
+        try {
+            response = route(request, path);
+        } finally {
+            // Even after a failure: what was removed has dependents to delete, and the queue is this thread's.
+            cascadingDeleter.drain();
+        }
         if (response == null) {
             return StatusResponses.methodNotAllowed(request.getMethod());
         }

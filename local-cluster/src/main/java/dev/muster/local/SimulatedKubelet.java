@@ -57,6 +57,8 @@ final class SimulatedKubelet implements AutoCloseable {
     private final Map<String, ScheduledFuture<?>> transitions = new ConcurrentHashMap<>();
     /** The uids of the pods being stopped for their deletion, each stopped once. */
     private final Set<String> stopping = ConcurrentHashMap.newKeySet();
+    /** The names of the Nodes that were deleted, and not created again, since this kubelet started. */
+    private final Set<String> lostNodes = ConcurrentHashMap.newKeySet();
     /** Numbers pod addresses in 10.128.0.0/9. */
     private final AtomicInteger podAddresses = new AtomicInteger();
     private final SharedIndexInformer<Node> nodeInformer;
@@ -124,7 +126,11 @@ final class SimulatedKubelet implements AutoCloseable {
     /** Schedules the pod's next transition if it runs on one of our nodes and none is scheduled yet. */
     private void reconcilePod(Pod pod) {
         String nodeName = pod.getSpec().getNodeName();
-        if (nodeName == null || nodeName.isEmpty() || nodeInformer.getStore().getByKey(nodeName) == null) {
+        if (nodeName == null || nodeName.isEmpty()) {
+            return;
+        }
+        if (nodeInformer.getStore().getByKey(nodeName) == null) {
+            collectIfOrphaned(pod);
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -145,6 +151,20 @@ final class SimulatedKubelet implements AutoCloseable {
                 Duration left = Duration.between(Instant.now(), started.plus(runTime));
                 return schedule(left.isNegative() ? Duration.ZERO : left, () -> finish(pod));
             }));
+        }
+    }
+
+    /**
+     * kube-controller-manager's pod garbage collector deletes the pods of a Node that is gone with grace period 0,
+     * since no kubelet will ever stop them. Here it does so for the Terminating pods of a Node this kubelet ran and
+     * that was deleted, at once rather than after PodGC's quarantine of 40 s; a pod that was not deleted keeps its
+     * last status, so that controllers see it lost, and a pod bound to a name that never was a Node is left alone.
+     */
+    private void collectIfOrphaned(Pod pod) {
+        if (pod.getMetadata().getDeletionTimestamp() != null && lostNodes.contains(pod.getSpec().getNodeName())
+                && stopping.add(uid(pod))) {
+            cancel(transitions.remove(uid(pod)));
+            schedule(Duration.ZERO, () -> deleteNow(pod));
         }
     }
 
@@ -343,6 +363,7 @@ final class SimulatedKubelet implements AutoCloseable {
     private final class NodeHandler implements ResourceEventHandler<Node> {
         @Override
         public void onAdd(Node node) {
+            lostNodes.remove(node.getMetadata().getName());
             completeStatus(node);
             runPodsBoundTo(node);
         }
@@ -354,7 +375,11 @@ final class SimulatedKubelet implements AutoCloseable {
 
         @Override
         public void onDelete(Node node, boolean deletedFinalStateUnknown) {
-            // Pods on a deleted node keep their last status, as when a real node disappears.
+            // Pods on a deleted node keep their last status, as when a real node disappears, until deleted.
+            lostNodes.add(node.getMetadata().getName());
+            podInformer.getStore().list().stream()
+                    .filter(pod -> node.getMetadata().getName().equals(pod.getSpec().getNodeName()))
+                    .forEach(SimulatedKubelet.this::collectIfOrphaned);
         }
     }
 

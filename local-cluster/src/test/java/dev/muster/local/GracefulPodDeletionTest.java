@@ -3,6 +3,7 @@ package dev.muster.local;
 import dev.muster.api.batch.v1alpha1.Job;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -129,6 +130,23 @@ class GracefulPodDeletionTest extends KubeletClusterTests {
 
             await().atMost(Duration.ofSeconds(5)).until(() -> slow.client().pods().withName("slow").get() == null);
         }
+    }
+
+    /**
+     * kube-controller-manager's pod garbage collector deletes the pods of a deleted Node with grace period 0: no
+     * kubelet will stop them. Until deleted, such a pod keeps its last status.
+     */
+    @Test
+    void aTerminatingPodOfADeletedNodeIsDeletedByThePodGarbageCollector() {
+        cluster.addSimulatedNode(new NodeBuilder().withNewMetadata().withName("doomed").endMetadata().build());
+        running("orphan", "doomed");
+
+        client.nodes().withName("doomed").delete();
+        await().until(() -> client.nodes().withName("doomed").get() == null);
+        assertThat(phase("orphan")).isEqualTo("Running");
+        client.pods().withName("orphan").delete();
+
+        await().until(() -> phase("orphan"), "Gone"::equals);
     }
 
     private record Event(Watcher.Action action, Pod pod) {
