@@ -46,6 +46,7 @@ final class SimulatedKubelet implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_CONFLICT_RETRIES = 10;
+    private static final Duration STOP_RETRY = Duration.ofSeconds(1);
     /** Status writes block on HTTP; a few threads keep a burst of pod starts from queueing behind each other. */
     private static final int THREADS = 4;
 
@@ -200,14 +201,20 @@ final class SimulatedKubelet implements AutoCloseable {
      * period 0, which removes it unless finalizers remain.
      */
     private void stop(Pod pod) {
-        Optional<Pod> stopped = writeStatus(pod, current -> {
-            String phase = PodStatuses.phaseOf(current);
-            return phase.equals(PodStatuses.PENDING) || phase.equals(PodStatuses.RUNNING)
-                    ? PodStatuses.stopped(current, Instant.now())
-                    : null;
-        });
-        stopped.ifPresent(p -> log.info("pod {} stopped for its deletion", name(pod)));
-        deleteNow(stopped.orElse(pod));
+        try {
+            Optional<Pod> stopped = writeStatus(pod, current -> {
+                String phase = PodStatuses.phaseOf(current);
+                return phase.equals(PodStatuses.PENDING) || phase.equals(PodStatuses.RUNNING)
+                        ? PodStatuses.stopped(current, Instant.now())
+                        : null;
+            });
+            stopped.ifPresent(p -> log.info("pod {} stopped for its deletion", name(pod)));
+            deleteNow(stopped.orElse(pod));
+        } catch (KubernetesClientException e) {
+            // Unlike a start, a deletion is retried, as the kubelet's pod worker does: its controllers wait for it.
+            log.warn("could not stop pod {}, retrying in {} ms: {}", name(pod), STOP_RETRY.toMillis(), e.getMessage());
+            schedule(STOP_RETRY, () -> stop(pod));
+        }
     }
 
     /** Deletes the pod (same uid) with grace period 0, on the resourceVersion it has; retries on conflicts. */
