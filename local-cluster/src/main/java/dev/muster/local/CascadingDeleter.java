@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,13 +19,16 @@ import java.util.function.Supplier;
  * The garbage collector's background propagation: once an object is gone, every object whose
  * {@code metadata.ownerReferences} names its uid is deleted, and so on down the ownership tree (Job → PodGroup,
  * pods, services); once a Namespace is gone, so is everything in it. The stock CRUD dispatcher leaves both
- * behind. Deletion goes through the dispatcher's own DELETE so that finalizers are honoured and watchers see
- * {@code DELETED} events.
+ * behind. Deletion goes through the dispatcher's own DELETE so that finalizers and pods' grace periods are
+ * honoured and watchers see the events. Like the garbage collector, it acts after the write that removed the
+ * owner: removals are queued by the thread that made them and deleted when it {@linkplain #drain drains} its
+ * queue, outside the request locks that the deletions take themselves.
  */
 final class CascadingDeleter {
     private final Function<String, Collection<AttributeSet>> dependentsOf;
     private final Supplier<Collection<AttributeSet>> storedKeys;
     private final Consumer<String> deleteByPath;
+    private final ThreadLocal<Deque<String>> removed = ThreadLocal.withInitial(ArrayDeque::new);
 
     /**
      * @param dependentsOf the keys of the stored objects whose owner references name a uid
@@ -37,8 +42,23 @@ final class CascadingDeleter {
         this.deleteByPath = deleteByPath;
     }
 
-    /** Deletes the dependents of an object that has just been removed from the store. */
-    void deleteDependentsOf(String removedObjectJson) {
+    /** Queues an object that has just been removed from the store, for {@link #drain}. */
+    void removed(String removedObjectJson) {
+        removed.get().add(removedObjectJson);
+    }
+
+    /**
+     * Deletes the dependents of the objects this thread removed, and of the dependents it removes in turn. Call it
+     * holding no request lock.
+     */
+    void drain() {
+        Deque<String> queue = removed.get();
+        for (String next = queue.poll(); next != null; next = queue.poll()) {
+            deleteDependentsOf(next);
+        }
+    }
+
+    private void deleteDependentsOf(String removedObjectJson) {
         JsonNode removed = Json.stored(removedObjectJson);
         String ownerUid = removed.path("metadata").path("uid").asText("");
         Set<AttributeSet> doomed = new LinkedHashSet<>(ownerUid.isEmpty() ? List.of() : dependentsOf.apply(ownerUid));

@@ -17,10 +17,13 @@ import java.util.Objects;
  * @param nodePods       pod capacity of each node
  * @param podStartDelay  time between a pod's binding to a node and its phase {@code Running}
  * @param defaultRunTime how long a pod runs when it does not say ({@code local.muster.dev/run-seconds})
+ * @param podStopDelay   how long a pod's containers take to stop once it is deleted gracefully (after SIGTERM,
+ *                       on a real node); never longer than the pod's grace period
  * @param faults         requests the API emulator fails on purpose; {@link FaultPlan#NONE} by default
  */
 public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, int nodeGpus, int nodePods,
-                                 Duration podStartDelay, Duration defaultRunTime, FaultPlan faults) {
+                                 Duration podStartDelay, Duration defaultRunTime, Duration podStopDelay,
+                                 FaultPlan faults) {
 
     public LocalClusterConfig {
         if (nodes < 0 || nodeGpus < 0 || nodePods < 1) {
@@ -32,45 +35,62 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
         Quantity.getAmountInBytes(new Quantity(Objects.requireNonNull(nodeMemory, "nodeMemory")));
         requireNonNegative(podStartDelay, "podStartDelay");
         requireNonNegative(defaultRunTime, "defaultRunTime");
+        requireNonNegative(podStopDelay, "podStopDelay");
         Objects.requireNonNull(faults, "faults");
     }
 
-    /** Four nodes of 16 CPUs, 64Gi and 110 pods, no GPUs; pods start after 500 ms and run for 3 s. */
+    /**
+     * Four nodes of 16 CPUs, 64Gi and 110 pods, no GPUs; pods start after 500 ms, run for 3 s and stop 300 ms
+     * after a graceful deletion.
+     */
     public static LocalClusterConfig defaults() {
         return new LocalClusterConfig(4, "16", "64Gi", 0, 110, Duration.ofMillis(500), Duration.ofSeconds(3),
-                FaultPlan.NONE);
+                Duration.ofMillis(300), FaultPlan.NONE);
     }
 
     public LocalClusterConfig withNodes(int nodes) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     public LocalClusterConfig withNodeCpu(String nodeCpu) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     public LocalClusterConfig withNodeMemory(String nodeMemory) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     public LocalClusterConfig withNodeGpus(int nodeGpus) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     public LocalClusterConfig withNodePods(int nodePods) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     public LocalClusterConfig withPodStartDelay(Duration podStartDelay) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     public LocalClusterConfig withDefaultRunTime(Duration defaultRunTime) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
+    }
+
+    public LocalClusterConfig withPodStopDelay(Duration podStopDelay) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     public LocalClusterConfig withFaults(FaultPlan faults) {
-        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime, faults);
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults);
     }
 
     private static void requireNonNegative(Duration duration, String name) {

@@ -19,6 +19,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,20 +33,23 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, cascading
- * deletion, pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
+ * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, graceful and
+ * cascading deletion ({@link Deletion}), the fields an update cannot change (a pod's status, the deletion
+ * marks), pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
  * Tables, the admission of custom resources against their stored CRDs ({@link CrdAdmission}), and
  * {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
- * locking of updates, status subresources of registered CRDs and watches are the stock dispatcher's.
+ * locking of updates and the status subresources of registered CRDs are the stock dispatcher's.
  */
 final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private static final String CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final String CONTENT_TYPE = "Content-Type";
     private static final String STATUS_SUFFIX = "/status";
     private static final String DEFAULT_NAMESPACE_PATH = "/api/v1/namespaces/default";
+    private static final String DELETION_TIMESTAMP = "deletionTimestamp";
+    private static final String DELETION_GRACE_PERIOD = "deletionGracePeriodSeconds";
 
     /**
-     * Binding, merge patches, status replacements and selected deletions read, check and write in one step.
+     * Binding, merge patches, status replacements, pod updates and deletions read, check and write in one step.
      * They hold the write side, every other request the read side, because the stock dispatcher's own lock is
      * private and covers one call only.
      */
@@ -55,7 +59,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final ServerSideTables tables = new ServerSideTables(this::storedCrds);
     private final PodBinder binder = new PodBinder(store);
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
-    private final SelectedCollections selected = new SelectedCollections(super::dispatch, this::handleDelete);
+    private final SelectedCollections selected = new SelectedCollections(super::dispatch);
     private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
     private final ObjectIndex index = new ObjectIndex();
     private final OwnerIndex owners = new OwnerIndex();
@@ -76,7 +80,13 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         String path = withoutQuery(request.getPath());
-        MockResponse response = route(request, path);
+        MockResponse response;
+        try {
+            response = route(request, path);
+        } finally {
+            // Even after a failure: what was removed has dependents to delete, and the queue is this thread's.
+            cascadingDeleter.drain();
+        }
         if (response == null) {
             return StatusResponses.methodNotAllowed(request.getMethod());
         }
@@ -126,10 +136,19 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                     // As the API server's NamespaceLifecycle admission does; everything assumes it exists.
                     return StatusResponses.forbidden("namespaces", "default", "this namespace may not be deleted");
                 }
-                if (isCollection(path)) {
-                    return withSelectors(request, selectors ->
-                            locked(requestLock.writeLock(), () -> selected.delete(request, path, selectors)));
+                DeleteRequest options;
+                Selectors selectors;
+                try {
+                    options = DeleteRequest.of(request.getPath(),
+                            request.getBody() == null ? null : request.getBody().getBytes());
+                    selectors = Selectors.of(request.getPath());
+                } catch (IllegalArgumentException e) {
+                    return StatusResponses.badRequest(e.getMessage());
                 }
+                // Every deletion takes the write side: it reads, decides and writes in one step.
+                return locked(requestLock.writeLock(), () -> isCollection(path)
+                        ? selected.delete(request, path, selectors, item -> delete(item, options))
+                        : delete(path, options));
             }
             case POST -> {
                 if (PodDefaults.appliesTo(path)) {
@@ -137,7 +156,8 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 }
             }
             case PUT -> {
-                if (path.endsWith(STATUS_SUFFIX)) {
+                // A pod's update copies the stored status into the object it writes: one step, as a status write.
+                if (path.endsWith(STATUS_SUFFIX) || isPod(path)) {
                     return withBody(request, body -> locked(requestLock.writeLock(), () -> store.replace(path, body)));
                 }
             }
@@ -164,19 +184,126 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /** Every update, whatever its route (PUT, merge patches, status writes), passes the admission of custom resources first. */
     @Override
     public MockResponse handleUpdate(RecordedRequest request) {
+        return update(withSystemFields(request));
+    }
+
+    /** An update as the request has it, past admission. */
+    private MockResponse update(RecordedRequest request) {
         return admission.admit(request, store::get, super::handleUpdate);
     }
 
     /**
-     * JSON patches of custom resources are applied here and written as an update, so that they pass admission
-     * as well; the stock handler would write them directly.
+     * Keeps what an update may not change, as the API server does. A write to a pod's main resource keeps the
+     * stored status, as for a CRD with a status subresource (the stock dispatcher knows only those; it is not told
+     * about pods, as it would then drop the status a pod is created with). {@code deletionTimestamp} and
+     * {@code deletionGracePeriodSeconds} stay the stored ones ({@link #preserveMetadata}). The stock handler
+     * removes an object whose new version is marked for deletion and has no finalizers; that is right only for the
+     * update that removes the last finalizer of an object with no grace period left, so the mark is taken off
+     * every other update (and put back by {@link #preserveMetadata}): a status write to a Terminating pod must not
+     * remove it.
+     */
+    private RecordedRequest withSystemFields(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        boolean statusWrite = path.endsWith(STATUS_SUFFIX);
+        boolean podSpecWrite = !statusWrite && isPod(path);
+        byte[] bytes = request.getBody() == null ? null : request.getBody().getBytes();
+        if (bytes == null
+                || !podSpecWrite && !new String(bytes, StandardCharsets.UTF_8).contains("\"" + DELETION_TIMESTAMP + "\"")) {
+            return request;
+        }
+        JsonNode body;
+        try {
+            body = Json.parse(bytes);
+        } catch (IOException e) {
+            // The stock handler answers a body that is not JSON.
+            return request;
+        }
+        Optional<ObjectNode> current = store.get(path);
+        if (!body.path("metadata").isObject() || current.isEmpty()) {
+            return request;
+        }
+        ObjectNode object = (ObjectNode) body;
+        if (podSpecWrite) {
+            JsonNode status = current.get().get("status");
+            if (status == null) {
+                object.remove("status");
+            } else {
+                object.set("status", status.deepCopy());
+            }
+        }
+        if (statusWrite || !Deletion.completedBy(current.get(), body)) {
+            ((ObjectNode) body.path("metadata")).remove(List.of(DELETION_TIMESTAMP, DELETION_GRACE_PERIOD));
+        }
+        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+                new Buffer(Serialization.asJson(body).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The stock metadata an update keeps, and the deletion fields, which only a DELETE sets. */
+    @Override
+    public void preserveMetadata(JsonNode currentResource, JsonNode updatedResource) {
+        super.preserveMetadata(currentResource, updatedResource);
+        ObjectNode updated = (ObjectNode) updatedResource.get("metadata");
+        JsonNode current = currentResource.path("metadata");
+        for (String field : List.of(DELETION_TIMESTAMP, DELETION_GRACE_PERIOD)) {
+            if (current.hasNonNull(field)) {
+                updated.set(field, current.get(field).deepCopy());
+            } else {
+                updated.remove(field);
+            }
+        }
+    }
+
+    /**
+     * Deletes the object at {@code path} (without query) as {@link Deletion} decides: removes it, marks it for
+     * deletion, or leaves it as it is. The caller holds the write side of the request lock.
+     */
+    private MockResponse delete(String path, DeleteRequest options) {
+        AttributeSet pathAttributes = getKey(path);
+        Map.Entry<AttributeSet, String> found = findResource(pathAttributes);
+        if (found == null) {
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
+        }
+        ObjectNode stored = Json.stored(found.getValue());
+        String refused = options.preconditionFailure(stored);
+        if (refused != null) {
+            Map<String, String> parsed = parse(path);
+            return StatusResponses.conflict(parsed.get(KubernetesAttributesExtractor.PLURAL),
+                    parsed.get(KubernetesAttributesExtractor.NAME), refused);
+        }
+        Deletion.Outcome outcome = Deletion.of(stored, isPod(path), options.gracePeriodSeconds(), Instant.now());
+        String answer = found.getValue();
+        if (outcome instanceof Deletion.Remove) {
+            processEvent(path, pathAttributes, found.getKey(), null, null);
+        } else if (outcome instanceof Deletion.Mark mark) {
+            mark.object().withObjectProperty("metadata").put("resourceVersion", String.valueOf(requestResourceVersion()));
+            answer = Serialization.asJson(mark.object());
+            processEvent(path, pathAttributes, found.getKey(), null, answer);
+        }
+        return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(answer);
+    }
+
+    /** Deletions that do not come from a DELETE request, the garbage collector's, take the same path. */
+    @Override
+    public MockResponse handleDelete(String path) {
+        DeleteRequest options;
+        try {
+            options = DeleteRequest.of(path, null);
+        } catch (IllegalArgumentException e) {
+            return StatusResponses.badRequest(e.getMessage());
+        }
+        return locked(requestLock.writeLock(), () -> delete(withoutQuery(path), options));
+    }
+
+    /**
+     * JSON patches are applied here and written as an update, so that they pass admission and keep the system
+     * fields as every other update; the stock handler would write them directly.
      */
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
         String path = withoutQuery(request.getPath());
         String contentType = request.getHeader(CONTENT_TYPE);
         boolean jsonPatch = contentType == null || contentType.startsWith("application/json-patch+json");
-        Optional<ObjectNode> current = jsonPatch && admission.governs(path) ? store.get(path) : Optional.empty();
+        Optional<ObjectNode> current = jsonPatch ? store.get(path) : Optional.empty();
         if (current.isEmpty()) {
             return super.handlePatch(request);
         }
@@ -196,8 +323,8 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * Keeps the {@link ObjectIndex} and the {@link OwnerIndex} in step with the store, and deletes the
-     * dependents of every object that leaves the store, however it was deleted.
+     * Keeps the {@link ObjectIndex} and the {@link OwnerIndex} in step with the store, and has the dependents of
+     * every object that leaves the store deleted once the request is done, however it was deleted.
      */
     @Override
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
@@ -223,7 +350,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             }
         }
         if (removed != null) {
-            cascadingDeleter.deleteDependentsOf(removed);
+            cascadingDeleter.removed(removed);
         }
     }
 
@@ -390,6 +517,12 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         return ((KubernetesAttributesExtractor) attributeExtractor).fromKubernetesPath(path);
     }
 
+    /** Whether a path (without query) names core/v1 pods or one pod, its subresources included. */
+    private boolean isPod(String path) {
+        Map<String, String> parsed = parse(path);
+        return parsed.get(KubernetesAttributesExtractor.API) == null && "pods".equals(parsed.get(KubernetesAttributesExtractor.PLURAL));
+    }
+
     private boolean isCollection(String path) {
         Map<String, String> parsed = parse(path);
         return parsed.containsKey(KubernetesAttributesExtractor.PLURAL) && !parsed.containsKey(KubernetesAttributesExtractor.NAME);
@@ -447,6 +580,11 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 }
             }
             return handleUpdate(request(HttpMethod.PUT, path, object));
+        }
+
+        @Override
+        public MockResponse replaceSpecAndStatus(String path, JsonNode object) {
+            return update(request(HttpMethod.PUT, path, object));
         }
 
         @Override

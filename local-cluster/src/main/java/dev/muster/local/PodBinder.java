@@ -96,7 +96,7 @@ final class PodBinder {
             pod.withObjectProperty("metadata").withObjectProperty("annotations").setAll((ObjectNode) annotations);
         }
         setScheduledCondition(pod.withObjectProperty("status").withArrayProperty("conditions"));
-        MockResponse written = store.replace(podPath, pod);
+        MockResponse written = store.replaceSpecAndStatus(podPath, pod);
         return written.code() == HttpURLConnection.HTTP_OK ? StatusResponses.created() : written;
     }
 

@@ -1,6 +1,8 @@
 package dev.muster.local;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.HostIP;
@@ -15,13 +17,19 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
-/** The pod statuses a kubelet reports when a pod's containers start and when they exit, as pure functions. */
+/**
+ * The pod statuses a kubelet reports when a pod's containers start, when they exit and when they are stopped for
+ * the pod's deletion, as pure functions.
+ */
 final class PodStatuses {
     static final String PENDING = "Pending";
     static final String RUNNING = "Running";
     static final String SUCCEEDED = "Succeeded";
     static final String FAILED = "Failed";
+    private static final int SIGTERM_EXIT_CODE = 143;
+    private static final int SIGKILL_EXIT_CODE = 137;
 
     private PodStatuses() {
     }
@@ -51,22 +59,41 @@ final class PodStatuses {
      * Failed otherwise.
      */
     static PodStatus terminated(Pod pod, int exitCode, Instant now) {
+        return terminal(pod, exitCode == 0 ? SUCCEEDED : FAILED, now,
+                c -> terminatedState(pod, c, exitCode, exitCode == 0 ? "Completed" : "Error", now).build());
+    }
+
+    /**
+     * Status of a pod whose containers the kubelet stopped at {@code now} because the pod is being deleted. A
+     * running container exits on SIGTERM with 128 + 15 = 143; a container that never started is reported as the
+     * kubelet reports one it cannot find, exit code 137. The kubelet gives a pod it stopped a terminal phase,
+     * Failed, before it deletes it.
+     */
+    static PodStatus stopped(Pod pod, Instant now) {
+        boolean started = RUNNING.equals(phaseOf(pod));
+        return terminal(pod, FAILED, now, c -> started
+                ? terminatedState(pod, c, SIGTERM_EXIT_CODE, "Error", now).build()
+                : terminatedState(pod, c, SIGKILL_EXIT_CODE, "ContainerStatusUnknown", now)
+                .withMessage("The container could not be located when the pod was terminated").build());
+    }
+
+    private static PodStatus terminal(Pod pod, String phase, Instant now, Function<Container, ContainerStateTerminated> state) {
         PodStatus status = copyOf(pod.getStatus());
         String time = timestamp(now);
-        status.setPhase(exitCode == 0 ? SUCCEEDED : FAILED);
+        status.setPhase(phase);
         setCondition(status, "ContainersReady", "False", "PodCompleted", time);
         setCondition(status, "Ready", "False", "PodCompleted", time);
         status.setContainerStatuses(pod.getSpec().getContainers().stream()
                 .map(c -> new ContainerStatusBuilder(base(pod, c)).withReady(false).withStarted(false)
-                        .withNewState().withNewTerminated()
-                        .withContainerID(containerId(pod, c))
-                        .withExitCode(exitCode)
-                        .withReason(exitCode == 0 ? "Completed" : "Error")
-                        .withStartedAt(startedAt(pod, c.getName()))
-                        .withFinishedAt(time)
-                        .endTerminated().endState().build())
+                        .withNewState().withTerminated(state.apply(c)).endState().build())
                 .toList());
         return status;
+    }
+
+    private static ContainerStateTerminatedBuilder terminatedState(Pod pod, Container container, int exitCode, String reason,
+                                                                   Instant now) {
+        return new ContainerStateTerminatedBuilder().withContainerID(containerId(pod, container)).withExitCode(exitCode)
+                .withReason(reason).withStartedAt(startedAt(pod, container.getName())).withFinishedAt(timestamp(now));
     }
 
     static String phaseOf(Pod pod) {

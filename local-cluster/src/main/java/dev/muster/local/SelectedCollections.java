@@ -17,15 +17,10 @@ import java.util.function.Function;
  */
 final class SelectedCollections {
     private final Function<RecordedRequest, MockResponse> stock;
-    private final Consumer<String> deleteByPath;
 
-    /**
-     * @param stock        the stock dispatcher's answer to a request
-     * @param deleteByPath deletes the object at an API path
-     */
-    SelectedCollections(Function<RecordedRequest, MockResponse> stock, Consumer<String> deleteByPath) {
+    /** @param stock the stock dispatcher's answer to a request */
+    SelectedCollections(Function<RecordedRequest, MockResponse> stock) {
         this.stock = stock;
-        this.deleteByPath = deleteByPath;
     }
 
     /** A list or a watch of the matching objects. */
@@ -46,11 +41,12 @@ final class SelectedCollections {
 
     /**
      * Deletes the matching objects of the collection at {@code collectionPath} (without query) one by one, so
-     * that each gets the usual finalizer handling and cascading deletion.
+     * that each gets the usual graceful deletion, finalizer handling and cascading deletion.
      *
+     * @param deleteByPath deletes the object at an API path as the request asks
      * @return the list of objects as they were before deletion
      */
-    MockResponse delete(RecordedRequest request, String collectionPath, Selectors selectors) {
+    MockResponse delete(RecordedRequest request, String collectionPath, Selectors selectors, Consumer<String> deleteByPath) {
         MockResponse listed = get(new RecordedRequest(request.getHttpVersion(), HttpMethod.GET,
                 request.getPath(), request.getHeaders(), null), selectors);
         if (listed.code() != HttpURLConnection.HTTP_OK) {

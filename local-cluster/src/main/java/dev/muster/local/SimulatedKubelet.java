@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -33,13 +35,18 @@ import java.util.function.Function;
  * pods with informers, completes the status of nodes that lack one, and moves each pod bound to a node through
  * Pending → Running ({@code podStartDelay} after binding) → Succeeded or Failed (after
  * {@code local.muster.dev/run-seconds}, with exit code {@code local.muster.dev/exit-code}). Pods with restart
- * policy Always run until deleted unless they set run-seconds. Status is written through the status
- * subresource with the resourceVersion it was computed from; on a conflict the pod is read again.
+ * policy Always run until deleted unless they set run-seconds. A pod deleted gracefully (its
+ * {@code deletionTimestamp} set) is stopped as a real kubelet stops it: its containers exit {@code podStopDelay}
+ * later (never after the grace period), as on SIGTERM ({@link PodStatuses#stopped}), and the kubelet then deletes
+ * it with grace period 0. Status is written through the status subresource with the resourceVersion it was
+ * computed from, and the final deletion carries the resourceVersion as a precondition; on a conflict the pod is
+ * read again.
  */
 final class SimulatedKubelet implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_CONFLICT_RETRIES = 10;
+    private static final Duration STOP_RETRY = Duration.ofSeconds(1);
     /** Status writes block on HTTP; a few threads keep a burst of pod starts from queueing behind each other. */
     private static final int THREADS = 4;
 
@@ -49,6 +56,10 @@ final class SimulatedKubelet implements AutoCloseable {
     private final ScheduledExecutorService timers;
     /** The next transition of each pod (by uid) that has one pending; a pod never has two. */
     private final Map<String, ScheduledFuture<?>> transitions = new ConcurrentHashMap<>();
+    /** The uids of the pods being stopped for their deletion, each stopped once. */
+    private final Set<String> stopping = ConcurrentHashMap.newKeySet();
+    /** The names of the Nodes that were deleted, and not created again, since this kubelet started. */
+    private final Set<String> lostNodes = ConcurrentHashMap.newKeySet();
     /** Numbers pod addresses in 10.128.0.0/9. */
     private final AtomicInteger podAddresses = new AtomicInteger();
     private final SharedIndexInformer<Node> nodeInformer;
@@ -116,8 +127,18 @@ final class SimulatedKubelet implements AutoCloseable {
     /** Schedules the pod's next transition if it runs on one of our nodes and none is scheduled yet. */
     private void reconcilePod(Pod pod) {
         String nodeName = pod.getSpec().getNodeName();
-        if (nodeName == null || nodeName.isEmpty() || nodeInformer.getStore().getByKey(nodeName) == null
-                || pod.getMetadata().getDeletionTimestamp() != null) {
+        if (nodeName == null || nodeName.isEmpty()) {
+            return;
+        }
+        if (nodeInformer.getStore().getByKey(nodeName) == null) {
+            collectIfOrphaned(pod);
+            return;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            if (stopping.add(uid(pod))) {
+                cancel(transitions.remove(uid(pod)));
+                schedule(stopDelay(pod), () -> stop(pod));
+            }
             return;
         }
         String phase = PodStatuses.phaseOf(pod);
@@ -131,6 +152,20 @@ final class SimulatedKubelet implements AutoCloseable {
                 Duration left = Duration.between(Instant.now(), started.plus(runTime));
                 return schedule(left.isNegative() ? Duration.ZERO : left, () -> finish(pod));
             }));
+        }
+    }
+
+    /**
+     * kube-controller-manager's pod garbage collector deletes the pods of a Node that is gone with grace period 0,
+     * since no kubelet will ever stop them. Here it does so for the Terminating pods of a Node this kubelet ran and
+     * that was deleted, at once rather than after PodGC's quarantine of 40 s; a pod that was not deleted keeps its
+     * last status, so that controllers see it lost, and a pod bound to a name that never was a Node is left alone.
+     */
+    private void collectIfOrphaned(Pod pod) {
+        if (pod.getMetadata().getDeletionTimestamp() != null && lostNodes.contains(pod.getSpec().getNodeName())
+                && stopping.add(uid(pod))) {
+            cancel(transitions.remove(uid(pod)));
+            schedule(Duration.ZERO, () -> deleteNow(pod));
         }
     }
 
@@ -159,6 +194,66 @@ final class SimulatedKubelet implements AutoCloseable {
                 .ifPresent(finished -> log.info("pod {} finished with exit code {}: {}", name(pod), exitCode,
                         finished.getStatus().getPhase()));
         transitions.remove(uid(pod));
+    }
+
+    /**
+     * Stops the containers of a pod being deleted, unless they have already exited, and deletes the pod with grace
+     * period 0, which removes it unless finalizers remain.
+     */
+    private void stop(Pod pod) {
+        try {
+            Optional<Pod> stopped = writeStatus(pod, current -> {
+                String phase = PodStatuses.phaseOf(current);
+                return phase.equals(PodStatuses.PENDING) || phase.equals(PodStatuses.RUNNING)
+                        ? PodStatuses.stopped(current, Instant.now())
+                        : null;
+            });
+            stopped.ifPresent(p -> log.info("pod {} stopped for its deletion", name(pod)));
+            deleteNow(stopped.orElse(pod));
+        } catch (KubernetesClientException e) {
+            // Unlike a start, a deletion is retried, as the kubelet's pod worker does: its controllers wait for it.
+            log.warn("could not stop pod {}, retrying in {} ms: {}", name(pod), STOP_RETRY.toMillis(), e.getMessage());
+            schedule(STOP_RETRY, () -> stop(pod));
+        }
+    }
+
+    /** Deletes the pod (same uid) with grace period 0, on the resourceVersion it has; retries on conflicts. */
+    private void deleteNow(Pod pod) {
+        Pod current = pod;
+        for (int attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+            if (attempt > 1) {
+                current = client.pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).get();
+            }
+            if (current == null || !uid(current).equals(uid(pod))) {
+                return;
+            }
+            try {
+                // The DSL's types do not chain a grace period and a precondition; the operation behind both does.
+                PodResource resource = (PodResource) client.pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).withGracePeriod(0);
+                resource.lockResourceVersion(current.getMetadata().getResourceVersion()).delete();
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                    throw e;
+                }
+            }
+        }
+        log.warn("gave up deleting pod {} after {} conflicts", name(pod), MAX_CONFLICT_RETRIES);
+    }
+
+    /** The time the pod's containers take to stop: {@code podStopDelay}, cut to the pod's grace period. */
+    private Duration stopDelay(Pod pod) {
+        Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
+        Duration gracePeriod = grace == null ? Duration.ZERO : Duration.ofSeconds(Math.max(grace, 0));
+        return config.podStopDelay().compareTo(gracePeriod) > 0 ? gracePeriod : config.podStopDelay();
+    }
+
+    private static void cancel(ScheduledFuture<?> transition) {
+        if (transition != null) {
+            transition.cancel(false);
+        }
     }
 
     /**
@@ -275,6 +370,7 @@ final class SimulatedKubelet implements AutoCloseable {
     private final class NodeHandler implements ResourceEventHandler<Node> {
         @Override
         public void onAdd(Node node) {
+            lostNodes.remove(node.getMetadata().getName());
             completeStatus(node);
             runPodsBoundTo(node);
         }
@@ -286,7 +382,11 @@ final class SimulatedKubelet implements AutoCloseable {
 
         @Override
         public void onDelete(Node node, boolean deletedFinalStateUnknown) {
-            // Pods on a deleted node keep their last status, as when a real node disappears.
+            // Pods on a deleted node keep their last status, as when a real node disappears, until deleted.
+            lostNodes.add(node.getMetadata().getName());
+            podInformer.getStore().list().stream()
+                    .filter(pod -> node.getMetadata().getName().equals(pod.getSpec().getNodeName()))
+                    .forEach(SimulatedKubelet.this::collectIfOrphaned);
         }
     }
 
@@ -303,10 +403,8 @@ final class SimulatedKubelet implements AutoCloseable {
 
         @Override
         public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-            ScheduledFuture<?> transition = transitions.remove(uid(pod));
-            if (transition != null) {
-                transition.cancel(false);
-            }
+            cancel(transitions.remove(uid(pod)));
+            stopping.remove(uid(pod));
         }
     }
 }

@@ -19,6 +19,12 @@ interface StoredObjects {
     /** Replaces the object at an API path as a PUT would; {@code /status} paths replace only the status. */
     MockResponse replace(String path, JsonNode object);
 
+    /**
+     * Replaces a pod's spec and status in one write, as the API server's own binding does; a client's write to
+     * the main resource would keep the stored status.
+     */
+    MockResponse replaceSpecAndStatus(String path, JsonNode object);
+
     /** Creates an object in the collection at an API path as a POST would. */
     MockResponse create(String collectionPath, JsonNode object);
 }

@@ -93,5 +93,7 @@ class LocalClusterTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LocalClusterConfig.defaults().withPodStartDelay(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LocalClusterConfig.defaults().withPodStopDelay(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

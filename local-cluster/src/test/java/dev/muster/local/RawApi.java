@@ -42,6 +42,12 @@ final class RawApi {
                 .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
+    /** A DELETE with a {@code DeleteOptions} body. */
+    Response delete(String path, Object deleteOptions) {
+        return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", "application/json")
+                .method("DELETE", HttpRequest.BodyPublishers.ofString(Serialization.asJson(deleteOptions))).build());
+    }
+
     private Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

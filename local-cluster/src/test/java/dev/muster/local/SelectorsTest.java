@@ -56,7 +56,8 @@ class SelectorsTest extends ApiOnlyClusterTests {
             });
             client.bindings().inNamespace("default").resource(Fixtures.binding("sel-watched", "node-1")).create();
             await().until(() -> events.contains("ADDED sel-watched"));
-            client.pods().withName("sel-watched").delete();
+            // Bound to a node without a kubelet, the pod would stay Terminating: force it, as kubectl --force does.
+            client.pods().withName("sel-watched").withGracePeriod(0).delete();
             await().until(() -> events.contains("DELETED sel-watched"));
         }
         assertThat(events).containsExactly("ADDED sel-watched", "DELETED sel-watched");

@@ -9,10 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,21 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-class SimulatedKubeletTest {
-    private static LocalCluster cluster;
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = LocalCluster.start(Fixtures.FAST);
-        client = cluster.client();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
-
+class SimulatedKubeletTest extends KubeletClusterTests {
     @Test
     void boundPodRunsAndSucceeds() {
         Pod pod = Fixtures.pod("succeeds");
@@ -180,13 +163,5 @@ class SimulatedKubeletTest {
         client.resource(pod).create();
 
         await().until(() -> phase("already-running"), "Succeeded"::equals);
-    }
-
-    private static void bind(String pod, String node) {
-        client.bindings().inNamespace("default").resource(Fixtures.binding(pod, node)).create();
-    }
-
-    private static String phase(String pod) {
-        return client.pods().withName(pod).get().getStatus().getPhase();
     }
 }

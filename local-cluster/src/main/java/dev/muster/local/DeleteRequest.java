@@ -1,0 +1,90 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What a DELETE of one object asks for, read as the API server reads it: the {@code DeleteOptions} body's
+ * {@code gracePeriodSeconds} and {@code preconditions}, else the query parameter {@code gracePeriodSeconds}.
+ *
+ * @param gracePeriodSeconds   the grace period asked for; null when the request does not say
+ * @param uidPrecondition      the uid the object must have; null for none
+ * @param versionPrecondition  the resourceVersion the object must have; null for none
+ */
+record DeleteRequest(Long gracePeriodSeconds, String uidPrecondition, String versionPrecondition) {
+    /** A DELETE that says nothing, as the garbage collector's. */
+    static final DeleteRequest DEFAULT = new DeleteRequest(null, null, null);
+    private static final JsonNode NO_OPTIONS = JsonNodeFactory.instance.objectNode();
+
+    /**
+     * Reads a DELETE request.
+     *
+     * @param pathWithQuery the request path with its query
+     * @param body          the request body, empty or null when there is none
+     * @throws IllegalArgumentException if the body is not a JSON object or a grace period is not a number
+     */
+    static DeleteRequest of(String pathWithQuery, byte[] body) {
+        JsonNode options = options(body);
+        JsonNode grace = options.path("gracePeriodSeconds");
+        Long gracePeriod = grace.isIntegralNumber() ? Long.valueOf(grace.asLong()) : queryGracePeriod(pathWithQuery);
+        JsonNode preconditions = options.path("preconditions");
+        return new DeleteRequest(gracePeriod, text(preconditions.path("uid")), text(preconditions.path("resourceVersion")));
+    }
+
+    /** The reason the preconditions refuse {@code stored}, as the API server words it; null if they allow it. */
+    String preconditionFailure(JsonNode stored) {
+        JsonNode metadata = stored.path("metadata");
+        String uid = metadata.path("uid").asText();
+        if (uidPrecondition != null && !uidPrecondition.equals(uid)) {
+            return "Precondition failed: UID in precondition: " + uidPrecondition + ", UID in object meta: " + uid;
+        }
+        String version = metadata.path("resourceVersion").asText();
+        if (versionPrecondition != null && !versionPrecondition.equals(version)) {
+            return "Precondition failed: ResourceVersion in precondition: " + versionPrecondition
+                    + ", ResourceVersion in object meta: " + version;
+        }
+        return null;
+    }
+
+    private static JsonNode options(byte[] body) {
+        if (body == null || body.length == 0) {
+            return NO_OPTIONS;
+        }
+        try {
+            JsonNode parsed = Json.parse(body);
+            if (!parsed.isObject()) {
+                throw new IllegalArgumentException("the DeleteOptions body is not a JSON object");
+            }
+            return parsed;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("the DeleteOptions body is not valid JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static Long queryGracePeriod(String pathWithQuery) {
+        int query = pathWithQuery.indexOf('?');
+        if (query < 0) {
+            return null;
+        }
+        for (String parameter : pathWithQuery.substring(query + 1).split("&")) {
+            int equals = parameter.indexOf('=');
+            if (equals > 0 && parameter.substring(0, equals).equals("gracePeriodSeconds")) {
+                String value = URLDecoder.decode(parameter.substring(equals + 1), StandardCharsets.UTF_8);
+                try {
+                    return Long.valueOf(value);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("gracePeriodSeconds is not an integer: " + value, e);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String text(JsonNode node) {
+        return node.isTextual() && !node.asText().isEmpty() ? node.asText() : null;
+    }
+}
