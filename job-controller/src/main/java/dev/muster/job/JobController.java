@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -157,6 +158,15 @@ public final class JobController implements AutoCloseable {
     /** Whether the Job, Pod, PodGroup and plugin-object informers have listed their kinds, for health reporting. */
     public boolean hasSynced() {
         return cache.hasSynced();
+    }
+
+    /**
+     * The kinds whose informer of plugin objects runs (this replica leads) but is not watching, for health
+     * reporting: the shared informers' health does not cover these, which the controller keeps itself.
+     */
+    public List<String> informersNotWatching() {
+        return cache.pluginObjectInformers().stream().filter(i -> i.isRunning() && !i.isWatching())
+                .map(i -> i.getApiTypeClass().getSimpleName()).toList();
     }
 
     /** Worker threads that died while the controller runs, for health reporting; see {@link Controller#deadWorkers()}. */
