@@ -215,7 +215,14 @@ final class SchedulerCache {
     synchronized CycleInput beginCycle() {
         List<PendingGang> gangs = new ArrayList<>();
         List<MissingPodGroup> missing = new ArrayList<>();
-        Set<GroupKey> keys = new LinkedHashSet<>(groups.keySet());
+        // Only gangs with pods pending or pods still to come: groups of finished and running jobs stay in the
+        // cache for their counts, and a cycle must not cost more as they pile up.
+        Set<GroupKey> keys = new LinkedHashSet<>();
+        groups.forEach((key, group) -> {
+            if (!group.pending.isEmpty()) {
+                keys.add(key);
+            }
+        });
         keys.addAll(waitingForAdmission);
         for (GroupKey key : keys) {
             GroupPods group = groups.getOrDefault(key, GroupPods.NONE);
