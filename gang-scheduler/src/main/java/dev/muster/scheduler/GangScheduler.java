@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -61,8 +60,8 @@ public final class GangScheduler implements AutoCloseable {
     private final List<Runnable> handlerRemovals = new ArrayList<>();
     /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
     private volatile List<SharedIndexInformer<?>> watched = List.of();
-    /** Per watched informer, objects its handler has been told of and not told are gone. */
-    private final List<Map.Entry<SharedIndexInformer<?>, AtomicInteger>> delivered = new CopyOnWriteArrayList<>();
+    /** Per watched informer, whether its handler has been given its listing. */
+    private final List<ListingDelivery> delivered = new CopyOnWriteArrayList<>();
     private volatile boolean caughtUp;
     private CycleTrigger trigger;
     private volatile SchedulingCycle cycle;
@@ -166,8 +165,7 @@ public final class GangScheduler implements AutoCloseable {
         if (caughtUp) {
             return !watched.isEmpty();
         }
-        boolean synced = !watched.isEmpty() && watched.stream().allMatch(SharedIndexInformer::hasSynced)
-                && delivered.stream().allMatch(e -> e.getValue().get() == e.getKey().getStore().list().size());
+        boolean synced = !watched.isEmpty() && delivered.stream().allMatch(ListingDelivery::caughtUp);
         caughtUp = synced;
         return synced;
     }
@@ -214,15 +212,15 @@ public final class GangScheduler implements AutoCloseable {
 
     private <T extends HasMetadata> void watch(SharedIndexInformer<T> informer, CycleTrigger trigger, Predicate<T> put,
                                                Predicate<T> remove) {
-        AtomicInteger live = new AtomicInteger();
-        delivered.add(Map.entry(informer, live));
+        ListingDelivery delivery = new ListingDelivery(informer);
+        delivered.add(delivery);
         ResourceEventHandler<T> handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(T object) {
-                live.incrementAndGet();
                 if (put.test(object)) {
                     trigger.request();
                 }
+                delivery.given(object);
             }
 
             @Override
@@ -230,14 +228,15 @@ public final class GangScheduler implements AutoCloseable {
                 if (put.test(object)) {
                     trigger.request();
                 }
+                delivery.given(object);
             }
 
             @Override
             public void onDelete(T object, boolean finalStateUnknown) {
-                live.decrementAndGet();
                 if (remove.test(object)) {
                     trigger.request();
                 }
+                delivery.given(object);
             }
         };
         informer.addEventHandler(handler);
