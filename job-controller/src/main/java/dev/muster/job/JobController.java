@@ -7,6 +7,7 @@ import dev.muster.support.controller.Controller;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.CounterWritePacer;
 import dev.muster.support.status.StatusWriter;
 import dev.muster.job.plugin.JobPlugins;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +46,12 @@ public final class JobController implements AutoCloseable {
     public static final String NAME = "muster-job-controller";
     /** Workers when not given: reconciles are short and API-bound. */
     public static final int DEFAULT_WORKERS = 2;
+    /**
+     * Least time between two status writes of one job that change only its pod counts: a 16-pod gang's pods
+     * start and finish one by one, and the counts need not be written sixteen times a second. Phase changes
+     * are written at once. The PodGroup controller's default interval for its counters is the same.
+     */
+    static final Duration COUNTER_WRITE_INTERVAL = Duration.ofSeconds(1);
     /** Pod creations in flight at once: enough to hide API round trips, few enough not to flood the server. */
     static final int POD_CREATION_CONCURRENCY = 16;
 
@@ -108,7 +116,8 @@ public final class JobController implements AutoCloseable {
         this.cache = new JobCache(informers, pluginObjects);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
                 new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events, podCreations),
-                new StatusWriter(client), events, new ReconcileFailureRecorder(client, cache, clock), clock);
+                new StatusWriter(client), new CounterWritePacer<>(COUNTER_WRITE_INTERVAL, JobCounters::countersOnly),
+                events, new ReconcileFailureRecorder(client, cache, clock), clock);
         this.controller = new Controller(NAME, reconciler, workers);
         this.jobHandler = controller.enqueueing(job -> Optional.of(ObjectKey.of(job)));
         this.podHandler = controller.enqueueing(JobCache::jobKey);

@@ -2,12 +2,14 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.job.plugin.VolumesPlugin;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
+import dev.muster.support.status.CounterWritePacer;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.slf4j.Logger;
@@ -37,18 +39,21 @@ final class JobReconciler implements Reconciler {
     private final AdmissionGate gate;
     private final JobResourceWriter children;
     private final StatusWriter statusWriter;
+    private final CounterWritePacer<JobStatus> pacer;
     private final EventRecorder events;
     private final Clock clock;
     private final DeletedPods deleted = new DeletedPods();
     private final ReconcileFailureRecorder failures;
 
     JobReconciler(JobCache cache, JobStatusDecider decider, AdmissionGate gate, JobResourceWriter children,
-                  StatusWriter statusWriter, EventRecorder events, ReconcileFailureRecorder failures, Clock clock) {
+                  StatusWriter statusWriter, CounterWritePacer<JobStatus> pacer, EventRecorder events,
+                  ReconcileFailureRecorder failures, Clock clock) {
         this.cache = cache;
         this.decider = decider;
         this.gate = gate;
         this.children = children;
         this.statusWriter = statusWriter;
+        this.pacer = pacer;
         this.events = events;
         this.failures = failures;
         this.clock = clock;
@@ -70,6 +75,7 @@ final class JobReconciler implements Reconciler {
             log.debug("job {}: gone or being deleted", key);
             found.ifPresent(job -> children.deletePluginObjects(job, object -> cache.pluginObject(job, object)));
             deleted.forget(key);
+            pacer.forget(key);
             return ReconcileResult.done();
         }
         Job job = found.get();
@@ -86,9 +92,13 @@ final class JobReconciler implements Reconciler {
             return ReconcileResult.done();
         }
         // Status first: it is written with the resourceVersion the decision was based on, so a decision
-        // made on a stale cache loses the conflict before it deletes or creates anything.
-        boolean written = statusWriter.writeIfChanged(job, decision.status());
+        // made on a stale cache loses the conflict before it deletes or creates anything. Only a change of
+        // counts alone may wait for the pacer, and only when nothing is deleted (creating is idempotent by name).
+        Optional<Duration> holdBack = decision.podsToDelete().isEmpty()
+                ? pacer.holdBack(key, job.getStatus(), decision.status(), now) : Optional.empty();
+        boolean written = holdBack.isEmpty() && statusWriter.writeIfChanged(job, decision.status());
         if (written) {
+            pacer.written(key, now);
             decision.transition().ifPresent(t -> recordEvent(job, t));
         }
         int stopped = 0;
@@ -113,9 +123,10 @@ final class JobReconciler implements Reconciler {
         }
         logDecision(key, decision, written, created, stopped,
                 admissionNote(job, pods, decision, admission, written, created));
-        return decision.wakeAt()
+        ReconcileResult next = decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
+        return holdBack.map(wait -> next.sooner(ReconcileResult.after(wait))).orElse(next);
     }
 
     /**

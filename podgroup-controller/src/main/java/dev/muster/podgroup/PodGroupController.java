@@ -6,6 +6,7 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.CounterWritePacer;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -60,7 +61,7 @@ public final class PodGroupController implements AutoCloseable {
         pods.addIndexers(PodsByGroupIndex.indexers());
         pods.addIndexers(PodsByNodeIndex.indexers());
         this.reconciler = new PodGroupReconciler(groups, pods, nodes, verdicts, new PodGroupStatusCalculator(),
-                new ReplacementWaits(config.replacementGracePeriod()), new CounterWritePacer(config.counterWriteInterval()),
+                new ReplacementWaits(config.replacementGracePeriod()), new CounterWritePacer<>(config.counterWriteInterval(), PodGroupCounters::countersOnly),
                 statusWriter, new EventRecorder(client, COMPONENT), Clock.systemUTC());
         this.controller = new Controller("podgroup-controller", reconciler, config.workers());
         this.podHandler = controller.enqueueing(PodGroupController::groupOf);

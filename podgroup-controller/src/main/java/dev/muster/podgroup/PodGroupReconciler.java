@@ -9,6 +9,7 @@ import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.support.status.CounterWritePacer;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -41,14 +42,14 @@ final class PodGroupReconciler implements Reconciler {
     private final GangVerdictBoard verdicts;
     private final PodGroupStatusCalculator calculator;
     private final ReplacementWaits replacementWaits;
-    private final CounterWritePacer pacer;
+    private final CounterWritePacer<PodGroupStatus> pacer;
     private final StatusWriter statusWriter;
     private final EventRecorder events;
     private final Clock clock;
 
     PodGroupReconciler(SharedIndexInformer<PodGroup> groups, SharedIndexInformer<Pod> pods,
                        SharedIndexInformer<Node> nodes, GangVerdictBoard verdicts, PodGroupStatusCalculator calculator,
-                       ReplacementWaits replacementWaits, CounterWritePacer pacer, StatusWriter statusWriter,
+                       ReplacementWaits replacementWaits, CounterWritePacer<PodGroupStatus> pacer, StatusWriter statusWriter,
                        EventRecorder events, Clock clock) {
         this.groups = groups;
         this.pods = pods;

@@ -8,6 +8,7 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.support.status.CounterWritePacer;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -59,7 +60,8 @@ class PodGroupReconcilerTest {
     private final StatusWriter statusWriter = mock(StatusWriter.class);
     private final EventRecorder events = mock(EventRecorder.class);
     private final ReplacementWaits replacementWaits = new ReplacementWaits(GRACE);
-    private final CounterWritePacer pacer = new CounterWritePacer(COUNTER_INTERVAL);
+    private final CounterWritePacer<PodGroupStatus> pacer =
+            new CounterWritePacer<>(COUNTER_INTERVAL, PodGroupCounters::countersOnly);
     private PodGroupReconciler reconciler;
 
     @BeforeEach

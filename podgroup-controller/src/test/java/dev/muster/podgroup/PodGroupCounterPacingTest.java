@@ -3,6 +3,7 @@ package dev.muster.podgroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.controller.ObjectKey;
+import dev.muster.support.status.CounterWritePacer;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -10,10 +11,12 @@ import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class CounterWritePacerTest {
+/** PodGroup status writes that move only the counters are paced; every other change is written at once. */
+class PodGroupCounterPacingTest {
     private static final ObjectKey KEY = new ObjectKey("ns", "gang");
     private static final Instant T0 = Instant.parse("2025-01-01T10:00:00Z");
-    private final CounterWritePacer pacer = new CounterWritePacer(Duration.ofSeconds(1));
+    private final CounterWritePacer<PodGroupStatus> pacer =
+            new CounterWritePacer<>(Duration.ofSeconds(1), PodGroupCounters::countersOnly);
 
     @Test
     void holdsBackACounterOnlyChangeUntilTheIntervalSinceTheLastWriteIsOver() {
