@@ -92,11 +92,16 @@ final class JobReconciler implements Reconciler {
             return ReconcileResult.done();
         }
         // Status first: it is written with the resourceVersion the decision was based on, so a decision
-        // made on a stale cache loses the conflict before it deletes or creates anything. Only a change of
-        // counts alone may wait for the pacer, and only when nothing is deleted (creating is idempotent by name).
+        // made on a stale cache loses the conflict before it deletes or creates anything. A change of counts
+        // alone may wait for the pacer; the decision then does nothing else either, since a stale one could
+        // create again the pods of a version that a fresher one has just stopped.
         Optional<Duration> holdBack = decision.podsToDelete().isEmpty()
                 ? pacer.holdBack(key, job.getStatus(), decision.status(), now) : Optional.empty();
-        boolean written = holdBack.isEmpty() && statusWriter.writeIfChanged(job, decision.status());
+        if (holdBack.isPresent()) {
+            log.debug("job {}: only pod counts changed; status write held back {}", key, holdBack.get());
+            return ReconcileResult.after(holdBack.get());
+        }
+        boolean written = statusWriter.writeIfChanged(job, decision.status());
         if (written) {
             pacer.written(key, now);
             decision.transition().ifPresent(t -> recordEvent(job, t));
@@ -123,10 +128,9 @@ final class JobReconciler implements Reconciler {
         }
         logDecision(key, decision, written, created, stopped,
                 admissionNote(job, pods, decision, admission, written, created));
-        ReconcileResult next = decision.wakeAt()
+        return decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
-        return holdBack.map(wait -> next.sooner(ReconcileResult.after(wait))).orElse(next);
     }
 
     /**
