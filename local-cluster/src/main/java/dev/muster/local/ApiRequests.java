@@ -94,8 +94,13 @@ public final class ApiRequests {
         String client = FaultInjector.EXEMPT_USER_AGENT.equals(userAgent) ? LOCAL_CLUSTER : COMPONENTS;
         int query = pathWithQuery.indexOf('?');
         String path = query < 0 ? pathWithQuery : pathWithQuery.substring(0, query);
-        boolean watch = query >= 0 && pathWithQuery.indexOf("watch=true", query) >= 0;
-        String[] segments = path.replaceAll("^/+", "").split("/");
+        boolean watch = RequestQuery.isWatch(pathWithQuery);
+        // Every request passes here: no regular expression (split on one character is not one).
+        int first = 0;
+        while (first < path.length() && path.charAt(first) == '/') {
+            first++;
+        }
+        String[] segments = path.substring(first).split("/");
         int start;
         if (segments.length >= 2 && segments[0].equals("api")) {
             start = 2;

@@ -143,16 +143,9 @@ final class CrdAdmission {
         IGNORE, WARN, STRICT;
 
         static FieldValidation of(String path) {
-            int query = path.indexOf('?');
-            if (query >= 0) {
-                for (String parameter : path.substring(query + 1).split("&")) {
-                    if (parameter.startsWith("fieldValidation=")) {
-                        String mode = parameter.substring("fieldValidation=".length());
-                        return mode.equalsIgnoreCase("Strict") ? STRICT : mode.equalsIgnoreCase("Ignore") ? IGNORE : WARN;
-                    }
-                }
-            }
-            return WARN;
+            return RequestQuery.parameter(path, "fieldValidation")
+                    .map(mode -> mode.equalsIgnoreCase("Strict") ? STRICT : mode.equalsIgnoreCase("Ignore") ? IGNORE : WARN)
+                    .orElse(WARN);
         }
     }
 

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * What a DELETE of one object asks for, read as the API server reads it: the {@code DeleteOptions} body's
@@ -66,22 +64,13 @@ record DeleteRequest(Long gracePeriodSeconds, String uidPrecondition, String ver
     }
 
     private static Long queryGracePeriod(String pathWithQuery) {
-        int query = pathWithQuery.indexOf('?');
-        if (query < 0) {
-            return null;
-        }
-        for (String parameter : pathWithQuery.substring(query + 1).split("&")) {
-            int equals = parameter.indexOf('=');
-            if (equals > 0 && parameter.substring(0, equals).equals("gracePeriodSeconds")) {
-                String value = URLDecoder.decode(parameter.substring(equals + 1), StandardCharsets.UTF_8);
-                try {
-                    return Long.valueOf(value);
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("gracePeriodSeconds is not an integer: " + value, e);
-                }
+        return RequestQuery.parameter(pathWithQuery, "gracePeriodSeconds").map(value -> {
+            try {
+                return Long.valueOf(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("gracePeriodSeconds is not an integer: " + value, e);
             }
-        }
-        return null;
+        }).orElse(null);
     }
 
     private static String text(JsonNode node) {

@@ -123,7 +123,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
         switch (request.method()) {
             case GET -> {
-                if (isWatch(request.getPath())) {
+                if (RequestQuery.isWatch(request.getPath())) {
                     return watch(request);
                 }
                 if (isCollection(path)) {
@@ -402,7 +402,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handleGet(String path) {
         AttributeSet query = attributeExtractor.fromPath(path);
-        if (!ObjectIndex.answersAlone(query) || isWatch(path)) {
+        if (!ObjectIndex.answersAlone(query) || RequestQuery.isWatch(path)) {
             return super.handleGet(path);
         }
         Map.Entry<AttributeSet, String> found = findResource(query);
@@ -443,10 +443,6 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 WatchHub.resourceVersion(pathWithQuery), () -> map, render));
     }
 
-    private static boolean isWatch(String path) {
-        int query = path.indexOf('?');
-        return query >= 0 && path.indexOf("watch=true", query) >= 0;
-    }
 
     /** Answers requests with selectors here and leaves the others to the stock dispatcher. */
     private MockResponse withSelectors(RecordedRequest request, Function<Selectors, MockResponse> handler) {

@@ -10,8 +10,6 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Set;
@@ -96,15 +94,7 @@ final class WatchHub {
 
     /** The {@code resourceVersion} parameter of a request path's query, empty if there is none. */
     static String resourceVersion(String pathWithQuery) {
-        int query = pathWithQuery.indexOf('?');
-        if (query >= 0) {
-            for (String parameter : pathWithQuery.substring(query + 1).split("&")) {
-                if (parameter.startsWith("resourceVersion=")) {
-                    return URLDecoder.decode(parameter.substring("resourceVersion=".length()), StandardCharsets.UTF_8);
-                }
-            }
-        }
-        return "";
+        return RequestQuery.parameter(pathWithQuery, "resourceVersion").orElse("");
     }
 
     /** Forgets every kept change, as a restarted API server would. */

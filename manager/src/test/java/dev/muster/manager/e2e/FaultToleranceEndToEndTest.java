@@ -297,8 +297,7 @@ class FaultToleranceEndToEndTest {
 
     /** Jobs not in a final phase, each with its status, for the failure message. */
     private static List<String> unfinished(LocalCluster cluster) {
-        return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
-                .filter(j -> phaseOf(j) == null || !FINAL.contains(phaseOf(j)))
+        return unfinishedJobs(cluster).stream()
                 .map(j -> j.getMetadata().getName() + " (rv " + j.getMetadata().getResourceVersion() + "): "
                         + (j.getStatus() == null || j.getStatus().getState() == null ? "no state yet"
                         : phaseOf(j) + " " + j.getStatus().getState().getMessage()
@@ -307,13 +306,18 @@ class FaultToleranceEndToEndTest {
                 .toList();
     }
 
+    private static List<Job> unfinishedJobs(LocalCluster cluster) {
+        return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
+                .filter(j -> phaseOf(j) == null || !FINAL.contains(phaseOf(j)))
+                .toList();
+    }
+
     /** For each unfinished job: whether the manager's informers hold it and its PodGroup, and its queue entry. */
     private static String knownTo(ConfigurableApplicationContext manager, LocalCluster cluster) {
         try {
             SharedInformers informers = manager.getBean(SharedInformers.class);
             List<QueuedGang> queue = manager.getBean(GangScheduler.class).queue();
-            return cluster.client().resources(Job.class).inNamespace("default").list().getItems().stream()
-                    .filter(j -> phaseOf(j) == null || !FINAL.contains(phaseOf(j)))
+            return unfinishedJobs(cluster).stream()
                     .map(j -> {
                         String key = "default/" + j.getMetadata().getName();
                         Job cached = informers.informer(Job.class).getStore().getByKey(key);
