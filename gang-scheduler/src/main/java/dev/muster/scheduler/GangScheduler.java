@@ -56,7 +56,7 @@ public final class GangScheduler implements AutoCloseable {
     private final GangVerdictBoard board;
     private final GangSchedulerConfig config;
     private final MeterRegistry meterRegistry;
-    private final SchedulerCache cache = new SchedulerCache();
+    private final SchedulerCache cache;
     private final List<Runnable> handlerRemovals = new ArrayList<>();
     /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
     private volatile List<SharedIndexInformer<?>> watched = List.of();
@@ -100,6 +100,7 @@ public final class GangScheduler implements AutoCloseable {
         this.ownsInformers = ownsInformers;
         this.board = Objects.requireNonNull(board, "board");
         this.config = Objects.requireNonNull(config, "config");
+        this.cache = new SchedulerCache(config.jobAdmission());
         this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
     }
 

@@ -1,6 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.scheduler.core.CoschedulingArgs;
+import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.scheduler.core.NodeScoring;
 
 import java.time.Duration;
@@ -14,8 +15,15 @@ import java.util.Objects;
  *                        a backoff or reservation running out
  * @param bindConcurrency API calls (bindings and pod condition writes) in flight at once
  * @param coscheduling    the coscheduling plugin's arguments and the node scoring
+ * @param jobAdmission    which Jobs wait for their gang's admission before they create pods; the scheduler
+ *                        admits exactly those, from their task templates, as the Job controller holds them
  */
-public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, CoschedulingArgs coscheduling) {
+public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, CoschedulingArgs coscheduling,
+                                  JobAdmissionRule jobAdmission) {
+    /** Default {@link #cyclePeriod()}. */
+    public static final Duration DEFAULT_CYCLE_PERIOD = Duration.ofSeconds(1);
+    /** Default {@link #bindConcurrency()}. */
+    public static final int DEFAULT_BIND_CONCURRENCY = 16;
 
     public GangSchedulerConfig {
         Objects.requireNonNull(cyclePeriod, "cyclePeriod");
@@ -26,31 +34,36 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
             throw new IllegalArgumentException("bindConcurrency must be at least 1: " + bindConcurrency);
         }
         Objects.requireNonNull(coscheduling, "coscheduling");
+        Objects.requireNonNull(jobAdmission, "jobAdmission");
     }
 
-    /** Settings with the coscheduling plugin's default arguments. */
-    public GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency) {
-        this(cyclePeriod, bindConcurrency, CoschedulingArgs.defaults());
-    }
-
-    /** A cycle every second at the latest, 16 API calls in flight, the coscheduling plugin's defaults. */
+    /**
+     * The production defaults: a cycle every second at the latest, 16 API calls in flight, the coscheduling
+     * plugin's defaults, and Jobs waiting for admission.
+     */
     public static GangSchedulerConfig defaults() {
-        return new GangSchedulerConfig(Duration.ofSeconds(1), 16);
+        return new GangSchedulerConfig(DEFAULT_CYCLE_PERIOD, DEFAULT_BIND_CONCURRENCY, CoschedulingArgs.defaults(),
+                JobAdmissionRule.ON);
     }
 
     /** This config with another cycle period. */
     public GangSchedulerConfig withCyclePeriod(Duration period) {
-        return new GangSchedulerConfig(period, bindConcurrency, coscheduling);
+        return new GangSchedulerConfig(period, bindConcurrency, coscheduling, jobAdmission);
     }
 
     /** This config with another bound on concurrent API calls. */
     public GangSchedulerConfig withBindConcurrency(int concurrency) {
-        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling);
+        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling, jobAdmission);
     }
 
     /** This config with other coscheduling arguments. */
     public GangSchedulerConfig withCoscheduling(CoschedulingArgs args) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args, jobAdmission);
+    }
+
+    /** This config with another rule for which Jobs wait for admission. */
+    public GangSchedulerConfig withJobAdmission(JobAdmissionRule rule) {
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule);
     }
 
     /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */

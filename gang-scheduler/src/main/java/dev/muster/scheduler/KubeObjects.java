@@ -1,7 +1,12 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.MusterLabels;
+import dev.muster.api.PodGroupLabel;
+import dev.muster.api.PodPhase;
+import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
@@ -17,9 +22,11 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -106,24 +113,41 @@ final class KubeObjects {
     /** The pod's PodGroup by label, or the pod itself as a gang of one. */
     static GroupKey groupKey(Pod pod) {
         var metadata = pod.getMetadata();
-        String group = metadata.getLabels() == null ? null : metadata.getLabels().get(MusterLabels.POD_GROUP);
-        return group == null || group.isEmpty()
-                ? GroupKey.standalonePod(metadata.getNamespace(), metadata.getName())
-                : GroupKey.podGroup(metadata.getNamespace(), group);
+        return PodGroupLabel.groupName(pod)
+                .map(group -> GroupKey.podGroup(metadata.getNamespace(), group))
+                .orElseGet(() -> GroupKey.standalonePod(metadata.getNamespace(), metadata.getName()));
     }
 
     static GroupKey groupKey(PodGroup podGroup) {
         return GroupKey.podGroup(podGroup.getMetadata().getNamespace(), podGroup.getMetadata().getName());
     }
 
+    /** What the PodGroup requires of its gang. */
+    static GangRequirements gangRequirements(PodGroup podGroup) {
+        PodGroupSpec spec = podGroup.getSpec();
+        Map<String, Integer> minTaskMember = new HashMap<>();
+        if (spec != null && spec.getMinTaskMember() != null) {
+            // A task listed without a number (possible in YAML) sets no minimum.
+            spec.getMinTaskMember().forEach((task, min) -> {
+                if (task != null && min != null) {
+                    minTaskMember.put(task, min);
+                }
+            });
+        }
+        return new GangRequirements(PodGroupDefaults.minMember(spec), minTaskMember,
+                spec == null ? null : spec.getPriorityClassName(), createdAt(podGroup),
+                spec == null || spec.getScheduleTimeoutSeconds() == null ? null
+                        : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
+                JobOwnership.controllingJob(podGroup).orElse(null));
+    }
+
     /** Whether the pod finished; finished pods use no capacity (succeeded ones still count toward a quorum). */
     static boolean isTerminal(Pod pod) {
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return "Succeeded".equals(phase) || "Failed".equals(phase);
+        return PodPhase.isFinished(pod);
     }
 
     static boolean isSucceeded(Pod pod) {
-        return pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase());
+        return PodPhase.of(pod) == PodPhase.Succeeded;
     }
 
     static boolean isOurs(Pod pod) {

@@ -3,7 +3,6 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
-import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
@@ -15,9 +14,9 @@ import dev.muster.scheduler.core.PodPlacement;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import dev.muster.support.admission.JobAdmissionRule;
 
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,7 +43,7 @@ final class SchedulerCache {
     private final ClusterState cluster = new ClusterState();
     private final Map<String, CachedPod> pods = new HashMap<>();
     private final Map<GroupKey, GroupPods> groups = new HashMap<>();
-    private final Map<GroupKey, GroupSpec> podGroups = new HashMap<>();
+    private final Map<GroupKey, GangRequirements> podGroups = new HashMap<>();
     private final Map<String, JobPodTemplates> jobs = new HashMap<>();
     /** PodGroups by the Job that owns them ({@code namespace/name}), to re-check them when the Job changes. */
     private final Map<String, Set<GroupKey>> groupsOfJob = new HashMap<>();
@@ -54,6 +53,12 @@ final class SchedulerCache {
      */
     private final Set<GroupKey> waitingForAdmission = new LinkedHashSet<>();
     private final PriorityClasses priorityClasses = new PriorityClasses();
+    private final JobAdmissionRule jobAdmission;
+
+    /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
+    SchedulerCache(JobAdmissionRule jobAdmission) {
+        this.jobAdmission = jobAdmission;
+    }
 
     /** @return whether the node's change can make a pending pod schedulable */
     synchronized boolean putNode(Node node) {
@@ -94,22 +99,8 @@ final class SchedulerCache {
     /** @return whether the PodGroup is new or its requirements changed while pods of it wait */
     synchronized boolean putPodGroup(PodGroup podGroup) {
         GroupKey key = KubeObjects.groupKey(podGroup);
-        PodGroupSpec spec = podGroup.getSpec();
-        Map<String, Integer> minTaskMember = new HashMap<>();
-        if (spec != null && spec.getMinTaskMember() != null) {
-            // A task listed without a number (possible in YAML) sets no minimum.
-            spec.getMinTaskMember().forEach((task, min) -> {
-                if (task != null && min != null) {
-                    minTaskMember.put(task, min);
-                }
-            });
-        }
-        GroupSpec now = new GroupSpec(spec == null || spec.getMinMember() == null ? 1 : spec.getMinMember(),
-                minTaskMember, spec == null ? null : spec.getPriorityClassName(), KubeObjects.createdAt(podGroup),
-                spec == null || spec.getScheduleTimeoutSeconds() == null ? null
-                        : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
-                JobPodTemplates.owningJob(podGroup));
-        GroupSpec before = podGroups.put(key, now);
+        GangRequirements now = KubeObjects.gangRequirements(podGroup);
+        GangRequirements before = podGroups.put(key, now);
         if (before != null && before.ownerJob() != null && !before.ownerJob().equals(now.ownerJob())) {
             forgetOwner(key, before);
         }
@@ -127,7 +118,7 @@ final class SchedulerCache {
      * @return whether that changed for a job whose PodGroup exists, which can admit or withdraw a gang
      */
     synchronized boolean putJob(Job job) {
-        JobPodTemplates now = JobPodTemplates.of(job);
+        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission);
         String key = Cache.namespaceKeyFunc(job.getMetadata().getNamespace(), now.name());
         JobPodTemplates before = jobs.put(key, now);
         groupsOfJob.getOrDefault(key, Set.of()).forEach(this::recheckAdmission);
@@ -149,22 +140,22 @@ final class SchedulerCache {
         return podGroups.containsKey(key);
     }
 
-    private boolean waitsForAdmission(GroupKey key, GroupSpec spec) {
+    private boolean waitsForAdmission(GroupKey key, GangRequirements spec) {
         JobPodTemplates job = ownerJob(key, spec);
         return job != null && job.waiting();
     }
 
     /** The Job that owns the PodGroup, or {@code null} if no Job owns it or the job is not known (yet). */
-    private JobPodTemplates ownerJob(GroupKey key, GroupSpec spec) {
+    private JobPodTemplates ownerJob(GroupKey key, GangRequirements spec) {
         return spec.ownerJob() == null ? null : jobs.get(ownerJobKey(key, spec));
     }
 
-    private static String ownerJobKey(GroupKey key, GroupSpec spec) {
+    private static String ownerJobKey(GroupKey key, GangRequirements spec) {
         return Cache.namespaceKeyFunc(key.namespace(), spec.ownerJob());
     }
 
     private void recheckAdmission(GroupKey key) {
-        GroupSpec spec = podGroups.get(key);
+        GangRequirements spec = podGroups.get(key);
         if (spec != null && waitsForAdmission(key, spec)) {
             waitingForAdmission.add(key);
         } else {
@@ -172,7 +163,7 @@ final class SchedulerCache {
         }
     }
 
-    private void forgetOwner(GroupKey key, GroupSpec spec) {
+    private void forgetOwner(GroupKey key, GangRequirements spec) {
         String jobKey = ownerJobKey(key, spec);
         Set<GroupKey> owned = groupsOfJob.get(jobKey);
         if (owned != null && owned.remove(key) && owned.isEmpty()) {
@@ -183,7 +174,7 @@ final class SchedulerCache {
     /** @return whether pods of the group wait, which must now be told that their group is missing */
     synchronized boolean removePodGroup(PodGroup podGroup) {
         GroupKey key = KubeObjects.groupKey(podGroup);
-        GroupSpec before = podGroups.remove(key);
+        GangRequirements before = podGroups.remove(key);
         if (before != null && before.ownerJob() != null) {
             forgetOwner(key, before);
         }
@@ -254,7 +245,7 @@ final class SchedulerCache {
      * quorum as usual, so a Pending job that lost a pod before it ran is admitted for the missing one.
      */
     private List<PodInfo> expectedPods(GroupKey key) {
-        GroupSpec spec = podGroups.get(key);
+        GangRequirements spec = podGroups.get(key);
         if (spec == null || !waitsForAdmission(key, spec)) {
             return List.of();
         }
@@ -269,7 +260,7 @@ final class SchedulerCache {
             CachedPod pod = group.pending.firstEntry().getValue();
             return new GangInfo(key, 1, Map.of(), priorityOf(pod), pod.createdAt());
         }
-        GroupSpec spec = podGroups.get(key);
+        GangRequirements spec = podGroups.get(key);
         if (spec == null) {
             return null;
         }
@@ -438,15 +429,6 @@ final class SchedulerCache {
         CachedPod with(PodState newState, String newNode) {
             return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName);
         }
-    }
-
-    /**
-     * The requirements of a PodGroup.
-     *
-     * @param ownerJob the Job that owns the group, {@code null} for a group of any other workload
-     */
-    private record GroupSpec(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
-                             Instant createdAt, Duration scheduleTimeout, String ownerJob) {
     }
 
     /** The pods of one gang: pending ones by name, bound ones per node and task, succeeded ones per task. */

@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
@@ -31,7 +32,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SchedulerCacheTest {
-    private final SchedulerCache cache = new SchedulerCache();
+    private final SchedulerCache cache = new SchedulerCache(JobAdmissionRule.ON);
 
     private static Node node(String name, String cpu) {
         return new NodeBuilder().withNewMetadata().withName(name).endMetadata()

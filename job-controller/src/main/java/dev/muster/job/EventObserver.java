@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobPolicies;
@@ -118,21 +119,21 @@ final class EventObserver {
     private static Optional<ObservedEvent> podEvent(TaskSpec task, Pod pod) {
         String name = pod.getMetadata().getName();
         Set<Integer> exitCodes = exitCodes(pod);
-        String phase = PodPhases.of(pod);
+        PodPhase phase = PodPhase.of(pod);
         Optional<String> event;
         String message;
-        if (PodPhases.isTerminating(pod)) {
-            if (!PodPhases.isActive(pod)) {
+        if (PodPhase.isTerminating(pod)) {
+            if (PodPhase.isFinished(pod)) {
                 return Optional.empty();
             }
             // The controller's own deletions are filtered out before; anyone else deleting a live pod evicts it.
             event = Optional.of(JobPolicies.POD_EVICTED);
             message = "pod " + name + " was deleted while " + phase;
-        } else if (PodPhases.FAILED.equals(phase)) {
+        } else if (phase == PodPhase.Failed) {
             boolean evicted = pod.getStatus() != null && EVICTED.equals(pod.getStatus().getReason());
             event = Optional.of(evicted ? JobPolicies.POD_EVICTED : JobPolicies.POD_FAILED);
             message = evicted ? "pod " + name + " was evicted: " + pod.getStatus().getMessage() : failure(pod);
-        } else if (PodPhases.PENDING.equals(phase)) {
+        } else if (phase == PodPhase.Pending) {
             event = Optional.of(JobPolicies.POD_PENDING);
             message = "pod " + name + " is Pending";
         } else if (!exitCodes.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -20,7 +21,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,14 +44,6 @@ public final class JobController implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JobController.class);
     /** Name of the controller's worker threads and of the component in recorded Events. */
     public static final String NAME = "muster-job-controller";
-    /** Workers when not given: reconciles are short and API-bound. */
-    public static final int DEFAULT_WORKERS = 2;
-    /**
-     * Least time between two status writes of one job that change only its pod counts: a 16-pod gang's pods
-     * start and finish one by one, and the counts need not be written sixteen times a second. Phase changes
-     * are written at once. The PodGroup controller's default interval for its counters is the same.
-     */
-    static final Duration COUNTER_WRITE_INTERVAL = Duration.ofSeconds(1);
     /** Pod creations in flight at once: enough to hide API round trips, few enough not to flood the server. */
     static final int POD_CREATION_CONCURRENCY = 16;
 
@@ -67,37 +59,21 @@ public final class JobController implements AutoCloseable {
         return thread;
     });
 
-    /** A controller with {@value #DEFAULT_WORKERS} workers on the system clock that creates pods at once. */
+    /** A controller with the production defaults ({@link JobControllerConfig#defaults()}) on the system clock. */
     public JobController(KubernetesClient client, SharedInformers informers) {
-        this(client, informers, DEFAULT_WORKERS, Clock.systemUTC());
+        this(client, informers, JobControllerConfig.defaults(), Clock.systemUTC());
     }
 
     /**
-     * A controller that creates every job's pods at once, without waiting for a scheduler's admission.
-     *
      * @param client    client for writes; reads come from {@code informers}
      * @param informers the process's shared informers; Job, Pod and PodGroup informers are taken from it
-     * @param workers   jobs reconciled in parallel (a job is never reconciled by two at once)
+     * @param config    workers, count-write pacing and which jobs wait for admission: a job that waits gets
+     *                  its PodGroup at once, but its pods only once the PodGroup's phase is set and not
+     *                  Pending (Inqueue when admitted); until then it stays Pending and its
+     *                  {@code status.state.message} says why
      * @param clock     source of transition times and running durations
      */
-    public JobController(KubernetesClient client, SharedInformers informers, int workers, Clock clock) {
-        this(client, informers, workers, clock, null);
-    }
-
-    /**
-     * @param client             client for writes; reads come from {@code informers}
-     * @param informers          the process's shared informers; Job, Pod and PodGroup informers are taken from it
-     * @param workers            jobs reconciled in parallel (a job is never reconciled by two at once)
-     * @param clock              source of transition times and running durations
-     * @param admittingScheduler the in-process scheduler that admits gangs, e.g. {@code muster}: a job whose
-     *                           effective {@code schedulerName} is this one gets its PodGroup at once, but its
-     *                           pods only once the PodGroup's phase is set and not Pending (Inqueue when
-     *                           admitted); until then the job stays Pending and its {@code status.state.message}
-     *                           says why. Jobs of other schedulers are not gated. Null creates every job's
-     *                           pods at once.
-     */
-    public JobController(KubernetesClient client, SharedInformers informers, int workers, Clock clock,
-                         String admittingScheduler) {
+    public JobController(KubernetesClient client, SharedInformers informers, JobControllerConfig config, Clock clock) {
         EventRecorder events = new EventRecorder(client, NAME);
         Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = new LinkedHashMap<>();
         for (Class<? extends HasMetadata> type : JobPlugins.OBJECT_TYPES) {
@@ -115,10 +91,10 @@ public final class JobController implements AutoCloseable {
         }
         this.cache = new JobCache(informers, pluginObjects);
         JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
-                new AdmissionGate(admittingScheduler), new JobResourceWriter(client, events, podCreations),
-                new StatusWriter(client), new CounterWritePacer<>(COUNTER_WRITE_INTERVAL, JobCounters::countersOnly),
+                new AdmissionGate(config.admission()), new JobResourceWriter(client, events, podCreations),
+                new StatusWriter(client), new CounterWritePacer<>(config.counterWriteInterval(), JobCounters::countersOnly),
                 events, new ReconcileFailureRecorder(client, cache, clock), clock);
-        this.controller = new Controller(NAME, reconciler, workers);
+        this.controller = new Controller(NAME, reconciler, config.workers());
         this.jobHandler = controller.enqueueing(job -> Optional.of(ObjectKey.of(job)));
         this.podHandler = controller.enqueueing(JobCache::jobKey);
         // A PodGroup no Job controls may be one a user made for the job of its name, which the job uses as

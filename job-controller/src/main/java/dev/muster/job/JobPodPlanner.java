@@ -1,8 +1,11 @@
 package dev.muster.job;
 
+import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
+import dev.muster.api.PodGroupLabel;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
+import dev.muster.api.batch.v1alpha1.TaskPods;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.job.plugin.JobPlugins;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -17,11 +20,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.function.Predicate;
 
 /**
  * The pods a job should have: for each task and each index in [0, replicas), pod
- * {@code <job>-<task>-<index>} made from the task's template, with what the job's plugins add. A pure
+ * {@code <job>-<task>-<index>} (as {@link TaskPods} walks them) made from the task's template, with what the job's plugins add. A pure
  * function of the job.
  */
 public final class JobPodPlanner {
@@ -39,7 +42,7 @@ public final class JobPodPlanner {
 
     /** The desired pods whose names are not in {@code existing}; only those are built. */
     public static List<Pod> missingPods(Job job, int version, Set<String> existing) {
-        return missingPods(job, version, existing, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()));
+        return missingPods(job, version, existing, task -> true);
     }
 
     /**
@@ -47,17 +50,14 @@ public final class JobPodPlanner {
      * names are not in {@code existing}.
      */
     public static List<Pod> missingPods(Job job, int version, Set<String> existing, Set<String> openTasks) {
+        return missingPods(job, version, existing, (Predicate<String>) openTasks::contains);
+    }
+
+    private static List<Pod> missingPods(Job job, int version, Set<String> existing, Predicate<String> openTasks) {
         List<Pod> pods = new ArrayList<>();
-        String jobName = job.getMetadata().getName();
-        for (TaskSpec task : job.getSpec().getTasks()) {
-            if (!openTasks.contains(task.getName())) {
-                continue;
-            }
-            int replicas = JobDefaults.replicas(task);
-            for (int index = 0; index < replicas; index++) {
-                if (!existing.contains(JobDefaults.podName(jobName, task.getName(), index))) {
-                    pods.add(pod(job, task, index, version));
-                }
+        for (TaskPods.TaskPod planned : TaskPods.of(job, openTasks)) {
+            if (!existing.contains(planned.name())) {
+                pods.add(pod(job, planned.task(), planned.index(), version));
             }
         }
         return pods;
@@ -73,7 +73,7 @@ public final class JobPodPlanner {
         labels.put(MusterLabels.JOB_NAME, jobName);
         labels.put(MusterLabels.TASK_NAME, task.getName());
         labels.put(MusterLabels.TASK_INDEX, Integer.toString(index));
-        labels.put(MusterLabels.POD_GROUP, JobDefaults.podGroupName(jobName));
+        PodGroupLabel.join(labels, JobDefaults.podGroupName(jobName));
 
         Map<String, String> annotations = new LinkedHashMap<>(
                 templateMeta.getAnnotations() == null ? Map.of() : templateMeta.getAnnotations());

@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -25,16 +26,16 @@ final class PodCleanup {
                           JobPods pods) {
         List<Pod> delete = new ArrayList<>();
         for (Pod pod : pods.stale()) {
-            if (!PodPhases.isTerminating(pod)) {
+            if (!PodPhase.isTerminating(pod)) {
                 delete.add(pod);
             }
         }
-        List<Pod> current = pods.current().stream().filter(p -> !PodPhases.isTerminating(p)).toList();
+        List<Pod> current = pods.current().stream().filter(p -> !PodPhase.isTerminating(p)).toList();
         switch (phase) {
             case Pending, Running -> delete.addAll(beyondReplicas(job, current));
             case Restarting -> transition.filter(t -> t.to() == JobPhase.Restarting)
                     .ifPresent(t -> delete.addAll(restartTargets(t.effect(), trigger, current)));
-            default -> current.stream().filter(PodPhases::isActive).forEach(delete::add);
+            default -> current.stream().filter(PodPhase::isActive).forEach(delete::add);
         }
         return delete;
     }

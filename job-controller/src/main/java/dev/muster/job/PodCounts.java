@@ -1,9 +1,11 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.TaskState;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -17,7 +19,7 @@ import java.util.stream.Collectors;
  * @param terminating pods being deleted, whatever their phase; they count nowhere else
  * @param unknown     pods in phase Unknown or a phase this controller does not know
  */
-public record PodCounts(Map<String, Map<String, Integer>> byTask, int pending, int running, int succeeded,
+public record PodCounts(Map<String, Map<PodPhase, Integer>> byTask, int pending, int running, int succeeded,
                         int failed, int terminating, int unknown) {
 
     /** No pods at all. */
@@ -40,7 +42,7 @@ public record PodCounts(Map<String, Map<String, Integer>> byTask, int pending, i
 
     /** Succeeded pods of one task. */
     public int succeeded(String task) {
-        return byTask.getOrDefault(task, Map.of()).getOrDefault(PodPhases.SUCCEEDED, 0);
+        return byTask.getOrDefault(task, Map.of()).getOrDefault(PodPhase.Succeeded, 0);
     }
 
     /** Pods that have not finished: pending, running, unknown or being deleted. */
@@ -55,19 +57,23 @@ public record PodCounts(Map<String, Map<String, Integer>> byTask, int pending, i
 
     /** Failed pods of one task. */
     public int failed(String task) {
-        return byTask.getOrDefault(task, Map.of()).getOrDefault(PodPhases.FAILED, 0);
+        return byTask.getOrDefault(task, Map.of()).getOrDefault(PodPhase.Failed, 0);
     }
 
     /** Running or Succeeded pods of one task: what a task that others depend on must have enough of. */
     public int up(String task) {
-        Map<String, Integer> phases = byTask.getOrDefault(task, Map.of());
-        return phases.getOrDefault(PodPhases.RUNNING, 0) + phases.getOrDefault(PodPhases.SUCCEEDED, 0);
+        Map<PodPhase, Integer> phases = byTask.getOrDefault(task, Map.of());
+        return phases.getOrDefault(PodPhase.Running, 0) + phases.getOrDefault(PodPhase.Succeeded, 0);
     }
 
     /** The counts in the shape of {@code status.taskStatusCount}, tasks in name order. */
     public Map<String, TaskState> taskStatusCount() {
         Map<String, TaskState> result = new LinkedHashMap<>();
-        byTask.keySet().stream().sorted().forEach(task -> result.put(task, new TaskState(byTask.get(task))));
+        byTask.keySet().stream().sorted().forEach(task -> {
+            Map<String, Integer> phases = new TreeMap<>();
+            byTask.get(task).forEach((phase, pods) -> phases.put(phase.name(), pods));
+            result.put(task, new TaskState(phases));
+        });
         return result;
     }
 }

@@ -1,11 +1,12 @@
 package dev.muster.job;
 
+import java.util.EnumMap;
+import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Counts a job's pods by phase, in total and per task; a pure function of the pods. */
 public final class TaskStatusCounter {
@@ -20,7 +21,7 @@ public final class TaskStatusCounter {
         if (pods.isEmpty()) {
             return PodCounts.NONE;
         }
-        Map<String, Map<String, Integer>> byTask = new HashMap<>();
+        Map<String, Map<PodPhase, Integer>> byTask = new HashMap<>();
         int pending = 0;
         int running = 0;
         int succeeded = 0;
@@ -28,24 +29,21 @@ public final class TaskStatusCounter {
         int terminating = 0;
         int unknown = 0;
         for (Pod pod : pods) {
-            if (PodPhases.isTerminating(pod)) {
+            if (PodPhase.isTerminating(pod)) {
                 terminating++;
                 continue;
             }
-            String phase = PodPhases.of(pod);
+            PodPhase phase = PodPhase.of(pod);
             switch (phase) {
-                case PodPhases.PENDING -> pending++;
-                case PodPhases.RUNNING -> running++;
-                case PodPhases.SUCCEEDED -> succeeded++;
-                case PodPhases.FAILED -> failed++;
-                default -> {
-                    unknown++;
-                    phase = PodPhases.UNKNOWN;
-                }
+                case Pending -> pending++;
+                case Running -> running++;
+                case Succeeded -> succeeded++;
+                case Failed -> failed++;
+                case Unknown -> unknown++;
             }
             String task = JobPods.taskOf(pod);
             if (task != null) {
-                byTask.computeIfAbsent(task, t -> new TreeMap<>()).merge(phase, 1, Integer::sum);
+                byTask.computeIfAbsent(task, t -> new EnumMap<>(PodPhase.class)).merge(phase, 1, Integer::sum);
             }
         }
         return new PodCounts(byTask, pending, running, succeeded, failed, terminating, unknown);

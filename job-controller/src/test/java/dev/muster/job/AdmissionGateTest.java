@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobState;
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AdmissionGateTest {
     private static final String GPU_FULL = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
 
-    private final AdmissionGate gate = new AdmissionGate("muster");
+    private final AdmissionGate gate = new AdmissionGate(JobAdmissionRule.ON);
     private final Job job = TestJobs.quickstart();
 
     private PodGroup group(PodGroupPhase phase, PodGroupCondition... conditions) {
@@ -45,8 +46,8 @@ class AdmissionGateTest {
     }
 
     @Test
-    void withoutAnAdmittingSchedulerNoJobIsGated() {
-        Admission admission = new AdmissionGate(null).check(job, Optional.empty());
+    void withTheRuleOffNoJobIsGated() {
+        Admission admission = new AdmissionGate(JobAdmissionRule.OFF).check(job, Optional.empty());
 
         assertThat(admission).isEqualTo(Admission.NOT_GATED);
         assertThat(admission.allowsPods()).isTrue();

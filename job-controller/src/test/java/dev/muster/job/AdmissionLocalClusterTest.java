@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
@@ -33,7 +34,7 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
     /** Hides {@link LocalClusterTestBase#start()}: gated, but the test plays the scheduler's part. */
     @BeforeAll
     static void start() {
-        startWith(MusterLabels.SCHEDULER_NAME, false);
+        startWith(JobAdmissionRule.ON, false);
     }
 
     /** Writes the PodGroup's status through the status subresource, as the PodGroup controller does. */

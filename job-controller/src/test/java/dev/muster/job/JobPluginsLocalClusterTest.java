@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.batch.v1alpha1.JobOwnership;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.muster.api.MusterLabels;

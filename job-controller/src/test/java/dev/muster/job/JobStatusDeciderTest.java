@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobStatus;
@@ -193,7 +194,7 @@ class JobStatusDeciderTest {
 
     /** Decides as the reconciler does with the gate of scheduler {@code muster}, and stores the status. */
     private JobDecision gatedStep(Job job, List<Pod> pods, Optional<PodGroup> group, Instant now) {
-        Admission admission = new AdmissionGate("muster").check(job, group);
+        Admission admission = new AdmissionGate(JobAdmissionRule.ON).check(job, group);
         JobDecision decision = decider.decide(job, pods, group, Set.of(), admission, now);
         job.setStatus(decision.status());
         return decision;
@@ -252,7 +253,7 @@ class JobStatusDeciderTest {
         gatedStep(job, List.of(), group, T0);
         JobStatus before = Serialization.clone(job.getStatus());
 
-        JobDecision later = decider.decide(job, List.of(), group, Set.of(), new AdmissionGate("muster").check(job, group), T2);
+        JobDecision later = decider.decide(job, List.of(), group, Set.of(), new AdmissionGate(JobAdmissionRule.ON).check(job, group), T2);
 
         assertThat(Serialization.asJson(later.status())).isEqualTo(Serialization.asJson(before));
     }

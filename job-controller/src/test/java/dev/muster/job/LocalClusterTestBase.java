@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
@@ -37,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * A Job controller against the embedded API emulator, through the real HTTP client, for scenario tests. By
  * default it runs as in production: gated on admission by scheduler {@code muster}, with the real gang
  * scheduler and PodGroup controller beside it. A test class whose point is another setting starts
- * without them ({@link #startWith(String)} with null) and binds pods itself.
+ * without them ({@link #startWith(JobAdmissionRule)} with the rule off) and binds pods itself.
  */
 abstract class LocalClusterTestBase {
     static final Duration TIMEOUT = Duration.ofSeconds(15);
@@ -52,30 +53,30 @@ abstract class LocalClusterTestBase {
     /** As in production; a subclass that declares its own {@code start()} hides this one. */
     @BeforeAll
     static void start() {
-        startWith(MusterLabels.SCHEDULER_NAME);
+        startWith(JobAdmissionRule.ON);
     }
 
     /**
-     * Starts the cluster and a controller gated by {@code admittingScheduler}; with {@code muster}, also the
-     * gang scheduler and the PodGroup controller; with null, the controller alone, creating pods at once.
+     * Starts the cluster and a controller with the admission rule; with the rule on, also the gang scheduler
+     * and the PodGroup controller; off, the controller alone, creating pods at once.
      */
-    static void startWith(String admittingScheduler) {
-        startWith(admittingScheduler, MusterLabels.SCHEDULER_NAME.equals(admittingScheduler));
+    static void startWith(JobAdmissionRule admission) {
+        startWith(admission, admission.enabled());
     }
 
-    /** As {@link #startWith(String)}, choosing whether the gang scheduler and PodGroup controller run. */
-    static void startWith(String admittingScheduler, boolean runScheduler) {
+    /** As {@link #startWith(JobAdmissionRule)}, choosing whether the gang scheduler and PodGroup controller run. */
+    static void startWith(JobAdmissionRule admission, boolean runScheduler) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1).withPodStartDelay(Duration.ofMillis(200)));
         client = cluster.client();
         informers = new SharedInformers(client);
-        controller = new JobController(client, informers, JobController.DEFAULT_WORKERS, Clock.systemUTC(),
-                admittingScheduler);
+        controller = new JobController(client, informers, JobControllerConfig.defaults().withAdmission(admission),
+                Clock.systemUTC());
         scheduler = null;
         podGroups = null;
         if (runScheduler) {
             GangVerdictBoard board = new GangVerdictBoard();
             podGroups = new PodGroupController(client, informers, board, new StatusWriter(client));
-            scheduler = new GangScheduler(client, informers, board, GangSchedulerConfig.defaults());
+            scheduler = new GangScheduler(client, informers, board, GangSchedulerConfig.defaults().withJobAdmission(admission));
         }
         informers.start();
         controller.start();

@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +22,8 @@ class TaskStatusCounterTest {
         PodCounts counts = TaskStatusCounter.count(pods);
 
         assertThat(counts.byTask()).isEqualTo(Map.of(
-                "master", Map.of("Running", 1),
-                "worker", Map.of("Succeeded", 1, "Failed", 1, "Pending", 1)));
+                "master", Map.of(PodPhase.Running, 1),
+                "worker", Map.of(PodPhase.Succeeded, 1, PodPhase.Failed, 1, PodPhase.Pending, 1)));
         assertThat(List.of(counts.pending(), counts.running(), counts.succeeded(), counts.failed(),
                 counts.terminating(), counts.unknown())).containsExactly(1, 1, 1, 1, 0, 0);
         assertThat(counts.started()).isEqualTo(3);
@@ -42,7 +43,7 @@ class TaskStatusCounterTest {
 
         assertThat(counts.terminating()).isEqualTo(1);
         assertThat(counts.succeeded()).isZero();
-        assertThat(counts.byTask()).isEqualTo(Map.of("worker", Map.of("Running", 1)));
+        assertThat(counts.byTask()).isEqualTo(Map.of("worker", Map.of(PodPhase.Running, 1)));
     }
 
     @Test
@@ -56,7 +57,7 @@ class TaskStatusCounterTest {
 
         assertThat(counts.running()).isEqualTo(1);
         assertThat(counts.unknown()).isEqualTo(2);
-        assertThat(counts.byTask()).isEqualTo(Map.of("worker", Map.of("Unknown", 2)));
+        assertThat(counts.byTask()).isEqualTo(Map.of("worker", Map.of(PodPhase.Unknown, 2)));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.PodPhase;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -86,7 +87,7 @@ final class Deletion {
     /** Whether a pod is finished: its phase is Succeeded or Failed. */
     static boolean finished(JsonNode pod) {
         String phase = pod.path("status").path("phase").asText();
-        return phase.equals(PodStatuses.SUCCEEDED) || phase.equals(PodStatuses.FAILED);
+        return phase.equals(PodPhase.Succeeded.name()) || phase.equals(PodPhase.Failed.name());
     }
 
     /** A DELETE of an object whose deletion is under way. */

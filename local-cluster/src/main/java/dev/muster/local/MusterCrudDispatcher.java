@@ -57,7 +57,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final StoredObjects store = new Store();
     private final DiscoveryDocuments discovery = new DiscoveryDocuments(this::storedCrds);
     private final ServerSideTables tables = new ServerSideTables(this::storedCrds);
-    private final PodBinder binder = new PodBinder(store);
+    private final BindingSubresource binder = new BindingSubresource(store);
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
     private final SelectedCollections selected = new SelectedCollections(super::dispatch);
     private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
@@ -114,7 +114,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 return discovered.get();
             }
         }
-        if (request.method() == HttpMethod.POST && PodBinder.isBinding(path)) {
+        if (request.method() == HttpMethod.POST && BindingSubresource.isBinding(path)) {
             return withBody(request, body -> locked(requestLock.writeLock(), () -> binder.bind(path, body)));
         }
         if (parse(path).isEmpty()) {

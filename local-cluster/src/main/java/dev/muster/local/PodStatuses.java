@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder;
@@ -24,10 +25,6 @@ import java.util.function.Function;
  * the pod's deletion, as pure functions.
  */
 final class PodStatuses {
-    static final String PENDING = "Pending";
-    static final String RUNNING = "Running";
-    static final String SUCCEEDED = "Succeeded";
-    static final String FAILED = "Failed";
     private static final int SIGTERM_EXIT_CODE = 143;
     private static final int SIGKILL_EXIT_CODE = 137;
 
@@ -38,7 +35,7 @@ final class PodStatuses {
     static PodStatus running(Pod pod, String hostIp, String podIp, Instant now) {
         PodStatus status = copyOf(pod.getStatus());
         String time = timestamp(now);
-        status.setPhase(RUNNING);
+        status.setPhase(PodPhase.Running.name());
         status.setStartTime(time);
         status.setHostIP(hostIp);
         status.setHostIPs(List.of(new HostIP(hostIp)));
@@ -59,7 +56,7 @@ final class PodStatuses {
      * Failed otherwise.
      */
     static PodStatus terminated(Pod pod, int exitCode, Instant now) {
-        return terminal(pod, exitCode == 0 ? SUCCEEDED : FAILED, now,
+        return terminal(pod, exitCode == 0 ? PodPhase.Succeeded : PodPhase.Failed, now,
                 c -> terminatedState(pod, c, exitCode, exitCode == 0 ? "Completed" : "Error", now).build());
     }
 
@@ -70,17 +67,17 @@ final class PodStatuses {
      * Failed, before it deletes it.
      */
     static PodStatus stopped(Pod pod, Instant now) {
-        boolean started = RUNNING.equals(phaseOf(pod));
-        return terminal(pod, FAILED, now, c -> started
+        boolean started = PodPhase.of(pod) == PodPhase.Running;
+        return terminal(pod, PodPhase.Failed, now, c -> started
                 ? terminatedState(pod, c, SIGTERM_EXIT_CODE, "Error", now).build()
                 : terminatedState(pod, c, SIGKILL_EXIT_CODE, "ContainerStatusUnknown", now)
                 .withMessage("The container could not be located when the pod was terminated").build());
     }
 
-    private static PodStatus terminal(Pod pod, String phase, Instant now, Function<Container, ContainerStateTerminated> state) {
+    private static PodStatus terminal(Pod pod, PodPhase phase, Instant now, Function<Container, ContainerStateTerminated> state) {
         PodStatus status = copyOf(pod.getStatus());
         String time = timestamp(now);
-        status.setPhase(phase);
+        status.setPhase(phase.name());
         setCondition(status, "ContainersReady", "False", "PodCompleted", time);
         setCondition(status, "Ready", "False", "PodCompleted", time);
         status.setContainerStatuses(pod.getSpec().getContainers().stream()
@@ -96,9 +93,6 @@ final class PodStatuses {
                 .withReason(reason).withStartedAt(startedAt(pod, container.getName())).withFinishedAt(timestamp(now));
     }
 
-    static String phaseOf(Pod pod) {
-        return pod.getStatus() == null || pod.getStatus().getPhase() == null ? PENDING : pod.getStatus().getPhase();
-    }
 
     private static ContainerStatus base(Pod pod, Container container) {
         return new ContainerStatusBuilder().withName(container.getName()).withImage(container.getImage())

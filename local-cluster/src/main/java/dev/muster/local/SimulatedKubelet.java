@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.MusterLabels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -141,10 +142,10 @@ final class SimulatedKubelet implements AutoCloseable {
             }
             return;
         }
-        String phase = PodStatuses.phaseOf(pod);
-        if (phase.equals(PodStatuses.PENDING)) {
+        PodPhase phase = PodPhase.of(pod);
+        if (phase == PodPhase.Pending) {
             transitions.computeIfAbsent(uid(pod), uid -> schedule(config.podStartDelay(), () -> start(pod)));
-        } else if (phase.equals(PodStatuses.RUNNING)) {
+        } else if (phase == PodPhase.Running) {
             // Running without a timer: started before this kubelet, so it finishes on the original schedule.
             runTime(pod).ifPresent(runTime -> transitions.computeIfAbsent(uid(pod), uid -> {
                 String startTime = pod.getStatus().getStartTime();
@@ -171,7 +172,7 @@ final class SimulatedKubelet implements AutoCloseable {
 
     private void start(Pod pod) {
         Node node = nodeInformer.getStore().getByKey(pod.getSpec().getNodeName());
-        Optional<Pod> started = writeStatus(pod, current -> node != null && PodStatuses.phaseOf(current).equals(PodStatuses.PENDING)
+        Optional<Pod> started = writeStatus(pod, current -> node != null && PodPhase.of(current) == PodPhase.Pending
                 ? PodStatuses.running(current, SimulatedNodes.internalIp(node), nextPodIp(), Instant.now())
                 : null);
         Optional<Duration> runTime = started.flatMap(this::runTime);
@@ -188,7 +189,7 @@ final class SimulatedKubelet implements AutoCloseable {
 
     private void finish(Pod pod) {
         int exitCode = exitCode(pod);
-        writeStatus(pod, current -> PodStatuses.phaseOf(current).equals(PodStatuses.RUNNING)
+        writeStatus(pod, current -> PodPhase.of(current) == PodPhase.Running
                 ? PodStatuses.terminated(current, exitCode, Instant.now())
                 : null)
                 .ifPresent(finished -> log.info("pod {} finished with exit code {}: {}", name(pod), exitCode,
@@ -203,8 +204,8 @@ final class SimulatedKubelet implements AutoCloseable {
     private void stop(Pod pod) {
         try {
             Optional<Pod> stopped = writeStatus(pod, current -> {
-                String phase = PodStatuses.phaseOf(current);
-                return phase.equals(PodStatuses.PENDING) || phase.equals(PodStatuses.RUNNING)
+                PodPhase phase = PodPhase.of(current);
+                return phase == PodPhase.Pending || phase == PodPhase.Running
                         ? PodStatuses.stopped(current, Instant.now())
                         : null;
             });

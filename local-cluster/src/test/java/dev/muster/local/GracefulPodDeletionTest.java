@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.Job;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -45,10 +46,10 @@ class GracefulPodDeletionTest extends KubeletClusterTests {
         List<Event> changes = changes(events);
         assertThat(changes).extracting(Event::action).first().isEqualTo(Watcher.Action.MODIFIED);
         assertThat(changes.get(0).pod().getMetadata().getDeletionTimestamp()).isNotNull();
-        assertThat(PodStatuses.phaseOf(changes.get(0).pod())).isEqualTo("Running");
+        assertThat(PodPhase.of(changes.get(0).pod()).name()).isEqualTo("Running");
         Event last = changes.get(changes.size() - 1);
         assertThat(last.action()).isEqualTo(Watcher.Action.DELETED);
-        assertThat(PodStatuses.phaseOf(last.pod())).as("the kubelet gives a stopped pod a terminal phase").isEqualTo("Failed");
+        assertThat(PodPhase.of(last.pod()).name()).as("the kubelet gives a stopped pod a terminal phase").isEqualTo("Failed");
         assertThat(last.pod().getStatus().getContainerStatuses()).singleElement().satisfies(s -> {
             assertThat(s.getState().getTerminated().getExitCode()).as("SIGTERM").isEqualTo(143);
             assertThat(s.getState().getTerminated().getReason()).isEqualTo("Error");
@@ -82,7 +83,7 @@ class GracefulPodDeletionTest extends KubeletClusterTests {
         client.pods().withName("finalized").delete();
 
         await().until(() -> client.pods().withName("finalized").get(),
-                p -> p.getMetadata().getDeletionGracePeriodSeconds() == 0L && PodStatuses.phaseOf(p).equals("Failed"));
+                p -> p.getMetadata().getDeletionGracePeriodSeconds() == 0L && PodPhase.of(p).name().equals("Failed"));
         client.pods().withName("finalized").edit(p -> {
             p.getMetadata().setFinalizers(List.of());
             return p;
@@ -124,7 +125,7 @@ class GracefulPodDeletionTest extends KubeletClusterTests {
             pod.getSpec().setTerminationGracePeriodSeconds(1L);
             slow.client().resource(pod).create();
             slow.client().bindings().inNamespace("default").resource(Fixtures.binding("slow", "node-0")).create();
-            await().until(() -> PodStatuses.phaseOf(slow.client().pods().withName("slow").get()), "Running"::equals);
+            await().until(() -> PodPhase.of(slow.client().pods().withName("slow").get()).name(), "Running"::equals);
 
             slow.client().pods().withName("slow").delete();
 

@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -31,6 +32,6 @@ abstract class KubeletClusterTests {
     /** The pod's phase; {@code Gone} once it is removed. */
     static String phase(String pod) {
         Pod current = client.pods().withName(pod).get();
-        return current == null ? "Gone" : PodStatuses.phaseOf(current);
+        return current == null ? "Gone" : PodPhase.of(current).name();
     }
 }

@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.MusterLabels;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -31,11 +32,11 @@ class SimulatedKubeletTest extends KubeletClusterTests {
         List<Pod> versions = new CopyOnWriteArrayList<>();
         try (Watch ignored = client.pods().withName("succeeds").watch(Fixtures.watcher((action, version) -> versions.add(version)))) {
             bind("succeeds", "node-1");
-            await().until(() -> versions.stream().anyMatch(p -> PodStatuses.phaseOf(p).equals("Succeeded")));
+            await().until(() -> versions.stream().anyMatch(p -> PodPhase.of(p).name().equals("Succeeded")));
         }
 
-        assertThat(versions).extracting(PodStatuses::phaseOf).containsSubsequence("Pending", "Running", "Succeeded");
-        Pod running = versions.stream().filter(p -> PodStatuses.phaseOf(p).equals("Running")).findFirst().orElseThrow();
+        assertThat(versions).extracting((Pod p) -> PodPhase.of(p).name()).containsSubsequence("Pending", "Running", "Succeeded");
+        Pod running = versions.stream().filter(p -> PodPhase.of(p).name().equals("Running")).findFirst().orElseThrow();
         assertThat(running.getStatus().getPodIP()).startsWith("10.");
         assertThat(running.getStatus().getHostIP())
                 .isEqualTo(client.nodes().withName("node-1").get().getStatus().getAddresses().get(0).getAddress());

@@ -1,5 +1,6 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.Collection;
@@ -37,24 +38,23 @@ public record PodCensus(int waiting, int starting, int running, int succeeded, i
         int failed = 0;
         int lost = 0;
         for (Pod pod : pods) {
-            if (pod.getMetadata().getDeletionTimestamp() != null) {
+            if (PodPhase.isTerminating(pod)) {
                 continue;
             }
-            String phase = pod.getStatus() == null || pod.getStatus().getPhase() == null
-                    ? "Pending" : pod.getStatus().getPhase();
+            PodPhase phase = PodPhase.of(pod);
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             boolean bound = node != null && !node.isEmpty();
-            boolean finished = phase.equals("Succeeded") || phase.equals("Failed");
+            boolean finished = phase.isFinished();
             if (bound && !finished && !nodeExists.test(node)) {
                 lost++;
                 continue;
             }
             switch (phase) {
-                case "Running" -> running++;
-                case "Succeeded" -> succeeded++;
-                case "Failed" -> failed++;
-                case "Unknown" -> lost++;
-                default -> {
+                case Running -> running++;
+                case Succeeded -> succeeded++;
+                case Failed -> failed++;
+                case Unknown -> lost++;
+                case Pending -> {
                     if (bound) {
                         starting++;
                     } else {

@@ -1,5 +1,6 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.PodGroupLabel;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.Controller;
 import dev.muster.support.controller.ObjectKey;
@@ -92,7 +93,7 @@ public final class PodGroupController implements AutoCloseable {
 
     /** The key of the group a pod joins by label, if it joins one. */
     private static Optional<ObjectKey> groupOf(Pod pod) {
-        return PodsByGroupIndex.groupName(pod).map(group -> new ObjectKey(pod.getMetadata().getNamespace(), group));
+        return PodGroupLabel.groupName(pod).map(group -> new ObjectKey(pod.getMetadata().getNamespace(), group));
     }
 
     private final class GroupHandler implements ResourceEventHandler<PodGroup> {

@@ -17,6 +17,12 @@ import java.util.Objects;
  * @param workers                groups reconciled in parallel (a group is never reconciled by two at once)
  */
 public record PodGroupControllerConfig(Duration replacementGracePeriod, Duration counterWriteInterval, int workers) {
+    /** Default {@link #replacementGracePeriod()}. */
+    public static final Duration DEFAULT_REPLACEMENT_GRACE_PERIOD = Duration.ofSeconds(30);
+    /** Default {@link #counterWriteInterval()}; the Job controller's default is the same. */
+    public static final Duration DEFAULT_COUNTER_WRITE_INTERVAL = Duration.ofSeconds(1);
+    /** Default {@link #workers()}: reconciles are short and API-bound. */
+    public static final int DEFAULT_WORKERS = 4;
 
     public PodGroupControllerConfig {
         requireNonNegative(replacementGracePeriod, "replacementGracePeriod");
@@ -26,9 +32,10 @@ public record PodGroupControllerConfig(Duration replacementGracePeriod, Duration
         }
     }
 
-    /** A 30 s replacement grace period; counters written at most once a second per group; two workers. */
+    /** The production defaults: a 30 s grace period, counters written at most once a second, four workers. */
     public static PodGroupControllerConfig defaults() {
-        return new PodGroupControllerConfig(Duration.ofSeconds(30), Duration.ofSeconds(1), 2);
+        return new PodGroupControllerConfig(DEFAULT_REPLACEMENT_GRACE_PERIOD, DEFAULT_COUNTER_WRITE_INTERVAL,
+                DEFAULT_WORKERS);
     }
 
     /** This config with another replacement grace period. */

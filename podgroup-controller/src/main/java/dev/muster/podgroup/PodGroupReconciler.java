@@ -1,5 +1,6 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
@@ -112,7 +113,7 @@ final class PodGroupReconciler implements Reconciler {
     private void announce(PodGroup group, StatusDecision decision) {
         PodGroupStatus status = decision.status();
         String counts = String.format("running=%d succeeded=%d failed=%d minMember=%d", status.getRunning(),
-                status.getSucceeded(), status.getFailed(), PodGroupStatusCalculator.minMember(group.getSpec()));
+                status.getSucceeded(), status.getFailed(), PodGroupDefaults.minMember(group.getSpec()));
         String namespace = group.getMetadata().getNamespace();
         String name = group.getMetadata().getName();
         if (!decision.phaseChanged()) {

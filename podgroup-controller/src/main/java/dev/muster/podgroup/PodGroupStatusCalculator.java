@@ -1,5 +1,6 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
@@ -34,7 +35,7 @@ public final class PodGroupStatusCalculator {
      */
     public StatusDecision decide(PodGroupStatus current, PodGroupSpec spec, PodCensus pods,
                                  Optional<GangVerdict> verdict, boolean replacementOverdue, Instant now) {
-        int minMember = minMember(spec);
+        int minMember = PodGroupDefaults.minMember(spec);
         PodGroupPhase from = current == null || current.getPhase() == null ? PodGroupPhase.Pending : current.getPhase();
         GangEvent event = GangEvent.observe(pods, minMember, verdict);
         if (event == GangEvent.GANG_INCOMPLETE && from == PodGroupPhase.Running && replacementOverdue) {
@@ -79,11 +80,6 @@ public final class PodGroupStatusCalculator {
         return to == PodGroupPhase.Running && current != null ? current.getRunningQuorum() : null;
     }
 
-    /** The gang's quorum: {@code spec.minMember}, and at least one pod. */
-    static int minMember(PodGroupSpec spec) {
-        Integer minMember = spec == null ? null : spec.getMinMember();
-        return minMember == null ? 1 : Math.max(1, minMember);
-    }
 
     private static String scheduleStartTime(PodGroupStatus current, Optional<GangVerdict> verdict, String now) {
         if (current != null && current.getScheduleStartTime() != null) {

@@ -1,11 +1,10 @@
 package dev.muster.podgroup;
 
-import dev.muster.api.MusterLabels;
+import dev.muster.api.PodGroupLabel;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -22,17 +21,6 @@ public final class PodsByGroupIndex {
 
     /** The index to add to the Pod informer. */
     public static Map<String, Function<Pod, List<String>>> indexers() {
-        return Map.of(NAME, pod -> groupKey(pod).map(List::of).orElse(List.of()));
-    }
-
-    /** {@code namespace/podgroup} of the group a pod joins by label, if it joins one. */
-    public static Optional<String> groupKey(Pod pod) {
-        return groupName(pod).map(group -> pod.getMetadata().getNamespace() + "/" + group);
-    }
-
-    /** Name of the group a pod joins by label, if it joins one. */
-    public static Optional<String> groupName(Pod pod) {
-        var labels = pod.getMetadata().getLabels();
-        return Optional.ofNullable(labels == null ? null : labels.get(MusterLabels.POD_GROUP)).filter(s -> !s.isBlank());
+        return Map.of(NAME, pod -> PodGroupLabel.groupKey(pod).map(List::of).orElse(List.of()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.PodGroupLabel;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.List;
@@ -22,7 +23,7 @@ final class PodsByNodeIndex {
     static Map<String, Function<Pod, List<String>>> indexers() {
         return Map.of(NAME, pod -> {
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-            return node == null || node.isEmpty() || PodsByGroupIndex.groupName(pod).isEmpty() ? List.of() : List.of(node);
+            return node == null || node.isEmpty() || PodGroupLabel.groupName(pod).isEmpty() ? List.of() : List.of(node);
         });
     }
 }

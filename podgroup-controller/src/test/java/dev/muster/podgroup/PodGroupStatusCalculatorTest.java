@@ -344,13 +344,6 @@ class PodGroupStatusCalculatorTest {
         assertThat(condition(admitted, UNSCHEDULABLE).getReason()).isEqualTo(GangConditions.REASON_ADMITTED);
     }
 
-    @Test
-    void minMemberDefaultsToOneAndIsAtLeastOne() {
-        assertThat(PodGroupStatusCalculator.minMember(new PodGroupSpec())).isEqualTo(1);
-        assertThat(PodGroupStatusCalculator.minMember(spec(0))).isEqualTo(1);
-        assertThat(PodGroupStatusCalculator.minMember(spec(5))).isEqualTo(5);
-    }
-
     private static PodGroupSpec spec(int minMember) {
         var spec = new PodGroupSpec();
         spec.setMinMember(minMember);

@@ -27,6 +27,14 @@ import java.util.Objects;
 public record CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBackoff, int podGroupRejectPercentage,
                                NodeScoring scoring, String localityTopologyKey, Duration admissionTimeout) {
 
+    /** Default {@link #permitWaitingTime()}, the plugin's {@code permitWaitingTimeSeconds: 60}. */
+    public static final Duration DEFAULT_PERMIT_WAITING_TIME = Duration.ofSeconds(60);
+    /** Default {@link #podGroupBackoff()}: none, as the plugin's {@code podGroupBackoffSeconds: 0}. */
+    public static final Duration DEFAULT_POD_GROUP_BACKOFF = Duration.ZERO;
+    /** Default {@link #podGroupRejectPercentage()}, the plugin's. */
+    public static final int DEFAULT_POD_GROUP_REJECT_PERCENTAGE = 10;
+    /** Default {@link #scoring()}: bin-packing, which keeps whole nodes free for the next gang. */
+    public static final NodeScoring DEFAULT_SCORING = NodeScoring.MOST_ALLOCATED;
     /** Default {@link #admissionTimeout()}. */
     public static final Duration DEFAULT_ADMISSION_TIMEOUT = Duration.ofSeconds(60);
 
@@ -54,7 +62,8 @@ public record CoschedulingArgs(Duration permitWaitingTime, Duration podGroupBack
      * 60 s for an admitted gang to be placed.
      */
     public static CoschedulingArgs defaults() {
-        return new CoschedulingArgs(Duration.ofSeconds(60), Duration.ZERO, 10, NodeScoring.MOST_ALLOCATED);
+        return new CoschedulingArgs(DEFAULT_PERMIT_WAITING_TIME, DEFAULT_POD_GROUP_BACKOFF,
+                DEFAULT_POD_GROUP_REJECT_PERCENTAGE, DEFAULT_SCORING);
     }
 
     /** These arguments with another permit waiting time. */

@@ -1,48 +1,98 @@
 package dev.muster.manager.config;
 
+import dev.muster.job.JobControllerConfig;
+import dev.muster.podgroup.PodGroupControllerConfig;
+import dev.muster.scheduler.GangSchedulerConfig;
+import dev.muster.scheduler.core.CoschedulingArgs;
+import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.support.admission.JobAdmissionRule;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
 import java.util.UUID;
 
 /**
- * The manager's settings, as {@code muster.*} properties (Helm values map onto them).
+ * The manager's settings, as {@code muster.*} properties (Helm values map onto them). A setting left out takes
+ * the component's own default ({@link JobControllerConfig#defaults()}, {@link PodGroupControllerConfig#defaults()},
+ * {@link GangSchedulerConfig#defaults()}), so a default has one home; {@code docs/configuration.md} lists every
+ * setting with its default, generated from this class. An unknown {@code muster.*} key fails the start with its
+ * name rather than being ignored.
  *
- * @param kubernetes how to reach the API server
- * @param controllers worker threads of the controllers
- * @param scheduler  gang scheduler settings
- * @param podgroup   PodGroup controller settings
+ * @param kubernetes     how to reach the API server
+ * @param controllers    the Job and PodGroup controllers
+ * @param scheduler      the gang scheduler
+ * @param podgroup       the PodGroup controller's gang rules
  * @param leaderElection which replica runs the components (docs/operations.md)
  */
-@ConfigurationProperties("muster")
+@ConfigurationProperties(prefix = "muster", ignoreUnknownFields = false)
 public record MusterProperties(Kubernetes kubernetes, Controllers controllers, Scheduler scheduler, PodGroup podgroup,
                                LeaderElection leaderElection) {
 
     public MusterProperties {
-        kubernetes = kubernetes == null ? new Kubernetes(null, 64) : kubernetes;
-        controllers = controllers == null ? new Controllers(4, 4, true) : controllers;
-        scheduler = scheduler == null
-                ? new Scheduler(Duration.ofSeconds(1), 16, Duration.ofSeconds(60), Duration.ZERO, 10, "most-allocated", null,
-                        Duration.ofSeconds(60))
-                : scheduler;
-        podgroup = podgroup == null ? new PodGroup(Duration.ofSeconds(30), Duration.ofSeconds(1)) : podgroup;
-        leaderElection = leaderElection == null ? new LeaderElection(true, null, null, null, null, null, null) : leaderElection;
+        kubernetes = kubernetes == null ? new Kubernetes(null, null) : kubernetes;
+        controllers = controllers == null ? new Controllers(null, null, null, null) : controllers;
+        scheduler = scheduler == null ? new Scheduler(null, null, null, null, null, null, null, null) : scheduler;
+        podgroup = podgroup == null ? new PodGroup(null) : podgroup;
+        leaderElection = leaderElection == null ? new LeaderElection(null, null, null, null, null, null, null)
+                : leaderElection;
+    }
+
+    /** Which Jobs wait for their gang's admission; the Job controller and the gang scheduler get the same rule. */
+    public JobAdmissionRule jobAdmission() {
+        return new JobAdmissionRule(controllers.jobsWaitForAdmission());
+    }
+
+    /** The Job controller's settings. */
+    public JobControllerConfig jobController() {
+        return new JobControllerConfig(controllers.jobWorkers(), controllers.counterWriteInterval(), jobAdmission());
+    }
+
+    /** The PodGroup controller's settings. */
+    public PodGroupControllerConfig podGroupController() {
+        return new PodGroupControllerConfig(podgroup.replacementGracePeriod(), controllers.counterWriteInterval(),
+                controllers.podGroupWorkers());
+    }
+
+    /** The gang scheduler's settings. */
+    public GangSchedulerConfig gangScheduler() {
+        return new GangSchedulerConfig(scheduler.cyclePeriod(), scheduler.bindConcurrency(),
+                new CoschedulingArgs(scheduler.permitWaitingTime(), scheduler.podGroupBackoff(),
+                        scheduler.podGroupRejectPercentage(), scheduler.nodeScoring(), scheduler.localityTopologyKey(),
+                        scheduler.admissionTimeout()),
+                jobAdmission());
     }
 
     /**
-     * @param masterUrl              API server URL; empty means in-cluster or ~/.kube/config
-     * @param maxConcurrentRequests  concurrent requests to the API server
+     * @param masterUrl             API server URL; empty means in-cluster or ~/.kube/config
+     * @param maxConcurrentRequests API requests in flight at once
      */
-    public record Kubernetes(String masterUrl, int maxConcurrentRequests) {
+    public record Kubernetes(String masterUrl, Integer maxConcurrentRequests) {
+        /** Default {@link #maxConcurrentRequests()}. */
+        public static final int DEFAULT_MAX_CONCURRENT_REQUESTS = 64;
+
+        public Kubernetes {
+            maxConcurrentRequests = maxConcurrentRequests == null ? DEFAULT_MAX_CONCURRENT_REQUESTS : maxConcurrentRequests;
+        }
     }
 
     /**
-     * @param jobWorkers             Jobs reconciled in parallel
-     * @param podGroupWorkers        PodGroups reconciled in parallel
-     * @param jobsWaitForAdmission   whether a Job of the in-process scheduler creates its pods only once the
-     *                               scheduler has admitted its PodGroup (Inqueue), as with Volcano and Kueue
+     * @param jobWorkers           Jobs reconciled in parallel
+     * @param podGroupWorkers      PodGroups reconciled in parallel
+     * @param jobsWaitForAdmission whether a Job of the in-process scheduler creates its pods only once the scheduler
+     *                             has admitted its PodGroup (Inqueue), as with Volcano and Kueue; off, pods are
+     *                             created at once and the scheduler admits nothing ahead of them
+     * @param counterWriteInterval least time between two status writes of one Job or PodGroup that only move its
+     *                             pod counts; phase and condition changes are written at once
      */
-    public record Controllers(int jobWorkers, int podGroupWorkers, boolean jobsWaitForAdmission) {
+    public record Controllers(Integer jobWorkers, Integer podGroupWorkers, Boolean jobsWaitForAdmission,
+                              Duration counterWriteInterval) {
+        public Controllers {
+            jobWorkers = jobWorkers == null ? JobControllerConfig.DEFAULT_WORKERS : jobWorkers;
+            podGroupWorkers = podGroupWorkers == null ? PodGroupControllerConfig.DEFAULT_WORKERS : podGroupWorkers;
+            jobsWaitForAdmission = jobsWaitForAdmission == null ? JobAdmissionRule.ON.enabled() : jobsWaitForAdmission;
+            counterWriteInterval = counterWriteInterval == null ? JobControllerConfig.DEFAULT_COUNTER_WRITE_INTERVAL
+                    : counterWriteInterval;
+        }
     }
 
     /**
@@ -50,50 +100,67 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      * (see docs/scheduling.md).
      *
      * @param cyclePeriod              longest time between two scheduling cycles when nothing happens
-     * @param bindConcurrency          bindings in flight at once
-     * @param permitWaitingTime        how long the head gang may hold a partial placement (Permit wait)
+     * @param bindConcurrency          bindings and pod condition writes in flight at once
+     * @param permitWaitingTime        how long the head gang may hold a partial placement (coscheduling
+     *                                 {@code permitWaitingTimeSeconds})
      * @param podGroupBackoff          how long a gang that failed far from its quorum is not tried again
-     * @param podGroupRejectPercentage unplaced share of the quorum up to which a failed gang counts as
-     *                                 near quorum and may reserve instead of backing off
+     *                                 (coscheduling {@code podGroupBackoffSeconds}); 0s for no backoff
+     * @param podGroupRejectPercentage unplaced share of the quorum up to which a failed gang counts as near its
+     *                                 quorum and may reserve instead of backing off (coscheduling
+     *                                 {@code podGroupRejectPercentage})
      * @param nodeScoring              {@code most-allocated} (bin-packing) or {@code least-allocated} (spreading)
      * @param localityTopologyKey      node label whose domains gangs are packed into, e.g.
      *                                 {@code topology.kubernetes.io/zone}; empty for none
-     * @param admissionTimeout         how long an admitted (Inqueue) gang keeps the room held for it while
-     *                                 its job creates its pods; not placed by then, it goes back to Pending
+     * @param admissionTimeout         how long an admitted (Inqueue) gang keeps the room held for it while its job
+     *                                 creates its pods; not placed by then, it goes back to Pending
      */
-    public record Scheduler(Duration cyclePeriod, int bindConcurrency, Duration permitWaitingTime,
-                            Duration podGroupBackoff, int podGroupRejectPercentage, String nodeScoring,
+    public record Scheduler(Duration cyclePeriod, Integer bindConcurrency, Duration permitWaitingTime,
+                            Duration podGroupBackoff, Integer podGroupRejectPercentage, NodeScoring nodeScoring,
                             String localityTopologyKey, Duration admissionTimeout) {
+        public Scheduler {
+            cyclePeriod = cyclePeriod == null ? GangSchedulerConfig.DEFAULT_CYCLE_PERIOD : cyclePeriod;
+            bindConcurrency = bindConcurrency == null ? GangSchedulerConfig.DEFAULT_BIND_CONCURRENCY : bindConcurrency;
+            permitWaitingTime = permitWaitingTime == null ? CoschedulingArgs.DEFAULT_PERMIT_WAITING_TIME : permitWaitingTime;
+            podGroupBackoff = podGroupBackoff == null ? CoschedulingArgs.DEFAULT_POD_GROUP_BACKOFF : podGroupBackoff;
+            podGroupRejectPercentage = podGroupRejectPercentage == null
+                    ? CoschedulingArgs.DEFAULT_POD_GROUP_REJECT_PERCENTAGE : podGroupRejectPercentage;
+            nodeScoring = nodeScoring == null ? CoschedulingArgs.DEFAULT_SCORING : nodeScoring;
+            localityTopologyKey = localityTopologyKey == null || localityTopologyKey.isBlank() ? null : localityTopologyKey;
+            admissionTimeout = admissionTimeout == null ? CoschedulingArgs.DEFAULT_ADMISSION_TIMEOUT : admissionTimeout;
+        }
     }
 
     /**
-     * @param replacementGracePeriod how long a running gang may stay below minMember, with nothing
-     *                               waiting to replace the lost members, before it turns Unknown
-     * @param counterWriteInterval   least time between two status writes that only move the counters
+     * @param replacementGracePeriod how long a running gang may stay below minMember, with nothing waiting to
+     *                               replace the lost members, before it turns Unknown
      */
-    public record PodGroup(Duration replacementGracePeriod, Duration counterWriteInterval) {
+    public record PodGroup(Duration replacementGracePeriod) {
+        public PodGroup {
+            replacementGracePeriod = replacementGracePeriod == null
+                    ? PodGroupControllerConfig.DEFAULT_REPLACEMENT_GRACE_PERIOD : replacementGracePeriod;
+        }
     }
 
     /**
      * One Lease for the whole manager: only the replica that holds it runs the Job controller, the PodGroup
-     * controller and the gang scheduler; the others keep their informers warm and wait. Unset values take
-     * the defaults below (application.yaml also fills the namespace from {@code POD_NAMESPACE} and the
-     * identity from {@code HOSTNAME}).
+     * controller and the gang scheduler; the others keep their informers warm and wait. application.yaml fills
+     * the namespace from {@code POD_NAMESPACE} and the identity from {@code HOSTNAME}.
      *
      * @param enabled       false runs the components at once, for a single replica (as {@code ./muster local} does)
-     * @param leaseName     the Lease's name; default {@code muster-manager}
-     * @param namespace     the Lease's namespace; default {@code default}
-     * @param identity      this replica's name in the Lease, unique per replica; default a random UUID
-     * @param leaseDuration how long a lease that is not renewed keeps standbys out; default 15s
-     * @param renewDeadline how long the leader keeps trying to renew before it gives up and exits; default 10s
-     * @param retryPeriod   time between two attempts to acquire or renew; default 2s
+     * @param leaseName     the Lease's name
+     * @param namespace     the Lease's namespace
+     * @param identity      this replica's name in the Lease, unique per replica; empty for a random UUID
+     * @param leaseDuration how long a lease that is not renewed keeps standbys out
+     * @param renewDeadline how long the leader keeps trying to renew before it gives up and exits
+     * @param retryPeriod   time between two attempts to acquire or renew
      */
-    public record LeaderElection(boolean enabled, String leaseName, String namespace, String identity,
+    public record LeaderElection(Boolean enabled, String leaseName, String namespace, String identity,
                                  Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
         /** fabric8 waits up to this factor of the retry period more between two tries (jitter). */
         private static final double RETRY_JITTER = 1.2;
 
         public LeaderElection {
+            enabled = enabled == null || enabled;
             leaseName = blank(leaseName) ? "muster-manager" : leaseName;
             namespace = blank(namespace) ? "default" : namespace;
             identity = blank(identity) ? UUID.randomUUID().toString() : identity;

@@ -1,5 +1,6 @@
 package dev.muster.manager.endpoint;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
@@ -37,9 +38,8 @@ public record PodGroupSummary(String namespace, String name, String phase, int m
     /** The summary of a PodGroup as the cache holds it; works on a PodGroup without status. */
     public static PodGroupSummary of(PodGroup group) {
         PodGroupStatus status = group.getStatus() == null ? new PodGroupStatus() : group.getStatus();
-        Integer minMember = group.getSpec() == null ? null : group.getSpec().getMinMember();
         return new PodGroupSummary(group.getMetadata().getNamespace(), group.getMetadata().getName(),
-                status.getPhase() == null ? null : status.getPhase().name(), minMember == null ? 0 : minMember,
+                status.getPhase() == null ? null : status.getPhase().name(), PodGroupDefaults.minMember(group.getSpec()),
                 status.getRunning(), status.getSucceeded(), status.getFailed(),
                 condition(status.getConditions(), PodGroupCondition.UNSCHEDULABLE),
                 condition(status.getConditions(), PodGroupCondition.SCHEDULED));

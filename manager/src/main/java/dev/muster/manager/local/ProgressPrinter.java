@@ -1,5 +1,7 @@
 package dev.muster.manager.local;
 
+import dev.muster.api.batch.v1alpha1.JobOwnership;
+import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -31,7 +33,7 @@ final class ProgressPrinter implements AutoCloseable {
     private final Set<String> pods;
     private final Map<String, String> lastLine = new ConcurrentHashMap<>();
     private final Map<String, JobPhase> finishedJobs = new ConcurrentHashMap<>();
-    private final Map<String, String> finishedPods = new ConcurrentHashMap<>();
+    private final Map<String, PodPhase> finishedPods = new ConcurrentHashMap<>();
     private final CountDownLatch allDone = new CountDownLatch(1);
     private final List<Runnable> unwatch = new ArrayList<>();
 
@@ -65,7 +67,7 @@ final class ProgressPrinter implements AutoCloseable {
     /** Whether everything waited for finished well: every Job Completed, every Pod Succeeded. */
     boolean allSucceeded() {
         return finishedJobs.values().stream().allMatch(p -> p == JobPhase.Completed)
-                && finishedPods.values().stream().allMatch("Succeeded"::equals);
+                && finishedPods.values().stream().allMatch(PodPhase.Succeeded::equals);
     }
 
     /** Hears of every object the informer holds now and of later changes, until {@link #close()}. */
@@ -101,17 +103,15 @@ final class ProgressPrinter implements AutoCloseable {
     }
 
     private void onPodGroup(PodGroup group) {
-        boolean ownedByJob = group.getMetadata().getOwnerReferences() != null && group.getMetadata().getOwnerReferences()
-                .stream().anyMatch(o -> Job.KIND.equals(o.getKind()) && o.getApiVersion().startsWith(Job.GROUP));
-        if (!ownedByJob) {
+        if (JobOwnership.controllingJob(group).isEmpty()) {
             print("pg:" + key(group), ProgressLine.of(group));
         }
     }
 
     private void onPod(Pod pod) {
         String key = key(pod);
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        if (pods.contains(key) && ("Succeeded".equals(phase) || "Failed".equals(phase))) {
+        PodPhase phase = PodPhase.of(pod);
+        if (pods.contains(key) && phase.isFinished()) {
             if (finishedPods.put(key, phase) == null) {
                 print("pod:" + key, "pod " + key + "  " + phase);
             }

@@ -19,14 +19,14 @@ import java.util.regex.Pattern;
  * API server, a pod is bound once: binding a bound pod, or with a {@code metadata.uid} that is not the pod's,
  * answers 409, and a missing pod 404.
  */
-final class PodBinder {
+final class BindingSubresource {
     private static final Pattern POD_BINDING = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding");
     private static final Pattern BINDINGS = Pattern.compile("/api/v1/namespaces/([^/]+)/bindings");
     private static final String SUBRESOURCE = "pods/binding";
 
     private final StoredObjects store;
 
-    PodBinder(StoredObjects store) {
+    BindingSubresource(StoredObjects store) {
         this.store = store;
     }
 

@@ -1,19 +1,22 @@
-package dev.muster.job;
+package dev.muster.api.batch.v1alpha1;
 
-import dev.muster.api.batch.v1alpha1.Job;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 
 import java.util.Optional;
 
-/** The controller ownerReference that ties a job's pods and PodGroup to it. */
-final class JobOwnership {
+/**
+ * The controller ownerReference that ties a job's pods, PodGroup and plugin objects to it, and the one rule
+ * for which Job owns an object: its controller reference (at most one per object, as the API server
+ * enforces), of kind Job in {@value Job#API_VERSION}. A non-controller reference to a Job owns nothing.
+ */
+public final class JobOwnership {
     private JobOwnership() {
     }
 
     /** The reference a job's children carry: deleting the job deletes them, after them if foreground. */
-    static OwnerReference ownerReference(Job job) {
+    public static OwnerReference ownerReference(Job job) {
         return new OwnerReferenceBuilder()
                 .withApiVersion(Job.API_VERSION)
                 .withKind(Job.KIND)
@@ -25,12 +28,12 @@ final class JobOwnership {
     }
 
     /** The name of the Job that controls the object, if a Job does. */
-    static Optional<String> controllingJob(HasMetadata object) {
+    public static Optional<String> controllingJob(HasMetadata object) {
         return controllerRef(object).map(OwnerReference::getName);
     }
 
     /** Whether this very job (same uid, not an earlier one of the same name) controls the object. */
-    static boolean isControlledBy(HasMetadata object, Job job) {
+    public static boolean isControlledBy(HasMetadata object, Job job) {
         return controllerRef(object).filter(ref -> ref.getUid() != null
                 && ref.getUid().equals(job.getMetadata().getUid())).isPresent();
     }

@@ -1,0 +1,19 @@
+package dev.muster.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What a PodGroup requires of its gang, as {@link KubeObjects#gangRequirements} reads it.
+ *
+ * @param minMember         the quorum, at least 1 (see {@link dev.muster.api.scheduling.v1alpha1.PodGroupDefaults})
+ * @param minTaskMember     each listed task's own minimum
+ * @param priorityClassName the group's PriorityClass, if it names one
+ * @param createdAt         when the PodGroup was created
+ * @param scheduleTimeout   the group's own permit waiting time, if it sets one
+ * @param ownerJob          the Job that controls the group, {@code null} for a group of any other workload
+ */
+record GangRequirements(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
+                        Instant createdAt, Duration scheduleTimeout, String ownerJob) {
+}

@@ -1,0 +1,44 @@
+package dev.muster.job;
+
+import dev.muster.support.admission.JobAdmissionRule;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of the {@link JobController}; {@link #defaults()} are the production defaults, which the manager's
+ * {@code muster.controllers.*} properties start from.
+ *
+ * @param workers              jobs reconciled in parallel (a job is never reconciled by two at once)
+ * @param counterWriteInterval least time between two status writes of one job that change only its pod
+ *                             counts: a 16-pod gang's pods start and finish one by one, and the counts need not
+ *                             be written sixteen times a second; phase changes are written at once
+ * @param admission            which jobs create their pods only once the scheduler has admitted their
+ *                             PodGroup; the gang scheduler must be given the same rule
+ */
+public record JobControllerConfig(int workers, Duration counterWriteInterval, JobAdmissionRule admission) {
+    /** Default {@link #workers()}: reconciles are short and API-bound. */
+    public static final int DEFAULT_WORKERS = 4;
+    /** Default {@link #counterWriteInterval()}; the PodGroup controller's default is the same. */
+    public static final Duration DEFAULT_COUNTER_WRITE_INTERVAL = Duration.ofSeconds(1);
+
+    public JobControllerConfig {
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+        }
+        if (Objects.requireNonNull(counterWriteInterval, "counterWriteInterval").isNegative()) {
+            throw new IllegalArgumentException("counterWriteInterval must not be negative, got " + counterWriteInterval);
+        }
+        Objects.requireNonNull(admission, "admission");
+    }
+
+    /** The production defaults: four workers, counts written at most once a second, jobs wait for admission. */
+    public static JobControllerConfig defaults() {
+        return new JobControllerConfig(DEFAULT_WORKERS, DEFAULT_COUNTER_WRITE_INTERVAL, JobAdmissionRule.ON);
+    }
+
+    /** This config with another admission rule. */
+    public JobControllerConfig withAdmission(JobAdmissionRule rule) {
+        return new JobControllerConfig(workers, counterWriteInterval, rule);
+    }
+}

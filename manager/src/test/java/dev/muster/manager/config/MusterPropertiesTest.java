@@ -1,0 +1,91 @@
+package dev.muster.manager.config;
+
+import dev.muster.job.JobControllerConfig;
+import dev.muster.podgroup.PodGroupControllerConfig;
+import dev.muster.scheduler.GangSchedulerConfig;
+import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.support.admission.JobAdmissionRule;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MusterPropertiesTest {
+
+    private static MusterProperties bind(Map<String, String> properties) {
+        return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("muster", MusterProperties.class);
+    }
+
+    @Test
+    void withNothingSetEveryComponentGetsItsOwnDefaults() {
+        MusterProperties properties = bind(Map.of());
+
+        assertThat(properties.jobController()).isEqualTo(JobControllerConfig.defaults());
+        assertThat(properties.podGroupController()).isEqualTo(PodGroupControllerConfig.defaults());
+        assertThat(properties.gangScheduler()).isEqualTo(GangSchedulerConfig.defaults());
+        assertThat(properties.leaderElection().enabled()).isTrue();
+    }
+
+    @Test
+    void settingOneKeyOfAGroupLeavesTheOthersAtTheirDefaults() {
+        MusterProperties properties = bind(Map.of(
+                "muster.controllers.job-workers", "8",
+                "muster.leader-election.lease-name", "mine",
+                "muster.scheduler.node-scoring", "least-allocated"));
+
+        assertThat(properties.jobController().workers()).isEqualTo(8);
+        assertThat(properties.jobController().admission()).isEqualTo(JobAdmissionRule.ON);
+        assertThat(properties.podGroupController().workers()).isEqualTo(PodGroupControllerConfig.DEFAULT_WORKERS);
+        assertThat(properties.leaderElection().enabled()).as("a partly set group keeps leader election on").isTrue();
+        assertThat(properties.gangScheduler().coscheduling().scoring()).isEqualTo(NodeScoring.LEAST_ALLOCATED);
+        assertThat(properties.gangScheduler().cyclePeriod()).isEqualTo(GangSchedulerConfig.DEFAULT_CYCLE_PERIOD);
+    }
+
+    @Test
+    void theAdmissionSwitchReachesTheJobControllerAndTheSchedulerAlike() {
+        MusterProperties properties = bind(Map.of("muster.controllers.jobs-wait-for-admission", "false"));
+
+        assertThat(properties.jobController().admission()).isEqualTo(JobAdmissionRule.OFF);
+        assertThat(properties.gangScheduler().jobAdmission()).isEqualTo(JobAdmissionRule.OFF);
+    }
+
+    @Test
+    void theCountWriteIntervalPacesBothControllers() {
+        MusterProperties properties = bind(Map.of("muster.controllers.counter-write-interval", "250ms"));
+
+        assertThat(properties.jobController().counterWriteInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(properties.podGroupController().counterWriteInterval()).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties(MusterProperties.class)
+    static class PropertiesOnly {
+    }
+
+    @Test
+    void anUnknownKeyStopsTheStartAndNamesTheKey() {
+        new ApplicationContextRunner().withUserConfiguration(PropertiesOnly.class)
+                .withPropertyValues("muster.podgroup.counter-write-intervall=2s")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("counter-write-intervall");
+                });
+    }
+
+    @Test
+    void aNodeScoringThatDoesNotExistStopsTheStartAndNamesTheKey() {
+        new ApplicationContextRunner().withUserConfiguration(PropertiesOnly.class)
+                .withPropertyValues("muster.scheduler.node-scoring=random")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).cause().hasMessageContaining("muster.scheduler.node-scoring");
+                });
+    }
+}
