@@ -40,8 +40,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The controller with the real gang scheduler on the local cluster, through the real HTTP client: the
- * coscheduling seed's demo with bare pods, a node lost under a running gang, pods that wait for their
- * PodGroup, and how many status writes a large gang costs. Three nodes of 4 CPUs fit three of the demo's
+ * Coscheduling plugin's demo with bare pods
+ * (<a href="https://github.com/kubernetes-sigs/scheduler-plugins/blob/master/pkg/coscheduling/README.md">its README</a>),
+ * a node lost under a running gang, pods that wait for their PodGroup, and how many status writes a large gang costs. Three nodes of 4 CPUs fit three of the demo's
  * 3-CPU pods.
  */
 class GangSchedulingLocalClusterTest {
@@ -94,7 +95,7 @@ class GangSchedulingLocalClusterTest {
     }
 
     @Test
-    void seedDemoWithMinMember3RunsThreeOfSixPodsAndLeavesThreePendingForTheAutoscaler() {
+    void coschedulingDemoWithMinMember3RunsThreeOfSixPodsAndLeavesThreePendingForTheAutoscaler() {
         String ns = namespace("demo-min3");
         createGroup(ns, "nginx", 3);
         for (int i = 0; i < 6; i++) {
@@ -147,7 +148,7 @@ class GangSchedulingLocalClusterTest {
     }
 
     @Test
-    void seedDemoWithMinMember4LeavesAllSixPodsPendingAndTheGroupSaysWhy() {
+    void coschedulingDemoWithMinMember4LeavesAllSixPodsPendingAndTheGroupSaysWhy() {
         String ns = namespace("demo-min4");
         createGroup(ns, "nginx", 4);
         for (int i = 0; i < 6; i++) {
@@ -271,7 +272,7 @@ class GangSchedulingLocalClusterTest {
         client.resource(group).create();
     }
 
-    /** The seed's nginx pod: 3 CPUs and 500Mi, running until deleted. */
+    /** The Coscheduling demo's nginx pod: 3 CPUs and 500Mi, running until deleted. */
     private static void createNginxPod(String ns, String name) {
         createPod(ns, "nginx", name, Map.of("cpu", new Quantity("3000m"), "memory", new Quantity("500Mi")), Optional.empty());
     }

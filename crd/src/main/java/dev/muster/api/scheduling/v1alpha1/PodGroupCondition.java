@@ -2,7 +2,12 @@ package dev.muster.api.scheduling.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** A PodGroup condition with exactly the seed's fields. */
+/**
+ * A PodGroup condition with the fields of Volcano's PodGroup condition (type, status, transitionID,
+ * lastTransitionTime, reason, message), as its
+ * <a href="https://github.com/volcano-sh/volcano/blob/master/docs/design/podgroup-status-enhancement.md">PodGroup
+ * status design</a> defines them.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PodGroupCondition {
     /** Condition type: the gang could not be placed. */
