@@ -42,8 +42,8 @@ import static org.awaitility.Awaitility.await;
  * The controller with the real gang scheduler on the local cluster, through the real HTTP client: the
  * Coscheduling plugin's demo with bare pods
  * (<a href="https://github.com/kubernetes-sigs/scheduler-plugins/blob/master/pkg/coscheduling/README.md">its README</a>),
- * a node lost under a running gang, pods that wait for their PodGroup, and how many status writes a large gang costs. Three nodes of 4 CPUs fit three of the demo's
- * 3-CPU pods.
+ * a node lost under a running gang, pods that wait for their PodGroup, and how many status writes a large
+ * gang costs. Three nodes of 4 CPUs fit three of the demo's 3-CPU pods.
  */
 class GangSchedulingLocalClusterTest {
     private static final Logger log = LoggerFactory.getLogger(GangSchedulingLocalClusterTest.class);
