@@ -41,7 +41,7 @@ import java.util.Set;
  */
 public final class GangQueue {
     private final CoschedulingArgs args;
-    /** What the queue remembers of each gang between cycles; a gang with nothing to remember has no entry. */
+    /** What the queue remembers of each gang between cycles, from its first verdict worth remembering. */
     private final Map<GroupKey, GangEntry> entries = new HashMap<>();
     /** The one gang holding the reservation, if any; its entry says since when. */
     private GroupKey holder;
@@ -158,6 +158,7 @@ public final class GangQueue {
                 if (known != null) {
                     known.failedAt = null;
                     known.heldRoom = null;
+                    known.reservedSince = null;
                 }
                 if (held) {
                     holder = null;
