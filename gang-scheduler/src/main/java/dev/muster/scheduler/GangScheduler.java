@@ -124,7 +124,7 @@ public final class GangScheduler implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         SchedulingCycle cycle = new SchedulingCycle(cache,
-                new PodBinder(client, apiCalls, bound -> metrics.podBound(), failed -> {
+                new BindingClient(client, apiCalls, bound -> metrics.podBound(), failed -> {
                     metrics.bindFailed();
                     cache.forget(failed);
                 }),

@@ -33,7 +33,7 @@ final class SchedulingCycle implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(SchedulingCycle.class);
 
     private final SchedulerCache cache;
-    private final PodBinder binder;
+    private final BindingClient binder;
     private final PodConditionWriter conditions;
     private final GangVerdictBoard board;
     private final SchedulingEvents events;
@@ -47,7 +47,7 @@ final class SchedulingCycle implements Runnable {
     /** The waiting gangs as the last cycle left them, for readers on other threads. */
     private volatile List<QueuedGang> waiting = List.of();
 
-    SchedulingCycle(SchedulerCache cache, PodBinder binder, PodConditionWriter conditions, GangVerdictBoard board,
+    SchedulingCycle(SchedulerCache cache, BindingClient binder, PodConditionWriter conditions, GangVerdictBoard board,
                     SchedulingEvents events, SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock,
                     CoschedulingArgs coscheduling) {
         this.cache = cache;

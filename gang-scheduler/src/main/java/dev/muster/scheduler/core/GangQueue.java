@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,14 +41,10 @@ import java.util.Set;
  */
 public final class GangQueue {
     private final CoschedulingArgs args;
-    private final Map<GroupKey, Instant> failedAt = new HashMap<>();
-    private final Map<GroupKey, Instant> backoffUntil = new HashMap<>();
-    private final Map<GroupKey, String> backoffReason = new HashMap<>();
-    private final Map<GroupKey, Instant> noReservationUntil = new HashMap<>();
-    private final Map<GroupKey, Admission> admitted = new HashMap<>();
-    private final Map<GroupKey, Instant> noAdmissionUntil = new HashMap<>();
+    /** What the queue remembers of each gang between cycles, from its first verdict worth remembering. */
+    private final Map<GroupKey, GangEntry> entries = new HashMap<>();
+    /** The one gang holding the reservation, if any; its entry says since when. */
     private GroupKey holder;
-    private Instant holdingSince;
 
     public GangQueue(CoschedulingArgs args) {
         this.args = args;
@@ -60,7 +57,13 @@ public final class GangQueue {
 
     /** The gangs admitted and not yet placed. */
     public Set<GroupKey> admitted() {
-        return Set.copyOf(admitted.keySet());
+        Set<GroupKey> admitted = new HashSet<>();
+        entries.forEach((key, entry) -> {
+            if (entry.heldRoom != null) {
+                admitted.add(key);
+            }
+        });
+        return Collections.unmodifiableSet(admitted);
     }
 
     /**
@@ -79,23 +82,25 @@ public final class GangQueue {
         PendingGang holding = null;
         for (PendingGang gang : gangs) {
             GroupKey key = gang.gang().key();
-            Instant until = backoffUntil.get(key);
-            if (until != null && now.isBefore(until)) {
-                results.add(backedOff(gang, until));
-            } else if (admitted.containsKey(key)) {
+            GangEntry entry = entries.get(key);
+            if (entry == null) {
+                toTry.add(gang);
+            } else if (entry.backoffUntil != null && now.isBefore(entry.backoffUntil)) {
+                results.add(backedOff(gang, entry));
+            } else if (entry.heldRoom != null) {
                 admittedFirst.add(gang);
             } else if (key.equals(holder)) {
                 holding = gang;
             } else {
-                Instant failed = failedAt.get(key);
-                toTry.add(failed == null ? gang : gang.failedAt(failed));
+                toTry.add(entry.failedAt == null ? gang : gang.failedAt(entry.failedAt));
             }
         }
         toTry.sort(GangOrder.QUEUE);
         if (holding != null) {
             toTry.add(0, holding);
         }
-        admittedFirst.sort(Comparator.comparing((PendingGang gang) -> admitted.get(gang.gang().key()).since())
+        admittedFirst.sort(Comparator
+                .comparing((PendingGang gang) -> entries.get(gang.gang().key()).heldRoom.since())
                 .thenComparing(PendingGang::gang, GangOrder.PRIORITY_THEN_AGE));
         toTry.addAll(0, admittedFirst);
         GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
@@ -103,7 +108,7 @@ public final class GangQueue {
         for (PendingGang gang : toTry) {
             GroupKey key = gang.gang().key();
             boolean holds = key.equals(holder);
-            if (holds && !now.isBefore(holdingSince.plus(waitingTime(gang.gang())))) {
+            if (holds && !now.isBefore(entries.get(key).reservedSince.plus(waitingTime(gang.gang())))) {
                 release(key, now);
                 holds = false;
             }
@@ -126,17 +131,17 @@ public final class GangQueue {
 
     /** Admits the gang, unless its admission expired now or lately. */
     private GangPlacement admit(GangTrial trial, PendingGang gang, Instant now) {
-        GroupKey key = gang.gang().key();
-        Admission admission = admitted.get(key);
-        if (admission != null && !now.isBefore(admission.since().plus(args.admissionTimeout()))) {
-            admitted.remove(key);
-            noAdmissionUntil.put(key, now.plus(args.admissionTimeout()));
-            String why = "Admitted at " + admission.since() + " but not placed within the admission timeout of "
+        GangEntry entry = entries.get(gang.gang().key());
+        HeldRoom held = entry == null ? null : entry.heldRoom;
+        if (held != null && !now.isBefore(held.since().plus(args.admissionTimeout()))) {
+            entry.heldRoom = null;
+            entry.noAdmissionUntil = now.plus(args.admissionTimeout());
+            String why = "Admitted at " + held.since() + " but not placed within the admission timeout of "
                     + args.admissionTimeout().toSeconds() + "s; the room held for it is released.";
             return new GangPlacement(gang.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
                     gang.pending(), null, why);
         }
-        Instant barredUntil = noAdmissionUntil.get(key);
+        Instant barredUntil = entry == null ? null : entry.noAdmissionUntil;
         if (barredUntil != null && now.isBefore(barredUntil)) {
             return new GangPlacement(gang.gang(), GangPlacement.Outcome.BACKED_OFF, List.of(), gang.pending(), null,
                     "Its admission expired without its pods being placed; not admitted again until "
@@ -147,71 +152,89 @@ public final class GangQueue {
 
     private void record(GangPlacement result, boolean held, Instant now) {
         GroupKey key = result.gang().key();
+        GangEntry known = entries.get(key);
         switch (result.outcome()) {
             case PLACED -> {
-                failedAt.remove(key);
-                admitted.remove(key);
+                if (known != null) {
+                    known.failedAt = null;
+                    known.heldRoom = null;
+                    known.reservedSince = null;
+                }
                 if (held) {
                     holder = null;
                 }
             }
             case ADMITTED -> {
-                failedAt.remove(key);
-                admitted.putIfAbsent(key, new Admission(result.gang(), now));
+                GangEntry entry = entry(key);
+                entry.failedAt = null;
+                if (entry.heldRoom == null) {
+                    entry.heldRoom = new HeldRoom(result.gang(), now);
+                }
             }
             case RESERVED -> {
-                failedAt.put(key, now);
-                admitted.remove(key);
+                GangEntry entry = entry(key);
+                entry.failedAt = now;
+                entry.heldRoom = null;
                 if (!held) {
                     holder = key;
-                    holdingSince = now;
+                    entry.reservedSince = now;
                 }
             }
             case NOT_ENOUGH_RESOURCES -> {
-                failedAt.put(key, now);
+                GangEntry entry = entry(key);
+                entry.failedAt = now;
                 // The room promised to an admitted gang is gone (taken by pods of other schedulers, or its
                 // pods turned out bigger than their templates): it starts over as a Pending gang.
-                admitted.remove(key);
+                entry.heldRoom = null;
                 if (held) {
                     release(key, now);
                 }
                 if (!result.nearQuorum()) {
-                    backOff(key, now, result.message());
+                    backOff(entry, now, result.message());
                 }
             }
-            case NOT_ENOUGH_PODS -> admitted.remove(key);
+            case NOT_ENOUGH_PODS -> {
+                if (known != null) {
+                    known.heldRoom = null;
+                }
+            }
             case BACKED_OFF, WITHDRAWN -> {
             }
         }
     }
 
+    private GangEntry entry(GroupKey key) {
+        return entries.computeIfAbsent(key, k -> new GangEntry());
+    }
+
     private void release(GroupKey key, Instant now) {
-        Duration waited = Duration.between(holdingSince, now);
+        GangEntry entry = entries.get(key);
+        Duration waited = Duration.between(entry.reservedSince, now);
         holder = null;
-        holdingSince = null;
-        noReservationUntil.put(key, now.plus(waited));
-        backOff(key, now, "Its reservation was released after " + waited.toSeconds()
+        entry.reservedSince = null;
+        entry.noReservationUntil = now.plus(waited);
+        backOff(entry, now, "Its reservation was released after " + waited.toSeconds()
                 + "s without reaching the quorum.");
     }
 
-    private void backOff(GroupKey key, Instant now, String why) {
+    private void backOff(GangEntry entry, Instant now, String why) {
         if (!args.podGroupBackoff().isZero()) {
-            backoffUntil.put(key, now.plus(args.podGroupBackoff()));
-            backoffReason.put(key, why);
+            entry.backoffUntil = now.plus(args.podGroupBackoff());
+            entry.backoffReason = why;
         }
     }
 
     private boolean reservationBarred(GroupKey key, Instant now) {
-        Instant until = noReservationUntil.get(key);
-        return until != null && now.isBefore(until);
+        GangEntry entry = entries.get(key);
+        return entry != null && entry.noReservationUntil != null && now.isBefore(entry.noReservationUntil);
     }
 
     private Duration waitingTime(GangInfo gang) {
         return gang.scheduleTimeout() != null ? gang.scheduleTimeout() : args.permitWaitingTime();
     }
 
-    private GangPlacement backedOff(PendingGang gang, Instant until) {
-        String message = backoffReason.get(gang.gang().key()) + " Backing off until " + until + ".";
+    private static GangPlacement backedOff(PendingGang gang, GangEntry entry) {
+        String message = entry.backoffReason + " Backing off until " + entry.backoffUntil + ".";
         return new GangPlacement(gang.gang(), GangPlacement.Outcome.BACKED_OFF, List.of(), gang.pending(), null,
                 message);
     }
@@ -219,27 +242,46 @@ public final class GangQueue {
     private void forgetAbsent(Collection<PendingGang> gangs, List<GangPlacement> results) {
         Set<GroupKey> present = new HashSet<>();
         gangs.forEach(gang -> present.add(gang.gang().key()));
-        for (var it = admitted.values().iterator(); it.hasNext(); ) {
-            Admission admission = it.next();
-            if (!present.contains(admission.gang().key())) {
-                it.remove();
-                results.add(new GangPlacement(admission.gang(), GangPlacement.Outcome.WITHDRAWN, List.of(), List.of(),
+        for (var it = entries.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<GroupKey, GangEntry> absent = it.next();
+            if (present.contains(absent.getKey())) {
+                continue;
+            }
+            it.remove();
+            HeldRoom held = absent.getValue().heldRoom;
+            if (held != null) {
+                results.add(new GangPlacement(held.gang(), GangPlacement.Outcome.WITHDRAWN, List.of(), List.of(),
                         null, "No longer waits for admission: its workload stopped waiting for its pods to be "
                         + "admitted (suspended, finished or deleted); the room held for it is released."));
             }
         }
-        noAdmissionUntil.keySet().retainAll(present);
-        failedAt.keySet().retainAll(present);
-        backoffUntil.keySet().retainAll(present);
-        backoffReason.keySet().retainAll(present);
-        noReservationUntil.keySet().retainAll(present);
         if (holder != null && !present.contains(holder)) {
             holder = null;
-            holdingSince = null;
         }
     }
 
-    /** An admitted gang, and since when. */
-    private record Admission(GangInfo gang, Instant since) {
+    /**
+     * What the queue remembers of one gang across cycles. Every time-bound state of a gang lives here, so
+     * that forgetting a gang is removing its entry, and a new state is one more field.
+     */
+    private static final class GangEntry {
+        /** When a trial last found too little room; {@code null} once placed. */
+        Instant failedAt;
+        /** Not tried before this; {@code null}: not backing off. */
+        Instant backoffUntil;
+        /** Why it backs off, repeated in every cycle's verdict until then. */
+        String backoffReason;
+        /** Since when it holds the reservation; {@code null} while it holds none. */
+        Instant reservedSince;
+        /** May not reserve again before this, after a reservation released for waiting too long. */
+        Instant noReservationUntil;
+        /** The room promised to it while admitted; {@code null} when not admitted. */
+        HeldRoom heldRoom;
+        /** May not be admitted again before this, after an admission that expired. */
+        Instant noAdmissionUntil;
+    }
+
+    /** The room promised to an admitted gang: which gang, as admitted, and since when it holds it. */
+    private record HeldRoom(GangInfo gang, Instant since) {
     }
 }

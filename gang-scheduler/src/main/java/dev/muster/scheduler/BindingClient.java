@@ -15,8 +15,8 @@ import java.util.function.Consumer;
  * executor so that the cycle thread never waits for the API server. fabric8 has no DSL for this
  * subresource, hence the raw POST.
  */
-final class PodBinder {
-    private static final Logger log = LoggerFactory.getLogger(PodBinder.class);
+final class BindingClient {
+    private static final Logger log = LoggerFactory.getLogger(BindingClient.class);
 
     private final KubernetesClient client;
     private final Executor executor;
@@ -28,7 +28,7 @@ final class PodBinder {
      * @param onSuccess called, on the executor, for each pod bound
      * @param onFailure called, on the executor, for each pod whose binding failed
      */
-    PodBinder(KubernetesClient client, Executor executor, Consumer<BindRequest> onSuccess,
+    BindingClient(KubernetesClient client, Executor executor, Consumer<BindRequest> onSuccess,
               Consumer<BindRequest> onFailure) {
         this.client = client;
         this.executor = executor;

@@ -1,0 +1,114 @@
+package dev.muster.scheduler.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Gang locality: the domains a topology key divides a snapshot's nodes into, which one a gang's quorum
+ * is packed into, and the gang's pods pinned to it. Domains are bin-packed: of the domains that hold the
+ * quorum, the one with the least room to spare, so that others stay free for big gangs.
+ */
+final class LocalityDomains {
+    private final NodeState[] nodes;
+    private final String topologyKey;
+    /** Domain names, sorted, and each node's domain number (-1: no label); computed on first use. */
+    private List<String> names;
+    private int[] domainOf;
+
+    /** @param topologyKey node label naming the domains */
+    LocalityDomains(NodeState[] nodes, String topologyKey) {
+        this.nodes = nodes;
+        this.topologyKey = topologyKey;
+    }
+
+    /**
+     * The domain whose free slots hold {@code needed} of the pods with the fewest free slots in all, or
+     * {@code null} if none does.
+     *
+     * @param podsByShape the pods counted per shape index, each caught up
+     */
+    String tightestHolding(Map<ShapeIndex, int[]> podsByShape, int needed) {
+        if (domainOf == null) {
+            indexDomains();
+        }
+        long[] reachable = new long[names.size()];
+        long[] free = new long[names.size()];
+        for (Map.Entry<ShapeIndex, int[]> entry : podsByShape.entrySet()) {
+            long[] slots = new long[names.size()];
+            entry.getKey().addSlotsByDomain(domainOf, slots);
+            for (int d = 0; d < slots.length; d++) {
+                reachable[d] += Math.min(entry.getValue()[0], slots[d]);
+                free[d] += slots[d];
+            }
+        }
+        int best = -1;
+        for (int d = 0; d < names.size(); d++) {
+            if (reachable[d] >= needed && (best < 0 || free[d] < free[best])) {
+                best = d;
+            }
+        }
+        return best < 0 ? null : names.get(best);
+    }
+
+    /** The gang with each pending pod required on the domain, unless the pod names a domain of its own. */
+    Pinned pin(PendingGang work, String domain) {
+        Map<PodInfo, PodInfo> originals = new IdentityHashMap<>();
+        Map<PlacementConstraints, PlacementConstraints> pinnedConstraints = new IdentityHashMap<>();
+        List<PodInfo> pinned = new ArrayList<>(work.pending().size());
+        for (PodInfo pod : work.pending()) {
+            PlacementConstraints constraints = pinnedConstraints.computeIfAbsent(pod.constraints(), own -> {
+                Map<String, String> selector = new HashMap<>(own.nodeSelector());
+                // A pod that names its own domain keeps it: locality is a preference, the selector is not.
+                selector.putIfAbsent(topologyKey, domain);
+                return new PlacementConstraints(selector, own.requiredAffinity(), own.tolerations());
+            });
+            PodInfo copy = new PodInfo(pod.namespace(), pod.name(), pod.group(), pod.task(), pod.priority(),
+                    pod.requests(), constraints);
+            originals.put(copy, pod);
+            pinned.add(copy);
+        }
+        return new Pinned(new PendingGang(work.gang(), pinned, work.bound(), work.boundByTask(), work.lastFailedAt()),
+                originals);
+    }
+
+    private void indexDomains() {
+        Map<String, Integer> numbers = new TreeMap<>();
+        for (NodeState node : nodes) {
+            String value = node.info().labels().get(topologyKey);
+            if (value != null) {
+                numbers.put(value, 0);
+            }
+        }
+        names = new ArrayList<>(numbers.keySet());
+        for (int d = 0; d < names.size(); d++) {
+            numbers.put(names.get(d), d);
+        }
+        domainOf = new int[nodes.length];
+        for (int n = 0; n < nodes.length; n++) {
+            String value = nodes[n].info().labels().get(topologyKey);
+            domainOf[n] = value == null ? -1 : numbers.get(value);
+        }
+    }
+
+    /**
+     * A gang pinned to one domain.
+     *
+     * @param gang      the gang with its pods' copies, pinned
+     * @param originals per copy (by identity), the pod it copies
+     */
+    record Pinned(PendingGang gang, Map<PodInfo, PodInfo> originals) {
+        /** The placement of the pinned gang, in the gang's own pods. */
+        GangPlacement unpin(GangPlacement result) {
+            List<PodPlacement> placements = new ArrayList<>(result.placements().size());
+            result.placements().forEach(p -> placements.add(new PodPlacement(originals.get(p.pod()), p.nodeName())));
+            List<PodInfo> unplaced = new ArrayList<>(result.unplaced().size());
+            result.unplaced().forEach(p -> unplaced.add(originals.get(p)));
+            return new GangPlacement(result.gang(), result.outcome(), placements, unplaced, result.unschedulable(),
+                    result.message());
+        }
+    }
+}

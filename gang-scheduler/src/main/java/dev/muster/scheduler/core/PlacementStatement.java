@@ -1,0 +1,90 @@
+package dev.muster.scheduler.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The log of what one gang's trial does to a {@link ClusterSnapshot}, in the spirit of the session
+ * {@code Statement} of Volcano: each operation changes the snapshot at once, so that later operations
+ * and other shapes' indexes see it, and is recorded, so that {@link #discard()} can undo the lot in
+ * reverse order and leave the snapshot exactly as before. A gang is thereby placed all or nothing.
+ *
+ * <ul>
+ *   <li>{@link #allocate} places a pending pod on a node;</li>
+ *   <li>{@link #evict} frees the room a pod bound to a node takes, as preemption will to make room for
+ *       a gang; nothing is deleted until the caller acts on a committed eviction.</li>
+ * </ul>
+ *
+ * <p>Every change is also written to the cycle's {@link NodeChanges}, undoing included, so the shape
+ * indexes rescore the nodes touched. A statement ends with {@link #commit()} or {@link #discard()};
+ * after that it takes no more operations. Not thread-safe: the cycle thread owns it.
+ */
+final class PlacementStatement {
+    private final NodeChanges changes;
+    private final List<Operation> operations = new ArrayList<>();
+    private boolean closed;
+
+    /** A statement on the nodes of a snapshot whose changes the cycle's shape indexes read from {@code changes}. */
+    PlacementStatement(NodeChanges changes) {
+        this.changes = changes;
+    }
+
+    /** Places the pod on the node. */
+    void allocate(PodInfo pod, NodeState node) {
+        apply(new Operation(true, pod, node));
+    }
+
+    /** Frees the room the pod, bound to the node, takes. */
+    void evict(PodInfo pod, NodeState node) {
+        apply(new Operation(false, pod, node));
+    }
+
+    /** Keeps every operation on the snapshot. */
+    void commit() {
+        close();
+        operations.clear();
+    }
+
+    /** Undoes every operation, latest first, leaving the snapshot as it was before the first. */
+    void discard() {
+        close();
+        for (int i = operations.size() - 1; i >= 0; i--) {
+            operations.get(i).change(false, changes);
+        }
+        operations.clear();
+    }
+
+    private void apply(Operation op) {
+        requireOpen();
+        op.change(true, changes);
+        operations.add(op);
+    }
+
+    private void close() {
+        requireOpen();
+        closed = true;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the statement was already committed or discarded");
+        }
+    }
+
+    /**
+     * One operation on one node.
+     *
+     * @param adds whether it adds the pod's requests to the node (allocate) or takes them off (evict)
+     */
+    private record Operation(boolean adds, PodInfo pod, NodeState node) {
+        /** Does the operation, or undoes it. */
+        void change(boolean forward, NodeChanges changes) {
+            if (adds == forward) {
+                node.place(pod.requests());
+            } else {
+                node.unplace(pod.requests());
+            }
+            changes.record(node.index());
+        }
+    }
+}
