@@ -104,7 +104,7 @@ public final class JobStatusDecider {
                 : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors)));
         boolean live = phase == JobPhase.Pending || phase == JobPhase.Running;
         PolicyOutcome policies = live && invalid.isEmpty()
-                ? PolicyMatcher.match(job, EventObserver.observe(job, sorted.current(), counts, group,
+                ? PolicyMatcher.match(job, PolicyEventObserver.observe(job, sorted.current(), counts, group,
                         admissionWait(job, current, phase, admission, now)), now)
                 : PolicyOutcome.NOTHING;
         Optional<Trigger> trigger = invalid.isPresent() ? Optional.empty()
@@ -244,7 +244,7 @@ public final class JobStatusDecider {
         if (ttl == null || !phase.isFinished() || phase == JobPhase.Aborted) {
             return Optional.empty();
         }
-        return EventObserver.time(status.getState().getLastTransitionTime()).map(t -> t.plusSeconds(ttl));
+        return PolicyEventObserver.time(status.getState().getLastTransitionTime()).map(t -> t.plusSeconds(ttl));
     }
 
     private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
@@ -259,12 +259,12 @@ public final class JobStatusDecider {
         Optional<Instant> started = status.getConditions().stream()
                 .filter(c -> c.getStatus() == JobPhase.Running)
                 .findFirst()
-                .flatMap(c -> EventObserver.time(c.getLastTransitionTime()));
+                .flatMap(c -> PolicyEventObserver.time(c.getLastTransitionTime()));
         if (started.isEmpty()) {
             return null;
         }
         Instant end = status.getState().getPhase().isFinished()
-                ? EventObserver.time(status.getState().getLastTransitionTime()).orElse(now) : now;
+                ? PolicyEventObserver.time(status.getState().getLastTransitionTime()).orElse(now) : now;
         return GoDuration.format(Duration.between(started.get(), end));
     }
 
@@ -289,15 +289,15 @@ public final class JobStatusDecider {
 
     /** A job whose spec was given as null, with an empty one: it fails validation like any job without tasks. */
     /** While the job's pods wait for admission: since the job last entered Pending. */
-    private static Optional<EventObserver.AdmissionWait> admissionWait(Job job, JobStatus current, JobPhase phase,
+    private static Optional<PolicyEventObserver.AdmissionWait> admissionWait(Job job, JobStatus current, JobPhase phase,
                                                                        Admission admission, Instant now) {
         if (admission.allowsPods() || phase != JobPhase.Pending) {
             return Optional.empty();
         }
         Optional<Instant> entered = current == null || current.getState() == null ? Optional.empty()
-                : EventObserver.time(current.getState().getLastTransitionTime());
-        Instant since = entered.or(() -> EventObserver.time(job.getMetadata().getCreationTimestamp())).orElse(now);
-        return Optional.of(new EventObserver.AdmissionWait(since, admission.describe()));
+                : PolicyEventObserver.time(current.getState().getLastTransitionTime());
+        Instant since = entered.or(() -> PolicyEventObserver.time(job.getMetadata().getCreationTimestamp())).orElse(now);
+        return Optional.of(new PolicyEventObserver.AdmissionWait(since, admission.describe()));
     }
 
     private static Job withEmptySpec(Job job) {
