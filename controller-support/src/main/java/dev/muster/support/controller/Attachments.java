@@ -22,6 +22,7 @@ public final class Attachments {
      * and an index only derives data from the cache.
      */
     public static <T> void index(SharedIndexInformer<T> informer, Map<String, Function<T, List<String>>> indexers) {
+        // Two components starting at once must not both find an index missing: fabric8 refuses one added twice.
         synchronized (informer) {
             Map<String, ?> present = informer.getIndexer().getIndexers();
             indexers.forEach((name, index) -> {
