@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides whether a job has completed or failed (seed {@code task-level-minavailable.md}): once every
- * pod has finished, each task needs at least its {@code minAvailable} Succeeded pods and the job at
- * least its {@code minAvailable}, else it failed; {@code minSuccess} Succeeded pods complete it at once.
+ * Decides whether a job has completed or failed, as Volcano's
+ * <a href="https://github.com/volcano-sh/volcano/blob/master/docs/design/task-minavailable.md">task-level
+ * minAvailable</a> does: once every pod has finished, each task needs at least its {@code minAvailable}
+ * Succeeded pods and the job at least its {@code minAvailable}, else it failed; {@code minSuccess}
+ * Succeeded pods complete it at once.
  */
 public final class CompletionRule {
     public static final String MIN_SUCCESS_REACHED = "MinSuccessReached";

@@ -5,6 +5,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.controller.Attachments;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.job.plugin.JobPlugins;
@@ -32,23 +33,31 @@ final class JobCache {
     private final SharedIndexInformer<Job> jobs;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<PodGroup> podGroups;
-    private final Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects;
+    /** Empty while the controller is stopped: the informers of plugin objects are the controller's own. */
+    private volatile Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = Map.of();
 
-    /**
-     * @param pluginObjects informers of the kinds plugins create ({@link JobPlugins#OBJECT_TYPES}), selected by
-     *                      the job-name label so that the cache holds jobs' objects only, not every Secret
-     */
-    JobCache(SharedInformers informers, Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects) {
-        this.pluginObjects = Map.copyOf(pluginObjects);
+    /** Reads Jobs, Pods and PodGroups from the shared informers; {@link #addIndexes()} adds what it reads by. */
+    JobCache(SharedInformers informers) {
         this.jobs = informers.informer(Job.class);
         this.pods = informers.informer(Pod.class);
         this.podGroups = informers.informer(PodGroup.class);
-        if (!jobs.getIndexer().getIndexers().containsKey(JOBS_BY_CLAIM)) {
-            jobs.addIndexers(Map.of(JOBS_BY_CLAIM, JobCache::namedClaims));
-        }
-        if (!pods.getIndexer().getIndexers().containsKey(PODS_BY_JOB)) {
-            pods.addIndexers(Map.of(PODS_BY_JOB, pod -> jobKey(pod).map(key -> List.of(key.toString())).orElse(List.of())));
-        }
+    }
+
+    /** Adds the indexes it reads by to the shared informers, unless they have them. */
+    void addIndexes() {
+        Attachments.index(jobs, Map.of(JOBS_BY_CLAIM, JobCache::namedClaims));
+        Attachments.index(pods, Map.of(PODS_BY_JOB, pod -> jobKey(pod).map(key -> List.of(key.toString())).orElse(List.of())));
+    }
+
+    /**
+     * Reads plugin objects from these informers from now on.
+     *
+     * @param informers informers of the kinds plugins create ({@link JobPlugins#OBJECT_TYPES}), selected by the
+     *                  job-name label so that the cache holds jobs' objects only, not every Secret; empty while
+     *                  the controller is stopped
+     */
+    void usePluginObjects(Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> informers) {
+        this.pluginObjects = Map.copyOf(informers);
     }
 
     /** The job of a pod, from its job-name label. */
@@ -87,8 +96,9 @@ final class JobCache {
 
     /** Whether every kind has been listed, so that absence in the cache means absence. */
     boolean hasSynced() {
+        var plugins = pluginObjects;
         return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced()
-                && pluginObjects.values().stream().allMatch(SharedIndexInformer::hasSynced);
+                && !plugins.isEmpty() && plugins.values().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
     /** The cached object of that kind and name in the job's namespace (of a labelled kind, if labelled). */

@@ -2,18 +2,17 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
-import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.job.plugin.JobPlugins;
+import dev.muster.support.controller.Attachments;
 import dev.muster.support.controller.Controller;
+import dev.muster.support.controller.ManagedController;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.informer.SharedInformers;
-import dev.muster.support.status.CounterWritePacer;
+import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
-import dev.muster.job.plugin.JobPlugins;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -24,9 +23,9 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.Optional;
 
 /**
  * The Job controller: for each {@link Job}, a PodGroup and the pods {@code <job>-<task>-<index>}, and a
@@ -37,27 +36,22 @@ import java.util.Optional;
  * a job of that scheduler gets its PodGroup at once and its pods only once the scheduler has admitted the
  * PodGroup ({@link AdmissionGate}); the admission is a PodGroup status change, so it wakes the job.
  *
- * <p>Wiring: construct it with the process's {@link SharedInformers} before calling
- * {@link SharedInformers#start()}, then call {@link #start()}; {@link #close()} stops it.
+ * <p>Wiring: construct it with the process's {@link SharedInformers}, then {@link #start()} it, before or after
+ * {@link SharedInformers#start()}. Starting adds its indexes to the shared informers (unless there), its
+ * handlers to them, and starts informers of its own for plugin objects; {@link #stop()} removes the handlers
+ * and closes those informers, and {@link #start()} may follow again. {@link #close()} stops it for good.
  */
-public final class JobController implements AutoCloseable {
+public final class JobController extends ManagedController {
     private static final Logger log = LoggerFactory.getLogger(JobController.class);
     /** Name of the controller's worker threads and of the component in recorded Events. */
     public static final String NAME = "muster-job-controller";
     /** Pod creations in flight at once: enough to hide API round trips, few enough not to flood the server. */
     static final int POD_CREATION_CONCURRENCY = 16;
 
+    private final KubernetesClient client;
     private final JobCache cache;
-    private final Controller controller;
-    private final ResourceEventHandler<Job> jobHandler;
-    private final ResourceEventHandler<Pod> podHandler;
-    private final ResourceEventHandler<PodGroup> podGroupHandler;
     /** Pod creations in flight at once, across all jobs; each job's go in slow-start batches. */
-    private final ExecutorService podCreations = Executors.newFixedThreadPool(POD_CREATION_CONCURRENCY, r -> {
-        Thread thread = new Thread(r, NAME + "-pod-creation");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService podCreations;
 
     /** A controller with the production defaults ({@link JobControllerConfig#defaults()}) on the system clock. */
     public JobController(KubernetesClient client, SharedInformers informers) {
@@ -74,7 +68,80 @@ public final class JobController implements AutoCloseable {
      * @param clock     source of transition times and running durations
      */
     public JobController(KubernetesClient client, SharedInformers informers, JobControllerConfig config, Clock clock) {
+        this(client, new JobCache(informers), config, clock, podCreationPool());
+    }
+
+    private JobController(KubernetesClient client, JobCache cache, JobControllerConfig config, Clock clock,
+                          ExecutorService podCreations) {
+        super(new Controller(NAME, reconciler(client, cache, config, clock, podCreations), config.workers()));
+        this.client = client;
+        this.cache = cache;
+        this.podCreations = podCreations;
+    }
+
+    private static JobReconciler reconciler(KubernetesClient client, JobCache cache, JobControllerConfig config,
+                                            Clock clock, ExecutorService podCreations) {
         EventRecorder events = new EventRecorder(client, NAME);
+        return new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()), new AdmissionGate(config.admission()),
+                new JobResourceWriter(client, events, podCreations),
+                new StatusRecorder<>(new StatusWriter(client), events, config.counterWriteInterval(),
+                        JobCounters::countersOnly),
+                new ReconcileFailureRecorder(client, cache, clock), clock);
+    }
+
+    private static ExecutorService podCreationPool() {
+        return Executors.newFixedThreadPool(POD_CREATION_CONCURRENCY, r -> {
+            Thread thread = new Thread(r, NAME + "-pod-creation");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Watches Jobs, their Pods, PodGroups and claims through the shared informers, and the objects plugins make
+     * through informers of its own, started here: an informer once closed cannot be started again.
+     */
+    @Override
+    protected void attach(Attachments attachments) {
+        cache.addIndexes();
+        Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = pluginObjectInformers(client);
+        cache.usePluginObjects(pluginObjects);
+        attachments.onDetach(() -> {
+            cache.usePluginObjects(Map.of());
+            pluginObjects.values().forEach(SharedIndexInformer::close);
+        });
+        Controller workers = workers();
+        attachments.handler(cache.jobs(), workers.enqueueing(job -> Optional.of(ObjectKey.of(job))));
+        attachments.handler(cache.pods(), workers.enqueueing(JobCache::jobKey));
+        // A PodGroup no Job controls may be one a user made for the job of its name, which the job uses as
+        // its gang; its admission must wake that job too. For any other such PodGroup the key finds no job.
+        attachments.handler(cache.podGroups(), workers.enqueueing(group -> Optional.of(new ObjectKey(
+                group.getMetadata().getNamespace(), JobOwnership.controllingJob(group).orElse(group.getMetadata().getName())))));
+        // A plugin object deleted while its job runs wakes the job, which recreates it.
+        ResourceEventHandler<HasMetadata> pluginObjectHandler = workers.enqueueing(object -> JobOwnership.controllingJob(object)
+                .map(job -> new ObjectKey(object.getMetadata().getNamespace(), job)));
+        pluginObjects.values().forEach(informer -> addHandler(attachments, informer, pluginObjectHandler));
+        // A claim that appears wakes the jobs whose pods wait for it.
+        attachments.handler(cache.claims(), new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(PersistentVolumeClaim claim) {
+                cache.jobsNaming(claim).forEach(workers::enqueue);
+            }
+
+            // Only a new claim can end a wait; a changed or deleted one leaves running pods as they are.
+            @Override
+            public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {
+            }
+
+            @Override
+            public void onDelete(PersistentVolumeClaim claim, boolean unknownFinalState) {
+            }
+        });
+        pluginObjects.values().forEach(SharedIndexInformer::start);
+    }
+
+    private static Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjectInformers(
+            KubernetesClient client) {
         Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = new LinkedHashMap<>();
         for (Class<? extends HasMetadata> type : JobPlugins.OBJECT_TYPES) {
             // Every claim: a job's pods wait for the claims it names, which it did not make and are not labelled.
@@ -89,55 +156,13 @@ public final class JobController implements AutoCloseable {
             });
             pluginObjects.put(type, informer);
         }
-        this.cache = new JobCache(informers, pluginObjects);
-        JobReconciler reconciler = new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()),
-                new AdmissionGate(config.admission()), new JobResourceWriter(client, events, podCreations),
-                new StatusWriter(client), new CounterWritePacer<>(config.counterWriteInterval(), JobCounters::countersOnly),
-                events, new ReconcileFailureRecorder(client, cache, clock), clock);
-        this.controller = new Controller(NAME, reconciler, config.workers());
-        this.jobHandler = controller.enqueueing(job -> Optional.of(ObjectKey.of(job)));
-        this.podHandler = controller.enqueueing(JobCache::jobKey);
-        // A PodGroup no Job controls may be one a user made for the job of its name, which the job uses as
-        // its gang; its admission must wake that job too. For any other such PodGroup the key finds no job.
-        this.podGroupHandler = controller.enqueueing(group -> Optional.of(new ObjectKey(group.getMetadata().getNamespace(),
-                JobOwnership.controllingJob(group).orElse(group.getMetadata().getName()))));
-        cache.jobs().addEventHandler(jobHandler);
-        cache.pods().addEventHandler(podHandler);
-        cache.podGroups().addEventHandler(podGroupHandler);
-        // A plugin object deleted while its job runs wakes the job, which recreates it.
-        ResourceEventHandler<HasMetadata> pluginObjectHandler = controller.enqueueing(object -> JobOwnership.controllingJob(object)
-                .map(job -> new ObjectKey(object.getMetadata().getNamespace(), job)));
-        cache.pluginObjectInformers().forEach(informer -> addHandler(informer, pluginObjectHandler));
-        // A claim that appears wakes the jobs whose pods wait for it.
-        cache.claims().addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(PersistentVolumeClaim claim) {
-                cache.jobsNaming(claim).forEach(controller::enqueue);
-            }
-
-            // Only a new claim can end a wait; a changed or deleted one leaves running pods as they are.
-            @Override
-            public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {
-            }
-
-            @Override
-            public void onDelete(PersistentVolumeClaim claim, boolean unknownFinalState) {
-            }
-        });
+        return pluginObjects;
     }
 
     @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> void addHandler(SharedIndexInformer<T> informer, ResourceEventHandler<HasMetadata> handler) {
-        informer.addEventHandler((ResourceEventHandler<T>) handler);
-    }
-
-    /**
-     * Starts the informers of plugin objects and the workers; the workers wait for every informer to sync
-     * before the first reconcile.
-     */
-    public void start() {
-        cache.pluginObjectInformers().forEach(SharedIndexInformer::start);
-        controller.start();
+    private static <T extends HasMetadata> void addHandler(Attachments attachments, SharedIndexInformer<T> informer,
+                                                           ResourceEventHandler<HasMetadata> handler) {
+        attachments.handler(informer, (ResourceEventHandler<T>) handler);
     }
 
     /** Whether the Job, Pod, PodGroup and plugin-object informers have listed their kinds, for health reporting. */
@@ -154,19 +179,10 @@ public final class JobController implements AutoCloseable {
                 .map(i -> i.getApiTypeClass().getSimpleName()).toList();
     }
 
-    /** Worker threads that died while the controller runs, for health reporting; see {@link Controller#deadWorkers()}. */
-    public int deadWorkers() {
-        return controller.deadWorkers();
-    }
-
-    /** Stops the workers and detaches from the shared informers, which stay running for others. */
+    /** Stops the controller for good: unlike {@link #stop()}, it also ends pod creation. */
     @Override
     public void close() {
-        cache.jobs().removeEventHandler(jobHandler);
-        cache.pods().removeEventHandler(podHandler);
-        cache.podGroups().removeEventHandler(podGroupHandler);
-        controller.close();
-        cache.pluginObjectInformers().forEach(SharedIndexInformer::close);
+        super.close();
         podCreations.shutdown();
     }
 }

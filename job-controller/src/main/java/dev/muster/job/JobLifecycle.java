@@ -1,22 +1,12 @@
 package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobPhase;
-import org.springframework.messaging.Message;
-import org.springframework.messaging.support.MessageBuilder;
-import org.springframework.statemachine.StateContext;
-import org.springframework.statemachine.StateMachine;
-import org.springframework.statemachine.config.StateMachineBuilder;
-import org.springframework.statemachine.config.StateMachineFactory;
-import org.springframework.statemachine.config.builders.StateMachineTransitionConfigurer;
-import reactor.core.publisher.Mono;
+import dev.muster.support.statemachine.TransitionRow;
+import dev.muster.support.statemachine.TransitionTable;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
@@ -40,9 +30,9 @@ import static dev.muster.job.JobAction.TerminateJob;
 
 /**
  * The job lifecycle: the one Spring StateMachine definition of how a job moves between phases, used as
- * a pure decision (phase, action, facts) → transition. {@link #TRANSITIONS} is the definition; the state
- * machine is built from it once and executes it, and tests and {@code docs/job-lifecycle.md} read the
- * same table, so they cannot drift. The effect a transition reports is carried out by its caller:
+ * a pure decision (phase, action, facts) → transition through a {@link TransitionTable}, which evaluates each
+ * guard once. {@link #TRANSITIONS} is the definition; the state machine is built from it once and executes
+ * it, and tests and {@code docs/job-lifecycle.md} read the same table, so they cannot drift. The effect a transition reports is carried out by its caller:
  * counters by {@link JobStatusDecider}, pod deletions by {@link PodCleanup} and the reconciler. Thread-safe.
  */
 public final class JobLifecycle {
@@ -53,7 +43,17 @@ public final class JobLifecycle {
      * @param when what the guard tests, as {@code docs/job-lifecycle.md} shows it
      */
     public record Row(JobPhase from, JobAction action, JobPhase to, String when, Effect effect,
-                      Function<JobFacts, Optional<Verdict>> guard) {
+                      Function<JobFacts, Optional<Verdict>> guard)
+            implements TransitionRow<JobPhase, JobAction, JobFacts, Verdict> {
+        @Override
+        public JobAction event() {
+            return action;
+        }
+
+        @Override
+        public Optional<Verdict> check(JobFacts facts) {
+            return guard.apply(facts);
+        }
     }
 
     /** Every transition of the lifecycle; guards of rows that share a source and an action are exclusive. */
@@ -92,76 +92,12 @@ public final class JobLifecycle {
         return List.copyOf(rows);
     }
 
-    /** {@link #TRANSITIONS} by source phase and action. */
-    private static final Map<JobPhase, Map<JobAction, List<Row>>> ROWS = index(TRANSITIONS);
+    private final TransitionTable<JobPhase, JobAction, JobFacts, Verdict, Row> table =
+            new TransitionTable<>("muster-job", JobPhase.class, JobAction.class, TRANSITIONS);
 
-    private static final String FACTS = "muster.job.facts";
-    private static final String OUTCOME = "muster.job.outcome";
-
-    private final StateMachinePool<JobPhase, JobAction> machines =
-            new StateMachinePool<>(JobPhase.class, definition());
-
-    /**
-     * Sends {@code action} to a machine in phase {@code from} and reports the transition it took, if any.
-     * When no row from that phase for that action has an open guard, the answer is known without the
-     * machine: that is the common decision (a job stays in its phase), and it is then several times cheaper.
-     */
+    /** Sends {@code action} to a machine in phase {@code from} and reports the transition it took, if any. */
     public Optional<PhaseTransition> fire(JobPhase from, JobAction action, JobFacts facts) {
-        if (ROWS.get(from).get(action).stream().noneMatch(row -> row.guard().apply(facts).isPresent())) {
-            return Optional.empty();
-        }
-        AtomicReference<PhaseTransition> outcome = new AtomicReference<>();
-        Message<JobAction> message = MessageBuilder.withPayload(action)
-                .setHeader(FACTS, facts)
-                .setHeader(OUTCOME, outcome)
-                .build();
-        StateMachine<JobPhase, JobAction> machine = machines.acquire(from);
-        try {
-            machine.sendEvent(Mono.just(message)).blockLast();
-        } finally {
-            machines.release(machine);
-        }
-        return Optional.ofNullable(outcome.get());
-    }
-
-    private static Map<JobPhase, Map<JobAction, List<Row>>> index(List<Row> rows) {
-        Map<JobPhase, Map<JobAction, List<Row>>> index = new EnumMap<>(JobPhase.class);
-        for (JobPhase phase : JobPhase.values()) {
-            Map<JobAction, List<Row>> byAction = new EnumMap<>(JobAction.class);
-            for (JobAction action : JobAction.values()) {
-                byAction.put(action, rows.stream().filter(r -> r.from() == phase && r.action() == action).toList());
-            }
-            index.put(phase, byAction);
-        }
-        return index;
-    }
-
-    /** Builds the state machine definition from {@link #TRANSITIONS}; machines are made from it. */
-    static StateMachineFactory<JobPhase, JobAction> definition() {
-        StateMachineBuilder.Builder<JobPhase, JobAction> builder = StateMachineBuilder.builder();
-        try {
-            builder.configureConfiguration().withConfiguration().machineId("muster-job").autoStartup(false);
-            builder.configureStates().withStates().initial(Pending).states(EnumSet.allOf(JobPhase.class));
-            StateMachineTransitionConfigurer<JobPhase, JobAction> transitions = builder.configureTransitions();
-            for (Row row : TRANSITIONS) {
-                transitions.withExternal()
-                        .source(row.from()).target(row.to()).event(row.action())
-                        .guard(context -> row.guard().apply(facts(context)).isPresent())
-                        .action(context -> outcome(context).set(new PhaseTransition(row.from(), row.to(),
-                                row.action(), row.effect(), row.guard().apply(facts(context)).orElseThrow())));
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("job lifecycle definition is invalid", e);
-        }
-        return builder.createFactory();
-    }
-
-    private static JobFacts facts(StateContext<JobPhase, JobAction> context) {
-        return context.getMessageHeaders().get(FACTS, JobFacts.class);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static AtomicReference<PhaseTransition> outcome(StateContext<JobPhase, JobAction> context) {
-        return context.getMessageHeaders().get(OUTCOME, AtomicReference.class);
+        return table.fire(from, action, facts).map(fired -> new PhaseTransition(fired.row().from(), fired.row().to(),
+                fired.row().action(), fired.row().effect(), fired.verdict()));
     }
 }

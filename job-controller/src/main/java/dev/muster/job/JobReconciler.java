@@ -9,8 +9,7 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
-import dev.muster.support.status.CounterWritePacer;
-import dev.muster.support.status.StatusWriter;
+import dev.muster.support.status.StatusRecorder;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +23,8 @@ import java.util.Optional;
 
 /**
  * Reconciles one Job: reads it, its pods and its PodGroup from the cache, lets {@link JobStatusDecider}
- * decide, writes status only when it changed, then makes the children match: deletes what the decision
+ * decide, hands the status and the Event of a phase change to the {@link StatusRecorder}, which writes it
+ * only when it changed, then makes the children match: deletes what the decision
  * says, and creates the PodGroup before the pods, so the gang is known before its first member. The pods
  * of a job the {@link AdmissionGate} holds back wait until the scheduler has admitted its PodGroup.
  */
@@ -38,23 +38,18 @@ final class JobReconciler implements Reconciler {
     private final JobStatusDecider decider;
     private final AdmissionGate gate;
     private final JobResourceWriter children;
-    private final StatusWriter statusWriter;
-    private final CounterWritePacer<JobStatus> pacer;
-    private final EventRecorder events;
+    private final StatusRecorder<JobStatus> recorder;
     private final Clock clock;
     private final DeletedPods deleted = new DeletedPods();
     private final ReconcileFailureRecorder failures;
 
     JobReconciler(JobCache cache, JobStatusDecider decider, AdmissionGate gate, JobResourceWriter children,
-                  StatusWriter statusWriter, CounterWritePacer<JobStatus> pacer, EventRecorder events,
-                  ReconcileFailureRecorder failures, Clock clock) {
+                  StatusRecorder<JobStatus> recorder, ReconcileFailureRecorder failures, Clock clock) {
         this.cache = cache;
         this.decider = decider;
         this.gate = gate;
         this.children = children;
-        this.statusWriter = statusWriter;
-        this.pacer = pacer;
-        this.events = events;
+        this.recorder = recorder;
         this.failures = failures;
         this.clock = clock;
     }
@@ -75,7 +70,7 @@ final class JobReconciler implements Reconciler {
             log.debug("job {}: gone or being deleted", key);
             found.ifPresent(job -> children.deletePluginObjects(job, object -> cache.pluginObject(job, object)));
             deleted.forget(key);
-            pacer.forget(key);
+            recorder.forget(key);
             return ReconcileResult.done();
         }
         Job job = found.get();
@@ -93,19 +88,15 @@ final class JobReconciler implements Reconciler {
         }
         // Status first: it is written with the resourceVersion the decision was based on, so a decision
         // made on a stale cache loses the conflict before it deletes or creates anything. A change of counts
-        // alone may wait for the pacer; the decision then does nothing else either, since a stale one could
-        // create again the pods of a version that a fresher one has just stopped.
-        Optional<Duration> holdBack = decision.podsToDelete().isEmpty()
-                ? pacer.holdBack(key, job.getStatus(), decision.status(), now) : Optional.empty();
-        if (holdBack.isPresent()) {
-            log.debug("job {}: only pod counts changed; status write held back {}", key, holdBack.get());
-            return ReconcileResult.after(holdBack.get());
+        // alone may wait for the pacer, unless pods are to be deleted; the decision then does nothing else
+        // either, since a stale one could create again the pods of a version that a fresher one has just stopped.
+        StatusRecorder.Outcome outcome = recorder.record(job, new StatusRecorder.Update<>(decision.status(),
+                decision.transition().map(JobReconciler::event).stream().toList(), !decision.podsToDelete().isEmpty()), now);
+        if (outcome.heldBack().isPresent()) {
+            log.debug("job {}: only pod counts changed; status write held back {}", key, outcome.heldBack().get());
+            return ReconcileResult.after(outcome.heldBack().get());
         }
-        boolean written = statusWriter.writeIfChanged(job, decision.status());
-        if (written) {
-            pacer.written(key, now);
-            decision.transition().ifPresent(t -> recordEvent(job, t));
-        }
+        boolean written = outcome.written();
         int stopped = 0;
         for (Pod pod : decision.podsToDelete()) {
             // Recorded one by one, so that a failure part-way leaves no deleted pod unrecorded.
@@ -134,14 +125,14 @@ final class JobReconciler implements Reconciler {
     }
 
     /**
-     * Only after the status write succeeded, so a decision that loses a conflict is not reported. A failure,
-     * a restart and a policy stopping the job are warnings; suspending and resuming are the user's doing.
+     * The Event announcing a phase change. A failure, a restart and a policy stopping the job are warnings;
+     * suspending and resuming are the user's doing.
      */
-    private void recordEvent(Job job, PhaseTransition t) {
+    private static StatusRecorder.Event event(PhaseTransition t) {
         boolean stoppedByPolicy = (t.to() == JobPhase.Aborting || t.to() == JobPhase.Terminating)
                 && !JobStatusDecider.SUSPENDED.equals(t.verdict().reason());
         boolean bad = t.to() == JobPhase.Failed || t.effect().consumesRetry() || stoppedByPolicy;
-        events.record(job, bad ? EventRecorder.WARNING : EventRecorder.NORMAL,
+        return new StatusRecorder.Event(bad ? EventRecorder.WARNING : EventRecorder.NORMAL,
                 t.verdict().reason(), t.describe() + ": " + t.verdict().message());
     }
 

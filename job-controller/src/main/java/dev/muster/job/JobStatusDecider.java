@@ -84,59 +84,119 @@ public final class JobStatusDecider {
      */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
                               Admission admission, List<String> missingClaims, Instant now) {
-        if (job.getSpec() == null) {
-            job = withEmptySpec(job);
-        }
-        JobStatus current = job.getStatus();
-        boolean fresh = current == null || current.getState() == null || current.getState().getPhase() == null;
-        JobPhase phase = fresh ? JobPhase.Pending : current.getState().getPhase();
-        int version = fresh ? 0 : current.getVersion();
-        JobPods sorted = JobPods.sort(pods, version, deletedUids);
-        PodCounts counts = TaskStatusCounter.count(sorted.current()).plusTerminating(sorted.departing());
+        Observation seen = Observation.of(job.getSpec() == null ? withEmptySpec(job) : job, pods, deletedUids);
+        Validation validation = validate(seen);
+        PolicyOutcome policies = seen.live() && validation.valid()
+                ? PolicyMatcher.match(seen.job(), PolicyEventObserver.observe(seen.job(), seen.pods().current(),
+                        seen.counts(), group, admissionWait(seen, admission, now)), now)
+                : PolicyOutcome.NOTHING;
+        Optional<Trigger> trigger = validation.valid()
+                ? suspension(seen.job(), seen.phase(), seen.previousReason()).or(policies::trigger) : Optional.empty();
+        Optional<PhaseTransition> transition = transition(seen, validation, policies, trigger);
+        return plan(seen, validation, policies, trigger, transition, admission, missingClaims, now);
+    }
 
+    /**
+     * What one decision looks at, worked out once: the job (with a spec), its status so far, whether it has
+     * none yet (a new job, decided on for the first time), the phase and version that follow from that, and
+     * its pods sorted and counted.
+     *
+     * @param current the status as read, which may be null or lack a state
+     * @param fresh   whether the job has no phase yet: it is new, in Pending at version 0
+     */
+    private record Observation(Job job, JobStatus current, boolean fresh, JobPhase phase, int version, JobPods pods,
+                               PodCounts counts) {
+        static Observation of(Job job, Collection<Pod> pods, Set<String> deletedUids) {
+            JobStatus current = job.getStatus();
+            boolean fresh = current == null || current.getState() == null || current.getState().getPhase() == null;
+            int version = fresh ? 0 : current.getVersion();
+            JobPods sorted = JobPods.sort(pods, version, deletedUids);
+            return new Observation(job, current, fresh, fresh ? JobPhase.Pending : current.getState().getPhase(),
+                    version, sorted, TaskStatusCounter.count(sorted.current()).plusTerminating(sorted.departing()));
+        }
+
+        /** The status the job had, or null for a fresh job. */
+        JobStatus previous() {
+            return fresh ? null : current;
+        }
+
+        String previousReason() {
+            return fresh ? null : current.getState().getReason();
+        }
+
+        int retriesUsed() {
+            return fresh ? 0 : current.getRetryCount();
+        }
+
+        /** Whether policies apply: the job is Pending or Running. */
+        boolean live() {
+            return phase == JobPhase.Pending || phase == JobPhase.Running;
+        }
+    }
+
+    /**
+     * Whether the job may go on as specified.
+     *
+     * @param invalid  why not: the spec is invalid, or changed where a running job cannot follow
+     * @param accepted the spec the job now runs with
+     */
+    private record Validation(Optional<Verdict> invalid, AcceptedSpec accepted) {
+        boolean valid() {
+            return invalid.isEmpty();
+        }
+    }
+
+    private static Validation validate(Observation seen) {
+        Job job = seen.job();
         List<FieldError> errors = new ArrayList<>(JobValidator.validate(job));
         if (job.readFailure().isEmpty() && job.getSpec().getTasks() != null && errors.isEmpty()) {
             // Plugin arguments name tasks, which only a job valid otherwise has for sure.
             errors.addAll(JobPlugins.BUILT_IN.validate(job));
         }
-        AcceptedSpec accepted = AcceptedSpec.check(job, fresh ? null : current, phase);
-        Optional<Verdict> invalid = errors.isEmpty() ? accepted.refusal()
-                : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors)));
-        boolean live = phase == JobPhase.Pending || phase == JobPhase.Running;
-        PolicyOutcome policies = live && invalid.isEmpty()
-                ? PolicyMatcher.match(job, EventObserver.observe(job, sorted.current(), counts, group,
-                        admissionWait(job, current, phase, admission, now)), now)
-                : PolicyOutcome.NOTHING;
-        Optional<Trigger> trigger = invalid.isPresent() ? Optional.empty()
-                : suspension(job, phase, fresh ? null : current.getState().getReason()).or(policies::trigger);
-        JobAction action = trigger.map(Trigger::action).orElse(JobAction.SyncJob);
-        Retries retries = new Retries(fresh ? 0 : current.getRetryCount(), JobDefaults.maxRetry(job.getSpec()));
-        JobFacts facts = facts(job, counts, invalid.or(policies::crashLoop), trigger, retries, current, version);
+        AcceptedSpec accepted = AcceptedSpec.check(job, seen.previous(), seen.phase());
+        return new Validation(errors.isEmpty() ? accepted.refusal()
+                : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors))), accepted);
+    }
 
-        Optional<PhaseTransition> transition = lifecycle.fire(phase, action, facts);
-        if (transition.isEmpty() && fresh) {
-            transition = Optional.of(new PhaseTransition(JobPhase.Pending, JobPhase.Pending, JobAction.SyncJob,
-                    Effect.NONE, created(job)));
+    /** The lifecycle's transition for this decision's action; a fresh job that stays Pending is still Created. */
+    private Optional<PhaseTransition> transition(Observation seen, Validation validation, PolicyOutcome policies,
+                                                 Optional<Trigger> trigger) {
+        JobAction action = trigger.map(Trigger::action).orElse(JobAction.SyncJob);
+        Retries retries = new Retries(seen.retriesUsed(), JobDefaults.maxRetry(seen.job().getSpec()));
+        JobFacts facts = facts(seen.job(), seen.counts(), validation.invalid().or(policies::crashLoop), trigger,
+                retries, seen.current(), seen.version());
+        Optional<PhaseTransition> transition = lifecycle.fire(seen.phase(), action, facts);
+        if (transition.isEmpty() && seen.fresh()) {
+            return Optional.of(new PhaseTransition(JobPhase.Pending, JobPhase.Pending, JobAction.SyncJob,
+                    Effect.NONE, created(seen.job())));
         }
-        JobStatus next = nextStatus(job, fresh ? null : current, counts, transition, now);
+        return transition;
+    }
+
+    /** The status to write and what to do about the job's pods and the job itself. */
+    private static JobDecision plan(Observation seen, Validation validation, PolicyOutcome policies,
+                                    Optional<Trigger> trigger, Optional<PhaseTransition> transition, Admission admission,
+                                    List<String> missingClaims, Instant now) {
+        Job job = seen.job();
+        JobStatus next = nextStatus(job, seen.previous(), seen.counts(), transition, now);
         describeAdmission(next.getState(), job, admission);
         if (next.getState().getPhase() == JobPhase.Pending && !missingClaims.isEmpty()) {
             next.getState().setMessage("waiting for " + String.join(", ", missingClaims) + " to exist");
         }
-        next.setAcceptedSpec(accepted.fingerprints());
-        next.setAcceptedGeneration(accepted.generation());
-        if (invalid.isEmpty()) {
+        next.setAcceptedSpec(validation.accepted().fingerprints());
+        next.setAcceptedGeneration(validation.accepted().generation());
+        if (validation.valid()) {
             Map<String, String> controlled = JobPlugins.BUILT_IN.controlledResources(job);
             next.setControlledResources(controlled.isEmpty() ? null : controlled);
-        } else if (current != null) {
-            next.setControlledResources(current.getControlledResources());
+        } else if (seen.current() != null) {
+            next.setControlledResources(seen.current().getControlledResources());
         }
-        List<Pod> delete = PodCleanup.plan(job, next.getState().getPhase(), transition, trigger, sorted);
+        List<Pod> delete = PodCleanup.plan(job, next.getState().getPhase(), transition, trigger, seen.pods());
         Optional<Instant> expiry = ttlExpiry(job, next);
         boolean expired = expiry.filter(e -> !now.isBefore(e)).isPresent();
         Optional<Instant> wakeAt = earliest(policies.wakeAt(), expiry.filter(e -> !expired));
         return new JobDecision(next, transition, delete,
-                invalid.isPresent() ? Set.of() : TaskGate.open(job.getSpec(), counts), wakeAt, expired);
+                validation.valid() ? TaskGate.open(job.getSpec(), seen.counts()) : Set.of(), wakeAt, expired);
     }
 
     /**
@@ -244,7 +304,7 @@ public final class JobStatusDecider {
         if (ttl == null || !phase.isFinished() || phase == JobPhase.Aborted) {
             return Optional.empty();
         }
-        return EventObserver.time(status.getState().getLastTransitionTime()).map(t -> t.plusSeconds(ttl));
+        return PolicyEventObserver.time(status.getState().getLastTransitionTime()).map(t -> t.plusSeconds(ttl));
     }
 
     private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
@@ -259,12 +319,12 @@ public final class JobStatusDecider {
         Optional<Instant> started = status.getConditions().stream()
                 .filter(c -> c.getStatus() == JobPhase.Running)
                 .findFirst()
-                .flatMap(c -> EventObserver.time(c.getLastTransitionTime()));
+                .flatMap(c -> PolicyEventObserver.time(c.getLastTransitionTime()));
         if (started.isEmpty()) {
             return null;
         }
         Instant end = status.getState().getPhase().isFinished()
-                ? EventObserver.time(status.getState().getLastTransitionTime()).orElse(now) : now;
+                ? PolicyEventObserver.time(status.getState().getLastTransitionTime()).orElse(now) : now;
         return GoDuration.format(Duration.between(started.get(), end));
     }
 
@@ -287,19 +347,20 @@ public final class JobStatusDecider {
                 + JobDefaults.totalReplicas(job.getSpec()) + " pods to start (minAvailable " + minAvailable + ")");
     }
 
-    /** A job whose spec was given as null, with an empty one: it fails validation like any job without tasks. */
     /** While the job's pods wait for admission: since the job last entered Pending. */
-    private static Optional<EventObserver.AdmissionWait> admissionWait(Job job, JobStatus current, JobPhase phase,
-                                                                       Admission admission, Instant now) {
-        if (admission.allowsPods() || phase != JobPhase.Pending) {
+    private static Optional<PolicyEventObserver.AdmissionWait> admissionWait(Observation seen, Admission admission,
+                                                                             Instant now) {
+        if (admission.allowsPods() || seen.phase() != JobPhase.Pending) {
             return Optional.empty();
         }
+        JobStatus current = seen.current();
         Optional<Instant> entered = current == null || current.getState() == null ? Optional.empty()
-                : EventObserver.time(current.getState().getLastTransitionTime());
-        Instant since = entered.or(() -> EventObserver.time(job.getMetadata().getCreationTimestamp())).orElse(now);
-        return Optional.of(new EventObserver.AdmissionWait(since, admission.describe()));
+                : PolicyEventObserver.time(current.getState().getLastTransitionTime());
+        Instant since = entered.or(() -> PolicyEventObserver.time(seen.job().getMetadata().getCreationTimestamp())).orElse(now);
+        return Optional.of(new PolicyEventObserver.AdmissionWait(since, admission.describe()));
     }
 
+    /** A job whose spec was given as null, with an empty one: it fails validation like any job without tasks. */
     private static Job withEmptySpec(Job job) {
         Job copy = new Job();
         copy.setMetadata(job.getMetadata());

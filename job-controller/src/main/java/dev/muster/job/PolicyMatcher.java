@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Matches observed events against a job's lifecycle policies; a pure function. For each event, the
+ * Matches policy events ({@link PolicyEvent}) against a job's lifecycle policies; a pure function. For each event, the
  * task's own policies are tried before the job's, each list in order, and the first policy that matches
  * decides. A policy with a timeout fires only once the event has lasted that long, and not at all if a
  * later event (the pod ran after all, it was replaced) makes it go away first; since the world is
@@ -24,10 +24,10 @@ final class PolicyMatcher {
     private PolicyMatcher() {
     }
 
-    static PolicyOutcome match(Job job, List<ObservedEvent> events, Instant now) {
+    static PolicyOutcome match(Job job, List<PolicyEvent> events, Instant now) {
         Optional<Instant> wakeAt = Optional.empty();
         Optional<Verdict> crashLoop = Optional.empty();
-        for (ObservedEvent event : events) {
+        for (PolicyEvent event : events) {
             Optional<LifecyclePolicy> policy = policyFor(job, event);
             if (policy.isEmpty()) {
                 if (crashLoop.isEmpty() && event.pod().isPresent() && event.event().filter(JobPolicies.TASK_FAILED::equals).isPresent()) {
@@ -47,7 +47,7 @@ final class PolicyMatcher {
         return new PolicyOutcome(Optional.empty(), crashLoop, wakeAt);
     }
 
-    private static Optional<LifecyclePolicy> policyFor(Job job, ObservedEvent event) {
+    private static Optional<LifecyclePolicy> policyFor(Job job, PolicyEvent event) {
         List<LifecyclePolicy> candidates = new ArrayList<>();
         event.task().flatMap(name -> job.getSpec().getTasks().stream().filter(t -> name.equals(t.getName())).findFirst())
                 .map(TaskSpec::getPolicies).ifPresent(candidates::addAll);
@@ -57,7 +57,7 @@ final class PolicyMatcher {
         return candidates.stream().filter(p -> matches(p, event)).findFirst();
     }
 
-    private static boolean matches(LifecyclePolicy policy, ObservedEvent event) {
+    private static boolean matches(LifecyclePolicy policy, PolicyEvent event) {
         if (policy.getExitCode() != null) {
             return event.exitCodes().contains(policy.getExitCode());
         }

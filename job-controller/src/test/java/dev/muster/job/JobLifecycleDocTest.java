@@ -1,13 +1,11 @@
 package dev.muster.job;
 
+import dev.muster.support.docs.GeneratedDocSection;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code docs/job-lifecycle.md} shows {@link JobLifecycle#TRANSITIONS} as a table between two markers; this
@@ -28,16 +26,6 @@ class JobLifecycleDocTest {
 
     @Test
     void theDocumentedTableIsTheStateMachineDefinition() throws IOException {
-        String doc = Files.readString(DOC);
-        int begin = doc.indexOf(BEGIN);
-        int end = doc.indexOf(END);
-        assertThat(begin).as("%s has the markers", DOC).isNotNegative();
-        assertThat(end).isGreaterThan(begin);
-        String expected = doc.substring(0, begin + BEGIN.length()) + "\n" + table() + doc.substring(end);
-        if (Boolean.getBoolean("muster.docs.write")) {
-            Files.writeString(DOC, expected);
-            return;
-        }
-        assertThat(doc).as("regenerate with -Dmuster.docs.write=true").isEqualTo(expected);
+        GeneratedDocSection.check(DOC, BEGIN, END, table());
     }
 }

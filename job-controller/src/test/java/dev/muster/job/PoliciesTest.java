@@ -20,7 +20,7 @@ import static dev.muster.job.TestJobs.pod;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@link EventObserver} and {@link PolicyMatcher} together: from pods to the action to take. */
+/** {@link PolicyEventObserver} and {@link PolicyMatcher} together: from pods to the action to take. */
 class PoliciesTest {
     private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
 
@@ -55,7 +55,7 @@ class PoliciesTest {
     }
 
     private static PolicyOutcome decide(Job job, List<Pod> pods, Optional<PodGroup> group, Instant now) {
-        return PolicyMatcher.match(job, EventObserver.observe(job, pods, TaskStatusCounter.count(pods), group, Optional.empty()), now);
+        return PolicyMatcher.match(job, PolicyEventObserver.observe(job, pods, TaskStatusCounter.count(pods), group, Optional.empty()), now);
     }
 
     private static Job trainJob() {

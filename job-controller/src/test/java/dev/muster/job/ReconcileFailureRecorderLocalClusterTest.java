@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -26,8 +25,8 @@ class ReconcileFailureRecorderLocalClusterTest extends LocalClusterTestBase {
         create(newJob("flaky", 1, task("worker", 1, null)));
         await().atMost(TIMEOUT).until(() -> status("flaky") != null);
         List<List<Condition>> seen = new CopyOnWriteArrayList<>();
-        JobCache cache = new JobCache(informers, Map.of());
-        await().atMost(TIMEOUT).until(cache::hasSynced);
+        JobCache cache = new JobCache(informers);
+        await().atMost(TIMEOUT).until(informers::hasSynced);
         ReconcileFailureRecorder recorder = new ReconcileFailureRecorder(client, cache, Clock.systemUTC());
         ObjectKey key = new ObjectKey(TestJobs.NAMESPACE, "flaky");
 

@@ -11,43 +11,54 @@ import java.util.Optional;
  */
 public enum GangEvent {
     /** The group has no pods (left). */
-    NO_PODS,
+    NO_PODS("the group has no pods"),
     /** Every pod finished and at least minMember succeeded. */
-    GANG_SUCCEEDED,
+    GANG_SUCCEEDED("every pod finished and at least `minMember` succeeded"),
     /** So many pods failed that minMember can no longer succeed. */
-    GANG_FAILED,
+    GANG_FAILED("fewer than `minMember` pods can still succeed"),
     /** At least minMember pods run or succeeded. */
-    QUORUM_RUNNING,
+    QUORUM_RUNNING("at least `minMember` pods run (or succeeded)"),
     /** Below a running quorum, but the gang is placed: its pods are starting. */
-    GANG_PLACED,
+    GANG_PLACED("below a running quorum, at least `minMember` pods are placed"),
     /**
      * Below a running quorum, nothing placed yet, and the scheduler holds room for the quorum while pods
      * are created: the gang was admitted, and its pods (if any yet) wait for the room held for them.
      */
-    GANG_ADMITTED,
+    GANG_ADMITTED("below a running quorum and nothing placed, the scheduler admitted the gang and holds room for it"),
     /**
      * Below a running quorum, and the missing pods cannot be placed: the scheduler says so about the
      * waiting pods, or pods were lost with their node and nothing has replaced them on a node yet.
      */
-    GANG_UNPLACEABLE,
+    GANG_UNPLACEABLE("below a running quorum, the missing pods cannot be placed (the scheduler says so, or members were lost with their node)"),
     /**
      * A running gang whose only unplaceable pods are additions (a new {@code dependsOn} stage or a scale-up
      * raised minMember): every member that ran still runs, none failed or was lost. The running part is
      * healthy and stays Running; the additions wait for room. Never returned by {@link #observe}: only the
      * group's previous status tells additions from replacements.
      */
-    GANG_GROWING,
+    GANG_GROWING("a running gang whose only unplaceable pods are additions"),
     /**
      * Below a running quorum with nothing decided yet: pods wait for the scheduler, or for their
      * controller to create or replace them.
      */
-    GANG_INCOMPLETE,
+    GANG_INCOMPLETE("below a running quorum with nothing decided yet"),
     /**
      * A gang that ran is still below its quorum a grace period after members left: nothing replaced
      * them (a bare-pod gang, or a controller that is gone), so it will not recover on its own. Never
      * returned by {@link #observe}: only the passage of time turns {@link #GANG_INCOMPLETE} into it.
      */
-    MEMBERS_NOT_REPLACED;
+    MEMBERS_NOT_REPLACED("a gang that ran is still below `minMember` a grace period after members left");
+
+    private final String when;
+
+    GangEvent(String when) {
+        this.when = when;
+    }
+
+    /** When the event happens, in a few words, as {@code docs/podgroup.md} shows it. */
+    public String when() {
+        return when;
+    }
 
     /**
      * Classifies an observation of a group.

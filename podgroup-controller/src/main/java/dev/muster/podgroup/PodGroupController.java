@@ -2,12 +2,15 @@ package dev.muster.podgroup;
 
 import dev.muster.api.PodGroupLabel;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.controller.Attachments;
 import dev.muster.support.controller.Controller;
+import dev.muster.support.controller.ManagedController;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
+import dev.muster.support.gang.GangVerdict;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
-import dev.muster.support.status.CounterWritePacer;
+import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -17,6 +20,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Keeps every PodGroup's status honest: phase, conditions, counters and scheduleStartTime, derived
@@ -25,11 +29,11 @@ import java.util.Optional;
  * writer of PodGroup status and never creates or deletes PodGroups: the Job controller creates those
  * of Jobs, users create the others.
  *
- * <p>Wiring: construct it before {@link SharedInformers#start()} (the constructor adds its indexes to
- * the shared Pod informer and asks for the Node informer), then call {@link #start()}; the order of the
- * two starts does not matter.
+ * <p>Wiring: construct it with the process's {@link SharedInformers}, then {@link #start()} it, before or after
+ * {@link SharedInformers#start()}: starting adds its indexes to the shared Pod informer (unless there) and
+ * its handlers to the informers and the verdict board; {@link #stop()} removes them again.
  */
-public final class PodGroupController implements AutoCloseable {
+public final class PodGroupController extends ManagedController {
     /** Reporting component of the Events it records. */
     public static final String COMPONENT = "muster-podgroup-controller";
 
@@ -37,11 +41,8 @@ public final class PodGroupController implements AutoCloseable {
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<Node> nodes;
     private final GangVerdictBoard verdicts;
+    private final PodGroupCache cache;
     private final PodGroupReconciler reconciler;
-    private final Controller controller;
-    private final ResourceEventHandler<PodGroup> groupHandler = new GroupHandler();
-    private final ResourceEventHandler<Pod> podHandler;
-    private final ResourceEventHandler<Node> nodeHandler = new NodeHandler();
 
     /**
      * A controller with the default configuration writing status through the given writer, whose
@@ -55,40 +56,35 @@ public final class PodGroupController implements AutoCloseable {
     /** A controller writing status through the given writer, configured as given. */
     public PodGroupController(KubernetesClient client, SharedInformers informers, GangVerdictBoard verdicts,
                               StatusWriter statusWriter, PodGroupControllerConfig config) {
+        this(informers, verdicts, new PodGroupReconciler(
+                PodGroupCache.of(informers.informer(PodGroup.class), informers.informer(Pod.class), informers.informer(Node.class)),
+                verdicts, new PodGroupStatusCalculator(), new ReplacementWaits(config.replacementGracePeriod()),
+                new StatusRecorder<>(statusWriter, new EventRecorder(client, COMPONENT), config.counterWriteInterval(),
+                        PodGroupCounters::countersOnly),
+                Clock.systemUTC()), config.workers());
+    }
+
+    private PodGroupController(SharedInformers informers, GangVerdictBoard verdicts, PodGroupReconciler reconciler,
+                               int workers) {
+        super(new Controller("podgroup-controller", reconciler, workers));
         this.groups = informers.informer(PodGroup.class);
         this.pods = informers.informer(Pod.class);
         this.nodes = informers.informer(Node.class);
+        this.cache = reconciler.cache();
         this.verdicts = verdicts;
-        pods.addIndexers(PodsByGroupIndex.indexers());
-        pods.addIndexers(PodsByNodeIndex.indexers());
-        this.reconciler = new PodGroupReconciler(groups, pods, nodes, verdicts, new PodGroupStatusCalculator(),
-                new ReplacementWaits(config.replacementGracePeriod()), new CounterWritePacer<>(config.counterWriteInterval(), PodGroupCounters::countersOnly),
-                statusWriter, new EventRecorder(client, COMPONENT), Clock.systemUTC());
-        this.controller = new Controller("podgroup-controller", reconciler, config.workers());
-        this.podHandler = controller.enqueueing(PodGroupController::groupOf);
+        this.reconciler = reconciler;
     }
 
-    /** Starts watching PodGroups, Pods, Nodes and verdicts, and reconciling. Call once. */
-    public void start() {
-        groups.addEventHandler(groupHandler);
-        pods.addEventHandler(podHandler);
-        nodes.addEventHandler(nodeHandler);
-        verdicts.addListener(verdict -> controller.enqueue(new ObjectKey(verdict.namespace(), verdict.podGroup())));
-        controller.start();
-    }
-
-    /** Worker threads that died while the controller runs, for health reporting; see {@link Controller#deadWorkers()}. */
-    public int deadWorkers() {
-        return controller.deadWorkers();
-    }
-
-    /** Stops reconciling; the shared informers keep running for the other components. */
+    /** Watches PodGroups, their Pods, Nodes and the scheduler's verdicts. */
     @Override
-    public void close() {
-        groups.removeEventHandler(groupHandler);
-        pods.removeEventHandler(podHandler);
-        nodes.removeEventHandler(nodeHandler);
-        controller.close();
+    protected void attach(Attachments attachments) {
+        PodGroupCache.addIndexes(pods);
+        attachments.handler(groups, new GroupHandler());
+        attachments.handler(pods, workers().enqueueing(PodGroupController::groupOf));
+        attachments.handler(nodes, new NodeHandler());
+        Consumer<GangVerdict> verdictListener = verdict -> workers().enqueue(new ObjectKey(verdict.namespace(), verdict.podGroup()));
+        verdicts.addListener(verdictListener);
+        attachments.onDetach(() -> verdicts.removeListener(verdictListener));
     }
 
     /** The key of the group a pod joins by label, if it joins one. */
@@ -99,12 +95,12 @@ public final class PodGroupController implements AutoCloseable {
     private final class GroupHandler implements ResourceEventHandler<PodGroup> {
         @Override
         public void onAdd(PodGroup group) {
-            controller.enqueue(ObjectKey.of(group));
+            workers().enqueue(ObjectKey.of(group));
         }
 
         @Override
         public void onUpdate(PodGroup oldGroup, PodGroup newGroup) {
-            controller.enqueue(ObjectKey.of(newGroup));
+            workers().enqueue(ObjectKey.of(newGroup));
         }
 
         @Override
@@ -133,8 +129,7 @@ public final class PodGroupController implements AutoCloseable {
         }
 
         private void enqueueGroupsOn(Node node) {
-            pods.getIndexer().byIndex(PodsByNodeIndex.NAME, node.getMetadata().getName())
-                    .forEach(pod -> groupOf(pod).ifPresent(controller::enqueue));
+            cache.membersOn(node.getMetadata().getName()).forEach(pod -> groupOf(pod).ifPresent(workers()::enqueue));
         }
     }
 }

@@ -1,17 +1,11 @@
 package dev.muster.podgroup;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
-import org.springframework.messaging.support.MessageBuilder;
-import org.springframework.statemachine.StateMachine;
-import org.springframework.statemachine.config.StateMachineBuilder;
-import org.springframework.statemachine.config.StateMachineFactory;
-import org.springframework.statemachine.config.configurers.ExternalTransitionConfigurer;
-import org.springframework.statemachine.support.DefaultStateMachineContext;
-import reactor.core.publisher.Mono;
+import dev.muster.support.statemachine.TransitionRow;
+import dev.muster.support.statemachine.TransitionTable;
 
-import java.util.EnumMap;
-import java.util.EnumSet;
-import java.util.Map;
+import java.util.List;
+import java.util.Optional;
 
 import static dev.muster.api.scheduling.v1alpha1.PodGroupPhase.Completed;
 import static dev.muster.api.scheduling.v1alpha1.PodGroupPhase.Failed;
@@ -29,106 +23,78 @@ import static dev.muster.podgroup.GangEvent.NO_PODS;
 import static dev.muster.podgroup.GangEvent.QUORUM_RUNNING;
 
 /**
- * The PodGroup phase lifecycle as a Spring StateMachine: the seed's table (Pending → Running →
- * Unknown → Pending) plus Inqueue (admitted or placed), Completed and Failed. An event that has no
- * transition from the current phase leaves it as it is, e.g. {@link GangEvent#GANG_INCOMPLETE} never
- * moves a phase.
- *
- * <p>Machines are built once, one parked in each phase, because most reconciles do not change the
- * phase: such a decision costs one event (microseconds), and only a decision that moves a machine
- * pays for stopping it and resetting it to its phase. Decisions on the same phase are serialized,
- * since a machine holds one state at a time; they do no I/O, so the lock is held only briefly.
+ * The PodGroup phase lifecycle as a Spring StateMachine: Volcano's PodGroup status enhancement (Pending →
+ * Running → Unknown → Pending, see
+ * <a href="https://github.com/volcano-sh/volcano/blob/master/docs/design/podgroup-status-enhancement.md">its
+ * design</a>) plus Inqueue (admitted or placed), Completed and Failed. An event that has no transition from
+ * the current phase leaves it as it is, e.g. {@link GangEvent#GANG_INCOMPLETE} never moves a phase.
+ * {@link #TRANSITIONS} is the definition; the machine is built from it, and {@code docs/podgroup.md} shows
+ * the same table, so they cannot drift. Thread-safe.
  */
 public final class PodGroupPhaseMachine {
-    private final Map<PodGroupPhase, StateMachine<PodGroupPhase, GangEvent>> parked = new EnumMap<>(PodGroupPhase.class);
-
-    /** Builds the machine definition, and from it one machine parked in each phase. */
-    public PodGroupPhaseMachine() {
-        StateMachineFactory<PodGroupPhase, GangEvent> factory = factory();
-        for (PodGroupPhase phase : PodGroupPhase.values()) {
-            StateMachine<PodGroupPhase, GangEvent> machine = factory.getStateMachine();
-            park(machine, phase);
-            parked.put(phase, machine);
+    /**
+     * One row: on {@code event} in phase {@code from}, go to {@code to}. The event says all there is to
+     * know ({@link GangEvent#observe}), so a row has no guard of its own and fires whenever its event does.
+     *
+     * @param why why the row exists where that is not obvious from the event, as {@code docs/podgroup.md}
+     *            shows it; empty otherwise
+     */
+    public record Row(PodGroupPhase from, GangEvent event, PodGroupPhase to, String why)
+            implements TransitionRow<PodGroupPhase, GangEvent, Void, GangEvent> {
+        @Override
+        public Optional<GangEvent> check(Void facts) {
+            return Optional.of(event);
         }
     }
+
+    private static final String RESTARTED = "a restarted workload's old pods were deleted and its new gang admitted,"
+            + " perhaps before any look at the group saw it without pods";
+    private static final String STARTS_OVER = "a finished group starts over when its workload does, e.g. a Job"
+            + " restarted by a policy";
+
+    /** Every transition of the PodGroup phase lifecycle. */
+    public static final List<Row> TRANSITIONS = List.of(
+            new Row(Pending, GANG_PLACED, Inqueue, ""),
+            new Row(Pending, GANG_ADMITTED, Inqueue, ""),
+            new Row(Pending, QUORUM_RUNNING, Running, ""),
+            new Row(Pending, GANG_SUCCEEDED, Completed, ""),
+            new Row(Pending, GANG_FAILED, Failed, ""),
+
+            new Row(Inqueue, QUORUM_RUNNING, Running, ""),
+            new Row(Inqueue, GANG_UNPLACEABLE, Pending, "the admission expired or was withdrawn, or the scheduler"
+                    + " cannot place the gang any more"),
+            new Row(Inqueue, NO_PODS, Pending, "the placed pods are gone, or the admission ended before any was created"),
+            new Row(Inqueue, GANG_SUCCEEDED, Completed, ""),
+            new Row(Inqueue, GANG_FAILED, Failed, ""),
+
+            new Row(Running, GANG_ADMITTED, Inqueue, RESTARTED),
+            new Row(Running, GANG_UNPLACEABLE, Unknown, "members were lost with their node, or restarted and cannot be"
+                    + " rescheduled (reason `PodFailed` or `PodDeleted`); pods placed again at once keep it Running"),
+            new Row(Running, MEMBERS_NOT_REPLACED, Unknown, "reason `PodDeleted`"),
+            new Row(Running, NO_PODS, Pending, ""),
+            new Row(Running, GANG_SUCCEEDED, Completed, ""),
+            new Row(Running, GANG_FAILED, Failed, ""),
+
+            new Row(Unknown, NO_PODS, Pending, "Volcano's \"all pods in the PodGroup are deleted\""),
+            new Row(Unknown, GANG_PLACED, Inqueue, "replacements were placed"),
+            new Row(Unknown, GANG_ADMITTED, Inqueue, RESTARTED),
+            new Row(Unknown, QUORUM_RUNNING, Running, "replacements run"),
+            new Row(Unknown, GANG_SUCCEEDED, Completed, ""),
+            new Row(Unknown, GANG_FAILED, Failed, ""),
+
+            new Row(Completed, NO_PODS, Pending, STARTS_OVER),
+            new Row(Completed, GANG_ADMITTED, Inqueue, RESTARTED),
+            new Row(Failed, NO_PODS, Pending, STARTS_OVER),
+            new Row(Failed, GANG_ADMITTED, Inqueue, RESTARTED),
+            new Row(Failed, GANG_PLACED, Inqueue, "the workload brought new pods"),
+            new Row(Failed, QUORUM_RUNNING, Running, "the workload brought new pods"),
+            new Row(Failed, GANG_SUCCEEDED, Completed, "the workload brought new pods"));
+
+    private final TransitionTable<PodGroupPhase, GangEvent, Void, GangEvent, Row> table =
+            new TransitionTable<>("muster-podgroup", PodGroupPhase.class, GangEvent.class, TRANSITIONS);
 
     /** The phase a group in phase {@code from} moves to on {@code event}; {@code from} if none. */
     public PodGroupPhase next(PodGroupPhase from, GangEvent event) {
-        StateMachine<PodGroupPhase, GangEvent> machine = parked.get(from);
-        synchronized (machine) {
-            machine.sendEvent(Mono.just(MessageBuilder.withPayload(event).build())).blockLast();
-            PodGroupPhase to = machine.getState().getId();
-            if (to != from) {
-                park(machine, from);
-            }
-            return to;
-        }
-    }
-
-    private static void park(StateMachine<PodGroupPhase, GangEvent> machine, PodGroupPhase phase) {
-        machine.stopReactively().block();
-        machine.getStateMachineAccessor().doWithAllRegions(access -> access
-                .resetStateMachineReactively(new DefaultStateMachineContext<>(phase, null, null, null))
-                .block());
-        machine.startReactively().block();
-    }
-
-    private static StateMachineFactory<PodGroupPhase, GangEvent> factory() {
-        try {
-            return definition();
-        } catch (Exception e) {
-            throw new IllegalStateException("invalid PodGroup phase machine definition", e);
-        }
-    }
-
-    private static StateMachineFactory<PodGroupPhase, GangEvent> definition() throws Exception {
-        StateMachineBuilder.Builder<PodGroupPhase, GangEvent> builder = StateMachineBuilder.builder();
-        builder.configureConfiguration().withConfiguration().autoStartup(false);
-        builder.configureStates().withStates().initial(Pending).states(EnumSet.allOf(PodGroupPhase.class));
-        var transitions = builder.configureTransitions();
-
-        transition(transitions.withExternal(), Pending, GANG_PLACED, Inqueue);
-        transition(transitions.withExternal(), Pending, GANG_ADMITTED, Inqueue);
-        transition(transitions.withExternal(), Pending, QUORUM_RUNNING, Running);
-        transition(transitions.withExternal(), Pending, GANG_SUCCEEDED, Completed);
-        transition(transitions.withExternal(), Pending, GANG_FAILED, Failed);
-
-        transition(transitions.withExternal(), Inqueue, QUORUM_RUNNING, Running);
-        transition(transitions.withExternal(), Inqueue, GANG_UNPLACEABLE, Pending);
-        transition(transitions.withExternal(), Inqueue, NO_PODS, Pending);
-        transition(transitions.withExternal(), Inqueue, GANG_SUCCEEDED, Completed);
-        transition(transitions.withExternal(), Inqueue, GANG_FAILED, Failed);
-
-        // A restarted workload's old pods are deleted and its new gang admitted, perhaps before any look at the
-        // group saw it without pods; the same holds below for Unknown, Completed and Failed.
-        transition(transitions.withExternal(), Running, GANG_ADMITTED, Inqueue);
-        // Pods restarted but placed again at once are not a lost gang, so GANG_PLACED keeps Running.
-        transition(transitions.withExternal(), Running, GANG_UNPLACEABLE, Unknown);
-        transition(transitions.withExternal(), Running, MEMBERS_NOT_REPLACED, Unknown);
-        transition(transitions.withExternal(), Running, NO_PODS, Pending);
-        transition(transitions.withExternal(), Running, GANG_SUCCEEDED, Completed);
-        transition(transitions.withExternal(), Running, GANG_FAILED, Failed);
-
-        transition(transitions.withExternal(), Unknown, NO_PODS, Pending);
-        transition(transitions.withExternal(), Unknown, GANG_PLACED, Inqueue);
-        transition(transitions.withExternal(), Unknown, GANG_ADMITTED, Inqueue);
-        transition(transitions.withExternal(), Unknown, QUORUM_RUNNING, Running);
-        transition(transitions.withExternal(), Unknown, GANG_SUCCEEDED, Completed);
-        transition(transitions.withExternal(), Unknown, GANG_FAILED, Failed);
-
-        // A finished group starts over when its workload does, e.g. a Job restarted by a policy.
-        transition(transitions.withExternal(), Completed, NO_PODS, Pending);
-        transition(transitions.withExternal(), Completed, GANG_ADMITTED, Inqueue);
-        transition(transitions.withExternal(), Failed, NO_PODS, Pending);
-        transition(transitions.withExternal(), Failed, GANG_ADMITTED, Inqueue);
-        transition(transitions.withExternal(), Failed, GANG_PLACED, Inqueue);
-        transition(transitions.withExternal(), Failed, QUORUM_RUNNING, Running);
-        transition(transitions.withExternal(), Failed, GANG_SUCCEEDED, Completed);
-        return builder.createFactory();
-    }
-
-    private static void transition(ExternalTransitionConfigurer<PodGroupPhase, GangEvent> configurer,
-                                   PodGroupPhase source, GangEvent event, PodGroupPhase target) {
-        configurer.source(source).event(event).target(target);
+        return table.fire(from, event, null).map(fired -> fired.row().to()).orElse(from);
     }
 }

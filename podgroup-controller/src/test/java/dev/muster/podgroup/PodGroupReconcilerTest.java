@@ -8,15 +8,14 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
-import dev.muster.support.status.CounterWritePacer;
+import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,47 +38,37 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
-/** The reconciler's use of caches, writer and recorder; the decisions themselves are tested elsewhere. */
+/** The reconciler's use of its cache, writer and recorder; the decisions themselves are tested elsewhere. */
 class PodGroupReconcilerTest {
     private static final ObjectKey KEY = new ObjectKey("ns", "gang");
     private static final PodGroupStatusCalculator CALCULATOR = new PodGroupStatusCalculator();
     private static final Duration GRACE = Duration.ofSeconds(30);
     private static final Duration COUNTER_INTERVAL = Duration.ofSeconds(1);
 
-    @SuppressWarnings("unchecked")
-    private final SharedIndexInformer<PodGroup> groups = mock(SharedIndexInformer.class);
-    @SuppressWarnings("unchecked")
-    private final SharedIndexInformer<Pod> pods = mock(SharedIndexInformer.class);
-    @SuppressWarnings("unchecked")
-    private final SharedIndexInformer<Node> nodes = mock(SharedIndexInformer.class);
-    @SuppressWarnings("unchecked")
-    private final Indexer<PodGroup> groupStore = mock(Indexer.class);
-    @SuppressWarnings("unchecked")
-    private final Indexer<Node> nodeStore = mock(Indexer.class);
-    @SuppressWarnings("unchecked")
-    private final Indexer<Pod> podStore = mock(Indexer.class);
+    private final CacheImpl<PodGroup> groupStore = new CacheImpl<>();
+    private final CacheImpl<Pod> podStore = new CacheImpl<>();
+    private final CacheImpl<Node> nodeStore = new CacheImpl<>();
+    private final AtomicBoolean podsSynced = new AtomicBoolean(true);
+    private final AtomicBoolean nodesSynced = new AtomicBoolean(true);
+    private final PodGroupCache cache = new PodGroupCache(groupStore, podStore, nodeStore,
+            () -> podsSynced.get() && nodesSynced.get());
     private final StatusWriter statusWriter = mock(StatusWriter.class);
     private final EventRecorder events = mock(EventRecorder.class);
     private final ReplacementWaits replacementWaits = new ReplacementWaits(GRACE);
-    private final CounterWritePacer<PodGroupStatus> pacer =
-            new CounterWritePacer<>(COUNTER_INTERVAL, PodGroupCounters::countersOnly);
+    private final StatusRecorder<PodGroupStatus> recorder =
+            new StatusRecorder<>(statusWriter, events, COUNTER_INTERVAL, PodGroupCounters::countersOnly);
     private PodGroupReconciler reconciler;
 
     @BeforeEach
     void wire() {
-        when(groups.getStore()).thenReturn(groupStore);
-        when(pods.getIndexer()).thenReturn(podStore);
-        when(nodes.getStore()).thenReturn(nodeStore);
-        when(nodeStore.getByKey("node-0")).thenReturn(new NodeBuilder().withNewMetadata().withName("node-0").endMetadata().build());
-        when(groups.hasSynced()).thenReturn(true);
-        when(pods.hasSynced()).thenReturn(true);
-        when(nodes.hasSynced()).thenReturn(true);
+        podStore.addIndexers(PodsByGroupIndex.indexers());
+        nodeStore.put(new NodeBuilder().withNewMetadata().withName("node-0").endMetadata().build());
         reconciler = reconcilerAt(Instant.EPOCH);
     }
 
     @Test
     void waitsForBothCachesBeforeDecidingAnything() {
-        when(pods.hasSynced()).thenReturn(false);
+        podsSynced.set(false);
 
         assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(PodGroupReconciler.CACHE_SYNC_RETRY));
         verifyNoInteractions(statusWriter);
@@ -86,7 +76,7 @@ class PodGroupReconcilerTest {
 
     @Test
     void waitsForTheNodeCacheSinceWithoutItEveryBoundPodLooksLost() {
-        when(nodes.hasSynced()).thenReturn(false);
+        nodesSynced.set(false);
 
         assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(PodGroupReconciler.CACHE_SYNC_RETRY));
         verifyNoInteractions(statusWriter);
@@ -94,8 +84,8 @@ class PodGroupReconcilerTest {
 
     @Test
     void aRunningGangShortOfMembersIsLookedAtAgainWhenTheGracePeriodEndsAndThenIsUnknown() {
-        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Running));
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a")));
+        groupStore.put(group(PodGroupPhase.Running));
+        members(runningPod("a"));
 
         assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.after(GRACE));
         assertThat(reconcilerAt(Instant.EPOCH.plusSeconds(10)).reconcile(KEY)).isEqualTo(ReconcileResult.after(GRACE.minusSeconds(10)));
@@ -112,10 +102,10 @@ class PodGroupReconcilerTest {
 
     @Test
     void aGangWholeAgainStopsItsGraceClock() {
-        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Running));
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a")));
+        groupStore.put(group(PodGroupPhase.Running));
+        members(runningPod("a"));
         reconciler.reconcile(KEY);
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
+        members(runningPod("a"), runningPod("b"));
         reconcilerAt(Instant.EPOCH.plusSeconds(5)).reconcile(KEY);
 
         assertThat(replacementWaits.overdue(KEY, Instant.EPOCH.plus(GRACE))).isFalse();
@@ -123,16 +113,15 @@ class PodGroupReconcilerTest {
 
     @Test
     void aCounterOnlyChangeSoonAfterAWriteIsHeldBackUntilTheIntervalEnds() {
-        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Pending));
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
+        groupStore.put(group(PodGroupPhase.Pending));
+        members(runningPod("a"), runningPod("b"));
         when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class))).thenReturn(true);
         reconciler.reconcile(KEY);
         PodGroup running = group(PodGroupPhase.Running);
         running.getStatus().setRunning(2);
         running.getStatus().setRunningQuorum(2);
-        when(groupStore.getByKey("ns/gang")).thenReturn(running);
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang"))
-                .thenReturn(List.of(runningPod("a"), runningPod("b"), runningPod("c")));
+        groupStore.put(running);
+        members(runningPod("a"), runningPod("b"), runningPod("c"));
 
         assertThat(reconcilerAt(Instant.EPOCH.plusMillis(300)).reconcile(KEY)).isEqualTo(ReconcileResult.after(Duration.ofMillis(700)));
         verify(statusWriter).writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class));
@@ -149,8 +138,8 @@ class PodGroupReconcilerTest {
 
     @Test
     void recordsAnEventWhenItWritesAPhaseChange() {
-        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Pending));
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
+        groupStore.put(group(PodGroupPhase.Pending));
+        members(runningPod("a"), runningPod("b"));
         when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class))).thenReturn(true);
 
         reconciler.reconcile(KEY);
@@ -162,8 +151,8 @@ class PodGroupReconcilerTest {
 
     @Test
     void recordsNoEventWhenNothingWasWritten() {
-        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Pending));
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
+        groupStore.put(group(PodGroupPhase.Pending));
+        members(runningPod("a"), runningPod("b"));
 
         reconciler.reconcile(KEY);
 
@@ -172,8 +161,8 @@ class PodGroupReconcilerTest {
 
     @Test
     void aWriteLostToANewerVersionIsLeftToTheControllerAndAnnouncesNothing() {
-        when(groupStore.getByKey("ns/gang")).thenReturn(group(PodGroupPhase.Pending));
-        when(podStore.byIndex(PodsByGroupIndex.NAME, "ns/gang")).thenReturn(List.of(runningPod("a"), runningPod("b")));
+        groupStore.put(group(PodGroupPhase.Pending));
+        members(runningPod("a"), runningPod("b"));
         when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class)))
                 .thenThrow(new KubernetesClientException("the object has been modified", 409, null));
 
@@ -184,8 +173,14 @@ class PodGroupReconcilerTest {
 
     /** A reconciler whose clock stands at {@code now}, sharing this test's caches, clocks and pacing. */
     private PodGroupReconciler reconcilerAt(Instant now) {
-        return new PodGroupReconciler(groups, pods, nodes, new GangVerdictBoard(), CALCULATOR, replacementWaits, pacer,
-                statusWriter, events, Clock.fixed(now, ZoneOffset.UTC));
+        return new PodGroupReconciler(cache, new GangVerdictBoard(), CALCULATOR, replacementWaits, recorder,
+                Clock.fixed(now, ZoneOffset.UTC));
+    }
+
+    /** Makes these the group's pods in the cache, and no others. */
+    private void members(Pod... members) {
+        podStore.list().forEach(podStore::remove);
+        List.of(members).forEach(podStore::put);
     }
 
     private static PodGroup group(PodGroupPhase phase) {

@@ -30,7 +30,10 @@ public final class Controller implements AutoCloseable {
 
     private final String name;
     private final Reconciler reconciler;
-    private final KeyedWorkQueue<ObjectKey> queue;
+    private final Duration baseBackoff;
+    private final Duration maxBackoff;
+    /** Replaced by a fresh one when the controller is started again after {@link #close()}. */
+    private volatile KeyedWorkQueue<ObjectKey> queue;
     private final int workers;
     private final List<Thread> threads = new ArrayList<>();
     private final Set<ObjectKey> failing = ConcurrentHashMap.newKeySet();
@@ -50,6 +53,8 @@ public final class Controller implements AutoCloseable {
         this.name = name;
         this.reconciler = reconciler;
         this.workers = workers;
+        this.baseBackoff = baseBackoff;
+        this.maxBackoff = maxBackoff;
         this.queue = new KeyedWorkQueue<>(name, baseBackoff, maxBackoff);
     }
 
@@ -90,17 +95,28 @@ public final class Controller implements AutoCloseable {
         };
     }
 
-    /** Starts the workers. */
+    /**
+     * Starts the workers. A controller closed before starts again with an empty queue: what was queued
+     * when it closed was dropped, and whoever enqueues it (informer handlers) hands it everything again.
+     */
     public synchronized void start() {
+        if (!threads.isEmpty()) {
+            return;
+        }
+        if (closed) {
+            queue = new KeyedWorkQueue<>(name, baseBackoff, maxBackoff);
+            closed = false;
+        }
+        KeyedWorkQueue<ObjectKey> started = queue;
         for (int i = 0; i < workers; i++) {
-            Thread t = new Thread(this::work, name + "-worker-" + i);
+            Thread t = new Thread(() -> work(started), name + "-worker-" + i);
             t.setDaemon(true);
             t.start();
             threads.add(t);
         }
     }
 
-    private void work() {
+    private void work(KeyedWorkQueue<ObjectKey> queue) {
         while (true) {
             ObjectKey key;
             try {
@@ -165,6 +181,7 @@ public final class Controller implements AutoCloseable {
         return e instanceof KubernetesClientException k && k.getCode() == 409;
     }
 
+    /** Stops the workers and drops what is queued; {@link #start()} may start them again. */
     @Override
     public synchronized void close() {
         closed = true;

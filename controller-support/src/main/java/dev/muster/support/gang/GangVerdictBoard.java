@@ -38,6 +38,11 @@ public final class GangVerdictBoard {
         listeners.add(listener);
     }
 
+    /** Removes a listener added before; it is not called for verdicts published afterwards. */
+    public void removeListener(Consumer<GangVerdict> listener) {
+        listeners.remove(listener);
+    }
+
     private static String key(String namespace, String name) {
         return namespace + "/" + name;
     }

@@ -10,11 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 
 /**
- * Spaces out the status writes of an object that change nothing but its counters. A gang's pods start and
- * finish one by one, each a pod event; writing every intermediate count would cost one write per pod. A
- * held-back write is made when the interval is over, so the counters converge; phase and condition changes,
- * which controllers and users act on, are never held back. One pacer per controller, for Jobs and PodGroups
- * alike; what counts as "counters only" is the kind's.
+ * Spaces out the status writes of an object that change nothing but its counters; {@link StatusRecorder}
+ * asks it before every write. A gang's pods start and finish one by one, each a pod event; writing every
+ * intermediate count would cost one write per pod. A held-back write is made when the interval is over, so
+ * the counters converge; phase and condition changes, which controllers and users act on, are never held
+ * back. One pacer per recorder, for Jobs and PodGroups alike; what counts as "counters only" is the kind's.
  *
  * @param <S> the status type
  */

@@ -2,6 +2,7 @@ package dev.muster.manager.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.muster.support.docs.GeneratedDocSection;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -9,7 +10,6 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.RecordComponent;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,17 +35,7 @@ class ConfigurationDocTest {
 
     @Test
     void theDocumentedTableIsTheSettingsWithTheirDefaults() throws IOException {
-        String doc = Files.readString(DOC);
-        int begin = doc.indexOf(BEGIN);
-        int end = doc.indexOf(END);
-        assertThat(begin).as("%s has the markers", DOC).isNotNegative();
-        assertThat(end).isGreaterThan(begin);
-        String expected = doc.substring(0, begin + BEGIN.length()) + "\n" + table() + doc.substring(end);
-        if (Boolean.getBoolean("muster.docs.write")) {
-            Files.writeString(DOC, expected);
-            return;
-        }
-        assertThat(doc).as("regenerate with -Dmuster.docs.write=true").isEqualTo(expected);
+        GeneratedDocSection.check(DOC, BEGIN, END, table());
     }
 
     @Test

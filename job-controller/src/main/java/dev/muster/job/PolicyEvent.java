@@ -5,7 +5,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Something that happened to a job that a policy can act on.
+ * Something that happened to a job that a lifecycle policy can act on: what a policy's {@code event} (or
+ * {@code exitCode}) names, observed by {@link PolicyEventObserver}. Not a core/v1 Event.
  *
  * @param event     PodFailed, PodEvicted, PodPending, Unknown, TaskCompleted or TaskFailed; empty when only
  *                  exit codes are of interest (a container of a running pod exited and was restarted)
@@ -15,6 +16,6 @@ import java.util.Set;
  * @param since     when it started, from which a policy's timeout counts
  * @param message   what happened, e.g. {@code pod train-worker-2 exited 137 (OOMKilled)}
  */
-record ObservedEvent(Optional<String> event, Optional<String> task, Optional<String> pod, Set<Integer> exitCodes,
+record PolicyEvent(Optional<String> event, Optional<String> task, Optional<String> pod, Set<Integer> exitCodes,
                      Instant since, String message) {
 }

@@ -24,15 +24,16 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * Turns a job's pods and PodGroup into the events policies act on; a pure function. Only pods of the
+ * Turns a job's pods and PodGroup into the policy events its lifecycle policies act on (PodFailed,
+ * TaskCompleted, Unknown, ...: the {@code event} of a policy, not core/v1 Events); a pure function. Only pods of the
  * job's current version are given to it, so a pod left from before a restart cannot trigger anything.
  * Events come in a stable order (per task in spec order: task events, then pods by name; then Unknown)
  * so that the same world always triggers the same action.
  */
-final class EventObserver {
+final class PolicyEventObserver {
     static final String EVICTED = "Evicted";
 
-    private EventObserver() {
+    private PolicyEventObserver() {
     }
 
     /**
@@ -44,9 +45,9 @@ final class EventObserver {
      *                since when, and why; each task without pods then counts as PodPending since that time,
      *                so that "give the cluster 10 minutes, then abort" works with admission on
      */
-    static List<ObservedEvent> observe(Job job, List<Pod> pods, PodCounts counts, Optional<PodGroup> group,
+    static List<PolicyEvent> observe(Job job, List<Pod> pods, PodCounts counts, Optional<PodGroup> group,
                                        Optional<AdmissionWait> waiting) {
-        List<ObservedEvent> events = new ArrayList<>();
+        List<PolicyEvent> events = new ArrayList<>();
         // Timestamps are parsed only for the events that happen: parsing is the costly part of observing.
         Supplier<Instant> jobCreated = () -> time(job.getMetadata().getCreationTimestamp()).orElse(Instant.EPOCH);
         for (TaskSpec task : job.getSpec().getTasks()) {
@@ -65,7 +66,7 @@ final class EventObserver {
         // Unknown is about a gang that runs in part. With no pod of this version running, the phase is one
         // the PodGroup controller has not recomputed since a restart, and acting on it would restart again.
         group.filter(g -> counts.running() > 0 && g.getStatus() != null && g.getStatus().getPhase() == PodGroupPhase.Unknown)
-                .ifPresent(g -> events.add(new ObservedEvent(Optional.of(JobPolicies.UNKNOWN), Optional.empty(),
+                .ifPresent(g -> events.add(new PolicyEvent(Optional.of(JobPolicies.UNKNOWN), Optional.empty(),
                         Optional.empty(), Set.of(), unknownSince(g).orElseGet(jobCreated),
                         "PodGroup " + g.getMetadata().getName() + " is Unknown: some pods run, the others cannot be placed")));
         return events;
@@ -84,11 +85,11 @@ final class EventObserver {
     }
 
     private static void taskEvents(Job job, TaskSpec task, List<Pod> taskPods, PodCounts counts,
-                                   Supplier<Instant> jobCreated, List<ObservedEvent> events) {
+                                   Supplier<Instant> jobCreated, List<PolicyEvent> events) {
         String name = task.getName();
         int replicas = JobDefaults.replicas(task);
         int succeeded = counts.succeeded(name);
-        Supplier<Instant> lastFinish = () -> taskPods.stream().map(EventObserver::finishedAt).flatMap(Optional::stream)
+        Supplier<Instant> lastFinish = () -> taskPods.stream().map(PolicyEventObserver::finishedAt).flatMap(Optional::stream)
                 .max(Comparator.naturalOrder()).orElseGet(jobCreated);
         if (replicas > 0 && succeeded >= replicas) {
             events.add(taskEvent(JobPolicies.TASK_COMPLETED, name, lastFinish.get(),
@@ -98,7 +99,7 @@ final class EventObserver {
         for (Pod pod : taskPods) {
             int restarts = restarts(pod);
             if (restarts > maxRestarts) {
-                events.add(new ObservedEvent(Optional.of(JobPolicies.TASK_FAILED), Optional.of(name),
+                events.add(new PolicyEvent(Optional.of(JobPolicies.TASK_FAILED), Optional.of(name),
                         Optional.of(pod.getMetadata().getName()), Set.of(), lastFinish.get(),
                         "pod " + pod.getMetadata().getName() + " restarted " + restarts + " times, more than task "
                                 + name + "'s maxRetry " + maxRestarts));
@@ -112,11 +113,11 @@ final class EventObserver {
         }
     }
 
-    private static ObservedEvent taskEvent(String event, String task, Instant since, String message) {
-        return new ObservedEvent(Optional.of(event), Optional.of(task), Optional.empty(), Set.of(), since, message);
+    private static PolicyEvent taskEvent(String event, String task, Instant since, String message) {
+        return new PolicyEvent(Optional.of(event), Optional.of(task), Optional.empty(), Set.of(), since, message);
     }
 
-    private static Optional<ObservedEvent> podEvent(TaskSpec task, Pod pod) {
+    private static Optional<PolicyEvent> podEvent(TaskSpec task, Pod pod) {
         String name = pod.getMetadata().getName();
         Set<Integer> exitCodes = exitCodes(pod);
         PodPhase phase = PodPhase.of(pod);
@@ -142,7 +143,7 @@ final class EventObserver {
         } else {
             return Optional.empty();
         }
-        return Optional.of(new ObservedEvent(event, Optional.of(task.getName()), Optional.of(name), exitCodes,
+        return Optional.of(new PolicyEvent(event, Optional.of(task.getName()), Optional.of(name), exitCodes,
                 finishedAt(pod).orElseGet(() -> time(pod.getMetadata().getCreationTimestamp()).orElse(Instant.EPOCH)), message));
     }
 
@@ -196,7 +197,7 @@ final class EventObserver {
 
     private static Optional<Instant> unknownSince(PodGroup group) {
         return group.getStatus().getConditions().stream().map(PodGroupCondition::getLastTransitionTime)
-                .map(EventObserver::time).flatMap(Optional::stream).max(Comparator.naturalOrder())
+                .map(PolicyEventObserver::time).flatMap(Optional::stream).max(Comparator.naturalOrder())
                 .or(() -> time(group.getMetadata().getCreationTimestamp()));
     }
 

@@ -1,4 +1,4 @@
-package dev.muster.job;
+package dev.muster.support.statemachine;
 
 import org.springframework.statemachine.StateMachine;
 import org.springframework.statemachine.config.StateMachineFactory;
