@@ -1,0 +1,84 @@
+package dev.muster.manager.dashboard;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the dashboard counts per node: the resources it shows (cpu in cores, memory in bytes, GPUs), a node's
+ * allocatable and the requests of the pods that hold room on it.
+ */
+final class Allocation {
+    /** The resources the dashboard shows, in the order it shows them. */
+    static final List<String> RESOURCES = List.of("cpu", "memory", "nvidia.com/gpu");
+
+    private Allocation() {
+    }
+
+    /** A node's allocatable (its capacity when it reports none), zero for what it does not have. */
+    static Map<String, Double> allocatable(Node node) {
+        var status = node.getStatus();
+        Map<String, Quantity> quantities = status == null ? null
+                : status.getAllocatable() != null ? status.getAllocatable() : status.getCapacity();
+        return amounts(quantities);
+    }
+
+    /**
+     * What a pod holds on its node while it is bound and not finished: its containers' requests, raised to
+     * any one init container's (those run one at a time, before the others), plus the pod's overhead; the
+     * rule kube-scheduler counts by.
+     */
+    static Map<String, Double> requests(Pod pod) {
+        Map<String, Double> total = zero();
+        for (Container container : list(pod.getSpec().getContainers())) {
+            add(total, amounts(requestsOf(container)));
+        }
+        for (Container init : list(pod.getSpec().getInitContainers())) {
+            amounts(requestsOf(init)).forEach((resource, amount) -> total.merge(resource, amount, Math::max));
+        }
+        add(total, amounts(pod.getSpec().getOverhead()));
+        return total;
+    }
+
+    /** Whether a pod holds room on a node: bound, and neither Succeeded nor Failed. */
+    static boolean holdsRoom(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return pod.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    static Map<String, Double> zero() {
+        Map<String, Double> zero = new LinkedHashMap<>();
+        RESOURCES.forEach(resource -> zero.put(resource, 0.0));
+        return zero;
+    }
+
+    static void add(Map<String, Double> total, Map<String, Double> more) {
+        more.forEach((resource, amount) -> total.merge(resource, amount, Double::sum));
+    }
+
+    private static Map<String, Quantity> requestsOf(Container container) {
+        return container.getResources() == null ? null : container.getResources().getRequests();
+    }
+
+    private static Map<String, Double> amounts(Map<String, Quantity> quantities) {
+        Map<String, Double> amounts = zero();
+        if (quantities != null) {
+            for (String resource : RESOURCES) {
+                Quantity quantity = quantities.get(resource);
+                if (quantity != null) {
+                    amounts.put(resource, quantity.getNumericalAmount().doubleValue());
+                }
+            }
+        }
+        return amounts;
+    }
+
+    private static List<Container> list(List<Container> containers) {
+        return containers == null ? List.of() : containers;
+    }
+}

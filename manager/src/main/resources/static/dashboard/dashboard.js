@@ -1,0 +1,317 @@
+// The Muster dashboard: plain JavaScript over the manager's read-only /dashboard/api endpoints, no build
+// step and no library, so that every byte of it ships in the manager's jar. Each page polls its endpoint
+// every POLL_MS and redraws; the jobs filters live outside the redrawn part so typing survives a refresh.
+"use strict";
+
+const POLL_MS = 2000;
+const API = "api/";
+const SVG_NS = "http://www.w3.org/2000/svg";
+const PHASE_COLOURS = {
+  Pending: "#e0a030", Running: "#3b82f6", Restarting: "#8b5cf6", Completing: "#60a5fa", Completed: "#22a04b",
+  Aborting: "#f59e0b", Aborted: "#9ca3af", Terminating: "#f97316", Terminated: "#6b7280", Failed: "#dc2626",
+};
+const WAITING_COLOUR = "#d8dce2";
+
+let timer = null;
+
+// Builds an element; attributes starting with "on" become listeners, children may be strings or nodes.
+function h(tag, attrs, ...children) {
+  const el = tag.startsWith("svg:") ? document.createElementNS(SVG_NS, tag.slice(4)) : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+async function getJson(path) {
+  const response = await fetch(API + path, { cache: "no-store" });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(path + " answered " + response.status);
+  return response.json();
+}
+
+function ms(time) { return time ? Date.parse(time) : null; }
+
+function age(time) {
+  const seconds = Math.max(0, Math.round((Date.now() - ms(time)) / 1000));
+  if (seconds < 120) return seconds + "s";
+  if (seconds < 7200) return Math.floor(seconds / 60) + "m";
+  if (seconds < 172800) return Math.floor(seconds / 3600) + "h";
+  return Math.floor(seconds / 86400) + "d";
+}
+
+function clock(t) { return new Date(t).toLocaleTimeString([], { hour12: false }); }
+
+// Amounts as people read them: cores, GiB, whole GPUs.
+function amount(resource, value) {
+  if (resource === "memory") return (value / 1073741824).toFixed(value % 1073741824 === 0 ? 0 : 1) + " Gi";
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+function label(resource) { return resource === "nvidia.com/gpu" ? "GPU" : resource; }
+
+function usage(use) {
+  return amount(use.resource, use.allocated) + " / " + amount(use.resource, use.allocatable);
+}
+
+function fraction(use) { return use.allocatable > 0 ? Math.min(1, use.allocated / use.allocatable) : 0; }
+
+function phaseCell(phase) { return h("span", { class: "phase phase-" + phase }, phase || "(no status)"); }
+
+function jobLink(namespace, name) {
+  return h("a", { href: "#/job/" + encodeURIComponent(namespace) + "/" + encodeURIComponent(name) }, name);
+}
+
+function ordinal(n) {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th";
+  return n + suffix;
+}
+
+function tasksText(tasks) {
+  return tasks.map(t => t.name + " " + (t.phases.Running || 0) + "/" + t.replicas).join(", ");
+}
+
+// ---- queue ----
+
+function queuePage(view) {
+  const gangs = view.queue.gangs;
+  return [
+    h("h1", {}, "Queue"),
+    h("p", { class: "note" }, "One queue, the gang scheduler's: queues with fair share arrive with the Queue kind."),
+    view.queue.scheduling ? null
+      : h("p", { class: "note", id: "not-scheduling" },
+        "This replica's scheduler is not scheduling (a standby, or not synced yet): its queue is empty for that reason."),
+    h("h2", {}, "Cluster allocation"),
+    h("div", { class: "bars", id: "cluster-resources" }, view.cluster.map(use => [
+      h("span", {}, label(use.resource)),
+      h("div", { class: "bar" }, h("div", { style: "width:" + (fraction(use) * 100).toFixed(1) + "%" })),
+      h("span", { "data-resource": use.resource }, usage(use)),
+    ])),
+    h("h2", {}, "Waiting gangs (" + gangs.length + ")"),
+    gangs.length === 0 ? h("p", { class: "muted", id: "queue-empty" }, "No gang is waiting.")
+      : h("table", { id: "queue-table" },
+        h("tr", {}, ["#", "gang", "priority", "pods", "state", "why it waits"].map(t => h("th", {}, t))),
+        gangs.map(g => h("tr", { "data-gang": g.namespace + "/" + g.name },
+          h("td", { class: "position" }, g.position),
+          h("td", {}, g.podGroup ? jobLink(g.namespace, g.name) : g.name, h("span", { class: "muted" }, " " + g.namespace)),
+          h("td", { class: "priority" }, g.priority),
+          h("td", { class: "pods" }, g.pending + " pending, quorum " + g.minMember),
+          h("td", { class: "state" }, g.state),
+          h("td", { class: "message" }, g.message)))),
+  ];
+}
+
+// ---- jobs ----
+
+const jobFilters = { namespace: "", phase: "", name: "" };
+
+function jobFilterBar() {
+  const input = (key, placeholder) => h("input", {
+    id: "filter-" + key, placeholder, value: jobFilters[key],
+    oninput: e => { jobFilters[key] = e.target.value; refresh(); },
+  });
+  const phases = h("select", { id: "filter-phase", onchange: e => { jobFilters.phase = e.target.value; refresh(); } },
+    h("option", { value: "" }, "any phase"), Object.keys(PHASE_COLOURS).map(p => h("option", { value: p }, p)));
+  phases.value = jobFilters.phase;
+  return h("div", { class: "filters" }, input("namespace", "namespace"), phases, input("name", "name contains"));
+}
+
+function jobsPage(jobs) {
+  const shown = jobs.filter(j => (!jobFilters.namespace || j.summary.namespace === jobFilters.namespace)
+    && (!jobFilters.phase || j.summary.phase === jobFilters.phase)
+    && (!jobFilters.name || j.summary.name.includes(jobFilters.name)));
+  return h("table", { id: "jobs-table" },
+    h("tr", {}, ["namespace", "name", "phase", "reason", "tasks (running/replicas)", "pending", "running", "succeeded",
+      "failed", "age"].map(t => h("th", {}, t))),
+    shown.map(j => h("tr", { "data-job": j.summary.namespace + "/" + j.summary.name },
+      h("td", {}, j.summary.namespace),
+      h("td", {}, jobLink(j.summary.namespace, j.summary.name)),
+      h("td", { class: "phase-cell" }, phaseCell(j.summary.phase)),
+      h("td", { class: "reason", title: j.summary.message || "" }, j.summary.reason || ""),
+      h("td", { class: "tasks" }, tasksText(j.tasks)),
+      h("td", {}, j.summary.pending), h("td", {}, j.summary.running),
+      h("td", {}, j.summary.succeeded), h("td", {}, j.summary.failed),
+      h("td", {}, age(j.created)))));
+}
+
+// ---- a job ----
+
+// Horizontal bars on a shared time axis: rows of [label, segments of {from, to, colour, title}].
+function timeline(id, rows, from, to) {
+  const left = 170, width = 760, rowHeight = 22, top = 24;
+  const x = t => left + (width * (t - from)) / Math.max(1, to - from);
+  const svg = h("svg:svg", { id, width: left + width + 20, height: top + rows.length * rowHeight + 8 });
+  for (let i = 0; i <= 4; i++) {
+    const t = from + ((to - from) * i) / 4;
+    svg.append(h("svg:line", { x1: x(t), x2: x(t), y1: 16, y2: top + rows.length * rowHeight, stroke: "#e3e6ea" }),
+      h("svg:text", { x: x(t), y: 12, "text-anchor": "middle" }, clock(t)));
+  }
+  rows.forEach(([name, segments, attrs], i) => {
+    const y = top + i * rowHeight;
+    const row = h("svg:g", attrs || {}, h("svg:text", { x: 4, y: y + 14 }, name));
+    for (const s of segments) {
+      row.append(h("svg:rect", { x: x(s.from), y: y + 3, width: Math.max(2, x(s.to) - x(s.from)), height: rowHeight - 8,
+        fill: s.colour, rx: 2, "data-phase": s.phase || null }, h("svg:title", {}, s.title)));
+    }
+    svg.append(row);
+  });
+  return svg;
+}
+
+function legend(entries) {
+  return h("p", { class: "legend" }, entries.map(([name, colour]) => h("span", {}, h("i", { style: "background:" + colour }), name)));
+}
+
+function jobPage(detail) {
+  if (!detail) return [h("h1", {}, "Job not found"), h("p", { class: "muted" }, "The manager's cache does not hold it.")];
+  const s = detail.job.summary;
+  const now = Date.now();
+  const phaseTimes = detail.phases.map(p => ms(p.time));
+  const from = Math.min(ms(detail.job.created), ...phaseTimes, ...detail.pods.map(p => ms(p.started) || now));
+  const to = detail.job.finished ? Math.max(ms(detail.job.finished), ...detail.pods.map(p => ms(p.finished) || 0)) : now;
+  const phaseSegments = detail.phases.map((p, i) => ({
+    from: ms(p.time), to: i + 1 < detail.phases.length ? ms(detail.phases[i + 1].time) : to,
+    colour: PHASE_COLOURS[p.phase] || WAITING_COLOUR, phase: p.phase, title: p.phase + " from " + clock(ms(p.time)),
+  }));
+  const podRows = detail.pods.map(p => [p.name, p.started ? [{
+    from: ms(p.started), to: ms(p.finished) || now, colour: p.phase === "Failed" ? PHASE_COLOURS.Failed
+      : p.phase === "Succeeded" ? PHASE_COLOURS.Completed : PHASE_COLOURS.Running,
+    title: p.name + " on " + p.node + ": " + p.phase,
+  }] : [], { "data-pod": p.name }]);
+  return [
+    h("h1", {}, s.namespace + "/" + s.name + " ", h("span", { id: "job-phase" }, phaseCell(s.phase))),
+    h("p", {}, h("b", {}, s.reason || ""), " ", h("span", { id: "job-message" }, s.message || "")),
+    whyItWaits(detail),
+    h("p", {}, "minAvailable " + s.minAvailable + "; tasks (running/replicas): " + tasksText(detail.job.tasks)
+      + "; retries " + s.retryCount),
+    h("h2", {}, "Timeline"),
+    legend([["Pending", PHASE_COLOURS.Pending], ["Running", PHASE_COLOURS.Running], ["Completed / pod Succeeded",
+      PHASE_COLOURS.Completed], ["Failed", PHASE_COLOURS.Failed]]),
+    timeline("timeline", [["phases", phaseSegments, { "data-row": "phases" }], ...podRows], from, Math.max(to, from + 1000)),
+    h("h2", {}, "PodGroup conditions"),
+    detail.podGroupConditions.length === 0 ? h("p", { class: "muted" }, "None yet.")
+      : h("table", { id: "podgroup-conditions" },
+        h("tr", {}, ["type", "status", "reason", "message", "since"].map(t => h("th", {}, t))),
+        detail.podGroupConditions.map(c => h("tr", { "data-type": c.type }, h("td", {}, c.type), h("td", {}, c.status),
+          h("td", {}, c.reason || ""), h("td", {}, c.message || ""), h("td", {}, c.time ? clock(ms(c.time)) : "")))),
+    h("h2", {}, "Pods"),
+    detail.pods.length === 0 ? h("p", { class: "muted", id: "no-pods" }, "No pods: the gang has not been admitted.")
+      : h("table", { id: "pods-table" },
+        h("tr", {}, ["pod", "task", "node", "phase", "started", "finished"].map(t => h("th", {}, t))),
+        detail.pods.map(p => h("tr", { "data-pod": p.name }, h("td", {}, p.name), h("td", {}, p.task || ""),
+          h("td", {}, p.node || "(not bound)"), h("td", {}, p.phase || ""),
+          h("td", {}, p.started ? clock(ms(p.started)) : ""), h("td", {}, p.finished ? clock(ms(p.finished)) : "")))),
+  ];
+}
+
+// The scheduler's word when the gang is queued, otherwise the PodGroup's Unschedulable condition.
+function whyItWaits(detail) {
+  const q = detail.queued;
+  if (q) {
+    return h("div", { class: "why", id: "why-waits" }, ordinal(q.position) + " in the scheduler's queue (" + q.state
+      + ", priority " + q.priority + "): " + q.message);
+  }
+  const u = detail.podGroup && detail.podGroup.unschedulable;
+  if (u && u.status === "True") return h("div", { class: "why", id: "why-waits" }, u.reason + ": " + u.message);
+  return null;
+}
+
+// ---- nodes ----
+
+// White to red by how much of a resource is allocated.
+function heat(f) { return "hsl(" + (120 - 120 * f).toFixed(0) + ", 70%, " + (92 - 40 * f).toFixed(0) + "%)"; }
+
+function nodesPage(nodes) {
+  const resources = nodes.length ? nodes[0].resources.map(r => r.resource) : [];
+  return [
+    h("h1", {}, "Nodes"),
+    h("p", { class: "muted" }, "Allocated / allocatable per node; the colour goes from green (free) to red (full)."),
+    h("table", { class: "heat", id: "nodes-heat" },
+      h("tr", {}, h("th", {}, "node"), resources.map(r => h("th", {}, label(r))), h("th", {}, "gangs on it")),
+      nodes.map(n => h("tr", { "data-node": n.name }, h("th", {}, n.name),
+        n.resources.map(use => h("td", {
+          class: "cell", "data-resource": use.resource,
+          style: "background:" + (use.allocatable > 0 ? heat(fraction(use)) : "#eef0f3"),
+        }, use.allocatable > 0 ? usage(use) : "-")),
+        h("td", { class: "gangs" }, n.gangs.join(", "))))),
+  ];
+}
+
+// ---- Gantt ----
+
+let ganttSpan = "fit";
+
+function ganttPage(jobs) {
+  const now = Date.now();
+  const spans = { "1h": 3600e3, "3h": 3 * 3600e3, "6h": 6 * 3600e3, "24h": 24 * 3600e3 };
+  const shown = jobs.filter(j => !j.finished || ms(j.finished) > now - (spans[ganttSpan] || spans["6h"]))
+    .sort((a, b) => ms(a.created) - ms(b.created));
+  const from = ganttSpan === "fit" ? Math.min(now - 60e3, ...shown.map(j => ms(j.created))) : now - spans[ganttSpan];
+  const clip = t => Math.max(from, t);
+  const rows = shown.map(j => {
+    const started = ms(j.started), end = ms(j.finished) || now;
+    const segments = [{ from: clip(ms(j.created)), to: started || end, colour: WAITING_COLOUR, title: "waiting" }];
+    if (started) {
+      segments.push({ from: clip(started), to: end, colour: PHASE_COLOURS[j.summary.phase] || PHASE_COLOURS.Running,
+        phase: j.summary.phase, title: j.summary.phase });
+    }
+    return [j.summary.namespace + "/" + j.summary.name, segments, { "data-job": j.summary.namespace + "/" + j.summary.name }];
+  });
+  const select = h("select", { id: "gantt-span", onchange: e => { ganttSpan = e.target.value; refresh(); } },
+    ["fit", ...Object.keys(spans)].map(s => h("option", { value: s }, s === "fit" ? "since the oldest job" : "last " + s)));
+  select.value = ganttSpan;
+  return [
+    h("h1", {}, "Jobs over time"),
+    h("div", { class: "filters" }, select),
+    legend([["waiting (created, not yet Running)", WAITING_COLOUR], ["Running", PHASE_COLOURS.Running],
+      ["Completed", PHASE_COLOURS.Completed], ["Failed", PHASE_COLOURS.Failed]]),
+    timeline("gantt", rows, from, now),
+  ];
+}
+
+// ---- routing and polling ----
+
+function route() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  switch (parts[0]) {
+    case "jobs": return { page: "jobs", path: "jobs", render: jobsPage, fixed: jobFilterBar, title: "Jobs" };
+    case "job": return { page: "jobs", path: "jobs/" + parts.slice(1, 3).map(encodeURIComponent).join("/"), render: jobPage };
+    case "nodes": return { page: "nodes", path: "nodes", render: nodesPage };
+    case "gantt": return { page: "gantt", path: "jobs", render: ganttPage };
+    default: return { page: "queue", path: "queue", render: queuePage };
+  }
+}
+
+let current = null;
+
+async function refresh() {
+  const r = current;
+  try {
+    const data = await getJson(r.path);
+    if (r !== current) return;
+    const content = document.getElementById("content");
+    content.replaceChildren(...[r.render(data)].flat().filter(Boolean));
+    document.getElementById("updated").textContent = "updated " + clock(Date.now());
+  } catch (e) {
+    document.getElementById("updated").textContent = "not updated: " + e.message;
+  }
+}
+
+function show() {
+  current = route();
+  document.querySelectorAll("nav a").forEach(a => a.classList.toggle("active", a.dataset.page === current.page));
+  const page = document.getElementById("page");
+  page.replaceChildren(...(current.fixed ? [h("h1", {}, current.title), current.fixed()] : []), h("div", { id: "content" }));
+  clearInterval(timer);
+  refresh();
+  timer = setInterval(refresh, POLL_MS);
+}
+
+window.addEventListener("hashchange", show);
+show();

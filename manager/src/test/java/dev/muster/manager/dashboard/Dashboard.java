@@ -1,0 +1,117 @@
+package dev.muster.manager.dashboard;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.manager.MusterApplication;
+import dev.muster.manager.local.ManifestLoader;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A local cluster of three nodes with 4 GPUs each, the manager on it, the workload of
+ * {@code dashboard-workload.yaml} applied and settled, and a headless chromium pointed at the dashboard.
+ *
+ * <p>The settled workload: {@code train} (2 × 4 GPUs) Running, holding two nodes' GPUs; {@code llm}
+ * (2 × 6 GPUs) Pending, first in the scheduler's queue, since no node has 6; {@code quick} Completed.
+ */
+final class Dashboard implements AutoCloseable {
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+    final LocalCluster cluster;
+    final ConfigurableApplicationContext manager;
+    final WebDriver browser;
+    final String url;
+
+    private Dashboard(LocalCluster cluster, ConfigurableApplicationContext manager, WebDriver browser) {
+        this.cluster = cluster;
+        this.manager = manager;
+        this.browser = browser;
+        this.url = "http://127.0.0.1:" + manager.getEnvironment().getProperty("local.server.port") + DashboardPages.PATH;
+    }
+
+    /** Why the browser tests cannot run here, if they cannot: Debian's chromium and its driver are missing. */
+    static Optional<String> missingBrowser() {
+        for (Path binary : List.of(CHROMIUM, CHROMEDRIVER)) {
+            if (!Files.isExecutable(binary)) {
+                return Optional.of(binary + " is not installed (apt-get install chromium chromium-driver)");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Starts everything and waits for the workload to settle. */
+    static Dashboard start() throws Exception {
+        LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(3).withNodeGpus(4));
+        ConfigurableApplicationContext manager = MusterApplication.start(Map.of(
+                "muster.kubernetes.master-url", cluster.url(),
+                "server.port", 0,
+                "server.address", "127.0.0.1",
+                "spring.main.banner-mode", "off",
+                // The only replica: leading at once keeps the queue page from starting as a standby's.
+                "muster.leader-election.enabled", false));
+        Dashboard dashboard = new Dashboard(cluster, manager, chromium());
+        ManifestLoader.load(List.of(workload())).forEach(m -> cluster.client().resource(m.object()).create());
+        await().atMost(PATIENCE).until(() -> dashboard.phase("train") == JobPhase.Running
+                && dashboard.phase("quick") == JobPhase.Completed && dashboard.phase("llm") == JobPhase.Pending);
+        return dashboard;
+    }
+
+    private static Path workload() throws Exception {
+        return Path.of(Dashboard.class.getResource("dashboard-workload.yaml").toURI());
+    }
+
+    private static WebDriver chromium() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        // --no-sandbox: CI containers run as root, where chromium's sandbox refuses to start.
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    JobPhase phase(String name) {
+        Job job = cluster.client().resources(Job.class).inNamespace("default").withName(name).get();
+        return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getPhase();
+    }
+
+    /** Opens a page of the dashboard, e.g. {@code #/nodes}, and waits until it has drawn {@code drawn}. */
+    WebElement open(String hash, By drawn) {
+        browser.get(url + hash);
+        return awaitShown(drawn);
+    }
+
+    /** Waits until the page shows {@code element}, for up to a minute. */
+    WebElement awaitShown(By element) {
+        return new WebDriverWait(browser, PATIENCE).until(ExpectedConditions.visibilityOfElementLocated(element));
+    }
+
+    @Override
+    public void close() {
+        browser.quit();
+        manager.close();
+        cluster.close();
+    }
+}
