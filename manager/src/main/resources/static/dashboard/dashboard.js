@@ -146,7 +146,7 @@ function jobsPage(jobs) {
 function timeline(id, rows, from, to) {
   const left = 170, width = 760, rowHeight = 22, top = 24;
   const x = t => left + (width * (t - from)) / Math.max(1, to - from);
-  const svg = h("svg:svg", { id, width: left + width + 20, height: top + rows.length * rowHeight + 8 });
+  const svg = h("svg:svg", { id, width: left + width + 40, height: top + rows.length * rowHeight + 8 });
   for (let i = 0; i <= 4; i++) {
     const t = from + ((to - from) * i) / 4;
     svg.append(h("svg:line", { x1: x(t), x2: x(t), y1: 16, y2: top + rows.length * rowHeight, stroke: "#e3e6ea" }),
@@ -252,7 +252,7 @@ function ganttPage(jobs) {
   const spans = { "1h": 3600e3, "3h": 3 * 3600e3, "6h": 6 * 3600e3, "24h": 24 * 3600e3 };
   const shown = jobs.filter(j => !j.finished || ms(j.finished) > now - (spans[ganttSpan] || spans["6h"]))
     .sort((a, b) => ms(a.created) - ms(b.created));
-  const from = ganttSpan === "fit" ? Math.min(now - 60e3, ...shown.map(j => ms(j.created))) : now - spans[ganttSpan];
+  const from = ganttSpan === "fit" ? Math.min(now - 10e3, ...shown.map(j => ms(j.created))) : now - spans[ganttSpan];
   const clip = t => Math.max(from, t);
   const rows = shown.map(j => {
     const started = ms(j.started), end = ms(j.finished) || now;

@@ -112,6 +112,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log))) {
                 out.println("actuator: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
                         + "/actuator/health");
+                out.println("dashboard: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port") + dev.muster.manager.dashboard.DashboardPages.PATH);
                 ApiRequestSummary.registerMetrics(cluster.apiRequests(), context.getBean(MeterRegistry.class));
                 Set<String> jobs = new LinkedHashSet<>();
                 Set<String> pods = new LinkedHashSet<>();
