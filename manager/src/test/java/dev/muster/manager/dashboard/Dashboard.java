@@ -7,6 +7,7 @@ import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
 import dev.muster.manager.local.ManifestLoader;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import static org.awaitility.Awaitility.await;
 
@@ -71,10 +73,16 @@ final class Dashboard implements AutoCloseable {
                 // The only replica: leading at once keeps the queue page from starting as a standby's.
                 "muster.leader-election.enabled", false));
         Dashboard dashboard = new Dashboard(cluster, manager, chromium());
-        ManifestLoader.load(List.of(workload())).forEach(m -> cluster.client().resource(m.object()).create());
-        await().atMost(PATIENCE).until(() -> dashboard.phase("train") == JobPhase.Running
-                && dashboard.phase("quick") == JobPhase.Completed && dashboard.phase("llm") == JobPhase.Pending);
-        return dashboard;
+        try {
+            ManifestLoader.load(List.of(workload())).forEach(m -> cluster.client().resource(m.object()).create());
+            await().atMost(PATIENCE).until(() -> dashboard.phase("train") == JobPhase.Running
+                    && dashboard.phase("quick") == JobPhase.Completed && dashboard.phase("llm") == JobPhase.Pending);
+            return dashboard;
+        } catch (Exception | AssertionError e) {
+            // The caller gets no Dashboard to close: do not leave a browser and a cluster running.
+            dashboard.close();
+            throw e;
+        }
     }
 
     private static Path workload() throws Exception {
@@ -106,6 +114,14 @@ final class Dashboard implements AutoCloseable {
     /** Waits until the page shows {@code element}, for up to a minute. */
     WebElement awaitShown(By element) {
         return new WebDriverWait(browser, PATIENCE).until(ExpectedConditions.visibilityOfElementLocated(element));
+    }
+
+    /**
+     * What {@code reading} reads from the page, read again if the page redrew in between: each page redraws
+     * on every poll, which leaves elements found before it stale.
+     */
+    <T> T read(Function<WebDriver, T> reading) {
+        return new WebDriverWait(browser, PATIENCE).ignoring(StaleElementReferenceException.class).until(reading::apply);
     }
 
     @Override

@@ -8,9 +8,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
-
-import java.time.Duration;
 
 import java.util.List;
 
@@ -42,14 +39,13 @@ class DashboardBrowserTest {
 
     @Test
     void queuePageShowsTheWaitingGangWithItsPositionAndWhyAndTheClusterAllocation() {
-        dashboard.open("#/queue", By.id("queue-table"));
-        By llm = By.cssSelector("tr[data-gang='default/llm']");
-        WebElement row = dashboard.awaitShown(llm);
-        assertThat(row.findElement(By.className("position")).getText()).isEqualTo("1");
-        assertThat(row.findElement(By.className("pods")).getText()).isEqualTo("0 pending, quorum 2");
-        assertThat(row.findElement(By.className("state")).getText()).isEqualTo("NotEnoughResources");
-        assertThat(row.findElement(By.className("message")).getText()).contains("3 Insufficient nvidia.com/gpu");
-        assertThat(dashboard.browser.findElements(By.cssSelector("#queue-table tr[data-gang]"))).hasSize(1);
+        dashboard.open("#/queue", By.cssSelector("tr[data-gang='default/llm']"));
+        String llm = "#queue-table tr[data-gang='default/llm'] ";
+        assertThat(text(llm + ".position")).isEqualTo("1");
+        assertThat(text(llm + ".pods")).isEqualTo("0 pending, quorum 2");
+        assertThat(text(llm + ".state")).isEqualTo("NotEnoughResources");
+        assertThat(text(llm + ".message")).contains("3 Insufficient nvidia.com/gpu");
+        assertThat(attributes("#queue-table tr[data-gang]", "data-gang")).containsExactly("default/llm");
         // train's two pods hold 4 GPUs, 2 cpu and 8Gi each; quick has finished and holds nothing.
         assertThat(text("#cluster-resources [data-resource='nvidia.com/gpu']")).isEqualTo("8 / 12");
         assertThat(text("#cluster-resources [data-resource='cpu']")).isEqualTo("4 / 48");
@@ -58,7 +54,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    void jobsPageListsEveryJobWithItsPhaseAndFiltersByPhase() {
+    void jobsPageListsEveryJobWithItsPhaseAndFiltersByPhaseAndName() {
         dashboard.open("#/jobs", By.cssSelector("tr[data-job='default/train']"));
         assertThat(text("tr[data-job='default/train'] .phase-cell")).isEqualTo("Running");
         assertThat(text("tr[data-job='default/train'] .tasks")).isEqualTo("worker 2/2");
@@ -76,55 +72,53 @@ class DashboardBrowserTest {
     void aRunningJobsPageShowsItsPhaseTimelineAndPods() {
         dashboard.open("#/job/default/train", By.id("pods-table"));
         assertThat(text("#job-phase")).isEqualTo("Running");
-        assertThat(dashboard.browser.findElements(By.cssSelector("#pods-table tr[data-pod]"))).hasSize(2);
-        // A bar for each pod and the phases Pending then Running on the timeline.
-        assertThat(dashboard.browser.findElements(By.cssSelector("#timeline g[data-pod] rect"))).hasSize(2);
-        assertThat(dashboard.browser.findElements(By.cssSelector("#timeline g[data-row='phases'] rect")))
-                .extracting(rect -> rect.getAttribute("data-phase")).containsExactly("Pending", "Running");
+        assertThat(attributes("#pods-table tr[data-pod]", "data-pod")).containsExactly("train-worker-0", "train-worker-1");
+        // A bar for each pod, and the phases Pending then Running, on the timeline.
+        assertThat(attributes("#timeline g[data-pod] rect", "height")).hasSize(2);
+        assertThat(attributes("#timeline g[data-row='phases'] rect", "data-phase")).containsExactly("Pending", "Running");
         assertThat(dashboard.browser.findElements(By.id("why-waits"))).isEmpty();
     }
 
     @Test
     void aWaitingJobsPageSaysWhereItIsInTheQueueAndWhy() {
-        WebElement why = dashboard.open("#/job/default/llm", By.id("why-waits"));
-        assertThat(why.getText()).startsWith("1st in the scheduler's queue (NotEnoughResources, priority 0): ")
+        dashboard.open("#/job/default/llm", By.id("why-waits"));
+        assertThat(text("#why-waits")).startsWith("1st in the scheduler's queue (NotEnoughResources, priority 0): ")
                 .contains("3 Insufficient nvidia.com/gpu");
         assertThat(text("#job-phase")).isEqualTo("Pending");
-        assertThat(dashboard.browser.findElements(By.id("no-pods"))).hasSize(1);
+        assertThat(text("#no-pods")).isEqualTo("No pods: the gang has not been admitted.");
         assertThat(text("#podgroup-conditions tr[data-type='Unschedulable']")).contains("True").contains("NotEnoughResources");
     }
 
     @Test
     void nodesPageShowsEachNodesGpuAllocationAndTheGangsOnIt() {
         dashboard.open("#/nodes", By.id("nodes-heat"));
-        List<WebElement> nodes = dashboard.browser.findElements(By.cssSelector("#nodes-heat tr[data-node]"));
-        assertThat(nodes).hasSize(3);
-        // train's two pods need a whole node's GPUs each; the third node holds nothing.
-        assertThat(nodes).extracting(node -> node.findElement(By.cssSelector("[data-resource='nvidia.com/gpu']")).getText())
-                .containsExactlyInAnyOrder("4 / 4", "4 / 4", "0 / 4");
-        assertThat(nodes).filteredOn(node -> node.getText().contains("4 / 4"))
-                .extracting(node -> node.findElement(By.className("gangs")).getText())
-                .containsExactly("default/train", "default/train");
+        // node -> "GPU allocation | gangs"; train's two pods need a whole node's GPUs each, the third holds nothing.
+        List<String> nodes = dashboard.read(browser -> browser.findElements(By.cssSelector("#nodes-heat tr[data-node]"))
+                .stream().map(node -> node.findElement(By.cssSelector("[data-resource='nvidia.com/gpu']")).getText()
+                        + " | " + node.findElement(By.className("gangs")).getText()).toList());
+        assertThat(nodes).containsExactlyInAnyOrder("4 / 4 | default/train", "4 / 4 | default/train", "0 / 4 | ");
     }
 
     @Test
     void ganttChartShowsTheCompletedJobsRunAndTheWaitingJobOnlyWaiting() {
         dashboard.open("#/gantt", By.cssSelector("#gantt g[data-job='default/quick']"));
-        assertThat(dashboard.browser.findElements(By.cssSelector("#gantt g[data-job='default/quick'] rect[data-phase]")))
-                .extracting(rect -> rect.getAttribute("data-phase")).containsExactly("Completed");
-        assertThat(dashboard.browser.findElements(By.cssSelector("#gantt g[data-job='default/train'] rect[data-phase]")))
-                .extracting(rect -> rect.getAttribute("data-phase")).containsExactly("Running");
-        assertThat(dashboard.browser.findElements(By.cssSelector("#gantt g[data-job='default/llm'] rect[data-phase]"))).isEmpty();
-        assertThat(dashboard.browser.findElements(By.cssSelector("#gantt g[data-job='default/llm'] rect"))).hasSize(1);
+        assertThat(attributes("#gantt g[data-job='default/quick'] rect[data-phase]", "data-phase")).containsExactly("Completed");
+        assertThat(attributes("#gantt g[data-job='default/train'] rect[data-phase]", "data-phase")).containsExactly("Running");
+        // llm has never run: one bar, waiting since it was created.
+        assertThat(attributes("#gantt g[data-job='default/llm'] rect", "data-phase")).containsExactly((String) null);
     }
 
     private String text(String css) {
-        return dashboard.browser.findElement(By.cssSelector(css)).getText();
+        return dashboard.read(browser -> browser.findElement(By.cssSelector(css)).getText());
+    }
+
+    /** The attribute of each element {@code css} selects, in page order; null where an element has none. */
+    private List<String> attributes(String css, String attribute) {
+        return dashboard.read(browser -> browser.findElements(By.cssSelector(css)).stream()
+                .map((WebElement element) -> element.getDomAttribute(attribute)).toList());
     }
 
     private void awaitJobRows(List<String> jobs) {
-        new WebDriverWait(dashboard.browser, Duration.ofSeconds(10)).until(b ->
-                b.findElements(By.cssSelector("#jobs-table tr[data-job]")).stream()
-                        .map(row -> row.getAttribute("data-job")).toList().equals(jobs));
+        dashboard.read(browser -> attributes("#jobs-table tr[data-job]", "data-job").equals(jobs));
     }
 }
