@@ -73,8 +73,13 @@ function ordinal(n) {
   return n + suffix;
 }
 
+// "worker 2/3" (running/replicas), then the task's pods in other phases: "main 0/1 (1 Succeeded)".
 function tasksText(tasks) {
-  return tasks.map(t => t.name + " " + (t.phases.Running || 0) + "/" + t.replicas).join(", ");
+  return tasks.map(t => {
+    const others = Object.entries(t.phases).filter(([phase, n]) => phase !== "Running" && n > 0)
+      .map(([phase, n]) => n + " " + phase);
+    return t.name + " " + (t.phases.Running || 0) + "/" + t.replicas + (others.length ? " (" + others.join(", ") + ")" : "");
+  }).join("; ");
 }
 
 // ---- queue ----
@@ -127,7 +132,7 @@ function jobsPage(jobs) {
     && (!jobFilters.phase || j.summary.phase === jobFilters.phase)
     && (!jobFilters.name || j.summary.name.includes(jobFilters.name)));
   return h("table", { id: "jobs-table" },
-    h("tr", {}, ["namespace", "name", "phase", "reason", "tasks (running/replicas)", "pending", "running", "succeeded",
+    h("tr", {}, ["namespace", "name", "phase", "reason", "tasks: running/replicas (other phases)", "pending", "running", "succeeded",
       "failed", "age"].map(t => h("th", {}, t))),
     shown.map(j => h("tr", { "data-job": j.summary.namespace + "/" + j.summary.name },
       h("td", {}, j.summary.namespace),

@@ -60,6 +60,7 @@ class DashboardBrowserTest {
         assertThat(text("tr[data-job='default/train'] .tasks")).isEqualTo("worker 2/2");
         assertThat(text("tr[data-job='default/llm'] .phase-cell")).isEqualTo("Pending");
         assertThat(text("tr[data-job='default/quick'] .phase-cell")).isEqualTo("Completed");
+        assertThat(text("tr[data-job='default/quick'] .tasks")).isEqualTo("main 0/1 (1 Succeeded)");
 
         new Select(dashboard.browser.findElement(By.id("filter-phase"))).selectByValue("Completed");
         awaitJobRows(List.of("default/quick"));
