@@ -12,7 +12,7 @@ import java.time.Clock;
 import java.util.Set;
 
 /**
- * {@code muster jobs|pg|describe ...}: Muster's Jobs and PodGroups on
+ * {@code muster jobs|pg|describe|suspend|resume|delete|logs|completion ...}: Muster's Jobs and PodGroups on
  * any cluster, through the current kubeconfig as kubectl reads it. Runs without Spring, so that each
  * command starts quickly.
  *
@@ -21,11 +21,13 @@ import java.util.Set;
  */
 @Command(name = "muster", mixinStandardHelpOptions = true,
         description = "Muster's Jobs and PodGroups on the cluster of the current kubeconfig context.",
-        subcommands = {JobsCommand.class, PodGroupsCommand.class, DescribeCommand.class},
+        subcommands = {JobsCommand.class, PodGroupsCommand.class, DescribeCommand.class, SuspendCommand.class,
+                ResumeCommand.class, DeleteCommand.class, LogsCommand.class, CompletionCommand.class},
         footer = {"", "Exit codes: 0 done, 1 not found or a failed call, 2 usage error."})
 public final class MusterCli {
     /** The first arguments that select this command line rather than the manager or {@code local}. */
-    public static final Set<String> COMMANDS = Set.of("jobs", "pg", "describe");
+    public static final Set<String> COMMANDS = Set.of("jobs", "pg", "describe", "suspend", "resume", "delete", "logs",
+            "completion");
 
     final PrintWriter out;
     final PrintWriter err;

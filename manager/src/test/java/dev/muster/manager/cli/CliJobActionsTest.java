@@ -1,0 +1,110 @@
+package dev.muster.manager.cli;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.manager.cli.CliRunner.Result;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * suspend, resume, delete, logs and completion against a local cluster without the manager: these commands
+ * write to the API and read from it, whatever acts on the Job after.
+ */
+class CliJobActionsTest {
+    @TempDir
+    Path dir;
+    @AutoClose
+    private final LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1));
+    private CliRunner muster;
+
+    @BeforeEach
+    void createJob() throws Exception {
+        muster = new CliRunner(cluster, dir);
+        CliRunner.apply(cluster, dir, """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: etl}
+                spec:
+                  tasks:
+                  - name: worker
+                    template:
+                      spec:
+                        containers: [{name: main, image: busybox}]
+                """);
+    }
+
+    @Test
+    void suspendAndResumeSetSpecSuspend() {
+        assertThat(muster.run("suspend", "job", "etl")).isEqualTo(new Result(0, "job default/etl suspended\n", ""));
+        assertThat(job().getSpec().getSuspend()).isTrue();
+
+        assertThat(muster.run("resume", "job", "etl")).isEqualTo(new Result(0, "job default/etl resumed\n", ""));
+        assertThat(job().getSpec().getSuspend()).isFalse();
+        assertThat(job().getSpec().getTasks()).as("the merge patch leaves the rest of the spec").hasSize(1);
+    }
+
+    @Test
+    void deleteRemovesTheJob() {
+        assertThat(muster.run("delete", "job", "etl")).isEqualTo(new Result(0, "job default/etl deleted\n", ""));
+        await().atMost(Duration.ofSeconds(10)).until(() -> job() == null);
+
+        assertThat(muster.run("delete", "job", "etl")).isEqualTo(new Result(1, "", "error: job default/etl not found\n"));
+    }
+
+    @Test
+    void deleteInTheForegroundRemovesTheJobOnceItsDependentsAreGone() {
+        assertThat(muster.run("delete", "job", "etl", "--cascade", "foreground").exit()).isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> job() == null);
+    }
+
+    @Test
+    void actionsOnAMissingJobExitOneNamingIt() {
+        assertThat(muster.run("suspend", "job", "nope", "-n", "team-b"))
+                .isEqualTo(new Result(1, "", "error: job team-b/nope not found\n"));
+        assertThat(muster.run("logs", "job", "nope")).isEqualTo(new Result(1, "", "error: job default/nope not found\n"));
+    }
+
+    @Test
+    void logsSayInOneLinePerPodThatTheClusterServesNone() {
+        for (String task : new String[]{"master", "worker"}) {
+            cluster.client().pods().resource(new PodBuilder().withNewMetadata().withName("etl-" + task + "-0")
+                    .addToLabels(MusterLabels.JOB_NAME, "etl").addToLabels(MusterLabels.TASK_NAME, task).endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec()
+                    .build()).create();
+        }
+
+        Result all = muster.run("logs", "job", "etl");
+        assertThat(all.exit()).isZero();
+        assertThat(all.out()).matches("==> etl-master-0 main: no logs from the API \\(HTTP \\d+\\) <==\n"
+                + "==> etl-worker-0 main: no logs from the API \\(HTTP \\d+\\) <==\n");
+        assertThat(muster.run("logs", "job", "etl", "--task", "worker").out()).startsWith("==> etl-worker-0 main")
+                .doesNotContain("master");
+        assertThat(muster.run("logs", "job", "etl", "--task", "ps")).isEqualTo(new Result(0, "", "job etl task ps has no pods\n"));
+    }
+
+    @Test
+    void completionScriptsNameEverySubcommand() {
+        for (String shell : new String[]{"bash", "zsh"}) {
+            Result script = muster.runAsTyped("completion", shell);
+            assertThat(script.exit()).isZero();
+            assertThat(script.out()).contains("complete -F", "ZSH_VERSION");
+            MusterCli.COMMANDS.forEach(command -> assertThat(script.out()).contains(command));
+        }
+        assertThat(muster.runAsTyped("completion", "fish").exit()).isEqualTo(2);
+    }
+
+    private Job job() {
+        return cluster.client().resources(Job.class).withName("etl").get();
+    }
+}
