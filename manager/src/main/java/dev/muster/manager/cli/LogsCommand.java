@@ -48,7 +48,9 @@ final class LogsCommand implements Callable<Integer> {
                     } catch (KubernetesClientException e) {
                         // A pod not started yet, or a cluster without kubelets to serve logs (the local cluster's
                         // nodes are simulated): one line says so, and the other pods' logs still print.
-                        cli.out.println("==> " + name + ": no logs from the API (HTTP " + e.getCode() + ") <==");
+                        String why = e.getStatus() == null || e.getStatus().getMessage() == null ? ""
+                                : ": " + e.getStatus().getMessage();
+                        cli.out.println("==> " + name + ": no logs from the API server (HTTP " + e.getCode() + why + ") <==");
                     }
                 }
             }

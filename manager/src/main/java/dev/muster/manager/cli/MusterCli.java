@@ -1,6 +1,7 @@
 package dev.muster.manager.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -79,11 +80,12 @@ public final class MusterCli {
 
     /**
      * Without Spring Boot, logback's default configuration prints every DEBUG line of the Kubernetes client
-     * into the command's output.
+     * into the command's output. Its warning that Muster's API versions are alpha would open every listing.
      */
     private static void quietLogging() {
         if (LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME) instanceof ch.qos.logback.classic.Logger root) {
             root.setLevel(ch.qos.logback.classic.Level.WARN);
+            root.getLoggerContext().getLogger(VersionUsageUtils.class).setLevel(ch.qos.logback.classic.Level.OFF);
         }
     }
 }

@@ -86,8 +86,8 @@ class CliJobActionsTest {
 
         Result all = muster.run("logs", "job", "etl");
         assertThat(all.exit()).isZero();
-        assertThat(all.out()).matches("==> etl-master-0 main: no logs from the API \\(HTTP \\d+\\) <==\n"
-                + "==> etl-worker-0 main: no logs from the API \\(HTTP \\d+\\) <==\n");
+        assertThat(all.out()).matches("==> etl-master-0 main: no logs from the API server \\(HTTP 404[^\n]*\\) <==\n"
+                + "==> etl-worker-0 main: no logs from the API server \\(HTTP 404[^\n]*\\) <==\n");
         assertThat(muster.run("logs", "job", "etl", "--task", "worker").out()).startsWith("==> etl-worker-0 main")
                 .doesNotContain("master");
         assertThat(muster.run("logs", "job", "etl", "--task", "ps")).isEqualTo(new Result(0, "", "job etl task ps has no pods\n"));
