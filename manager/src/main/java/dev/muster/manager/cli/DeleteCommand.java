@@ -3,19 +3,11 @@ package dev.muster.manager.cli;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-
-import java.util.concurrent.Callable;
 
 /** {@code muster delete job NAME}: deletes a Job, and through its ownership its PodGroup and pods. */
 @Command(name = "delete", mixinStandardHelpOptions = true, description = "Deletes a Job with its PodGroup and pods.")
-final class DeleteCommand implements Callable<Integer> {
-    @ParentCommand
-    MusterCli cli;
-    @Mixin
-    JobRef job;
+final class DeleteCommand extends JobCommand {
     @Option(names = "--cascade", paramLabel = "MODE", defaultValue = "background",
             description = "background (the default, as kubectl's): the Job goes at once and the garbage collector "
                     + "deletes its pods after; foreground: the Job stays, marked for deletion, until its pods are gone; "

@@ -15,9 +15,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -38,13 +35,9 @@ import java.util.stream.Stream;
  */
 @Command(name = "describe", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Shows a Job in detail and, while it does not run, why it waits.")
-final class DescribeCommand implements Callable<Integer> {
+final class DescribeCommand extends JobCommand {
     private static final String[] POD_PHASES = {"Pending", "Running", "Succeeded", "Failed"};
 
-    @ParentCommand
-    MusterCli cli;
-    @Mixin
-    JobRef job;
     @Option(names = "--manager-url", paramLabel = "URL", defaultValue = "${env:MUSTER_MANAGER_URL}",
             description = "HTTP address of the Muster manager (its Actuator port), for the job's place in the "
                     + "scheduler's queue (default: $MUSTER_MANAGER_URL; without it, why a job waits comes from its "

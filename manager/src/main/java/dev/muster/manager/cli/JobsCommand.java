@@ -5,38 +5,28 @@ import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.TaskState;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 /** {@code muster jobs}: Muster Jobs with their queue, phase and running pods per task. */
 @Command(name = "jobs", mixinStandardHelpOptions = true, description = "Lists Muster Jobs.")
-final class JobsCommand implements Callable<Integer> {
+final class JobsCommand extends ListCommand<Job> {
     /** The queue of a Job that names none. */
     static final String DEFAULT_QUEUE = "default";
     /** A cell with no value, as kubectl writes it. */
     static final String NONE = "<none>";
 
-    @ParentCommand
-    MusterCli cli;
-    @Mixin
-    ListOptions options;
+    JobsCommand() {
+        super(Job.class, List.of("NAME", "QUEUE", "PHASE", "REASON", "TASKS", "AGE"));
+    }
 
     @Override
-    public Integer call() {
-        try (KubernetesClient client = options.cluster.connect()) {
-            options.print(cli, client, options.list(client, Job.class),
-                    List.of("NAME", "QUEUE", "PHASE", "REASON", "TASKS", "AGE"),
-                    job -> List.of(job.getMetadata().getName(), queue(job), phase(job),
-                            state(job) == null || state(job).getReason() == null ? NONE : state(job).getReason(),
-                            tasks(job), Ages.since(job.getMetadata().getCreationTimestamp(), cli.clock.instant())));
-            return 0;
-        }
+    List<String> cells(Job job) {
+        return List.of(job.getMetadata().getName(), queue(job), phase(job),
+                state(job) == null || state(job).getReason() == null ? NONE : state(job).getReason(),
+                tasks(job), Ages.since(job.getMetadata().getCreationTimestamp(), cli.clock.instant()));
     }
 
     /** The Job's queue, {@value #DEFAULT_QUEUE} when it names none. */

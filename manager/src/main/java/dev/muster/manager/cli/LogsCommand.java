@@ -6,21 +6,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /** {@code muster logs job NAME [--task T]}: the logs of a Job's pods, each container under a header line. */
 @Command(name = "logs", mixinStandardHelpOptions = true, description = "Prints the logs of a Job's pods.")
-final class LogsCommand implements Callable<Integer> {
-    @ParentCommand
-    MusterCli cli;
-    @Mixin
-    JobRef job;
+final class LogsCommand extends JobCommand {
     @Option(names = "--task", paramLabel = "TASK", description = "Only the pods of this task.")
     String task;
 

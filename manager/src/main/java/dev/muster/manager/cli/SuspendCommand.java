@@ -4,20 +4,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParentCommand;
-
-import java.util.concurrent.Callable;
 
 /** {@code muster suspend job NAME}: sets {@code spec.suspend}, so that the Job controller stops the Job's pods. */
 @Command(name = "suspend", mixinStandardHelpOptions = true,
         description = "Suspends a Job: its pods stop and the Job stays, to be resumed.")
-class SuspendCommand implements Callable<Integer> {
-    @ParentCommand
-    MusterCli cli;
-    @Mixin
-    JobRef job;
-
+class SuspendCommand extends JobCommand {
     /** The value this command writes to {@code spec.suspend}. */
     boolean suspend() {
         return true;
