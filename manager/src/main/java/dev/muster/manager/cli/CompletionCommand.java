@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
  * {@code muster completion bash|zsh}: the shell completion script picocli generates for the command tree.
  * The one script serves both shells: under zsh it loads zsh's bash-completion emulation first.
  */
-@Command(name = "completion", mixinStandardHelpOptions = true,
+@Command(name = "completion",
         description = {"Prints a shell completion script.",
                 "bash: source <(muster completion bash); zsh: source <(muster completion zsh)"})
 final class CompletionCommand implements Callable<Integer> {

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code muster delete job NAME}: deletes a Job, and through its ownership its PodGroup and pods. */
-@Command(name = "delete", mixinStandardHelpOptions = true, description = "Deletes a Job with its PodGroup and pods.")
+@Command(name = "delete", description = "Deletes a Job with its PodGroup and pods.")
 final class DeleteCommand extends JobCommand {
     @Option(names = "--cascade", paramLabel = "MODE", defaultValue = "background",
             description = "background (the default, as kubectl's): the Job goes at once and the garbage collector "

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * {@code muster describe job NAME}: a Job's spec in brief, its phase history, task counts, PodGroup
  * conditions and events, and for a Job that does not run yet, why it waits.
  */
-@Command(name = "describe", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "describe", sortOptions = false,
         description = "Shows a Job in detail and, while it does not run, why it waits.")
 final class DescribeCommand extends JobCommand {
     private static final String[] POD_PHASES = {"Pending", "Running", "Succeeded", "Failed"};

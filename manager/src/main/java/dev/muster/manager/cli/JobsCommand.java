@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** {@code muster jobs}: Muster Jobs with their queue, phase and running pods per task. */
-@Command(name = "jobs", mixinStandardHelpOptions = true, description = "Lists Muster Jobs.")
+@Command(name = "jobs", description = "Lists Muster Jobs.")
 final class JobsCommand extends ListCommand<Job> {
     /** The queue of a Job that names none. */
     static final String DEFAULT_QUEUE = "default";

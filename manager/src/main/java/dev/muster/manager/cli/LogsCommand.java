@@ -12,7 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** {@code muster logs job NAME [--task T]}: the logs of a Job's pods, each container under a header line. */
-@Command(name = "logs", mixinStandardHelpOptions = true, description = "Prints the logs of a Job's pods.")
+@Command(name = "logs", description = "Prints the logs of a Job's pods.")
 final class LogsCommand extends JobCommand {
     @Option(names = "--task", paramLabel = "TASK", description = "Only the pods of this task.")
     String task;

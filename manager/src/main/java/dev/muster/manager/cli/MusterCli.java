@@ -6,6 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -20,7 +22,7 @@ import java.util.Set;
  * <p>Exit codes: 0 when done, 1 when an object is not found or a call fails (with a message naming it),
  * 2 for a usage error.
  */
-@Command(name = "muster", mixinStandardHelpOptions = true,
+@Command(name = "muster",
         description = "Muster's Jobs and PodGroups on the cluster of the current kubeconfig context.",
         subcommands = {JobsCommand.class, PodGroupsCommand.class, DescribeCommand.class, SuspendCommand.class,
                 ResumeCommand.class, DeleteCommand.class, LogsCommand.class, CompletionCommand.class},
@@ -29,6 +31,10 @@ public final class MusterCli {
     /** The first arguments that select this command line rather than the manager or {@code local}. */
     public static final Set<String> COMMANDS = Set.of("jobs", "pg", "describe", "suspend", "resume", "delete", "logs",
             "completion");
+
+    // Help only, inherited by every subcommand: there is no version to print apart from the jar's.
+    @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Shows this help.")
+    boolean help;
 
     final PrintWriter out;
     final PrintWriter err;
@@ -71,11 +77,20 @@ public final class MusterCli {
         return cli;
     }
 
+    /**
+     * The API server's own words when it answered; otherwise the client's (which names the operation, kind,
+     * name and namespace) with the root cause, e.g. a refused connection to the cluster's address.
+     */
     private static String message(Exception e) {
         if (e instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
             return k.getStatus().getMessage() + " (HTTP " + k.getCode() + ")";
         }
-        return e.getMessage() == null ? e.toString() : e.getMessage();
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        return (root == e ? message : message.replaceAll("\\.$", "") + ": " + root).replaceAll("\\s+", " ");
     }
 
     /**

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 import java.util.List;
 
 /** {@code muster pg}: PodGroups with their phase, quorum and pod counts. */
-@Command(name = "pg", mixinStandardHelpOptions = true, description = "Lists PodGroups.")
+@Command(name = "pg", description = "Lists PodGroups.")
 final class PodGroupsCommand extends ListCommand<PodGroup> {
     PodGroupsCommand() {
         super(PodGroup.class, List.of("NAME", "PHASE", "MIN", "RUNNING", "SUCCEEDED", "FAILED", "AGE"));

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import picocli.CommandLine.Command;
 
 /** {@code muster suspend job NAME}: sets {@code spec.suspend}, so that the Job controller stops the Job's pods. */
-@Command(name = "suspend", mixinStandardHelpOptions = true,
+@Command(name = "suspend",
         description = "Suspends a Job: its pods stop and the Job stays, to be resumed.")
 class SuspendCommand extends JobCommand {
     /** The value this command writes to {@code spec.suspend}. */

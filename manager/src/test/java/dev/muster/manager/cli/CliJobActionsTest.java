@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -102,6 +103,33 @@ class CliJobActionsTest {
             MusterCli.COMMANDS.forEach(command -> assertThat(script.out()).contains(command));
         }
         assertThat(muster.runAsTyped("completion", "fish").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void helpListsTheCommandsAndEachCommandsOptions() {
+        Result help = muster.runAsTyped("--help");
+        assertThat(help.exit()).isZero();
+        MusterCli.COMMANDS.forEach(command -> assertThat(help.out()).contains("  " + command + " "));
+        assertThat(muster.runAsTyped("delete", "--help").out()).startsWith("Usage: muster delete [-h]")
+                .contains("--cascade=MODE", "--kubeconfig=FILE", "--context=NAME", "-n, --namespace=NS");
+    }
+
+    @Test
+    void anUnreachableClusterExitsOneWithTheReason() throws Exception {
+        Path kubeconfig = Files.writeString(dir.resolve("unreachable"), """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: gone, cluster: {server: "http://127.0.0.1:1"}}]
+                contexts: [{name: gone, context: {cluster: gone, user: gone}}]
+                users: [{name: gone, user: {}}]
+                current-context: gone
+                """);
+
+        Result jobs = muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString());
+        assertThat(jobs.exit()).isEqualTo(1);
+        assertThat(jobs.out()).isEmpty();
+        assertThat(jobs.err()).isEqualTo("error: Operation: [list] for kind: [Job] with name: [null] in namespace: "
+                + "[default] failed: java.net.ConnectException: Connection refused\n");
     }
 
     private Job job() {
