@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -201,7 +202,7 @@ final class DescribeCommand extends JobCommand {
         } else {
             Table events = new Table(List.of("AGE", "TYPE", "REASON", "OBJECT", "MESSAGE"));
             for (Event e : d.events()) {
-                events.row(List.of(Ages.of(java.time.Duration.between(time(e), now)), orNone(e.getType()),
+                events.row(List.of(Ages.of(Duration.between(time(e), now)), orNone(e.getType()),
                         orNone(e.getReason()), e.getInvolvedObject().getKind() + "/" + e.getInvolvedObject().getName(),
                         orNone(e.getMessage()).strip()));
             }

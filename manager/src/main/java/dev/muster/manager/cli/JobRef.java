@@ -9,6 +9,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -54,7 +55,7 @@ final class JobRef {
     /** Completion candidates for the kind: the one name shell completion offers. */
     static final class Kinds implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return List.of("job").iterator();
         }
     }

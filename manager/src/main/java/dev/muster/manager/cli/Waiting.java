@@ -7,6 +7,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.manager.endpoint.SchedulerQueue;
 import dev.muster.scheduler.QueuedGang;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -55,7 +56,7 @@ record Waiting(boolean suspended, List<String> neverFits, Integer queuePosition,
 
     /** The lines describe prints, e.g. {@code 2nd in the scheduler's queue; 0/3 nodes are available: ...}. */
     List<String> lines(String jobName) {
-        List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         if (suspended) {
             lines.add("suspended: spec.suspend is true; muster resume job " + jobName + " lets it run");
         }

@@ -120,6 +120,8 @@ class CliOnLocalClusterTest {
                 """));
         assertThat(muster.run("jobs", "-n", "team-b").out()).startsWith("NAME       QUEUE").contains("notebook")
                 .doesNotContain("train");
+        assertThat(muster.run("describe", "job", "notebook", "-n", "team-b").out()).contains(
+                "\nWhy it waits:\n  suspended: spec.suspend is true; muster resume job notebook lets it run\n");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -62,7 +63,7 @@ class NeverFitsTest {
     }
 
     private static Node node(String cpu, String memory, String gpus) {
-        var allocatable = new java.util.HashMap<>(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)));
+        var allocatable = new HashMap<>(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)));
         if (gpus != null) {
             allocatable.put("nvidia.com/gpu", new Quantity(gpus));
         }
