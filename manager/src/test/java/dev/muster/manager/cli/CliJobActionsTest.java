@@ -115,6 +115,27 @@ class CliJobActionsTest {
     }
 
     @Test
+    void theContextChosenSetsTheNamespace() throws Exception {
+        Path kubeconfig = Files.writeString(dir.resolve("two-contexts"), """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: local, cluster: {server: "%s"}}]
+                contexts:
+                - {name: mine, context: {cluster: local, user: me}}
+                - {name: team-b, context: {cluster: local, user: me, namespace: team-b}}
+                users: [{name: me, user: {}}]
+                current-context: mine
+                """.formatted(cluster.url()));
+
+        assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString()).out()).startsWith("NAME   QUEUE")
+                .contains("etl");
+        assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString(), "--context", "team-b"))
+                .isEqualTo(new Result(0, "", "No resources found in team-b namespace.\n"));
+        assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString(), "--context", "team-b", "-n", "default")
+                .out()).contains("etl");
+    }
+
+    @Test
     void anUnreachableClusterExitsOneWithTheReason() throws Exception {
         Path kubeconfig = Files.writeString(dir.resolve("unreachable"), """
                 apiVersion: v1
