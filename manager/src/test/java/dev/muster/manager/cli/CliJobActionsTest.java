@@ -116,41 +116,42 @@ class CliJobActionsTest {
 
     @Test
     void theContextChosenSetsTheNamespace() throws Exception {
-        Path kubeconfig = Files.writeString(dir.resolve("two-contexts"), """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: local, cluster: {server: "%s"}}]
-                contexts:
-                - {name: mine, context: {cluster: local, user: me}}
-                - {name: team-b, context: {cluster: local, user: me, namespace: team-b}}
-                users: [{name: me, user: {}}]
-                current-context: mine
-                """.formatted(cluster.url()));
+        Path kubeconfig = kubeconfig(cluster.url(), "team-b");
 
         assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString()).out()).startsWith("NAME   QUEUE")
                 .contains("etl");
-        assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString(), "--context", "team-b"))
+        assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString(), "--context", "other"))
                 .isEqualTo(new Result(0, "", "No resources found in team-b namespace.\n"));
-        assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString(), "--context", "team-b", "-n", "default")
+        assertThat(muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString(), "--context", "other", "-n", "default")
                 .out()).contains("etl");
     }
 
     @Test
     void anUnreachableClusterExitsOneWithTheReason() throws Exception {
-        Path kubeconfig = Files.writeString(dir.resolve("unreachable"), """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: gone, cluster: {server: "http://127.0.0.1:1"}}]
-                contexts: [{name: gone, context: {cluster: gone, user: gone}}]
-                users: [{name: gone, user: {}}]
-                current-context: gone
-                """);
+        Path kubeconfig = kubeconfig("http://127.0.0.1:1", "team-b");
 
         Result jobs = muster.runAsTyped("jobs", "--kubeconfig", kubeconfig.toString());
         assertThat(jobs.exit()).isEqualTo(1);
         assertThat(jobs.out()).isEmpty();
         assertThat(jobs.err()).isEqualTo("error: Operation: [list] for kind: [Job] with name: [null] in namespace: "
                 + "[default] failed: java.net.ConnectException: Connection refused\n");
+    }
+
+    /**
+     * A kubeconfig for {@code server} whose current context {@code mine} names no namespace and whose other
+     * context, {@code other}, names {@code namespace}.
+     */
+    private Path kubeconfig(String server, String namespace) throws Exception {
+        return Files.writeString(Files.createTempFile(dir, "kubeconfig", ""), """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: local, cluster: {server: "%s"}}]
+                contexts:
+                - {name: mine, context: {cluster: local, user: me}}
+                - {name: other, context: {cluster: local, user: me, namespace: %s}}
+                users: [{name: me, user: {}}]
+                current-context: mine
+                """.formatted(server, namespace));
     }
 
     private Job job() {
