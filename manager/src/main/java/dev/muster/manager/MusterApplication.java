@@ -1,5 +1,6 @@
 package dev.muster.manager;
 
+import dev.muster.manager.cli.MusterCli;
 import dev.muster.manager.local.LocalCommand;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -11,7 +12,8 @@ import java.util.Map;
 
 /**
  * The Muster manager: Job controller, PodGroup controller and gang scheduler over one set of shared
- * informers. {@code local ...} as first argument runs it all against an embedded local cluster.
+ * informers. {@code local ...} as first argument runs it all against an embedded local cluster; one of
+ * {@link MusterCli#COMMANDS} runs that command line against the current kubeconfig's cluster, without Spring.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
@@ -20,6 +22,9 @@ public class MusterApplication {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("local")) {
             System.exit(LocalCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && MusterCli.COMMANDS.contains(args[0])) {
+            MusterCli.main(args);
         }
         new SpringApplicationBuilder(MusterApplication.class).run(args);
     }

@@ -1,0 +1,106 @@
+package dev.muster.manager.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.Set;
+
+/**
+ * {@code muster jobs|pg|describe|suspend|resume|delete|logs|completion ...}: Muster's Jobs and PodGroups on
+ * any cluster, through the current kubeconfig as kubectl reads it. Runs without Spring, so that each
+ * command starts quickly.
+ *
+ * <p>Exit codes: 0 when done, 1 when an object is not found or a call fails (with a message naming it),
+ * 2 for a usage error.
+ */
+@Command(name = "muster",
+        description = "Muster's Jobs and PodGroups on the cluster of the current kubeconfig context.",
+        subcommands = {JobsCommand.class, PodGroupsCommand.class, DescribeCommand.class, SuspendCommand.class,
+                ResumeCommand.class, DeleteCommand.class, LogsCommand.class, CompletionCommand.class},
+        footer = {"", "Exit codes: 0 done, 1 not found or a failed call, 2 usage error."})
+public final class MusterCli {
+    /** The first arguments that select this command line rather than the manager or {@code local}. */
+    public static final Set<String> COMMANDS = Set.of("jobs", "pg", "describe", "suspend", "resume", "delete", "logs",
+            "completion");
+
+    // Help only, inherited by every subcommand: there is no version to print apart from the jar's.
+    @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Shows this help.")
+    boolean help;
+
+    final PrintWriter out;
+    final PrintWriter err;
+    final Clock clock;
+
+    private MusterCli(PrintWriter out, PrintWriter err, Clock clock) {
+        this.out = out;
+        this.err = err;
+        this.clock = clock;
+    }
+
+    /** Runs the command line and exits the JVM with its exit code. */
+    public static void main(String[] args) {
+        quietLogging();
+        System.exit(run(args, System.out, System.err, Clock.systemUTC()));
+    }
+
+    /** Runs one command; returns its exit code. Ages are measured against {@code clock}. */
+    static int run(String[] args, PrintStream out, PrintStream err, Clock clock) {
+        CommandLine cli = commandLine(out, err, clock);
+        try {
+            return cli.execute(args);
+        } finally {
+            // Autoflush flushes println only; YAML, logs and the completion script are printed whole.
+            cli.getOut().flush();
+            cli.getErr().flush();
+        }
+    }
+
+    /** The command tree, writing to {@code out} and {@code err}. */
+    static CommandLine commandLine(PrintStream out, PrintStream err, Clock clock) {
+        MusterCli root = new MusterCli(new PrintWriter(out, true), new PrintWriter(err, true), clock);
+        CommandLine cli = new CommandLine(root);
+        cli.setOut(root.out);
+        cli.setErr(root.err);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            root.err.println("error: " + message(e));
+            return 1;
+        });
+        return cli;
+    }
+
+    /**
+     * The API server's own words when it answered; otherwise the client's (which names the operation, kind,
+     * name and namespace) with the root cause, e.g. a refused connection to the cluster's address.
+     */
+    private static String message(Exception e) {
+        if (e instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+            return k.getStatus().getMessage() + " (HTTP " + k.getCode() + ")";
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        return (root == e ? message : message.replaceAll("\\.$", "") + ": " + root).replaceAll("\\s+", " ");
+    }
+
+    /**
+     * Without Spring Boot, logback's default configuration prints every DEBUG line of the Kubernetes client
+     * into the command's output. Its warning that Muster's API versions are alpha would open every listing.
+     */
+    private static void quietLogging() {
+        if (LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME) instanceof ch.qos.logback.classic.Logger root) {
+            root.setLevel(ch.qos.logback.classic.Level.WARN);
+            root.getLoggerContext().getLogger(VersionUsageUtils.class).setLevel(ch.qos.logback.classic.Level.OFF);
+        }
+    }
+}

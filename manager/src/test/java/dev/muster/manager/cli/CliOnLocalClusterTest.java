@@ -1,0 +1,312 @@
+package dev.muster.manager.cli;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.manager.MusterApplication;
+import dev.muster.manager.cli.CliRunner.Result;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The commands against a local cluster of three nodes with 4 GPUs each and the whole manager: one job
+ * holds every GPU, two queue behind it and one asks for more GPUs than any node has; in another namespace
+ * a suspended job. Every command's output is compared whole, with ages made 3d by {@link CliRunner}'s clock.
+ */
+class CliOnLocalClusterTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final String NO_GPUS = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
+
+    @TempDir
+    static Path dir;
+    private static LocalCluster cluster;
+    private static ConfigurableApplicationContext manager;
+    private static CliRunner muster;
+    private static String managerUrl;
+
+    @BeforeAll
+    static void startAndQueue() throws Exception {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(3).withNodeGpus(4));
+        manager = MusterApplication.start(Map.of("muster.kubernetes.master-url", cluster.url(), "server.port", 0,
+                "server.address", "127.0.0.1", "spring.main.banner-mode", "off", "muster.leader-election.enabled", false));
+        managerUrl = "http://127.0.0.1:" + manager.getEnvironment().getProperty("local.server.port");
+        muster = new CliRunner(cluster, dir);
+        CliRunner.apply(cluster, dir, job("train", "research", null, 3, 4, true));
+        await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Running
+                && cluster.client().resources(Job.class).withName("train").get().getStatus().getRunning() == 4);
+        // Priorities order the queue, whatever the order the scheduler met them in: tune, eval, giant.
+        CliRunner.apply(cluster, dir, """
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: urgent}
+                value: 1000
+                ---
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: normal}
+                value: 100
+                """);
+        CliRunner.apply(cluster, dir, job("tune", null, "urgent", 2, 4, false));
+        CliRunner.apply(cluster, dir, job("eval", null, "normal", 1, 4, false));
+        CliRunner.apply(cluster, dir, job("giant", null, null, 1, 16, false));
+        CliRunner.apply(cluster, dir, """
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: team-b}
+                ---
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: notebook, namespace: team-b}
+                spec:
+                  suspend: true
+                  tasks:
+                  - name: main
+                    template:
+                      spec:
+                        containers: [{name: main, image: jupyter/base-notebook}]
+                """);
+        await().atMost(PATIENCE).until(() -> muster.run("jobs", "-n", "team-b").out().contains("Suspended"));
+        for (String name : new String[]{"tune", "eval", "giant"}) {
+            await().atMost(PATIENCE).until(() -> muster.run("describe", "job", name).out().contains("Unschedulable"));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (manager != null) {
+            manager.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void jobsShowQueuePhaseReasonRunningPodsPerTaskAndAge() {
+        assertThat(muster.run("jobs")).isEqualTo(ok("""
+                NAME    QUEUE      PHASE     REASON                TASKS                    AGE
+                eval    default    Pending   Created               worker 0/1               3d
+                giant   default    Pending   Created               worker 0/1               3d
+                train   research   Running   MinAvailableReached   master 1/1, worker 3/3   3d
+                tune    default    Pending   Created               worker 0/2               3d
+                """));
+    }
+
+    @Test
+    void jobsAcrossAllNamespacesPutTheNamespaceFirst() {
+        assertThat(muster.run("jobs", "-A")).isEqualTo(ok("""
+                NAMESPACE   NAME       QUEUE      PHASE     REASON                TASKS                    AGE
+                default     eval       default    Pending   Created               worker 0/1               3d
+                default     giant      default    Pending   Created               worker 0/1               3d
+                default     train      research   Running   MinAvailableReached   master 1/1, worker 3/3   3d
+                default     tune       default    Pending   Created               worker 0/2               3d
+                team-b      notebook   default    Aborted   Suspended             main 0/1                 3d
+                """));
+        assertThat(muster.run("jobs", "-n", "team-b").out()).startsWith("NAME       QUEUE").contains("notebook")
+                .doesNotContain("train");
+        assertThat(muster.run("describe", "job", "notebook", "-n", "team-b").out()).contains(
+                "\nWhy it waits:\n  suspended: spec.suspend is true; muster resume job notebook lets it run\n");
+    }
+
+    @Test
+    void podGroupsShowPhaseQuorumAndCounts() {
+        assertThat(muster.run("pg")).isEqualTo(ok("""
+                NAME    PHASE     MIN   RUNNING   SUCCEEDED   FAILED   AGE
+                eval    Pending   1     0         0           0        3d
+                giant   Pending   1     0         0           0        3d
+                train   Running   4     4         0           0        3d
+                tune    Pending   2     0         0           0        3d
+                """));
+    }
+
+    @Test
+    void describeARunningJob() {
+        assertDescribe(muster.run("describe", "job", "train"), """
+                Name:           train
+                Namespace:      default
+                Queue:          research
+                Scheduler:      muster
+                Priority class: <none>
+                Min available:  4
+                Suspend:        false
+                Phase:          Running (MinAvailableReached)
+                Message:        4/4 pods running or finished, minAvailable 4
+                Age:            3d
+                Tasks:
+                  NAME     REPLICAS   MIN   REQUESTS PER POD                    PENDING   RUNNING   SUCCEEDED   FAILED
+                  master   1          1     cpu=1,memory=2Gi                    0         1         0           0
+                  worker   3          3     cpu=2,memory=8Gi,nvidia.com/gpu=4   0         3         0           0
+                Phase history:
+                  AGE   PHASE     REASON
+                  3d    Pending
+                  3d    Running   MinAvailableReached
+                PodGroup train: Running, min member 4, running 4, succeeded 0, failed 0
+                  TYPE        STATUS   REASON      AGE   MESSAGE
+                  Scheduled   True     Scheduled   3d    4 pod(s) placed or bound; minMember 4 met.
+                Events:
+                  AGE   TYPE     REASON                OBJECT           MESSAGE
+                  3d    Normal   Created               Job/train        Pending: waiting for 4 of 4 pods to start (minAvailable 4)
+                  3d    Normal   Admitted              PodGroup/train   Admitted: the 4 pod(s) minMember 4 needs fit node by node; their room is held until they are created and placed.
+                  3d    Normal   Inqueue               PodGroup/train   PodGroup phase Pending -> Inqueue: running=0 succeeded=0 failed=0 minMember=4
+                  3d    Normal   Scheduled             PodGroup/train   4 pod(s) placed or bound; minMember 4 met.
+                  3d    Normal   Running               PodGroup/train   PodGroup phase Inqueue -> Running: running=4 succeeded=0 failed=0 minMember=4
+                  3d    Normal   MinAvailableReached   Job/train        Pending -> Running: 4/4 pods running or finished, minAvailable 4
+                """);
+    }
+
+    @Test
+    void describeAJobQueuedBehindAnotherForGpusSaysItsPlaceInTheSchedulersQueue() {
+        assertDescribe(muster.run("describe", "job", "eval", "--manager-url", managerUrl), """
+                Name:           eval
+                Namespace:      default
+                Queue:          default
+                Scheduler:      muster
+                Priority class: normal
+                Min available:  1
+                Suspend:        false
+                Phase:          Pending (Created)
+                Message:        waiting for scheduler muster to admit PodGroup eval: %s
+                Age:            3d
+                Tasks:
+                  NAME     REPLICAS   MIN   REQUESTS PER POD                    PENDING   RUNNING   SUCCEEDED   FAILED
+                  worker   1          1     cpu=2,memory=8Gi,nvidia.com/gpu=4   0         0         0           0
+                Phase history:
+                  AGE   PHASE     REASON
+                  3d    Pending   Created
+                PodGroup eval: Pending, min member 1, running 0, succeeded 0, failed 0
+                  TYPE            STATUS   REASON               AGE   MESSAGE
+                  Unschedulable   True     NotEnoughResources   3d    %<s
+                Events:
+                  AGE   TYPE      REASON             OBJECT          MESSAGE
+                  3d    Normal    Created            Job/eval        Pending: waiting for 1 of 1 pods to start (minAvailable 1)
+                  3d    Warning   FailedScheduling   PodGroup/eval   %<s
+                Why it waits:
+                  2nd in the scheduler's queue; %<s
+                """.formatted(NO_GPUS + " The gang needs 1 pod(s) placed at once for minMember 1."));
+    }
+
+    @Test
+    void withoutTheManagerWhyItWaitsComesFromThePodGroupsCondition() {
+        assertThat(muster.run("describe", "job", "eval").out()).endsWith("""
+                Why it waits:
+                  %s The gang needs 1 pod(s) placed at once for minMember 1.
+                """.formatted(NO_GPUS));
+        assertThat(muster.run("describe", "job", "eval", "--manager-url", "http://127.0.0.1:1").out())
+                .contains("Why it waits:\n  " + NO_GPUS)
+                .contains("\n  (the manager at http://127.0.0.1:1 did not answer: java.net.ConnectException");
+    }
+
+    @Test
+    void describeAJobAskingMoreGpusThanAnyNodeHasSaysItCanNeverRun() {
+        assertThat(muster.run("describe", "job", "giant", "--manager-url", managerUrl).out()).endsWith("""
+                Why it waits:
+                  can never run: each worker pod asks for 16 nvidia.com/gpu, the largest node has 4
+                  3rd in the scheduler's queue; %s The gang needs 1 pod(s) placed at once for minMember 1.
+                """.formatted(NO_GPUS));
+    }
+
+    @Test
+    void machineReadableOutput() throws Exception {
+        var json = new ObjectMapper();
+        JsonNode jobs = json.readTree(muster.run("jobs", "-o", "json").out());
+        assertThat(jobs.path("kind").asText()).isEqualTo("List");
+        assertThat(jobs.path("items").valueStream().map(item -> item.at("/metadata/name").asText())).containsExactly("eval", "giant", "train", "tune");
+
+        JsonNode giant = json.readTree(muster.run("describe", "job", "giant", "-o", "json").out());
+        assertThat(giant.at("/job/metadata/name").asText()).isEqualTo("giant");
+        assertThat(giant.at("/podGroup/status/phase").asText()).isEqualTo("Pending");
+        assertThat(giant.at("/waiting/neverFits/0").asText())
+                .isEqualTo("each worker pod asks for 16 nvidia.com/gpu, the largest node has 4");
+        assertThat(giant.at("/events/1/reason").asText()).isEqualTo("FailedScheduling");
+
+        assertThat(muster.run("pg", "-o", "yaml").out()).startsWith("---\napiVersion: \"v1\"\nkind: \"List\"\nitems:\n")
+                .contains("kind: \"PodGroup\"");
+    }
+
+    @Test
+    void aMissingJobExitsOneNamingIt() {
+        assertThat(muster.run("describe", "job", "nope")).isEqualTo(new Result(1, "", "error: job default/nope not found\n"));
+        assertThat(muster.run("describe", "job", "nope", "-n", "team-b"))
+                .isEqualTo(new Result(1, "", "error: job team-b/nope not found\n"));
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        Result pod = muster.run("describe", "pod", "x");
+        assertThat(pod.exit()).isEqualTo(2);
+        assertThat(pod.err()).startsWith("unknown kind 'pod'; describe acts on a job, e.g. muster describe job NAME\n");
+        assertThat(muster.run("jobs", "-o", "xml").exit()).isEqualTo(2);
+        assertThat(muster.run("frobnicate").exit()).isEqualTo(2);
+    }
+
+    /**
+     * The whole output of a describe as expected, but for the order of events in the same second: the Job
+     * controller, the PodGroup controller and the scheduler record theirs concurrently.
+     */
+    private static void assertDescribe(Result actual, String expected) {
+        assertThat(actual.exit()).as(actual.err()).isZero();
+        assertThat(eventsSorted(actual.out())).isEqualTo(eventsSorted(expected));
+    }
+
+    private static String eventsSorted(String out) {
+        List<String> lines = new ArrayList<>(out.lines().toList());
+        int first = lines.indexOf("Events:") + 2;
+        int end = first;
+        while (end < lines.size() && lines.get(end).startsWith("  ")) {
+            end++;
+        }
+        Collections.sort(lines.subList(first, end));
+        return String.join("\n", lines) + "\n";
+    }
+
+    private static Result ok(String out) {
+        return new Result(0, out, "");
+    }
+
+    private static JobPhase phase(String name) {
+        Job job = cluster.client().resources(Job.class).withName(name).get();
+        return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getPhase();
+    }
+
+    /** Until the PodGroup of the job says why it cannot be placed. */
+    private static void awaitQueued(String name) {
+        await().atMost(PATIENCE).until(() -> muster.run("describe", "job", name).out().contains("Unschedulable"));
+    }
+
+    /**
+     * A Job of {@code workers} pods with {@code gpus} GPUs each, with a master pod without GPUs when
+     * {@code master}; its pods run for an hour once started, longer than any test.
+     */
+    private static String job(String name, String queue, String priorityClass, int workers, int gpus, boolean master) {
+        return "apiVersion: batch.muster.dev/v1alpha1\nkind: Job\nmetadata: {name: " + name + "}\nspec:\n"
+                + (queue == null ? "" : "  queue: " + queue + "\n")
+                + (priorityClass == null ? "" : "  priorityClassName: " + priorityClass + "\n")
+                + "  tasks:\n"
+                + (master ? task("master", 1, "1", "2Gi", "") : "")
+                + task("worker", workers, "2", "8Gi", ", nvidia.com/gpu: \"" + gpus + "\"");
+    }
+
+    private static String task(String name, int replicas, String cpu, String memory, String more) {
+        return "  - {name: " + name + ", replicas: " + replicas + ", template: {metadata: {annotations: "
+                + "{local.muster.dev/run-seconds: \"3600\"}}, spec: {restartPolicy: Never, containers: "
+                + "[{name: main, image: pytorch/pytorch, resources: {requests: {cpu: \"" + cpu + "\", memory: "
+                + memory + more + "}}}]}}}\n";
+    }
+}

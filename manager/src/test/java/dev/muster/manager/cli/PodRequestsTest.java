@@ -1,0 +1,57 @@
+package dev.muster.manager.cli;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PodRequestsTest {
+    @Test
+    void containersAddUp() {
+        PodSpec spec = new PodSpecBuilder().withContainers(container("a", "500m", "1Gi"), container("b", "1", "512Mi")).build();
+
+        assertThat(plain(PodRequests.of(spec))).containsExactly(
+                Map.entry("cpu", "1.5"), Map.entry("memory", String.valueOf(1536L << 20)));
+    }
+
+    @Test
+    void aBiggerInitContainerSetsTheRequestSinceItRunsAlone() {
+        PodSpec spec = new PodSpecBuilder().withInitContainers(container("init", "4", "1Gi"))
+                .withContainers(container("a", "1", "2Gi"), container("b", "1", "2Gi")).build();
+
+        assertThat(plain(PodRequests.of(spec))).containsExactly(
+                Map.entry("cpu", "4"), Map.entry("memory", String.valueOf(4L << 30)));
+    }
+
+    @Test
+    void sidecarsAddToTheContainersAndToTheInitContainersAfterThem() {
+        Container sidecar = new ContainerBuilder(container("proxy", "1", "1Gi")).withRestartPolicy("Always").build();
+        PodSpec spec = new PodSpecBuilder().withInitContainers(sidecar, container("migrate", "3", "1Gi"))
+                .withContainers(container("app", "1", "1Gi")).withOverhead(Map.of("cpu", new Quantity("100m"))).build();
+
+        // migrate runs beside the sidecar: 4 cpu, more than the 2 of app with the sidecar; plus the overhead.
+        assertThat(plain(PodRequests.of(spec))).containsExactly(
+                Map.entry("cpu", "4.1"), Map.entry("memory", String.valueOf(2L << 30)));
+    }
+
+    /** Amounts as plain numbers, so that 4 and 4.000 compare equal. */
+    private static Map<String, String> plain(Map<String, BigDecimal> amounts) {
+        Map<String, String> plain = new TreeMap<>();
+        amounts.forEach((name, amount) -> plain.put(name, amount.stripTrailingZeros().toPlainString()));
+        return plain;
+    }
+
+    static Container container(String name, String cpu, String memory) {
+        return new ContainerBuilder().withName(name).withNewResources()
+                .addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity(memory))
+                .endResources().build();
+    }
+}
