@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.EffectiveRequests;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
@@ -223,7 +224,7 @@ final class DescribeCommand extends JobCommand {
         if (task.getTemplate() == null || task.getTemplate().getSpec() == null) {
             return JobsCommand.NONE;
         }
-        String requests = PodRequests.of(task.getTemplate().getSpec()).entrySet().stream()
+        String requests = EffectiveRequests.amounts(task.getTemplate().getSpec()).entrySet().stream()
                 .map(e -> e.getKey() + "=" + Quantities.format(e.getKey(), e.getValue()))
                 .collect(Collectors.joining(","));
         return requests.isEmpty() ? JobsCommand.NONE : requests;

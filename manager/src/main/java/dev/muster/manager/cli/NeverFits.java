@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.EffectiveRequests;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -36,7 +37,7 @@ final class NeverFits {
             if (task.getTemplate() == null || task.getTemplate().getSpec() == null) {
                 continue;
             }
-            PodRequests.of(task.getTemplate().getSpec()).forEach((resource, asked) -> {
+            EffectiveRequests.amounts(task.getTemplate().getSpec()).forEach((resource, asked) -> {
                 BigDecimal most = largest.getOrDefault(resource, BigDecimal.ZERO);
                 if (asked.compareTo(most) > 0) {
                     reasons.add("each " + task.getName() + " pod asks for " + Quantities.format(resource, asked) + " "

@@ -1,6 +1,7 @@
 package dev.muster.manager.dashboard;
 
-import io.fabric8.kubernetes.api.model.Container;
+import dev.muster.api.EffectiveRequests;
+import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -28,27 +29,20 @@ final class Allocation {
         return amounts(quantities);
     }
 
-    /**
-     * What a pod holds on its node while it is bound and not finished: its containers' requests, raised to
-     * any one init container's (those run one at a time, before the others), plus the pod's overhead; the
-     * rule kube-scheduler counts by.
-     */
+    /** What a pod holds on its node while it is bound and not finished: its effective requests. */
     static Map<String, Double> requests(Pod pod) {
         Map<String, Double> total = zero();
-        for (Container container : list(pod.getSpec().getContainers())) {
-            add(total, amounts(requestsOf(container)));
-        }
-        for (Container init : list(pod.getSpec().getInitContainers())) {
-            amounts(requestsOf(init)).forEach((resource, amount) -> total.merge(resource, amount, Math::max));
-        }
-        add(total, amounts(pod.getSpec().getOverhead()));
+        EffectiveRequests.amounts(pod.getSpec()).forEach((resource, amount) -> {
+            if (total.containsKey(resource)) {
+                total.put(resource, amount.doubleValue());
+            }
+        });
         return total;
     }
 
     /** Whether a pod holds room on a node: bound, and neither Succeeded nor Failed. */
     static boolean holdsRoom(Pod pod) {
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return pod.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+        return pod.getSpec().getNodeName() != null && !PodPhase.isFinished(pod);
     }
 
     static Map<String, Double> zero() {
@@ -59,10 +53,6 @@ final class Allocation {
 
     static void add(Map<String, Double> total, Map<String, Double> more) {
         more.forEach((resource, amount) -> total.merge(resource, amount, Double::sum));
-    }
-
-    private static Map<String, Quantity> requestsOf(Container container) {
-        return container.getResources() == null ? null : container.getResources().getRequests();
     }
 
     private static Map<String, Double> amounts(Map<String, Quantity> quantities) {
@@ -76,9 +66,5 @@ final class Allocation {
             }
         }
         return amounts;
-    }
-
-    private static List<Container> list(List<Container> containers) {
-        return containers == null ? List.of() : containers;
     }
 }

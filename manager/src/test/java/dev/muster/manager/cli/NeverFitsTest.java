@@ -1,6 +1,7 @@
 package dev.muster.manager.cli;
 
 import dev.muster.api.batch.v1alpha1.TaskSpec;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
@@ -52,7 +53,9 @@ class NeverFitsTest {
     }
 
     private static TaskSpec task(String name, String cpu, String memory, String gpus) {
-        var container = PodRequestsTest.container("main", cpu, memory);
+        var container = new ContainerBuilder().withName("main").withNewResources()
+                .addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity(memory))
+                .endResources().build();
         if (gpus != null) {
             container.getResources().getRequests().put("nvidia.com/gpu", new Quantity(gpus));
         }

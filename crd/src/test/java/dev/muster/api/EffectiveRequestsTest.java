@@ -1,4 +1,4 @@
-package dev.muster.manager.cli;
+package dev.muster.api;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -13,12 +13,12 @@ import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PodRequestsTest {
+class EffectiveRequestsTest {
     @Test
     void containersAddUp() {
         PodSpec spec = new PodSpecBuilder().withContainers(container("a", "500m", "1Gi"), container("b", "1", "512Mi")).build();
 
-        assertThat(plain(PodRequests.of(spec))).containsExactly(
+        assertThat(plain(EffectiveRequests.amounts(spec))).containsExactly(
                 Map.entry("cpu", "1.5"), Map.entry("memory", String.valueOf(1536L << 20)));
     }
 
@@ -27,7 +27,7 @@ class PodRequestsTest {
         PodSpec spec = new PodSpecBuilder().withInitContainers(container("init", "4", "1Gi"))
                 .withContainers(container("a", "1", "2Gi"), container("b", "1", "2Gi")).build();
 
-        assertThat(plain(PodRequests.of(spec))).containsExactly(
+        assertThat(plain(EffectiveRequests.amounts(spec))).containsExactly(
                 Map.entry("cpu", "4"), Map.entry("memory", String.valueOf(4L << 30)));
     }
 
@@ -38,8 +38,18 @@ class PodRequestsTest {
                 .withContainers(container("app", "1", "1Gi")).withOverhead(Map.of("cpu", new Quantity("100m"))).build();
 
         // migrate runs beside the sidecar: 4 cpu, more than the 2 of app with the sidecar; plus the overhead.
-        assertThat(plain(PodRequests.of(spec))).containsExactly(
+        assertThat(plain(EffectiveRequests.amounts(spec))).containsExactly(
                 Map.entry("cpu", "4.1"), Map.entry("memory", String.valueOf(2L << 30)));
+    }
+
+    @Test
+    void aLimitWithoutARequestRequestsTheLimitAndPodsCountForNothing() {
+        Container limited = new ContainerBuilder().withName("gpu").withNewResources()
+                .addToLimits("nvidia.com/gpu", new Quantity("2")).addToRequests("pods", new Quantity("3"))
+                .endResources().build();
+
+        assertThat(plain(EffectiveRequests.amounts(new PodSpecBuilder().withContainers(limited).build())))
+                .containsExactly(Map.entry("nvidia.com/gpu", "2"));
     }
 
     /** Amounts as plain numbers, so that 4 and 4.000 compare equal. */

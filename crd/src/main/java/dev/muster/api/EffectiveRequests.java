@@ -1,0 +1,138 @@
+package dev.muster.api;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a pod asks of a node, as kube-scheduler computes it: the larger of the app containers' sum and the peak
+ * during init (each regular init container runs alone, next to the sidecars started before it), with sidecars
+ * (init containers with {@code restartPolicy: Always}) added to the app containers, plus the pod overhead. A
+ * resource with a limit but no request requests its limit, as the API server defaults it; a {@code pods}
+ * entry counts for nothing, since a pod always takes exactly one slot.
+ *
+ * <p>The one computation for the scheduler (which adds in its own resource vectors), the CLI and the
+ * dashboard (which read amounts).
+ */
+public final class EffectiveRequests {
+    private static final String SIDECAR_RESTART_POLICY = "Always";
+    private static final String PODS = "pods";
+
+    /** Amounts in each resource's base unit (cores, bytes, devices), by resource name, without zeros. */
+    public static final Arithmetic<Map<String, BigDecimal>> AMOUNTS = new Arithmetic<>() {
+        @Override
+        public Map<String, BigDecimal> zero() {
+            return Map.of();
+        }
+
+        @Override
+        public Map<String, BigDecimal> of(Map<String, Quantity> quantities) {
+            Map<String, BigDecimal> amounts = new TreeMap<>();
+            quantities.forEach((name, quantity) -> {
+                BigDecimal amount = quantity.getNumericalAmount();
+                if (amount.signum() != 0) {
+                    amounts.put(name, amount);
+                }
+            });
+            return amounts;
+        }
+
+        @Override
+        public Map<String, BigDecimal> plus(Map<String, BigDecimal> a, Map<String, BigDecimal> b) {
+            Map<String, BigDecimal> sum = new TreeMap<>(a);
+            b.forEach((name, amount) -> sum.merge(name, amount, BigDecimal::add));
+            return sum;
+        }
+
+        @Override
+        public Map<String, BigDecimal> max(Map<String, BigDecimal> a, Map<String, BigDecimal> b) {
+            Map<String, BigDecimal> max = new TreeMap<>(a);
+            b.forEach((name, amount) -> max.merge(name, amount, BigDecimal::max));
+            return max;
+        }
+    };
+
+    private EffectiveRequests() {
+    }
+
+    /**
+     * How a caller adds up requests: the scheduler in its dense vectors, others in maps of amounts.
+     *
+     * @param <V> the caller's representation of a set of requests
+     */
+    public interface Arithmetic<V> {
+        /** No requests. */
+        V zero();
+
+        /** Requests given as quantities by resource name. */
+        V of(Map<String, Quantity> quantities);
+
+        /** Both together. */
+        V plus(V a, V b);
+
+        /** The larger of each resource. */
+        V max(V a, V b);
+    }
+
+    /** The pod's effective requests as amounts; see {@link #AMOUNTS}. */
+    public static Map<String, BigDecimal> amounts(PodSpec spec) {
+        return of(spec, AMOUNTS);
+    }
+
+    /** The pod's effective requests, added up by {@code arithmetic}. */
+    public static <V> V of(PodSpec spec, Arithmetic<V> arithmetic) {
+        V requests = arithmetic.zero();
+        for (Container container : list(spec.getContainers())) {
+            requests = arithmetic.plus(requests, of(container, arithmetic));
+        }
+        V sidecars = arithmetic.zero();
+        V initPeak = arithmetic.zero();
+        for (Container init : list(spec.getInitContainers())) {
+            V own = of(init, arithmetic);
+            if (SIDECAR_RESTART_POLICY.equals(init.getRestartPolicy())) {
+                requests = arithmetic.plus(requests, own);
+                sidecars = arithmetic.plus(sidecars, own);
+                initPeak = arithmetic.max(initPeak, sidecars);
+            } else {
+                initPeak = arithmetic.max(initPeak, arithmetic.plus(own, sidecars));
+            }
+        }
+        V overhead = spec.getOverhead() == null ? arithmetic.zero() : arithmetic.of(withoutPods(spec.getOverhead()));
+        return arithmetic.plus(arithmetic.max(requests, initPeak), overhead);
+    }
+
+    private static <V> V of(Container container, Arithmetic<V> arithmetic) {
+        ResourceRequirements resources = container.getResources();
+        if (resources == null) {
+            return arithmetic.zero();
+        }
+        Map<String, Quantity> effective = new HashMap<>();
+        if (resources.getLimits() != null) {
+            effective.putAll(resources.getLimits());
+        }
+        if (resources.getRequests() != null) {
+            effective.putAll(resources.getRequests());
+        }
+        return arithmetic.of(withoutPods(effective));
+    }
+
+    private static Map<String, Quantity> withoutPods(Map<String, Quantity> quantities) {
+        if (!quantities.containsKey(PODS)) {
+            return quantities;
+        }
+        Map<String, Quantity> copy = new HashMap<>(quantities);
+        copy.remove(PODS);
+        return copy;
+    }
+
+    private static List<Container> list(List<Container> containers) {
+        return containers == null ? List.of() : containers;
+    }
+}
