@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.EffectiveRequests;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
@@ -38,7 +39,8 @@ import java.util.stream.Stream;
 @Command(name = "describe", sortOptions = false,
         description = "Shows a Job in detail and, while it does not run, why it waits.")
 final class DescribeCommand extends JobCommand {
-    private static final String[] POD_PHASES = {"Pending", "Running", "Succeeded", "Failed"};
+    private static final List<PodPhase> POD_PHASES = List.of(PodPhase.Pending, PodPhase.Running, PodPhase.Succeeded,
+            PodPhase.Failed);
 
     @Option(names = "--manager-url", paramLabel = "URL", defaultValue = "${env:MUSTER_MANAGER_URL}",
             description = "HTTP address of the Muster manager (its Actuator port), for the job's place in the "
@@ -154,7 +156,7 @@ final class DescribeCommand extends JobCommand {
         for (TaskSpec task : JobDefaults.tasksOf(j.getSpec())) {
             List<String> row = new ArrayList<>(List.of(task.getName(), String.valueOf(JobDefaults.replicas(task)),
                     String.valueOf(JobDefaults.minAvailable(task)), requests(task)));
-            for (String phase : POD_PHASES) {
+            for (PodPhase phase : POD_PHASES) {
                 row.add(String.valueOf(JobsCommand.taskCount(j, task, phase)));
             }
             tasks.row(row);

@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobState;
@@ -47,16 +48,16 @@ final class JobsCommand extends ListCommand<Job> {
     /** Running pods of replicas per task in spec order, e.g. {@code master 1/1, worker 2/4}. */
     static String tasks(Job job) {
         return JobDefaults.tasksOf(job.getSpec()).stream()
-                .map(task -> task.getName() + " " + taskCount(job, task, "Running") + "/" + JobDefaults.replicas(task))
+                .map(task -> task.getName() + " " + taskCount(job, task, PodPhase.Running) + "/" + JobDefaults.replicas(task))
                 .collect(Collectors.joining(", "));
     }
 
     /** The task's pods in {@code podPhase} as the Job's status counts them; 0 when not counted. */
-    static int taskCount(Job job, TaskSpec task, String podPhase) {
+    static int taskCount(Job job, TaskSpec task, PodPhase podPhase) {
         if (job.getStatus() == null || job.getStatus().getTaskStatusCount() == null) {
             return 0;
         }
         TaskState state = job.getStatus().getTaskStatusCount().get(task.getName());
-        return state == null || state.getPhase() == null ? 0 : state.getPhase().getOrDefault(podPhase, 0);
+        return state == null || state.getPhase() == null ? 0 : state.getPhase().getOrDefault(podPhase.name(), 0);
     }
 }
