@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
+import dev.muster.manager.dashboard.DashboardPages;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -112,7 +113,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log))) {
                 out.println("actuator: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
                         + "/actuator/health");
-                out.println("dashboard: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port") + dev.muster.manager.dashboard.DashboardPages.PATH);
+                out.println("dashboard: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
+                        + DashboardPages.PATH);
                 ApiRequestSummary.registerMetrics(cluster.apiRequests(), context.getBean(MeterRegistry.class));
                 Set<String> jobs = new LinkedHashSet<>();
                 Set<String> pods = new LinkedHashSet<>();
