@@ -8,15 +8,21 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.HostPort;
+import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
 import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -27,8 +33,10 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Reads what the scheduler needs from fabric8's Kubernetes objects into the core's records. */
 final class KubeObjects {
@@ -59,7 +67,129 @@ final class KubeObjects {
         Map<String, String> labels = metadata.getLabels() == null ? Map.of() : metadata.getLabels();
         return new PodInfo(metadata.getNamespace(), metadata.getName(), groupKey(pod),
                 labels.get(MusterLabels.TASK_NAME), spec.getPriority() == null ? 0 : spec.getPriority(),
-                PodRequests.of(spec), constraints(spec));
+                PodRequests.of(spec), constraints(spec), labels, interPodTerms(spec, metadata.getNamespace(), labels));
+    }
+
+    /**
+     * Required pod affinity and anti-affinity terms and host ports of a pod in the namespace with the
+     * labels; preferred terms are scores, not constraints.
+     */
+    static InterPodTerms interPodTerms(PodSpec spec, String namespace, Map<String, String> labels) {
+        Affinity affinity = spec.getAffinity();
+        List<PodAffinityTerm> required = List.of();
+        List<PodAffinityTerm> anti = List.of();
+        if (affinity != null && affinity.getPodAffinity() != null) {
+            required = terms(affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    namespace, labels);
+        }
+        if (affinity != null && affinity.getPodAntiAffinity() != null) {
+            anti = terms(affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    namespace, labels);
+        }
+        List<HostPort> ports = hostPorts(spec.getContainers());
+        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty()) {
+            return InterPodTerms.NONE;
+        }
+        return new InterPodTerms(required, anti, ports);
+    }
+
+    private static List<PodAffinityTerm> terms(List<io.fabric8.kubernetes.api.model.PodAffinityTerm> terms,
+                                               String namespace, Map<String, String> labels) {
+        if (terms == null) {
+            return List.of();
+        }
+        List<PodAffinityTerm> converted = new ArrayList<>(terms.size());
+        for (var term : terms) {
+            // The API server rejects a term without a topology key; skipping it keeps the rest honoured.
+            if (term.getTopologyKey() != null && !term.getTopologyKey().isEmpty()) {
+                converted.add(term(term, namespace, labels));
+            }
+        }
+        return converted;
+    }
+
+    /**
+     * One term as kube-scheduler reads it: matchLabelKeys and mismatchLabelKeys become In and NotIn of
+     * the pod's own values; no namespaces and no namespaceSelector mean the pod's namespace, an empty
+     * namespaceSelector means every namespace. A non-empty namespaceSelector selects namespaces by labels
+     * the scheduler does not watch, so only the listed namespaces count.
+     */
+    private static PodAffinityTerm term(io.fabric8.kubernetes.api.model.PodAffinityTerm term, String namespace,
+                                        Map<String, String> labels) {
+        List<NodeSelectorRequirement> selector = labelSelector(term.getLabelSelector());
+        if (selector != null) {
+            selector = new ArrayList<>(selector);
+            addOwnValues(selector, term.getMatchLabelKeys(), NodeSelectorRequirement.Operator.In, labels);
+            addOwnValues(selector, term.getMismatchLabelKeys(), NodeSelectorRequirement.Operator.NotIn, labels);
+        }
+        Set<String> namespaces = term.getNamespaces() == null ? new HashSet<>() : new HashSet<>(term.getNamespaces());
+        LabelSelector namespaceSelector = term.getNamespaceSelector();
+        boolean allNamespaces = namespaceSelector != null && isEmpty(namespaceSelector);
+        if (namespaces.isEmpty() && namespaceSelector == null) {
+            namespaces.add(namespace);
+        }
+        return new PodAffinityTerm(selector, namespaces, allNamespaces, term.getTopologyKey());
+    }
+
+    private static void addOwnValues(List<NodeSelectorRequirement> selector, List<String> keys,
+                                     NodeSelectorRequirement.Operator operator, Map<String, String> labels) {
+        if (keys == null) {
+            return;
+        }
+        for (String key : keys) {
+            String value = labels.get(key);
+            // A key the pod lacks is ignored, as kube-apiserver does when it merges these keys.
+            if (value != null) {
+                selector.add(new NodeSelectorRequirement(key, operator, List.of(value)));
+            }
+        }
+    }
+
+    private static boolean isEmpty(LabelSelector selector) {
+        return (selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
+                && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty());
+    }
+
+    /** A label selector's requirements; {@code null} for no selector, which selects nothing. */
+    private static List<NodeSelectorRequirement> labelSelector(LabelSelector selector) {
+        if (selector == null) {
+            return null;
+        }
+        List<NodeSelectorRequirement> requirements = new ArrayList<>();
+        if (selector.getMatchLabels() != null) {
+            selector.getMatchLabels().forEach((key, value) -> requirements.add(
+                    new NodeSelectorRequirement(key, NodeSelectorRequirement.Operator.In, List.of(value))));
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (var expression : selector.getMatchExpressions()) {
+                NodeSelectorRequirement.Operator operator = operator(expression.getOperator());
+                // Label selectors know In, NotIn, Exists and DoesNotExist; anything else matches nothing.
+                requirements.add(operator == null || operator == NodeSelectorRequirement.Operator.Gt
+                        || operator == NodeSelectorRequirement.Operator.Lt
+                        ? new NodeSelectorRequirement(expression.getKey(), NodeSelectorRequirement.Operator.In, List.of())
+                        : new NodeSelectorRequirement(expression.getKey(), operator, expression.getValues()));
+            }
+        }
+        return requirements;
+    }
+
+    /** The host ports of the containers, as kube-scheduler's NodePorts collects them; port 0 asks for none. */
+    private static List<HostPort> hostPorts(List<Container> containers) {
+        if (containers == null) {
+            return List.of();
+        }
+        List<HostPort> ports = new ArrayList<>(0);
+        for (Container container : containers) {
+            if (container.getPorts() == null) {
+                continue;
+            }
+            for (ContainerPort port : container.getPorts()) {
+                if (port.getHostPort() != null && port.getHostPort() > 0) {
+                    ports.add(new HostPort(port.getHostIP(), port.getProtocol(), port.getHostPort()));
+                }
+            }
+        }
+        return ports;
     }
 
     /** nodeSelector, required node affinity and tolerations; preferred affinity does not constrain. */

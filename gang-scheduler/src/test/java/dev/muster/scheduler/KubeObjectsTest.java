@@ -1,8 +1,11 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.HostPort;
+import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
 import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
@@ -68,5 +71,47 @@ class KubeObjectsTest {
         assertThat(KubeObjects.constraints(new PodSpecBuilder().build())).isSameAs(PlacementConstraints.NONE);
         assertThat(KubeObjects.constraints(new PodSpecBuilder().withTolerations(List.of()).build()))
                 .isSameAs(PlacementConstraints.NONE);
+    }
+
+    @Test
+    void readsRequiredInterPodTermsAsKubeSchedulerDoes() {
+        PodSpec spec = new PodSpecBuilder().withNewAffinity()
+                .withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNewLabelSelector().addToMatchLabels("app", "web").addNewMatchExpression().withKey("tier")
+                .withOperator("NotIn").withValues("cache").endMatchExpression().endLabelSelector()
+                .withMatchLabelKeys("version").withTopologyKey("kubernetes.io/hostname")
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity()
+                .withNewPodAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNewLabelSelector().addToMatchLabels("app", "db").endLabelSelector()
+                .withNewNamespaceSelector().endNamespaceSelector().withTopologyKey("zone")
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNamespaces("data").withNewLabelSelector().endLabelSelector().withTopologyKey("zone")
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAffinity()
+                .endAffinity()
+                .addNewContainer().addNewPort().withContainerPort(80).withHostPort(8080).endPort()
+                .addNewPort().withContainerPort(53).withProtocol("UDP").withHostIP("10.0.0.1").withHostPort(53).endPort()
+                .addNewPort().withContainerPort(9090).endPort().endContainer()
+                .build();
+
+        InterPodTerms terms = KubeObjects.interPodTerms(spec, "ns", Map.of("app", "web", "version", "v2"));
+
+        PodAffinityTerm anti = terms.antiAffinity().get(0);
+        assertThat(anti.selector()).containsExactly(
+                new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In, Set.of("web")),
+                new NodeSelectorRequirement("tier", NodeSelectorRequirement.Operator.NotIn, Set.of("cache")),
+                new NodeSelectorRequirement("version", NodeSelectorRequirement.Operator.In, Set.of("v2")));
+        assertThat(anti.namespaces()).containsExactly("ns");
+        assertThat(anti.allNamespaces()).isFalse();
+        assertThat(terms.affinity().get(0).allNamespaces()).isTrue();
+        assertThat(terms.affinity().get(1).namespaces()).containsExactly("data");
+        assertThat(terms.affinity().get(1).selector()).isEmpty();
+        assertThat(terms.hostPorts()).containsExactly(new HostPort(null, "TCP", 8080), new HostPort("10.0.0.1", "UDP", 53));
+    }
+
+    @Test
+    void aPodWithoutInterPodTermsSharesTheEmptyTerms() {
+        assertThat(KubeObjects.interPodTerms(new PodSpecBuilder().addNewContainer().endContainer().build(), "ns",
+                Map.of())).isSameAs(InterPodTerms.NONE);
     }
 }

@@ -25,6 +25,12 @@ import java.util.Map;
  * {@link QuorumBounds}; each gang's placements go through a {@link PlacementStatement}, committed or
  * discarded as a whole.
  *
+ * <p>A pod with required inter-pod (anti-)affinity or host ports, or one that a placed pod's required
+ * anti-affinity selects, takes the best node of its shape index that passes its {@link PodFilter}
+ * checks, which read per-domain counts from the cycle's {@link PodLayout}; other pods keep the plain
+ * index lookup. The layout follows every placement of the trial, so a gang's own pods placed earlier
+ * count for the later ones.
+ *
  * <p>With a topology key (gang locality), the quorum is first tried within the one domain that holds it
  * by slot counts with the least room to spare ({@link LocalityDomains}); failing that, anywhere.
  */
@@ -32,6 +38,7 @@ public final class GangTrial {
     private final NodeState[] nodes;
     private final NodeChanges changes;
     private final ShapeIndexes indexes;
+    private final PodLayout layout;
     /** {@code null}: no gang locality. */
     private final LocalityDomains locality;
 
@@ -54,6 +61,7 @@ public final class GangTrial {
         this.nodes = snapshot.nodeArray();
         this.changes = new NodeChanges(nodes.length);
         this.indexes = new ShapeIndexes(nodes, scoring, changes);
+        this.layout = new PodLayout(nodes);
         this.locality = topologyKey == null ? null : new LocalityDomains(nodes, topologyKey);
     }
 
@@ -186,7 +194,7 @@ public final class GangTrial {
         private final boolean[] tried;
         private final boolean[] placed;
         private final List<PodPlacement> placements = new ArrayList<>();
-        private final PlacementStatement statement = new PlacementStatement(changes);
+        private final PlacementStatement statement = new PlacementStatement(changes, layout);
         private UnschedulableMessage lastMisfit;
 
         Attempt(PendingGang work) {
@@ -253,9 +261,10 @@ public final class GangTrial {
         private boolean tryPlace(int i) {
             PodInfo pod = pending.get(i);
             ShapeIndex index = indexes.of(pod);
-            int best = index.best();
+            PodChecks checks = PodChecks.prepare(pod, layout);
+            int best = checks == null ? index.best() : index.bestPassing(checks);
             if (best < 0) {
-                lastMisfit = index.misfit(changes);
+                lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
                 return false;
             }
             NodeState node = nodes[best];

@@ -14,9 +14,12 @@ import java.util.Objects;
  * @param requests    effective requests as kube-scheduler counts them; never names {@code pods}
  *                    since a pod always takes exactly one slot
  * @param constraints nodeSelector, required node affinity and tolerations
+ * @param labels      the pod's labels, which other pods' affinity terms select
+ * @param interPod    required inter-pod (anti-)affinity and host ports
  */
 public record PodInfo(String namespace, String name, GroupKey group, String task, int priority,
-                      ResourceVector requests, PlacementConstraints constraints) {
+                      ResourceVector requests, PlacementConstraints constraints, Map<String, String> labels,
+                      InterPodTerms interPod) {
 
     public PodInfo {
         Objects.requireNonNull(namespace, "namespace");
@@ -28,12 +31,25 @@ public record PodInfo(String namespace, String name, GroupKey group, String task
             throw new IllegalArgumentException("pod requests must not name pods; a pod always takes one slot");
         }
         constraints = constraints == null ? PlacementConstraints.NONE : constraints;
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        interPod = interPod == null ? InterPodTerms.NONE : interPod;
+    }
+
+    /** A pod without labels, inter-pod terms and host ports. */
+    public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
+                   ResourceVector requests, PlacementConstraints constraints) {
+        this(namespace, name, group, task, priority, requests, constraints, Map.of(), InterPodTerms.NONE);
     }
 
     /** A pod constrained by a nodeSelector only. */
     public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
                    ResourceVector requests, Map<String, String> nodeSelector) {
         this(namespace, name, group, task, priority, requests, PlacementConstraints.ofNodeSelector(nodeSelector));
+    }
+
+    /** This pod with other placement constraints, everything else the same. */
+    public PodInfo withConstraints(PlacementConstraints other) {
+        return new PodInfo(namespace, name, group, task, priority, requests, other, labels, interPod);
     }
 
     /** Labels a node must carry. */

@@ -1,0 +1,204 @@
+package dev.muster.scheduler.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Where the pods are during one cycle: the snapshot's pods and those the cycle's trials placed or took
+ * off since, with the pre-computed state the {@link PodFilter}s need (kube-scheduler's PreFilter state):
+ * per topology key, each node's domain; per selector, how many pods it selects in each domain; per
+ * required anti-affinity term of a pod in the layout, how many pods owning it are in each domain.
+ *
+ * <p>Every {@link PlacementStatement} reports its allocations and evictions here, and their undoing, so
+ * a discarded gang leaves no trace. Moves are appended to a log; a selector's counts are built on first
+ * use and then catch up with the log when asked, so a move costs nothing for selectors no pod asks about
+ * any more, and a filter never scans all pods per node. Not thread-safe: the cycle thread owns it.
+ */
+final class PodLayout {
+    private final NodeState[] nodes;
+    /** Per node, its pods now, or {@code null} while they are still the snapshot's. */
+    private final List<PodInfo>[] current;
+    private final Map<String, TopologyDomains> topologies = new HashMap<>();
+    private final Map<CountKey, DomainCounts> counts = new HashMap<>();
+    /** Per required anti-affinity term owned by pods in the layout, the owners per domain of its key. */
+    private final Map<PodAffinityTerm, DomainCounts> antiAffinityOwners = new LinkedHashMap<>();
+
+    private PodInfo[] logPods = new PodInfo[64];
+    private int[] logNodes = new int[64];
+    /** +1 for a pod added to its node, -1 for one taken off. */
+    private byte[] logSigns = new byte[64];
+    private int logSize;
+
+    @SuppressWarnings("unchecked")
+    PodLayout(NodeState[] nodes) {
+        this.nodes = nodes;
+        this.current = new List[nodes.length];
+        for (int n = 0; n < nodes.length; n++) {
+            for (PodInfo pod : nodes[n].snapshotPods()) {
+                countAntiAffinityOwner(pod, n, 1);
+            }
+        }
+    }
+
+    /** The pods on the node now. */
+    List<PodInfo> podsOn(int node) {
+        List<PodInfo> pods = current[node];
+        return pods == null ? nodes[node].snapshotPods() : pods;
+    }
+
+    /** The domains of a topology key; computed once per cycle. */
+    TopologyDomains domains(String topologyKey) {
+        return topologies.computeIfAbsent(topologyKey, key -> new TopologyDomains(nodes, key));
+    }
+
+    /**
+     * How many pods the selector selects in each domain of the key, now. Pods on nodes without the key
+     * are not counted.
+     *
+     * @param selectorKey identifies the selector: equal keys must select the same pods
+     */
+    DomainCounts counts(Object selectorKey, Predicate<PodInfo> selects, String topologyKey) {
+        CountKey key = new CountKey(selectorKey, topologyKey);
+        DomainCounts domainCounts = counts.get(key);
+        if (domainCounts == null) {
+            domainCounts = new DomainCounts(domains(topologyKey), selects);
+            for (int n = 0; n < nodes.length; n++) {
+                for (PodInfo pod : nodes[n].snapshotPods()) {
+                    domainCounts.count(pod, n, 1);
+                }
+            }
+            counts.put(key, domainCounts);
+        }
+        domainCounts.catchUp(this);
+        return domainCounts;
+    }
+
+    /**
+     * The required anti-affinity terms of pods in the layout that select the pod, each with how many of
+     * its owners are in each domain of its key: the pod may go to none of those domains.
+     */
+    List<DomainCounts> antiAffinityAgainst(PodInfo pod) {
+        if (antiAffinityOwners.isEmpty()) {
+            return List.of();
+        }
+        List<DomainCounts> against = new ArrayList<>(0);
+        for (Map.Entry<PodAffinityTerm, DomainCounts> entry : antiAffinityOwners.entrySet()) {
+            if (entry.getValue().total() > 0 && entry.getKey().matches(pod)) {
+                against.add(entry.getValue());
+            }
+        }
+        return against;
+    }
+
+    /** Whether some pod in the layout has required anti-affinity terms, which may keep any pod away. */
+    boolean hasAntiAffinityOwners() {
+        return !antiAffinityOwners.isEmpty();
+    }
+
+    /** The pod was placed on the node (or its eviction undone). */
+    void added(PodInfo pod, int node) {
+        List<PodInfo> pods = new ArrayList<>(podsOn(node));
+        pods.add(pod);
+        current[node] = pods;
+        record(pod, node, 1);
+    }
+
+    /** The pod was taken off the node (or its placement undone). */
+    void removed(PodInfo pod, int node) {
+        List<PodInfo> pods = new ArrayList<>(podsOn(node));
+        pods.remove(pod);
+        current[node] = pods;
+        record(pod, node, -1);
+    }
+
+    private void record(PodInfo pod, int node, int sign) {
+        if (logSize == logPods.length) {
+            logPods = Arrays.copyOf(logPods, logSize * 2);
+            logNodes = Arrays.copyOf(logNodes, logSize * 2);
+            logSigns = Arrays.copyOf(logSigns, logSize * 2);
+        }
+        logPods[logSize] = pod;
+        logNodes[logSize] = node;
+        logSigns[logSize] = (byte) sign;
+        logSize++;
+        countAntiAffinityOwner(pod, node, sign);
+    }
+
+    private void countAntiAffinityOwner(PodInfo pod, int node, int sign) {
+        for (PodAffinityTerm term : pod.interPod().antiAffinity()) {
+            DomainCounts owners = antiAffinityOwners.computeIfAbsent(term,
+                    t -> new DomainCounts(domains(t.topologyKey()), p -> true));
+            owners.add(node, sign);
+        }
+    }
+
+    /** Identifies one selector's counts over one topology key. */
+    private record CountKey(Object selector, String topologyKey) {
+    }
+
+    /** Pods per domain of one topology key: those a selector selects, or the owners of one term. */
+    static final class DomainCounts {
+        private final TopologyDomains domains;
+        private final Predicate<PodInfo> selects;
+        private final int[] perDomain;
+        private int total;
+        /** How much of the layout's log is counted. */
+        private int cursor;
+
+        private DomainCounts(TopologyDomains domains, Predicate<PodInfo> selects) {
+            this.domains = domains;
+            this.selects = selects;
+            this.perDomain = new int[domains.count()];
+        }
+
+        /** The selected pods in the node's domain; 0 if the node lacks the key. */
+        int atNode(int node) {
+            int domain = domains.of(node);
+            return domain < 0 ? 0 : perDomain[domain];
+        }
+
+        /** Whether the node has the key. */
+        boolean hasDomain(int node) {
+            return domains.of(node) >= 0;
+        }
+
+        /** The selected pods in every domain. */
+        int total() {
+            return total;
+        }
+
+        /** The selected pods in a domain, by number. */
+        int inDomain(int domain) {
+            return perDomain[domain];
+        }
+
+        TopologyDomains domains() {
+            return domains;
+        }
+
+        private void catchUp(PodLayout layout) {
+            for (; cursor < layout.logSize; cursor++) {
+                count(layout.logPods[cursor], layout.logNodes[cursor], layout.logSigns[cursor]);
+            }
+        }
+
+        private void count(PodInfo pod, int node, int sign) {
+            if (selects.test(pod)) {
+                add(node, sign);
+            }
+        }
+
+        private void add(int node, int sign) {
+            int domain = domains.of(node);
+            if (domain >= 0) {
+                perDomain[domain] += sign;
+                total += sign;
+            }
+        }
+    }
+}
