@@ -1,0 +1,64 @@
+package dev.muster.scheduler;
+
+import dev.muster.support.gang.GangVerdict;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Inter-pod affinity and host ports on the local cluster, from pod specs as users write them. */
+class InterPodScenarioTest extends SchedulerScenario {
+
+    /** Each pod labelled app=spread and required on a node without another app=spread pod. */
+    private static final UnaryOperator<Pod> ONE_PER_NODE = pod -> new PodBuilder(pod)
+            .editMetadata().addToLabels("app", "spread").endMetadata()
+            .editSpec().withNewAffinity().withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+            .withNewLabelSelector().addToMatchLabels("app", "spread").endLabelSelector()
+            .withTopologyKey("kubernetes.io/hostname").endRequiredDuringSchedulingIgnoredDuringExecution()
+            .endPodAntiAffinity().endAffinity().endSpec().build();
+
+    @Test
+    void fourPodsThatMustSpreadOnePerNodeWaitOnThreeNodesAndTakeFourWhenAFourthJoins() {
+        startCluster(3, "16");
+        createGang("spread", 4, null, 4, "1", ONE_PER_NODE);
+
+        startScheduler();
+
+        await().atMost(PATIENCE).until(() -> verdict("spread").isPresent());
+        assertThat(verdict("spread")).hasValueSatisfying(v -> {
+            assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.UNSCHEDULABLE);
+            assertThat(v.message()).startsWith("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
+        });
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("spread")).isEmpty());
+
+        cluster.addSimulatedNode(new NodeBuilder().withNewMetadata().withName("node-3").endMetadata().build());
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("spread")).hasSize(4));
+        assertThat(bound("spread")).extracting(p -> p.getSpec().getNodeName()).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void podsAskingForTheSameHostPortTakeDifferentNodesAndTheOneLeftOverSaysWhy() {
+        startCluster(2, "16");
+        UnaryOperator<Pod> port8080 = pod -> new PodBuilder(pod).editSpec().editFirstContainer().addNewPort()
+                .withContainerPort(80).withHostPort(8080).endPort().endContainer().endSpec().build();
+        createGang("web", 2, null, 3, "1", port8080);
+
+        startScheduler();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("web")).hasSize(2));
+        assertThat(bound("web")).extracting(p -> p.getSpec().getNodeName()).doesNotHaveDuplicates();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(client.pods().inNamespace(NS).withName("web-worker-2")
+                .get().getStatus().getConditions()).anySatisfy(c -> {
+                    assertThat(c.getType()).isEqualTo("PodScheduled");
+                    assertThat(c.getMessage()).isEqualTo(
+                            "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports.");
+                }));
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("web")).hasSize(2));
+    }
+}
