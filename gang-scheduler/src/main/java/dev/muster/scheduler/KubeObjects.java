@@ -16,6 +16,7 @@ import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.PreferredTerm;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -192,9 +193,10 @@ final class KubeObjects {
         return ports;
     }
 
-    /** nodeSelector, required node affinity and tolerations; preferred affinity does not constrain. */
+    /** nodeSelector, required and preferred node affinity and tolerations. */
     static PlacementConstraints constraints(PodSpec spec) {
         List<NodeSelectorTerm> terms = List.of();
+        List<PreferredTerm> preferred = List.of();
         Affinity affinity = spec.getAffinity();
         if (affinity != null && affinity.getNodeAffinity() != null
                 && affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null) {
@@ -202,13 +204,19 @@ final class KubeObjects {
             terms = required.getNodeSelectorTerms() == null ? List.of()
                     : required.getNodeSelectorTerms().stream().map(KubeObjects::term).toList();
         }
+        if (affinity != null && affinity.getNodeAffinity() != null
+                && affinity.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution() != null) {
+            preferred = affinity.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution().stream()
+                    .filter(p -> p.getPreference() != null && p.getWeight() != null && p.getWeight() > 0)
+                    .map(p -> new PreferredTerm(p.getWeight(), term(p.getPreference()))).toList();
+        }
         List<Toleration> tolerations = spec.getTolerations() == null ? List.of()
                 : spec.getTolerations().stream()
                 .map(t -> new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect())).toList();
-        if (terms.isEmpty() && tolerations.isEmpty()) {
+        if (terms.isEmpty() && tolerations.isEmpty() && preferred.isEmpty()) {
             return PlacementConstraints.ofNodeSelector(spec.getNodeSelector());
         }
-        return new PlacementConstraints(spec.getNodeSelector(), terms, tolerations);
+        return new PlacementConstraints(spec.getNodeSelector(), terms, tolerations, preferred);
     }
 
     private static NodeSelectorTerm term(io.fabric8.kubernetes.api.model.NodeSelectorTerm term) {

@@ -5,7 +5,9 @@ import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
 import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.PodAffinityTerm;
+import dev.muster.scheduler.core.PreferredTerm;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
@@ -39,7 +41,7 @@ class KubeObjectsTest {
     }
 
     @Test
-    void readsNodeSelectorRequiredAffinityAndTolerationsButNotPreferredAffinity() {
+    void readsNodeSelectorRequiredAndPreferredAffinityAndTolerations() {
         PodSpec spec = new PodSpecBuilder().withNodeSelector(Map.of("disk", "ssd"))
                 .withNewAffinity().withNewNodeAffinity()
                 .withNewRequiredDuringSchedulingIgnoredDuringExecution()
@@ -64,6 +66,9 @@ class KubeObjectsTest {
         assertThat(constraints.requiredAffinity().get(1).matchFields()).containsExactly(
                 new NodeSelectorRequirement("metadata.name", NodeSelectorRequirement.Operator.NotIn, Set.of("bad")));
         assertThat(constraints.tolerations()).containsExactly(new Toleration("dedicated", "Exists", null, "NoSchedule"));
+        assertThat(constraints.preferredAffinity()).containsExactly(new PreferredTerm(1, new NodeSelectorTerm(
+                List.of(new NodeSelectorRequirement("spot", NodeSelectorRequirement.Operator.Exists, List.of())),
+                List.of())));
     }
 
     @Test

@@ -62,7 +62,7 @@ final class LocalityDomains {
                 Map<String, String> selector = new HashMap<>(own.nodeSelector());
                 // A pod that names its own domain keeps it: locality is a preference, the selector is not.
                 selector.putIfAbsent(topologyKey, domain);
-                return new PlacementConstraints(selector, own.requiredAffinity(), own.tolerations());
+                return own.withNodeSelector(selector);
             });
             PodInfo copy = pod.withConstraints(constraints);
             originals.put(copy, pod);

@@ -88,6 +88,17 @@ public final class NodeState {
         return score;
     }
 
+    /** How many resources {@link #mostAllocatedScore} adds up for these requests: cpu, memory and each extended one. */
+    static int resourcesScored(ResourceVector podRequests) {
+        int count = 2;
+        for (int d = ResourceVector.PODS_DIM + 1; d < podRequests.length(); d++) {
+            if (podRequests.at(d) > 0) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     private double fraction(int dim, ResourceVector podRequests) {
         long allocatable = info.allocatable().at(dim);
         return allocatable <= 0 ? 0 : (double) (requested.at(dim) + podRequests.at(dim)) / allocatable;

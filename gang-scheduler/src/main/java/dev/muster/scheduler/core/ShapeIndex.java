@@ -26,6 +26,13 @@ final class ShapeIndex {
     private final boolean[] eligible;
     private final int[] slots;
     private final int[] version;
+    /**
+     * Per node, its preference score on top of its resource score; {@code null} when the shape has no
+     * preferences the nodes tell apart, and the resource score alone ranks them as before.
+     */
+    private final long[] preference;
+    /** What turns the resource score into kube-scheduler's 0-100 when preferences are added to it. */
+    private final double resourceScale;
     private long totalSlots;
     private int cursor;
 
@@ -59,12 +66,16 @@ final class ShapeIndex {
         for (int n = 0; n < nodes.length; n++) {
             rejections[n] = shape.constraints().rejection(nodes[n].info());
             eligible[n] = rejections[n] == null;
+        }
+        this.preference = NodePreferences.of(shape.constraints(), nodes, eligible);
+        this.resourceScale = 100.0 / NodeState.resourcesScored(requests);
+        for (int n = 0; n < nodes.length; n++) {
             version[n] = changes.version(n);
             if (eligible[n]) {
                 slots[n] = nodes[n].slotsFor(requests);
                 totalSlots += slots[n];
                 if (slots[n] > 0) {
-                    append(scoring.score(nodes[n], requests), n, version[n]);
+                    append(score(n), n, version[n]);
                 }
             }
         }
@@ -76,6 +87,15 @@ final class ShapeIndex {
 
     PodShape shape() {
         return shape;
+    }
+
+    /**
+     * The node's score for one more pod of the shape: the resource score, or with preferences, as
+     * kube-scheduler adds its plugins' scores: the resource score on 0-100 plus the weighted preferences.
+     */
+    private double score(int n) {
+        double resources = scoring.score(nodes[n], shape.requests());
+        return preference == null ? resources : resources * resourceScale + preference[n];
     }
 
     /** Rescores the nodes that changed since the last call. */
@@ -92,7 +112,7 @@ final class ShapeIndex {
             totalSlots += now - slots[n];
             slots[n] = now;
             if (now > 0) {
-                append(scoring.score(nodes[n], requests), n, current);
+                append(score(n), n, current);
                 siftUp(heapSize - 1);
             }
         }
