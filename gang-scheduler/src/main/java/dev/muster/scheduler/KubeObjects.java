@@ -17,6 +17,7 @@ import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PreferredTerm;
+import dev.muster.scheduler.core.SpreadConstraint;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -28,6 +29,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -88,10 +90,39 @@ final class KubeObjects {
                     namespace, labels);
         }
         List<HostPort> ports = hostPorts(spec.getContainers());
-        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty()) {
+        List<SpreadConstraint> spread = spreadConstraints(spec.getTopologySpreadConstraints(), labels);
+        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty() && spread.isEmpty()) {
             return InterPodTerms.NONE;
         }
-        return new InterPodTerms(required, anti, ports);
+        return new InterPodTerms(required, anti, ports, spread);
+    }
+
+    /**
+     * The DoNotSchedule topology spread constraints, with kube-scheduler's defaults: minDomains 1,
+     * nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore; matchLabelKeys merged in as In of the pod's own
+     * values. ScheduleAnyway constraints only score, which the scheduler does not do for spread.
+     */
+    private static List<SpreadConstraint> spreadConstraints(List<TopologySpreadConstraint> constraints,
+                                                            Map<String, String> labels) {
+        if (constraints == null) {
+            return List.of();
+        }
+        List<SpreadConstraint> converted = new ArrayList<>(constraints.size());
+        for (TopologySpreadConstraint constraint : constraints) {
+            if (!"DoNotSchedule".equals(constraint.getWhenUnsatisfiable()) || constraint.getTopologyKey() == null
+                    || constraint.getMaxSkew() == null) {
+                continue;
+            }
+            List<NodeSelectorRequirement> selector = labelSelector(constraint.getLabelSelector());
+            if (selector != null) {
+                selector = new ArrayList<>(selector);
+                addOwnValues(selector, constraint.getMatchLabelKeys(), NodeSelectorRequirement.Operator.In, labels);
+            }
+            converted.add(new SpreadConstraint(constraint.getMaxSkew(), constraint.getTopologyKey(), selector,
+                    constraint.getMinDomains() == null ? 1 : constraint.getMinDomains(),
+                    !"Ignore".equals(constraint.getNodeAffinityPolicy()), "Honor".equals(constraint.getNodeTaintsPolicy())));
+        }
+        return converted;
     }
 
     private static List<PodAffinityTerm> terms(List<io.fabric8.kubernetes.api.model.PodAffinityTerm> terms,

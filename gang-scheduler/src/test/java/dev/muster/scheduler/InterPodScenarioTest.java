@@ -11,8 +11,9 @@ import java.util.function.UnaryOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Inter-pod affinity and host ports on the local cluster, from pod specs as users write them. */
+/** Inter-pod affinity, host ports and topology spread on the local cluster, from pod specs as users write them. */
 class InterPodScenarioTest extends SchedulerScenario {
+    private static final String ZONE = "topology.kubernetes.io/zone";
 
     /** Each pod labelled app=spread and required on a node without another app=spread pod. */
     private static final UnaryOperator<Pod> ONE_PER_NODE = pod -> new PodBuilder(pod)
@@ -60,5 +61,27 @@ class InterPodScenarioTest extends SchedulerScenario {
                             "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports.");
                 }));
         await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("web")).hasSize(2));
+    }
+
+    @Test
+    void sixPodsSpreadOverTwoZonesWithMaxSkewOneLandThreeAndThree() {
+        startCluster(4, "16");
+        for (int n = 0; n < 4; n++) {
+            String zone = n < 2 ? "a" : "b";
+            client.nodes().withName("node-" + n).edit(node -> new NodeBuilder(node).editMetadata()
+                    .addToLabels(ZONE, zone).endMetadata().build());
+        }
+        createGang("zoned", 6, null, 6, "1", pod -> new PodBuilder(pod)
+                .editMetadata().addToLabels("app", "zoned").endMetadata()
+                .editSpec().addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey(ZONE)
+                .withWhenUnsatisfiable("DoNotSchedule").withNewLabelSelector().addToMatchLabels("app", "zoned")
+                .endLabelSelector().endTopologySpreadConstraint().endSpec().build());
+
+        startScheduler();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("zoned")).hasSize(6));
+        assertThat(bound("zoned")).extracting(p -> client.nodes().withName(p.getSpec().getNodeName()).get()
+                .getMetadata().getLabels().get(ZONE))
+                .containsExactlyInAnyOrder("a", "a", "a", "b", "b", "b");
     }
 }

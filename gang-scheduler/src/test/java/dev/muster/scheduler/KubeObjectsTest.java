@@ -8,6 +8,7 @@ import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PreferredTerm;
+import dev.muster.scheduler.core.SpreadConstraint;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
@@ -118,5 +119,28 @@ class KubeObjectsTest {
     void aPodWithoutInterPodTermsSharesTheEmptyTerms() {
         assertThat(KubeObjects.interPodTerms(new PodSpecBuilder().addNewContainer().endContainer().build(), "ns",
                 Map.of())).isSameAs(InterPodTerms.NONE);
+    }
+
+    @Test
+    void readsDoNotScheduleSpreadConstraintsWithKubeSchedulersDefaultsAndLeavesScheduleAnywayOut() {
+        PodSpec spec = new PodSpecBuilder()
+                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("zone").withWhenUnsatisfiable("DoNotSchedule")
+                .withNewLabelSelector().addToMatchLabels("app", "web").endLabelSelector().withMatchLabelKeys("version")
+                .endTopologySpreadConstraint()
+                .addNewTopologySpreadConstraint().withMaxSkew(2).withTopologyKey("kubernetes.io/hostname")
+                .withWhenUnsatisfiable("DoNotSchedule").withMinDomains(3).withNodeAffinityPolicy("Ignore")
+                .withNodeTaintsPolicy("Honor").endTopologySpreadConstraint()
+                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("zone")
+                .withWhenUnsatisfiable("ScheduleAnyway").endTopologySpreadConstraint()
+                .build();
+
+        InterPodTerms terms = KubeObjects.interPodTerms(spec, "ns", Map.of("version", "v2"));
+
+        assertThat(terms.spread()).containsExactly(
+                new SpreadConstraint(1, "zone", List.of(
+                        new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In, Set.of("web")),
+                        new NodeSelectorRequirement("version", NodeSelectorRequirement.Operator.In, Set.of("v2"))),
+                        1, true, false),
+                new SpreadConstraint(2, "kubernetes.io/hostname", null, 3, false, true));
     }
 }

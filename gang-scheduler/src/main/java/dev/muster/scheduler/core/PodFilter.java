@@ -12,7 +12,7 @@ import java.util.List;
  */
 interface PodFilter {
     /** Every filter, in kube-scheduler's order. */
-    List<PodFilter> ALL = List.of(new NodePorts(), new InterPodAffinity());
+    List<PodFilter> ALL = List.of(new NodePorts(), new PodTopologySpread(), new InterPodAffinity());
 
     /**
      * PreFilter: the check of nodes for the pod against the layout as it is now, or {@code null} if

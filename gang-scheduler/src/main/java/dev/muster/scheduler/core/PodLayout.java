@@ -3,6 +3,7 @@ package dev.muster.scheduler.core;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,10 @@ final class PodLayout {
     private final Map<CountKey, DomainCounts> counts = new HashMap<>();
     /** Per required anti-affinity term owned by pods in the layout, the owners per domain of its key. */
     private final Map<PodAffinityTerm, DomainCounts> antiAffinityOwners = new LinkedHashMap<>();
+    /** Per topology spread policy, the nodes whose pods count ({@link #spreadEligible}). */
+    private final Map<List<Object>, boolean[]> eligibleNodes = new HashMap<>();
+    /** Per eligible-node array (by identity) and topology key, the domains holding an eligible node. */
+    private final Map<boolean[], Map<String, boolean[]>> eligibleDomains = new IdentityHashMap<>();
 
     private PodInfo[] logPods = new PodInfo[64];
     private int[] logNodes = new int[64];
@@ -63,10 +68,21 @@ final class PodLayout {
      * @param selectorKey identifies the selector: equal keys must select the same pods
      */
     DomainCounts counts(Object selectorKey, Predicate<PodInfo> selects, String topologyKey) {
+        return counts(selectorKey, selects, topologyKey, null);
+    }
+
+    /**
+     * How many pods the selector selects in each domain of the key, now, counting only pods on the nodes
+     * marked {@code counted}.
+     *
+     * @param selectorKey identifies the selector and the nodes counted: equal keys must count the same pods
+     * @param counted     per node, whether its pods count; {@code null} for every node
+     */
+    DomainCounts counts(Object selectorKey, Predicate<PodInfo> selects, String topologyKey, boolean[] counted) {
         CountKey key = new CountKey(selectorKey, topologyKey);
         DomainCounts domainCounts = counts.get(key);
         if (domainCounts == null) {
-            domainCounts = new DomainCounts(domains(topologyKey), selects);
+            domainCounts = new DomainCounts(domains(topologyKey), selects, counted);
             for (int n = 0; n < nodes.length; n++) {
                 for (PodInfo pod : nodes[n].snapshotPods()) {
                     domainCounts.count(pod, n, 1);
@@ -93,6 +109,42 @@ final class PodLayout {
             }
         }
         return against;
+    }
+
+    /**
+     * The nodes whose pods one of a pod's topology spread constraints counts: nodes with every one of the
+     * pod's constraints' keys and, as this constraint's policies say, matching the pod's node affinity
+     * and tolerating its taints. The same array for equal questions within the cycle; not to be changed.
+     */
+    boolean[] spreadEligible(PodInfo pod, SpreadConstraint constraint) {
+        List<String> keys = pod.interPod().spread().stream().map(SpreadConstraint::topologyKey).distinct().sorted()
+                .toList();
+        boolean honorAffinity = constraint.honorNodeAffinity();
+        boolean honorTaints = constraint.honorTaints();
+        return eligibleNodes.computeIfAbsent(List.of(keys, honorAffinity, honorTaints, pod.constraints()), k -> {
+            boolean[] eligible = new boolean[nodes.length];
+            for (int n = 0; n < nodes.length; n++) {
+                NodeInfo node = nodes[n].info();
+                eligible[n] = node.labels().keySet().containsAll(keys)
+                        && (!honorAffinity || pod.constraints().matchesNodeAffinity(node))
+                        && (!honorTaints || pod.constraints().untoleratedTaint(node) == null);
+            }
+            return eligible;
+        });
+    }
+
+    /** Per domain of the key, whether an eligible node is in it; cached with the eligible array. */
+    boolean[] domainsOf(boolean[] eligible, String topologyKey) {
+        return eligibleDomains.computeIfAbsent(eligible, e -> new HashMap<>()).computeIfAbsent(topologyKey, key -> {
+            TopologyDomains domains = domains(key);
+            boolean[] present = new boolean[domains.count()];
+            for (int n = 0; n < eligible.length; n++) {
+                if (eligible[n] && domains.of(n) >= 0) {
+                    present[domains.of(n)] = true;
+                }
+            }
+            return present;
+        });
     }
 
     /** Whether some pod in the layout has required anti-affinity terms, which may keep any pod away. */
@@ -132,7 +184,7 @@ final class PodLayout {
     private void countAntiAffinityOwner(PodInfo pod, int node, int sign) {
         for (PodAffinityTerm term : pod.interPod().antiAffinity()) {
             DomainCounts owners = antiAffinityOwners.computeIfAbsent(term,
-                    t -> new DomainCounts(domains(t.topologyKey()), p -> true));
+                    t -> new DomainCounts(domains(t.topologyKey()), p -> true, null));
             owners.add(node, sign);
         }
     }
@@ -145,14 +197,17 @@ final class PodLayout {
     static final class DomainCounts {
         private final TopologyDomains domains;
         private final Predicate<PodInfo> selects;
+        /** Per node, whether its pods count; {@code null}: every node's do. */
+        private final boolean[] counted;
         private final int[] perDomain;
         private int total;
         /** How much of the layout's log is counted. */
         private int cursor;
 
-        private DomainCounts(TopologyDomains domains, Predicate<PodInfo> selects) {
+        private DomainCounts(TopologyDomains domains, Predicate<PodInfo> selects, boolean[] counted) {
             this.domains = domains;
             this.selects = selects;
+            this.counted = counted;
             this.perDomain = new int[domains.count()];
         }
 
@@ -177,10 +232,6 @@ final class PodLayout {
             return perDomain[domain];
         }
 
-        TopologyDomains domains() {
-            return domains;
-        }
-
         private void catchUp(PodLayout layout) {
             for (; cursor < layout.logSize; cursor++) {
                 count(layout.logPods[cursor], layout.logNodes[cursor], layout.logSigns[cursor]);
@@ -188,7 +239,7 @@ final class PodLayout {
         }
 
         private void count(PodInfo pod, int node, int sign) {
-            if (selects.test(pod)) {
+            if ((counted == null || counted[node]) && selects.test(pod)) {
                 add(node, sign);
             }
         }

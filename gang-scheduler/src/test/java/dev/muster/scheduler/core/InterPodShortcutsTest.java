@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Inter-pod terms and host ports are judged from per-domain counts kept up to date as trials place and
  * discard pods, and nodes are found by walking the per-shape heaps. Neither may change a decision: on
- * random clusters with running pods and sequences of gangs carrying affinities, anti-affinities and
- * host ports, the trial places exactly as a plain scan of every node per pod that evaluates every term
+ * random clusters with running pods and sequences of gangs carrying affinities, anti-affinities, host
+ * ports and topology spread constraints, the trial places exactly as a plain scan of every node per pod that evaluates every term
  * against every pod directly.
  */
 class InterPodShortcutsTest {
@@ -25,6 +25,7 @@ class InterPodShortcutsTest {
     private static final String ZONE = "zone";
     private static final String[] APPS = {"a", "b", "c"};
     private static final String[] KEYS = {HOST, ZONE};
+    private static final Taint TAINT = new Taint("dedicated", "x", Taint.NO_SCHEDULE);
 
     @Test
     void placesExactlyLikeAScanThatEvaluatesEveryTermDirectly() {
@@ -43,7 +44,8 @@ class InterPodShortcutsTest {
                 labels.put(ZONE, "z" + random.nextInt(3));
             }
             nodes.add(new NodeInfo(name, labels, ResourceVector.builder().cpuMillis(1000L * (2 + random.nextInt(15)))
-                    .memoryBytes(GI * 32).pods(2 + random.nextInt(12)).build(), true, false));
+                    .memoryBytes(GI * 32).pods(2 + random.nextInt(12)).build(), true, false,
+                    random.nextInt(6) == 0 ? List.of(TAINT) : List.of()));
         }
         ClusterState state = new ClusterState();
         ClusterState referenceState = new ClusterState();
@@ -89,13 +91,23 @@ class InterPodShortcutsTest {
         for (int t = 0; t < random.nextInt(3); t++) {
             anti.add(randomTerm(random));
         }
+        List<SpreadConstraint> spread = new ArrayList<>();
+        for (int c = 0; c < (random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0); c++) {
+            spread.add(new SpreadConstraint(1 + random.nextInt(2), KEYS[random.nextInt(2)],
+                    List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
+                            List.of(APPS[random.nextInt(3)]))), 1 + random.nextInt(4), random.nextBoolean(),
+                    random.nextBoolean()));
+        }
+        PlacementConstraints constraints = new PlacementConstraints(
+                random.nextInt(4) == 0 ? Map.of(ZONE, "z" + random.nextInt(3)) : Map.of(), List.of(),
+                random.nextBoolean() ? List.of(new Toleration("dedicated", Toleration.EXISTS, null, null)) : List.of());
         if (random.nextInt(3) == 0) {
             ports.add(new HostPort(random.nextBoolean() ? null : "10.0.0." + random.nextInt(2),
                     random.nextBoolean() ? "TCP" : "UDP", 80 + random.nextInt(2)));
         }
         return new PodInfo("ns", name, gang.key(), "", 0,
                 ResourceVector.builder().cpuMillis(500L * (1 + random.nextInt(6))).build(),
-                PlacementConstraints.NONE, labels, new InterPodTerms(affinity, anti, ports));
+                constraints, labels, new InterPodTerms(affinity, anti, ports, spread));
     }
 
     private static PodAffinityTerm randomTerm(Random random) {
@@ -120,7 +132,7 @@ class InterPodShortcutsTest {
                 double bestScore = Double.NEGATIVE_INFINITY;
                 for (NodeState node : snapshot.nodeArray()) {
                     if (pod.constraints().rejection(node.info()) == null && node.slotsFor(pod.requests()) > 0
-                            && portsFree(pod, node) && affinityHolds(pod, node)) {
+                            && portsFree(pod, node) && spreadHolds(pod, node) && affinityHolds(pod, node)) {
                         double score = node.mostAllocatedScore(pod.requests());
                         if (score > bestScore) {
                             best = node;
@@ -152,6 +164,36 @@ class InterPodShortcutsTest {
                             return false;
                         }
                     }
+                }
+            }
+            return true;
+        }
+
+        /** Every DoNotSchedule constraint, counting the selected pods of eligible nodes one by one. */
+        private boolean spreadHolds(PodInfo pod, NodeState node) {
+            List<SpreadConstraint> spread = pod.interPod().spread();
+            for (SpreadConstraint constraint : spread) {
+                String value = node.info().labels().get(constraint.topologyKey());
+                if (value == null) {
+                    return false;
+                }
+                Map<String, Integer> perDomain = new HashMap<>();
+                for (NodeState other : snapshot.nodeArray()) {
+                    NodeInfo info = other.info();
+                    boolean eligible = spread.stream().allMatch(c -> info.labels().containsKey(c.topologyKey()))
+                            && (!constraint.honorNodeAffinity() || pod.constraints().matchesNodeAffinity(info))
+                            && (!constraint.honorTaints() || pod.constraints().untoleratedTaint(info) == null);
+                    if (eligible) {
+                        int selected = (int) pods.get(other.name()).stream()
+                                .filter(p -> p.namespace().equals(pod.namespace()) && constraint.selects(p)).count();
+                        perDomain.merge(info.labels().get(constraint.topologyKey()), selected, Integer::sum);
+                    }
+                }
+                int min = perDomain.size() < constraint.minDomains() ? 0
+                        : perDomain.values().stream().min(Integer::compare).orElse(0);
+                int here = perDomain.getOrDefault(value, 0);
+                if (here + (constraint.selects(pod) ? 1 : 0) - min > constraint.maxSkew()) {
+                    return false;
                 }
             }
             return true;
