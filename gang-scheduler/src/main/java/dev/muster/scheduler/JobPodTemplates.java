@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
@@ -68,7 +69,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             if (tasks.contains(task.name()) && !exists.test(pod.name())) {
                 expected.add(new PodInfo(group.namespace(), pod.name(), group, task.name(),
                         priority.apply(task.priority(), task.priorityClassName()), task.requests(),
-                        task.constraints(), task.labels(), task.interPod()));
+                        task.constraints(), task.labels(), task.interPod(), task.notEvaluated()));
             }
         }
         return expected;
@@ -84,10 +85,11 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      * @param labels   the labels every pod of the task gets: the template's, the Job's and the task's name
      *                 and the pod group's (a pod's index label differs from pod to pod and is left out)
      * @param interPod the template's inter-pod terms and host ports
+     * @param notEvaluated the template's fields the scheduler does not evaluate
      */
     record TaskTemplate(String name, ResourceVector requests, PlacementConstraints constraints,
                         Integer priority, String priorityClassName, Map<String, String> labels,
-                        InterPodTerms interPod) {
+                        InterPodTerms interPod, SortedSet<String> notEvaluated) {
 
         static TaskTemplate of(Job job, TaskSpec task) {
             PodSpec pod = task.getTemplate() == null || task.getTemplate().getSpec() == null ? new PodSpec()
@@ -103,7 +105,8 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             PodGroupLabel.join(labels, JobDefaults.podGroupName(jobName));
             return new TaskTemplate(task.getName(), PodRequests.of(pod), KubeObjects.constraints(pod),
                     pod.getPriority(), pod.getPriorityClassName(), labels,
-                    KubeObjects.interPodTerms(pod, job.getMetadata().getNamespace(), labels));
+                    KubeObjects.interPodTerms(pod, job.getMetadata().getNamespace(), labels),
+                    KubeObjects.notEvaluated(pod));
         }
     }
 }

@@ -40,6 +40,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /** Reads what the scheduler needs from fabric8's Kubernetes objects into the core's records. */
 final class KubeObjects {
@@ -70,7 +72,58 @@ final class KubeObjects {
         Map<String, String> labels = metadata.getLabels() == null ? Map.of() : metadata.getLabels();
         return new PodInfo(metadata.getNamespace(), metadata.getName(), groupKey(pod),
                 labels.get(MusterLabels.TASK_NAME), spec.getPriority() == null ? 0 : spec.getPriority(),
-                PodRequests.of(spec), constraints(spec), labels, interPodTerms(spec, metadata.getNamespace(), labels));
+                PodRequests.of(spec), constraints(spec), labels, interPodTerms(spec, metadata.getNamespace(), labels),
+                notEvaluated(spec));
+    }
+
+    /**
+     * The fields of the pod spec that bear on placement in kube-scheduler and that this scheduler does
+     * not evaluate: preferred inter-pod (anti-)affinity, a required term's non-empty namespaceSelector
+     * (namespace labels are not watched), ScheduleAnyway topology spread, volume topology (claims and
+     * ephemeral volumes, whose PV node affinity and storage-class zones are not read) and DRA claims.
+     */
+    static SortedSet<String> notEvaluated(PodSpec spec) {
+        SortedSet<String> fields = new TreeSet<>();
+        Affinity affinity = spec.getAffinity();
+        if (affinity != null && affinity.getPodAffinity() != null) {
+            notEvaluatedTerms("spec.affinity.podAffinity", affinity.getPodAffinity()
+                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    affinity.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
+        }
+        if (affinity != null && affinity.getPodAntiAffinity() != null) {
+            notEvaluatedTerms("spec.affinity.podAntiAffinity", affinity.getPodAntiAffinity()
+                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
+        }
+        if (spec.getTopologySpreadConstraints() != null && spec.getTopologySpreadConstraints().stream()
+                .anyMatch(c -> "ScheduleAnyway".equals(c.getWhenUnsatisfiable()))) {
+            fields.add("spec.topologySpreadConstraints[whenUnsatisfiable=ScheduleAnyway]");
+        }
+        if (spec.getVolumes() != null) {
+            for (var volume : spec.getVolumes()) {
+                if (volume.getPersistentVolumeClaim() != null) {
+                    fields.add("spec.volumes[].persistentVolumeClaim");
+                }
+                if (volume.getEphemeral() != null) {
+                    fields.add("spec.volumes[].ephemeral");
+                }
+            }
+        }
+        if (spec.getResourceClaims() != null && !spec.getResourceClaims().isEmpty()) {
+            fields.add("spec.resourceClaims");
+        }
+        return fields;
+    }
+
+    private static void notEvaluatedTerms(String path, List<io.fabric8.kubernetes.api.model.PodAffinityTerm> required,
+                                          List<?> preferred, SortedSet<String> fields) {
+        if (preferred != null && !preferred.isEmpty()) {
+            fields.add(path + ".preferredDuringSchedulingIgnoredDuringExecution");
+        }
+        if (required != null && required.stream().anyMatch(t -> t.getNamespaceSelector() != null
+                && !isEmpty(t.getNamespaceSelector()))) {
+            fields.add(path + ".requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector");
+        }
     }
 
     /**

@@ -84,4 +84,22 @@ class InterPodScenarioTest extends SchedulerScenario {
                 .getMetadata().getLabels().get(ZONE))
                 .containsExactlyInAnyOrder("a", "a", "a", "b", "b", "b");
     }
+
+    @Test
+    void aGangWithPreferredAntiAffinityIsPlacedAndItsVerdictNamesTheFieldLeftOut() {
+        startCluster(2, "16");
+        createGang("soft", 2, null, 2, "1", pod -> new PodBuilder(pod).editSpec().withNewAffinity()
+                .withNewPodAntiAffinity().addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(100)
+                .withNewPodAffinityTerm().withNewLabelSelector().addToMatchLabels("app", "soft").endLabelSelector()
+                .withTopologyKey("kubernetes.io/hostname").endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity().endSpec()
+                .build());
+
+        startScheduler();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("soft")).hasSize(2));
+        assertThat(verdict("soft")).hasValueSatisfying(v -> assertThat(v.message()).isEqualTo(
+                "2 pod(s) placed or bound; minMember 2 met. Not evaluated by the scheduler (placed as if absent): "
+                        + "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution."));
+    }
 }

@@ -143,4 +143,30 @@ class KubeObjectsTest {
                         1, true, false),
                 new SpreadConstraint(2, "kubernetes.io/hostname", null, 3, false, true));
     }
+
+    @Test
+    void namesThePodSpecFieldsTheSchedulerDoesNotEvaluate() {
+        PodSpec spec = new PodSpecBuilder().withNewAffinity()
+                .withNewPodAntiAffinity().addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(10)
+                .withNewPodAffinityTerm().withTopologyKey("zone").endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity()
+                .withNewPodAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("zone")
+                .withNewNamespaceSelector().addToMatchLabels("team", "a").endNamespaceSelector()
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAffinity().endAffinity()
+                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("zone")
+                .withWhenUnsatisfiable("ScheduleAnyway").endTopologySpreadConstraint()
+                .addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName("data")
+                .endPersistentVolumeClaim().endVolume()
+                .addNewResourceClaim().withName("gpu").endResourceClaim()
+                .build();
+
+        assertThat(KubeObjects.notEvaluated(spec)).containsExactly(
+                "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector",
+                "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution",
+                "spec.resourceClaims",
+                "spec.topologySpreadConstraints[whenUnsatisfiable=ScheduleAnyway]",
+                "spec.volumes[].persistentVolumeClaim");
+        assertThat(KubeObjects.notEvaluated(new PodSpecBuilder().addNewVolume().withName("tmp").withNewEmptyDir()
+                .endEmptyDir().endVolume().build())).isEmpty();
+    }
 }
