@@ -23,6 +23,9 @@ final class NodePreferences {
      * resource score alone, exactly as without preferences.
      */
     static long[] of(PlacementConstraints constraints, NodeState[] nodes, boolean[] eligible) {
+        if (constraints.preferredAffinity().isEmpty() && !anyPreferNoSchedule(nodes)) {
+            return null;
+        }
         long[] affinity = new long[nodes.length];
         long[] taints = new long[nodes.length];
         long maxAffinity = 0;
@@ -45,5 +48,17 @@ final class NodePreferences {
             score[n] = NODE_AFFINITY_WEIGHT * affinityScore + TAINT_TOLERATION_WEIGHT * taintScore;
         }
         return score;
+    }
+
+    /** Whether a node has a PreferNoSchedule taint: most clusters have none, and then no shape needs a pass. */
+    private static boolean anyPreferNoSchedule(NodeState[] nodes) {
+        for (NodeState node : nodes) {
+            for (Taint taint : node.info().taints()) {
+                if (Taint.PREFER_NO_SCHEDULE.equals(taint.effect())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

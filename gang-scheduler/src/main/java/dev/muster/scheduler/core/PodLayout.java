@@ -22,8 +22,13 @@ import java.util.function.Predicate;
  */
 final class PodLayout {
     private final NodeState[] nodes;
-    /** Per node, its pods now, or {@code null} while they are still the snapshot's. */
+    /**
+     * Per node, its pods as of {@link #podsCursor} in the log, copied from the snapshot's on the node's
+     * first change; {@code null} before. Kept only as far as a filter asks (host ports), so that a
+     * placement costs no more than its log entry.
+     */
     private final List<PodInfo>[] current;
+    private int podsCursor;
     private final Map<String, TopologyDomains> topologies = new HashMap<>();
     private final Map<CountKey, DomainCounts> counts = new HashMap<>();
     /** Per required anti-affinity term owned by pods in the layout, the owners per domain of its key. */
@@ -52,6 +57,14 @@ final class PodLayout {
 
     /** The pods on the node now. */
     List<PodInfo> podsOn(int node) {
+        for (; podsCursor < logSize; podsCursor++) {
+            List<PodInfo> pods = changing(logNodes[podsCursor]);
+            if (logSigns[podsCursor] > 0) {
+                pods.add(logPods[podsCursor]);
+            } else {
+                remove(pods, logPods[podsCursor]);
+            }
+        }
         List<PodInfo> pods = current[node];
         return pods == null ? nodes[node].snapshotPods() : pods;
     }
@@ -154,18 +167,31 @@ final class PodLayout {
 
     /** The pod was placed on the node (or its eviction undone). */
     void added(PodInfo pod, int node) {
-        List<PodInfo> pods = new ArrayList<>(podsOn(node));
-        pods.add(pod);
-        current[node] = pods;
         record(pod, node, 1);
     }
 
     /** The pod was taken off the node (or its placement undone). */
     void removed(PodInfo pod, int node) {
-        List<PodInfo> pods = new ArrayList<>(podsOn(node));
-        pods.remove(pod);
-        current[node] = pods;
         record(pod, node, -1);
+    }
+
+    private static void remove(List<PodInfo> pods, PodInfo pod) {
+        // Undoing takes off the latest placement first, so the pod is most likely last.
+        for (int at = pods.size() - 1; at >= 0; at--) {
+            if (pods.get(at) == pod) {
+                pods.remove(at);
+                return;
+            }
+        }
+    }
+
+    private List<PodInfo> changing(int node) {
+        List<PodInfo> pods = current[node];
+        if (pods == null) {
+            pods = new ArrayList<>(nodes[node].snapshotPods());
+            current[node] = pods;
+        }
+        return pods;
     }
 
     private void record(PodInfo pod, int node, int sign) {
@@ -178,7 +204,9 @@ final class PodLayout {
         logNodes[logSize] = node;
         logSigns[logSize] = (byte) sign;
         logSize++;
-        countAntiAffinityOwner(pod, node, sign);
+        if (!pod.interPod().antiAffinity().isEmpty()) {
+            countAntiAffinityOwner(pod, node, sign);
+        }
     }
 
     private void countAntiAffinityOwner(PodInfo pod, int node, int sign) {

@@ -39,6 +39,7 @@ public final class PlacementBench {
         productionQueue();
         admission();
         fixedCase();
+        podSpecRows();
         heapFootprint();
     }
 
@@ -253,6 +254,45 @@ public final class PlacementBench {
                     cycle * 1000 / gangs.size());
         }
         System.out.println();
+    }
+
+    /**
+     * The rows with inter-pod terms: the fixed case with required hostname anti-affinity inside each gang,
+     * and the mixed workload with a third of its gangs spread over zones (maxSkew 1), at 1,000 and 5,000
+     * nodes, beside the same workloads without them.
+     */
+    private static void podSpecRows() {
+        System.out.println("## Inter-pod terms: anti-affinity and topology spread");
+        System.out.println();
+        System.out.println("| workload | nodes | gangs placed | pods placed | cycle (ms) | pods placed/s |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
+        for (int nodes : new int[]{1_000, 5_000}) {
+            podSpecRow("fixed case, hostname anti-affinity in each gang", SyntheticCluster.plainNodes(nodes),
+                    SyntheticCluster.uniformGangs(500, true), nodes);
+        }
+        for (int nodes : new int[]{1_000, 5_000}) {
+            podSpecRow("mixed, a third of gangs zone-spread (maxSkew 1)", SyntheticCluster.gpuNodes(nodes),
+                    SyntheticCluster.mixedGangs(TOTAL_PODS, 42, true), nodes);
+        }
+        System.out.println();
+    }
+
+    private static void podSpecRow(String workload, ClusterState state, List<PendingGang> gangs, int nodes) {
+        List<GangPlacement> results = null;
+        double[] millis = new double[RUNS];
+        for (int run = -WARMUP; run < RUNS; run++) {
+            ClusterSnapshot snapshot = state.snapshot();
+            long start = System.nanoTime();
+            results = GangPlanner.plan(snapshot, gangs);
+            if (run >= 0) {
+                millis[run] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        double cycle = median(millis);
+        long placed = results.stream().filter(GangPlacement::placed).count();
+        long pods = results.stream().filter(GangPlacement::placed).mapToLong(r -> r.placements().size()).sum();
+        System.out.printf("| %s | %,d | %d | %,d | %.1f | %,.0f |%n", workload, nodes, placed, pods, cycle,
+                pods / (cycle / 1000));
     }
 
     /** Heap retained per node (cluster state and one snapshot) and per pending pod, after full GCs. */
