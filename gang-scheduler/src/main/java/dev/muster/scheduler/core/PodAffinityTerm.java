@@ -37,15 +37,7 @@ public record PodAffinityTerm(List<NodeSelectorRequirement> selector, Set<String
 
     /** Whether the term selects the pod. */
     public boolean matches(PodInfo pod) {
-        if (selector == null || !allNamespaces && !namespaces.contains(pod.namespace())) {
-            return false;
-        }
-        Map<String, String> labels = pod.labels();
-        for (NodeSelectorRequirement requirement : selector) {
-            if (!requirement.matches(labels)) {
-                return false;
-            }
-        }
-        return true;
+        return (allNamespaces || namespaces.contains(pod.namespace()))
+                && NodeSelectorRequirement.selects(selector, pod.labels());
     }
 }

@@ -1,7 +1,6 @@
 package dev.muster.scheduler.core;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -29,15 +28,6 @@ public record SpreadConstraint(int maxSkew, String topologyKey, List<NodeSelecto
 
     /** Whether the constraint counts the pod, which must be in the owner's namespace. */
     boolean selects(PodInfo pod) {
-        if (selector == null) {
-            return false;
-        }
-        Map<String, String> labels = pod.labels();
-        for (NodeSelectorRequirement requirement : selector) {
-            if (!requirement.matches(labels)) {
-                return false;
-            }
-        }
-        return true;
+        return NodeSelectorRequirement.selects(selector, pod.labels());
     }
 }
