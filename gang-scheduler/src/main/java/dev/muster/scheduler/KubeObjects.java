@@ -6,7 +6,10 @@ import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
+import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.HostPort;
 import dev.muster.scheduler.core.InterPodTerms;
@@ -360,7 +363,24 @@ final class KubeObjects {
                 spec == null ? null : spec.getPriorityClassName(), createdAt(podGroup),
                 spec == null || spec.getScheduleTimeoutSeconds() == null ? null
                         : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
-                JobOwnership.controllingJob(podGroup).orElse(null));
+                JobOwnership.controllingJob(podGroup).orElse(null), topology(spec));
+    }
+
+    /**
+     * The PodGroup's {@code schedulingConstraints} topology: its levels in order, required unless the
+     * policy says Preferred; {@code null} when it lists no level, and the default locality applies.
+     */
+    static GangTopology topology(PodGroupSpec spec) {
+        PodGroupSchedulingConstraints constraints = spec == null ? null : spec.getSchedulingConstraints();
+        if (constraints == null || constraints.getTopology() == null) {
+            return null;
+        }
+        List<String> levels = constraints.getTopology().stream()
+                .map(TopologyConstraint::getKey)
+                .filter(key -> key != null && !key.isBlank())
+                .toList();
+        return levels.isEmpty() ? null : new GangTopology(levels,
+                !PodGroupSchedulingConstraints.PREFERRED.equals(constraints.getTopologyPolicy()));
     }
 
     /** Whether the pod finished; finished pods use no capacity (succeeded ones still count toward a quorum). */

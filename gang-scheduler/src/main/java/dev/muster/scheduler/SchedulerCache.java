@@ -273,7 +273,7 @@ final class SchedulerCache {
         // controller's workers create the PodGroups of jobs submitted together in any order.
         JobPodTemplates job = ownerJob(key, spec);
         return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority,
-                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout());
+                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology());
     }
 
     /**

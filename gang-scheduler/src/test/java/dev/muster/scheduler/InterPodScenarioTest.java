@@ -1,19 +1,24 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
+import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
 import dev.muster.support.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Inter-pod affinity, host ports and topology spread on the local cluster, from pod specs as users write them. */
+/** Inter-pod affinity, host ports, topology spread and gang topology on the local cluster, from pod specs as users write them. */
 class InterPodScenarioTest extends SchedulerScenario {
     private static final String ZONE = "topology.kubernetes.io/zone";
+    private static final String RACK = "topology.muster.dev/rack";
 
     /** Each pod labelled app=spread and required on a node without another app=spread pod. */
     private static final UnaryOperator<Pod> ONE_PER_NODE = pod -> new PodBuilder(pod)
@@ -101,5 +106,29 @@ class InterPodScenarioTest extends SchedulerScenario {
         assertThat(verdict("soft")).hasValueSatisfying(v -> assertThat(v.message()).isEqualTo(
                 "2 pod(s) placed or bound; minMember 2 met. Not evaluated by the scheduler (placed as if absent): "
                         + "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution."));
+    }
+
+    @Test
+    void aGangRequiredInOneRackThatFitsOnlyAcrossTwoRacksWaitsAndItsVerdictNamesTheConstraint() {
+        startCluster(4, "4");
+        for (int n = 0; n < 4; n++) {
+            String rack = n < 2 ? "r1" : "r2";
+            client.nodes().withName("node-" + n).edit(node -> new NodeBuilder(node).editMetadata()
+                    .addToLabels(RACK, rack).endMetadata().build());
+        }
+        createGang("racked", 3, null, 3, "3", UnaryOperator.identity());
+        client.resources(PodGroup.class).inNamespace(NS).withName("racked").edit(podGroup -> {
+            PodGroupSchedulingConstraints constraints = new PodGroupSchedulingConstraints();
+            constraints.setTopology(List.of(new TopologyConstraint(RACK)));
+            podGroup.getSpec().setSchedulingConstraints(constraints);
+            return podGroup;
+        });
+
+        startScheduler();
+
+        await().atMost(PATIENCE).until(() -> verdict("racked").isPresent());
+        assertThat(verdict("racked")).hasValueSatisfying(v -> assertThat(v.message()).startsWith(
+                "No single domain of " + RACK + " holds the 3 pod(s) the quorum still needs"));
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("racked")).isEmpty());
     }
 }

@@ -1,5 +1,9 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
+import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.HostPort;
 import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
@@ -168,5 +172,20 @@ class KubeObjectsTest {
                 "spec.volumes[].persistentVolumeClaim");
         assertThat(KubeObjects.notEvaluated(new PodSpecBuilder().addNewVolume().withName("tmp").withNewEmptyDir()
                 .endEmptyDir().endVolume().build())).isEmpty();
+    }
+
+    @Test
+    void readsAPodGroupsTopologyLevelsInOrderRequiredUnlessPreferred() {
+        PodGroupSpec spec = new PodGroupSpec();
+        PodGroupSchedulingConstraints constraints = new PodGroupSchedulingConstraints();
+        constraints.setTopology(List.of(new TopologyConstraint("rack"), new TopologyConstraint("zone")));
+        spec.setSchedulingConstraints(constraints);
+
+        assertThat(KubeObjects.topology(spec)).isEqualTo(new GangTopology(List.of("rack", "zone"), true));
+        constraints.setTopologyPolicy(PodGroupSchedulingConstraints.PREFERRED);
+        assertThat(KubeObjects.topology(spec)).isEqualTo(new GangTopology(List.of("rack", "zone"), false));
+        constraints.setTopology(List.of());
+        assertThat(KubeObjects.topology(spec)).isNull();
+        assertThat(KubeObjects.topology(new PodGroupSpec())).isNull();
     }
 }
