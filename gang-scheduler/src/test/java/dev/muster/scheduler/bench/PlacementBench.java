@@ -241,8 +241,8 @@ public final class PlacementBench {
 
     /**
      * The rows with inter-pod terms: the fixed case with required hostname anti-affinity inside each gang,
-     * and the mixed workload with a third of its gangs spread over zones (maxSkew 1), at 1,000 and 5,000
-     * nodes; the tables above have the same workloads without them.
+     * and the mixed workload with a third of its gangs spread over zones (maxSkew 1) and a tenth required
+     * in one rack, at 1,000 and 5,000 nodes; the tables above have the same workloads without them.
      */
     private static void podSpecRows() {
         System.out.println("## Inter-pod terms: anti-affinity and topology spread");
@@ -254,7 +254,7 @@ public final class PlacementBench {
                     SyntheticCluster.uniformGangs(500, true), nodes);
         }
         for (int nodes : new int[]{1_000, 5_000}) {
-            podSpecRow("mixed, a third of gangs zone-spread (maxSkew 1)", SyntheticCluster.gpuNodes(nodes),
+            podSpecRow("mixed, a third zone-spread (maxSkew 1), a tenth in one rack", SyntheticCluster.gpuNodes(nodes),
                     SyntheticCluster.mixedGangs(TOTAL_PODS, 42, true), nodes);
         }
         System.out.println();

@@ -2,6 +2,7 @@ package dev.muster.scheduler.bench;
 
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
+import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
@@ -86,10 +87,11 @@ final class SyntheticCluster {
     }
 
     /**
-     * The mixed workload; with {@code zoneSpread}, every third gang's pods are labelled with the gang's
-     * name and carry a DoNotSchedule zone spread (maxSkew 1) over them, the same gangs otherwise.
+     * The mixed workload; with {@code podSpecTerms}, every third gang's pods are labelled with the gang's
+     * name and carry a DoNotSchedule zone spread (maxSkew 1) over them, and every tenth gang is required
+     * to fit one rack (gang topology), the same gangs otherwise.
      */
-    static List<PendingGang> mixedGangs(int totalPods, long seed, boolean zoneSpread) {
+    static List<PendingGang> mixedGangs(int totalPods, long seed, boolean podSpecTerms) {
         Random random = new Random(seed);
         List<PendingGang> gangs = new ArrayList<>();
         int made = 0;
@@ -111,10 +113,11 @@ final class SyntheticCluster {
             GroupKey key = GroupKey.podGroup("bench", "gang-" + g);
             Map<String, Integer> minTaskMember = gpu ? Map.of("launcher", 1) : Map.of();
             GangInfo info = new GangInfo(key, minMember, minTaskMember, random.nextInt(3),
-                    Instant.EPOCH.plusSeconds(g));
+                    Instant.EPOCH.plusSeconds(g), null,
+                    podSpecTerms && g % 10 == 5 ? new GangTopology(List.of(RACK), true) : null);
             List<PodInfo> pods = new ArrayList<>(size);
             Map<String, String> labels = Map.of("gang", key.name());
-            InterPodTerms terms = zoneSpread && g % 3 == 0 ? new InterPodTerms(List.of(), List.of(), List.of(),
+            InterPodTerms terms = podSpecTerms && g % 3 == 0 ? new InterPodTerms(List.of(), List.of(), List.of(),
                     List.of(new SpreadConstraint(1, ZONE, List.of(new NodeSelectorRequirement("gang",
                             NodeSelectorRequirement.Operator.In, List.of(key.name()))), 1, true, false)))
                     : InterPodTerms.NONE;
