@@ -28,6 +28,15 @@ class InterPodScenarioTest extends SchedulerScenario {
             .withTopologyKey("kubernetes.io/hostname").endRequiredDuringSchedulingIgnoredDuringExecution()
             .endPodAntiAffinity().endAffinity().endSpec().build();
 
+    /** Labels node-0 and node-1 with the first value, node-2 and node-3 with the second. */
+    private void labelHalves(String key, String first, String second) {
+        for (int n = 0; n < 4; n++) {
+            String value = n < 2 ? first : second;
+            client.nodes().withName("node-" + n).edit(node -> new NodeBuilder(node).editMetadata()
+                    .addToLabels(key, value).endMetadata().build());
+        }
+    }
+
     @Test
     void fourPodsThatMustSpreadOnePerNodeWaitOnThreeNodesAndTakeFourWhenAFourthJoins() {
         startCluster(3, "16");
@@ -71,11 +80,7 @@ class InterPodScenarioTest extends SchedulerScenario {
     @Test
     void sixPodsSpreadOverTwoZonesWithMaxSkewOneLandThreeAndThree() {
         startCluster(4, "16");
-        for (int n = 0; n < 4; n++) {
-            String zone = n < 2 ? "a" : "b";
-            client.nodes().withName("node-" + n).edit(node -> new NodeBuilder(node).editMetadata()
-                    .addToLabels(ZONE, zone).endMetadata().build());
-        }
+        labelHalves(ZONE, "a", "b");
         createGang("zoned", 6, null, 6, "1", pod -> new PodBuilder(pod)
                 .editMetadata().addToLabels("app", "zoned").endMetadata()
                 .editSpec().addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey(ZONE)
@@ -111,11 +116,7 @@ class InterPodScenarioTest extends SchedulerScenario {
     @Test
     void aGangRequiredInOneRackThatFitsOnlyAcrossTwoRacksWaitsAndItsVerdictNamesTheConstraint() {
         startCluster(4, "4");
-        for (int n = 0; n < 4; n++) {
-            String rack = n < 2 ? "r1" : "r2";
-            client.nodes().withName("node-" + n).edit(node -> new NodeBuilder(node).editMetadata()
-                    .addToLabels(RACK, rack).endMetadata().build());
-        }
+        labelHalves(RACK, "r1", "r2");
         createGang("racked", 3, null, 3, "3", UnaryOperator.identity());
         client.resources(PodGroup.class).inNamespace(NS).withName("racked").edit(podGroup -> {
             PodGroupSchedulingConstraints constraints = new PodGroupSchedulingConstraints();
