@@ -33,6 +33,14 @@ final class PodLayout {
     private final Map<CountKey, DomainCounts> counts = new HashMap<>();
     /** Per required anti-affinity term owned by pods in the layout, the owners per domain of its key. */
     private final Map<PodAffinityTerm, DomainCounts> antiAffinityOwners = new LinkedHashMap<>();
+    /**
+     * The terms of {@link #antiAffinityOwners} by a label the pods they select must carry (key, then
+     * value: those of the term's first In requirement), so that a pod is matched only against terms that
+     * can select it, not against every term in the layout.
+     */
+    private final Map<String, Map<String, List<PodAffinityTerm>>> antiAffinityByLabel = new HashMap<>();
+    /** The terms of {@link #antiAffinityOwners} without an In requirement, matched against every pod. */
+    private final List<PodAffinityTerm> antiAffinityUnindexed = new ArrayList<>();
     /** Per topology spread policy, the nodes whose pods count ({@link #spreadEligible}). */
     private final Map<List<Object>, boolean[]> eligibleNodes = new HashMap<>();
     /** Per eligible-node array (by identity) and topology key, the domains holding an eligible node. */
@@ -116,12 +124,24 @@ final class PodLayout {
             return List.of();
         }
         List<DomainCounts> against = new ArrayList<>(0);
-        for (Map.Entry<PodAffinityTerm, DomainCounts> entry : antiAffinityOwners.entrySet()) {
-            if (entry.getValue().total() > 0 && entry.getKey().matches(pod)) {
-                against.add(entry.getValue());
+        for (Map.Entry<String, String> label : pod.labels().entrySet()) {
+            Map<String, List<PodAffinityTerm>> byValue = antiAffinityByLabel.get(label.getKey());
+            List<PodAffinityTerm> terms = byValue == null ? null : byValue.get(label.getValue());
+            if (terms != null) {
+                addSelecting(terms, pod, against);
             }
         }
+        addSelecting(antiAffinityUnindexed, pod, against);
         return against;
+    }
+
+    private void addSelecting(List<PodAffinityTerm> terms, PodInfo pod, List<DomainCounts> against) {
+        for (PodAffinityTerm term : terms) {
+            DomainCounts owners = antiAffinityOwners.get(term);
+            if (owners.total() > 0 && term.matches(pod)) {
+                against.add(owners);
+            }
+        }
     }
 
     /**
@@ -211,9 +231,30 @@ final class PodLayout {
 
     private void countAntiAffinityOwner(PodInfo pod, int node, int sign) {
         for (PodAffinityTerm term : pod.interPod().antiAffinity()) {
-            DomainCounts owners = antiAffinityOwners.computeIfAbsent(term,
-                    t -> new DomainCounts(domains(t.topologyKey()), p -> true, null));
+            DomainCounts owners = antiAffinityOwners.get(term);
+            if (owners == null) {
+                owners = new DomainCounts(domains(term.topologyKey()), p -> true, null);
+                antiAffinityOwners.put(term, owners);
+                index(term);
+            }
             owners.add(node, sign);
+        }
+    }
+
+    private void index(PodAffinityTerm term) {
+        if (term.selector() == null) {
+            // Selects no pod: never needs matching.
+            return;
+        }
+        NodeSelectorRequirement in = term.selector().stream()
+                .filter(r -> r.operator() == NodeSelectorRequirement.Operator.In).findFirst().orElse(null);
+        if (in == null) {
+            antiAffinityUnindexed.add(term);
+            return;
+        }
+        Map<String, List<PodAffinityTerm>> byValue = antiAffinityByLabel.computeIfAbsent(in.key(), k -> new HashMap<>());
+        for (String value : in.values()) {
+            byValue.computeIfAbsent(value, v -> new ArrayList<>(1)).add(term);
         }
     }
 

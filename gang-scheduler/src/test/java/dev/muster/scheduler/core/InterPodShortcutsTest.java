@@ -110,8 +110,17 @@ class InterPodShortcutsTest {
                 constraints, labels, new InterPodTerms(affinity, anti, ports, spread));
     }
 
+    /** Mostly a label to match; sometimes only a NotIn or an Exists, which selects pods without any In. */
     private static PodAffinityTerm randomTerm(Random random) {
-        return PodAffinityTerm.ofLabels(Map.of("app", APPS[random.nextInt(3)]), "ns", KEYS[random.nextInt(2)]);
+        String key = KEYS[random.nextInt(2)];
+        return switch (random.nextInt(5)) {
+            case 0 -> new PodAffinityTerm(List.of(new NodeSelectorRequirement("app",
+                    NodeSelectorRequirement.Operator.NotIn, List.of(APPS[random.nextInt(3)]))), java.util.Set.of("ns"),
+                    false, key);
+            case 1 -> new PodAffinityTerm(List.of(new NodeSelectorRequirement("app",
+                    NodeSelectorRequirement.Operator.Exists, List.of())), java.util.Set.of(), true, key);
+            default -> PodAffinityTerm.ofLabels(Map.of("app", APPS[random.nextInt(3)]), "ns", key);
+        };
     }
 
     /** Places pod by pod on the best node that passes every filter, evaluated over all pods each time. */
