@@ -1,5 +1,7 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.GangTopology;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -13,7 +15,8 @@ import java.util.Map;
  * @param createdAt         when the PodGroup was created
  * @param scheduleTimeout   the group's own permit waiting time, if it sets one
  * @param ownerJob          the Job that controls the group, {@code null} for a group of any other workload
+ * @param topology          the group's {@code schedulingConstraints} topology, {@code null} if it sets none
  */
 record GangRequirements(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
-                        Instant createdAt, Duration scheduleTimeout, String ownerJob) {
+                        Instant createdAt, Duration scheduleTimeout, String ownerJob, GangTopology topology) {
 }

@@ -1,9 +1,13 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.MusterLabels;
+import dev.muster.api.PodGroupLabel;
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.TaskPods;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.ResourceVector;
@@ -16,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
@@ -41,7 +46,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             Map<String, TaskTemplate> templates = new HashMap<>();
             for (TaskPods.TaskPod pod : TaskPods.of(job, task -> true)) {
                 pods.add(new PlannedPod(pod.name(), templates.computeIfAbsent(pod.task().getName(),
-                        name -> TaskTemplate.of(pod.task()))));
+                        name -> TaskTemplate.of(job, pod.task()))));
             }
         }
         return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting, List.copyOf(pods));
@@ -64,7 +69,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             if (tasks.contains(task.name()) && !exists.test(pod.name())) {
                 expected.add(new PodInfo(group.namespace(), pod.name(), group, task.name(),
                         priority.apply(task.priority(), task.priorityClassName()), task.requests(),
-                        task.constraints()));
+                        task.constraints(), task.labels(), task.interPod(), task.notEvaluated()));
             }
         }
         return expected;
@@ -74,15 +79,34 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
     record PlannedPod(String name, TaskTemplate task) {
     }
 
-    /** One task's pods as its template describes them. */
+    /**
+     * One task's pods as its template describes them.
+     *
+     * @param labels   the labels every pod of the task gets: the template's, the Job's and the task's name
+     *                 and the pod group's (a pod's index label differs from pod to pod and is left out)
+     * @param interPod the template's inter-pod terms and host ports
+     * @param notEvaluated the template's fields the scheduler does not evaluate
+     */
     record TaskTemplate(String name, ResourceVector requests, PlacementConstraints constraints,
-                        Integer priority, String priorityClassName) {
+                        Integer priority, String priorityClassName, Map<String, String> labels,
+                        InterPodTerms interPod, SortedSet<String> notEvaluated) {
 
-        static TaskTemplate of(TaskSpec task) {
+        static TaskTemplate of(Job job, TaskSpec task) {
             PodSpec pod = task.getTemplate() == null || task.getTemplate().getSpec() == null ? new PodSpec()
                     : task.getTemplate().getSpec();
+            Map<String, String> labels = new HashMap<>();
+            if (task.getTemplate() != null && task.getTemplate().getMetadata() != null
+                    && task.getTemplate().getMetadata().getLabels() != null) {
+                labels.putAll(task.getTemplate().getMetadata().getLabels());
+            }
+            String jobName = job.getMetadata().getName();
+            labels.put(MusterLabels.JOB_NAME, jobName);
+            labels.put(MusterLabels.TASK_NAME, task.getName());
+            PodGroupLabel.join(labels, JobDefaults.podGroupName(jobName));
             return new TaskTemplate(task.getName(), PodRequests.of(pod), KubeObjects.constraints(pod),
-                    pod.getPriority(), pod.getPriorityClassName());
+                    pod.getPriority(), pod.getPriorityClassName(), labels,
+                    KubeObjects.interPodTerms(pod, job.getMetadata().getNamespace(), labels),
+                    KubeObjects.notEvaluated(pod));
         }
     }
 }

@@ -6,29 +6,45 @@ import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
+import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.HostPort;
+import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
 import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.PreferredTerm;
+import dev.muster.scheduler.core.SpreadConstraint;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /** Reads what the scheduler needs from fabric8's Kubernetes objects into the core's records. */
 final class KubeObjects {
@@ -59,12 +75,215 @@ final class KubeObjects {
         Map<String, String> labels = metadata.getLabels() == null ? Map.of() : metadata.getLabels();
         return new PodInfo(metadata.getNamespace(), metadata.getName(), groupKey(pod),
                 labels.get(MusterLabels.TASK_NAME), spec.getPriority() == null ? 0 : spec.getPriority(),
-                PodRequests.of(spec), constraints(spec));
+                PodRequests.of(spec), constraints(spec), labels, interPodTerms(spec, metadata.getNamespace(), labels),
+                notEvaluated(spec));
     }
 
-    /** nodeSelector, required node affinity and tolerations; preferred affinity does not constrain. */
+    /**
+     * The fields of the pod spec that bear on placement in kube-scheduler and that this scheduler does
+     * not evaluate: preferred inter-pod (anti-)affinity, a required term's non-empty namespaceSelector
+     * (namespace labels are not watched), ScheduleAnyway topology spread, volume topology (claims and
+     * ephemeral volumes, whose PV node affinity and storage-class zones are not read) and DRA claims.
+     */
+    static SortedSet<String> notEvaluated(PodSpec spec) {
+        SortedSet<String> fields = new TreeSet<>();
+        Affinity affinity = spec.getAffinity();
+        if (affinity != null && affinity.getPodAffinity() != null) {
+            notEvaluatedTerms("spec.affinity.podAffinity", affinity.getPodAffinity()
+                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    affinity.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
+        }
+        if (affinity != null && affinity.getPodAntiAffinity() != null) {
+            notEvaluatedTerms("spec.affinity.podAntiAffinity", affinity.getPodAntiAffinity()
+                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
+        }
+        if (spec.getTopologySpreadConstraints() != null && spec.getTopologySpreadConstraints().stream()
+                .anyMatch(c -> "ScheduleAnyway".equals(c.getWhenUnsatisfiable()))) {
+            fields.add("spec.topologySpreadConstraints[whenUnsatisfiable=ScheduleAnyway]");
+        }
+        if (spec.getVolumes() != null) {
+            for (var volume : spec.getVolumes()) {
+                if (volume.getPersistentVolumeClaim() != null) {
+                    fields.add("spec.volumes[].persistentVolumeClaim");
+                }
+                if (volume.getEphemeral() != null) {
+                    fields.add("spec.volumes[].ephemeral");
+                }
+            }
+        }
+        if (spec.getResourceClaims() != null && !spec.getResourceClaims().isEmpty()) {
+            fields.add("spec.resourceClaims");
+        }
+        return fields;
+    }
+
+    private static void notEvaluatedTerms(String path, List<io.fabric8.kubernetes.api.model.PodAffinityTerm> required,
+                                          List<?> preferred, SortedSet<String> fields) {
+        if (preferred != null && !preferred.isEmpty()) {
+            fields.add(path + ".preferredDuringSchedulingIgnoredDuringExecution");
+        }
+        if (required != null && required.stream().anyMatch(t -> t.getNamespaceSelector() != null
+                && !isEmpty(t.getNamespaceSelector()))) {
+            fields.add(path + ".requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector");
+        }
+    }
+
+    /**
+     * Required pod affinity and anti-affinity terms and host ports of a pod in the namespace with the
+     * labels; preferred terms are scores, not constraints.
+     */
+    static InterPodTerms interPodTerms(PodSpec spec, String namespace, Map<String, String> labels) {
+        Affinity affinity = spec.getAffinity();
+        List<PodAffinityTerm> required = List.of();
+        List<PodAffinityTerm> anti = List.of();
+        if (affinity != null && affinity.getPodAffinity() != null) {
+            required = terms(affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    namespace, labels);
+        }
+        if (affinity != null && affinity.getPodAntiAffinity() != null) {
+            anti = terms(affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    namespace, labels);
+        }
+        List<HostPort> ports = hostPorts(spec.getContainers());
+        List<SpreadConstraint> spread = spreadConstraints(spec.getTopologySpreadConstraints(), labels);
+        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty() && spread.isEmpty()) {
+            return InterPodTerms.NONE;
+        }
+        return new InterPodTerms(required, anti, ports, spread);
+    }
+
+    /**
+     * The DoNotSchedule topology spread constraints, with kube-scheduler's defaults: minDomains 1,
+     * nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore; matchLabelKeys merged in as In of the pod's own
+     * values. ScheduleAnyway constraints only score, which the scheduler does not do for spread.
+     */
+    private static List<SpreadConstraint> spreadConstraints(List<TopologySpreadConstraint> constraints,
+                                                            Map<String, String> labels) {
+        if (constraints == null) {
+            return List.of();
+        }
+        List<SpreadConstraint> converted = new ArrayList<>(constraints.size());
+        for (TopologySpreadConstraint constraint : constraints) {
+            if (!"DoNotSchedule".equals(constraint.getWhenUnsatisfiable()) || constraint.getTopologyKey() == null
+                    || constraint.getMaxSkew() == null) {
+                continue;
+            }
+            List<NodeSelectorRequirement> selector = labelSelector(constraint.getLabelSelector());
+            if (selector != null) {
+                selector = new ArrayList<>(selector);
+                addOwnValues(selector, constraint.getMatchLabelKeys(), NodeSelectorRequirement.Operator.In, labels);
+            }
+            converted.add(new SpreadConstraint(constraint.getMaxSkew(), constraint.getTopologyKey(), selector,
+                    constraint.getMinDomains() == null ? 1 : constraint.getMinDomains(),
+                    !"Ignore".equals(constraint.getNodeAffinityPolicy()), "Honor".equals(constraint.getNodeTaintsPolicy())));
+        }
+        return converted;
+    }
+
+    private static List<PodAffinityTerm> terms(List<io.fabric8.kubernetes.api.model.PodAffinityTerm> terms,
+                                               String namespace, Map<String, String> labels) {
+        if (terms == null) {
+            return List.of();
+        }
+        List<PodAffinityTerm> converted = new ArrayList<>(terms.size());
+        for (var term : terms) {
+            // The API server rejects a term without a topology key; skipping it keeps the rest honoured.
+            if (term.getTopologyKey() != null && !term.getTopologyKey().isEmpty()) {
+                converted.add(term(term, namespace, labels));
+            }
+        }
+        return converted;
+    }
+
+    /**
+     * One term as kube-scheduler reads it: matchLabelKeys and mismatchLabelKeys become In and NotIn of
+     * the pod's own values; no namespaces and no namespaceSelector mean the pod's namespace, an empty
+     * namespaceSelector means every namespace. A non-empty namespaceSelector selects namespaces by labels
+     * the scheduler does not watch, so only the listed namespaces count.
+     */
+    private static PodAffinityTerm term(io.fabric8.kubernetes.api.model.PodAffinityTerm term, String namespace,
+                                        Map<String, String> labels) {
+        List<NodeSelectorRequirement> selector = labelSelector(term.getLabelSelector());
+        if (selector != null) {
+            selector = new ArrayList<>(selector);
+            addOwnValues(selector, term.getMatchLabelKeys(), NodeSelectorRequirement.Operator.In, labels);
+            addOwnValues(selector, term.getMismatchLabelKeys(), NodeSelectorRequirement.Operator.NotIn, labels);
+        }
+        Set<String> namespaces = term.getNamespaces() == null ? new HashSet<>() : new HashSet<>(term.getNamespaces());
+        LabelSelector namespaceSelector = term.getNamespaceSelector();
+        boolean allNamespaces = namespaceSelector != null && isEmpty(namespaceSelector);
+        if (namespaces.isEmpty() && namespaceSelector == null) {
+            namespaces.add(namespace);
+        }
+        return new PodAffinityTerm(selector, namespaces, allNamespaces, term.getTopologyKey());
+    }
+
+    private static void addOwnValues(List<NodeSelectorRequirement> selector, List<String> keys,
+                                     NodeSelectorRequirement.Operator operator, Map<String, String> labels) {
+        if (keys == null) {
+            return;
+        }
+        for (String key : keys) {
+            String value = labels.get(key);
+            // A key the pod lacks is ignored, as kube-apiserver does when it merges these keys.
+            if (value != null) {
+                selector.add(new NodeSelectorRequirement(key, operator, List.of(value)));
+            }
+        }
+    }
+
+    private static boolean isEmpty(LabelSelector selector) {
+        return (selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
+                && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty());
+    }
+
+    /** A label selector's requirements; {@code null} for no selector, which selects nothing. */
+    private static List<NodeSelectorRequirement> labelSelector(LabelSelector selector) {
+        if (selector == null) {
+            return null;
+        }
+        List<NodeSelectorRequirement> requirements = new ArrayList<>();
+        if (selector.getMatchLabels() != null) {
+            selector.getMatchLabels().forEach((key, value) -> requirements.add(
+                    new NodeSelectorRequirement(key, NodeSelectorRequirement.Operator.In, List.of(value))));
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (var expression : selector.getMatchExpressions()) {
+                NodeSelectorRequirement.Operator operator = operator(expression.getOperator());
+                // Label selectors know In, NotIn, Exists and DoesNotExist; anything else matches nothing.
+                requirements.add(operator == null || operator == NodeSelectorRequirement.Operator.Gt
+                        || operator == NodeSelectorRequirement.Operator.Lt
+                        ? new NodeSelectorRequirement(expression.getKey(), NodeSelectorRequirement.Operator.In, List.of())
+                        : new NodeSelectorRequirement(expression.getKey(), operator, expression.getValues()));
+            }
+        }
+        return requirements;
+    }
+
+    /** The host ports of the containers, as kube-scheduler's NodePorts collects them; port 0 asks for none. */
+    private static List<HostPort> hostPorts(List<Container> containers) {
+        if (containers == null) {
+            return List.of();
+        }
+        List<HostPort> ports = new ArrayList<>(0);
+        for (Container container : containers) {
+            if (container.getPorts() == null) {
+                continue;
+            }
+            for (ContainerPort port : container.getPorts()) {
+                if (port.getHostPort() != null && port.getHostPort() > 0) {
+                    ports.add(new HostPort(port.getHostIP(), port.getProtocol(), port.getHostPort()));
+                }
+            }
+        }
+        return ports;
+    }
+
+    /** nodeSelector, required and preferred node affinity and tolerations. */
     static PlacementConstraints constraints(PodSpec spec) {
         List<NodeSelectorTerm> terms = List.of();
+        List<PreferredTerm> preferred = List.of();
         Affinity affinity = spec.getAffinity();
         if (affinity != null && affinity.getNodeAffinity() != null
                 && affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null) {
@@ -72,13 +291,19 @@ final class KubeObjects {
             terms = required.getNodeSelectorTerms() == null ? List.of()
                     : required.getNodeSelectorTerms().stream().map(KubeObjects::term).toList();
         }
+        if (affinity != null && affinity.getNodeAffinity() != null
+                && affinity.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution() != null) {
+            preferred = affinity.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution().stream()
+                    .filter(p -> p.getPreference() != null && p.getWeight() != null && p.getWeight() > 0)
+                    .map(p -> new PreferredTerm(p.getWeight(), term(p.getPreference()))).toList();
+        }
         List<Toleration> tolerations = spec.getTolerations() == null ? List.of()
                 : spec.getTolerations().stream()
                 .map(t -> new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect())).toList();
-        if (terms.isEmpty() && tolerations.isEmpty()) {
+        if (terms.isEmpty() && tolerations.isEmpty() && preferred.isEmpty()) {
             return PlacementConstraints.ofNodeSelector(spec.getNodeSelector());
         }
-        return new PlacementConstraints(spec.getNodeSelector(), terms, tolerations);
+        return new PlacementConstraints(spec.getNodeSelector(), terms, tolerations, preferred);
     }
 
     private static NodeSelectorTerm term(io.fabric8.kubernetes.api.model.NodeSelectorTerm term) {
@@ -138,7 +363,24 @@ final class KubeObjects {
                 spec == null ? null : spec.getPriorityClassName(), createdAt(podGroup),
                 spec == null || spec.getScheduleTimeoutSeconds() == null ? null
                         : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
-                JobOwnership.controllingJob(podGroup).orElse(null));
+                JobOwnership.controllingJob(podGroup).orElse(null), topology(spec));
+    }
+
+    /**
+     * The PodGroup's {@code schedulingConstraints} topology: its levels in order, required unless the
+     * policy says Preferred; {@code null} when it lists no level, and the default locality applies.
+     */
+    static GangTopology topology(PodGroupSpec spec) {
+        PodGroupSchedulingConstraints constraints = spec == null ? null : spec.getSchedulingConstraints();
+        if (constraints == null || constraints.getTopology() == null) {
+            return null;
+        }
+        List<String> levels = constraints.getTopology().stream()
+                .map(TopologyConstraint::getKey)
+                .filter(key -> key != null && !key.isBlank())
+                .toList();
+        return levels.isEmpty() ? null : new GangTopology(levels,
+                !PodGroupSchedulingConstraints.PREFERRED.equals(constraints.getTopologyPolicy()));
     }
 
     /** Whether the pod finished; finished pods use no capacity (succeeded ones still count toward a quorum). */

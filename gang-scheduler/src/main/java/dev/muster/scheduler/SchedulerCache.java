@@ -273,7 +273,7 @@ final class SchedulerCache {
         // controller's workers create the PodGroups of jobs submitted together in any order.
         JobPodTemplates job = ownerJob(key, spec);
         return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority,
-                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout());
+                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology());
     }
 
     /**
@@ -366,7 +366,7 @@ final class SchedulerCache {
             return;
         }
         if (pod.occupiesNode()) {
-            cluster.occupy(pod.nodeName(), pod.info().requests());
+            cluster.occupy(pod.nodeName(), pod.info());
             // A bound pod of no PodGroup is a finished gang of one; nothing needs its count.
             if (!key.standalonePod()) {
                 groups.computeIfAbsent(key, k -> new GroupPods()).bound.add(pod.nodeName(), pod.info().task());
@@ -388,7 +388,7 @@ final class SchedulerCache {
             return;
         }
         if (pod.occupiesNode()) {
-            cluster.release(pod.nodeName(), pod.info().requests());
+            cluster.release(pod.nodeName(), pod.info());
             if (key.standalonePod()) {
                 return;
             }

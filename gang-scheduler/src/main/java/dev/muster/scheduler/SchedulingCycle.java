@@ -73,7 +73,10 @@ final class SchedulingCycle implements Runnable {
     private void runSynced() {
         CycleInput input = cache.beginCycle();
         Instant now = clock.instant();
-        List<GangPlacement> results = queue.plan(input.snapshot(), input.gangs(), now);
+        List<GangPlacement> results = new ArrayList<>();
+        for (GangPlacement result : queue.plan(input.snapshot(), input.gangs(), now)) {
+            results.add(result.notingNotEvaluated());
+        }
         String transitionId = UUID.randomUUID().toString();
         Map<GroupKey, String> waits = new HashMap<>();
         for (GangPlacement result : results) {

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -23,13 +24,15 @@ import java.util.concurrent.RejectedExecutionException;
  * and a {@code Scheduled} Normal event when it is placed: one event per
  * distinct reason, not one per cycle, so {@code kubectl describe} stays readable however often cycles run.
  * A pod whose PodGroup does not exist gets one {@code PodGroupNotFound} Warning event on itself, since
- * there is no PodGroup to record it on.
+ * there is no PodGroup to record it on. A gang whose pods use pod spec fields the scheduler does not
+ * evaluate gets one {@code PodSpecNotEvaluated} Warning event naming them, again only when they change.
  */
 final class SchedulingEvents {
     static final String FAILED_SCHEDULING = "FailedScheduling";
     static final String SCHEDULED = "Scheduled";
     static final String ADMITTED = "Admitted";
     static final String POD_GROUP_NOT_FOUND = "PodGroupNotFound";
+    static final String POD_SPEC_NOT_EVALUATED = "PodSpecNotEvaluated";
 
     private final EventRecorder recorder;
     private final Store<PodGroup> podGroups;
@@ -37,6 +40,8 @@ final class SchedulingEvents {
     private final Executor executor;
     /** The last event recorded per gang still waiting, as reason and message. */
     private Map<GroupKey, String> recorded = new HashMap<>();
+    /** Per gang whose pods use fields the scheduler does not evaluate, the fields it was told of. */
+    private Map<GroupKey, SortedSet<String>> toldNotEvaluated = new HashMap<>();
     /** Per pod waiting for a missing PodGroup, the message of the event it got. */
     private Map<String, String> toldMissing = new HashMap<>();
 
@@ -50,11 +55,20 @@ final class SchedulingEvents {
     /** Records what changed since the last cycle; gangs absent from {@code results} are forgotten. */
     void report(List<GangPlacement> results) {
         Map<GroupKey, String> now = new HashMap<>();
+        Map<GroupKey, SortedSet<String>> notEvaluatedNow = new HashMap<>();
         for (GangPlacement result : results) {
             if (result.outcome() == GangPlacement.Outcome.WITHDRAWN) {
                 continue;
             }
             GroupKey key = result.gang().key();
+            SortedSet<String> fields = result.notEvaluated();
+            if (!fields.isEmpty()) {
+                notEvaluatedNow.put(key, fields);
+                if (!fields.equals(toldNotEvaluated.get(key))) {
+                    record(key, EventRecorder.WARNING, POD_SPEC_NOT_EVALUATED, "The scheduler does not evaluate "
+                            + String.join(", ", fields) + " of the gang's pods; they are placed as if absent.");
+                }
+            }
             boolean admitted = result.outcome() == GangPlacement.Outcome.ADMITTED;
             String reason = result.placed() ? SCHEDULED : admitted ? ADMITTED : FAILED_SCHEDULING;
             String message = result.placed() || admitted ? result.message() : result.pendingPodMessage();
@@ -66,6 +80,7 @@ final class SchedulingEvents {
             }
         }
         recorded = now;
+        toldNotEvaluated = notEvaluatedNow;
     }
 
     /**

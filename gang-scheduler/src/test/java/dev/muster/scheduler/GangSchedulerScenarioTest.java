@@ -31,16 +31,6 @@ import static org.awaitility.Awaitility.await;
  * exist, so its first cycle sees them all and the outcome does not depend on creation timing.
  */
 class GangSchedulerScenarioTest extends SchedulerScenario {
-    private void startCluster(int nodes, String cpu) {
-        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(cpu)
-                .withNodeMemory("8Gi").withDefaultRunTime(Duration.ofMinutes(10)));
-        client = cluster.client();
-    }
-
-    private void startScheduler() {
-        startScheduler(UnaryOperator.identity());
-    }
-
     @Test
     void theHigherPriorityGangWinsThoughCreatedLater() {
         startCluster(1, "4");
@@ -237,26 +227,5 @@ class GangSchedulerScenarioTest extends SchedulerScenario {
             scheduler = null;
             informers.close();
         }
-    }
-
-    private void createGang(String name, int minMember, String priorityClass, int pods, String cpu,
-                            UnaryOperator<Pod> customize) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        podGroup.getSpec().setMinMember(minMember);
-        podGroup.getSpec().setPriorityClassName(priorityClass);
-        client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
-        IntStream.range(0, pods).forEach(i -> client.pods().inNamespace(NS)
-                .resource(pod(name + "-worker-" + i, name, cpu, customize)).create());
-    }
-
-    private static Pod pod(String name, String podGroup, String cpu, UnaryOperator<Pod> customize) {
-        return customize.apply(new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace(NS)
-                .withLabels(Map.of(MusterLabels.POD_GROUP, podGroup, MusterLabels.TASK_NAME, "worker")).endMetadata()
-                .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME)
-                .addNewContainer().withName("main").withImage("busybox")
-                .withNewResources().addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity("1Gi"))
-                .endResources().endContainer().endSpec().build());
     }
 }

@@ -1,8 +1,18 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
+import dev.muster.scheduler.core.GangTopology;
+import dev.muster.scheduler.core.HostPort;
+import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
 import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.NodeSelectorTerm;
+import dev.muster.scheduler.core.PodAffinityTerm;
+import dev.muster.scheduler.core.PreferredTerm;
+import dev.muster.scheduler.core.SpreadConstraint;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
@@ -36,7 +46,7 @@ class KubeObjectsTest {
     }
 
     @Test
-    void readsNodeSelectorRequiredAffinityAndTolerationsButNotPreferredAffinity() {
+    void readsNodeSelectorRequiredAndPreferredAffinityAndTolerations() {
         PodSpec spec = new PodSpecBuilder().withNodeSelector(Map.of("disk", "ssd"))
                 .withNewAffinity().withNewNodeAffinity()
                 .withNewRequiredDuringSchedulingIgnoredDuringExecution()
@@ -61,6 +71,9 @@ class KubeObjectsTest {
         assertThat(constraints.requiredAffinity().get(1).matchFields()).containsExactly(
                 new NodeSelectorRequirement("metadata.name", NodeSelectorRequirement.Operator.NotIn, Set.of("bad")));
         assertThat(constraints.tolerations()).containsExactly(new Toleration("dedicated", "Exists", null, "NoSchedule"));
+        assertThat(constraints.preferredAffinity()).containsExactly(new PreferredTerm(1, new NodeSelectorTerm(
+                List.of(new NodeSelectorRequirement("spot", NodeSelectorRequirement.Operator.Exists, List.of())),
+                List.of())));
     }
 
     @Test
@@ -68,5 +81,111 @@ class KubeObjectsTest {
         assertThat(KubeObjects.constraints(new PodSpecBuilder().build())).isSameAs(PlacementConstraints.NONE);
         assertThat(KubeObjects.constraints(new PodSpecBuilder().withTolerations(List.of()).build()))
                 .isSameAs(PlacementConstraints.NONE);
+    }
+
+    @Test
+    void readsRequiredInterPodTermsAsKubeSchedulerDoes() {
+        PodSpec spec = new PodSpecBuilder().withNewAffinity()
+                .withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNewLabelSelector().addToMatchLabels("app", "web").addNewMatchExpression().withKey("tier")
+                .withOperator("NotIn").withValues("cache").endMatchExpression().endLabelSelector()
+                .withMatchLabelKeys("version").withTopologyKey("kubernetes.io/hostname")
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity()
+                .withNewPodAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNewLabelSelector().addToMatchLabels("app", "db").endLabelSelector()
+                .withNewNamespaceSelector().endNamespaceSelector().withTopologyKey("zone")
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNamespaces("data").withNewLabelSelector().endLabelSelector().withTopologyKey("zone")
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAffinity()
+                .endAffinity()
+                .addNewContainer().addNewPort().withContainerPort(80).withHostPort(8080).endPort()
+                .addNewPort().withContainerPort(53).withProtocol("UDP").withHostIP("10.0.0.1").withHostPort(53).endPort()
+                .addNewPort().withContainerPort(9090).endPort().endContainer()
+                .build();
+
+        InterPodTerms terms = KubeObjects.interPodTerms(spec, "ns", Map.of("app", "web", "version", "v2"));
+
+        PodAffinityTerm anti = terms.antiAffinity().get(0);
+        assertThat(anti.selector()).containsExactly(
+                new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In, Set.of("web")),
+                new NodeSelectorRequirement("tier", NodeSelectorRequirement.Operator.NotIn, Set.of("cache")),
+                new NodeSelectorRequirement("version", NodeSelectorRequirement.Operator.In, Set.of("v2")));
+        assertThat(anti.namespaces()).containsExactly("ns");
+        assertThat(anti.allNamespaces()).isFalse();
+        assertThat(terms.affinity().get(0).allNamespaces()).isTrue();
+        assertThat(terms.affinity().get(1).namespaces()).containsExactly("data");
+        assertThat(terms.affinity().get(1).selector()).isEmpty();
+        assertThat(terms.hostPorts()).containsExactly(new HostPort(null, "TCP", 8080), new HostPort("10.0.0.1", "UDP", 53));
+    }
+
+    @Test
+    void aPodWithoutInterPodTermsSharesTheEmptyTerms() {
+        assertThat(KubeObjects.interPodTerms(new PodSpecBuilder().addNewContainer().endContainer().build(), "ns",
+                Map.of())).isSameAs(InterPodTerms.NONE);
+    }
+
+    @Test
+    void readsDoNotScheduleSpreadConstraintsWithKubeSchedulersDefaultsAndLeavesScheduleAnywayOut() {
+        PodSpec spec = new PodSpecBuilder()
+                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("zone").withWhenUnsatisfiable("DoNotSchedule")
+                .withNewLabelSelector().addToMatchLabels("app", "web").endLabelSelector().withMatchLabelKeys("version")
+                .endTopologySpreadConstraint()
+                .addNewTopologySpreadConstraint().withMaxSkew(2).withTopologyKey("kubernetes.io/hostname")
+                .withWhenUnsatisfiable("DoNotSchedule").withMinDomains(3).withNodeAffinityPolicy("Ignore")
+                .withNodeTaintsPolicy("Honor").endTopologySpreadConstraint()
+                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("zone")
+                .withWhenUnsatisfiable("ScheduleAnyway").endTopologySpreadConstraint()
+                .build();
+
+        InterPodTerms terms = KubeObjects.interPodTerms(spec, "ns", Map.of("version", "v2"));
+
+        assertThat(terms.spread()).containsExactly(
+                new SpreadConstraint(1, "zone", List.of(
+                        new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In, Set.of("web")),
+                        new NodeSelectorRequirement("version", NodeSelectorRequirement.Operator.In, Set.of("v2"))),
+                        1, true, false),
+                new SpreadConstraint(2, "kubernetes.io/hostname", null, 3, false, true));
+    }
+
+    @Test
+    void namesThePodSpecFieldsTheSchedulerDoesNotEvaluate() {
+        PodSpec spec = new PodSpecBuilder().withNewAffinity()
+                .withNewPodAntiAffinity().addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(10)
+                .withNewPodAffinityTerm().withTopologyKey("zone").endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity()
+                .withNewPodAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("zone")
+                .withNewNamespaceSelector().addToMatchLabels("team", "a").endNamespaceSelector()
+                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAffinity().endAffinity()
+                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("zone")
+                .withWhenUnsatisfiable("ScheduleAnyway").endTopologySpreadConstraint()
+                .addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName("data")
+                .endPersistentVolumeClaim().endVolume()
+                .addNewResourceClaim().withName("gpu").endResourceClaim()
+                .build();
+
+        assertThat(KubeObjects.notEvaluated(spec)).containsExactly(
+                "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector",
+                "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution",
+                "spec.resourceClaims",
+                "spec.topologySpreadConstraints[whenUnsatisfiable=ScheduleAnyway]",
+                "spec.volumes[].persistentVolumeClaim");
+        assertThat(KubeObjects.notEvaluated(new PodSpecBuilder().addNewVolume().withName("tmp").withNewEmptyDir()
+                .endEmptyDir().endVolume().build())).isEmpty();
+    }
+
+    @Test
+    void readsAPodGroupsTopologyLevelsInOrderRequiredUnlessPreferred() {
+        PodGroupSpec spec = new PodGroupSpec();
+        PodGroupSchedulingConstraints constraints = new PodGroupSchedulingConstraints();
+        constraints.setTopology(List.of(new TopologyConstraint("rack"), new TopologyConstraint("zone")));
+        spec.setSchedulingConstraints(constraints);
+
+        assertThat(KubeObjects.topology(spec)).isEqualTo(new GangTopology(List.of("rack", "zone"), true));
+        constraints.setTopologyPolicy(PodGroupSchedulingConstraints.PREFERRED);
+        assertThat(KubeObjects.topology(spec)).isEqualTo(new GangTopology(List.of("rack", "zone"), false));
+        constraints.setTopology(List.of());
+        assertThat(KubeObjects.topology(spec)).isNull();
+        assertThat(KubeObjects.topology(new PodGroupSpec())).isNull();
     }
 }

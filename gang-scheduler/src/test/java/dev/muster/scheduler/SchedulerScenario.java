@@ -1,17 +1,24 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.MusterLabels;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
 import dev.muster.support.gang.GangVerdict;
 import dev.muster.support.gang.GangVerdictBoard;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 
 import static org.awaitility.Awaitility.await;
 
@@ -29,6 +36,16 @@ abstract class SchedulerScenario {
     KubernetesClient client;
     final GangVerdictBoard board = new GangVerdictBoard();
     GangScheduler scheduler;
+
+    void startCluster(int nodes, String cpu) {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(cpu)
+                .withNodeMemory("8Gi").withDefaultRunTime(Duration.ofMinutes(10)));
+        client = cluster.client();
+    }
+
+    void startScheduler() {
+        startScheduler(UnaryOperator.identity());
+    }
 
     void startScheduler(UnaryOperator<GangSchedulerConfig> configure) {
         scheduler = new GangScheduler(client, board,
@@ -54,5 +71,27 @@ abstract class SchedulerScenario {
     List<Pod> bound(String podGroup) {
         return client.pods().inNamespace(NS).withLabel(MusterLabels.POD_GROUP, podGroup).list().getItems().stream()
                 .filter(pod -> pod.getSpec().getNodeName() != null).toList();
+    }
+
+    /** A PodGroup and its pods, {@code <name>-worker-<i>}, each requesting the cpu and 1Gi, customised. */
+    void createGang(String name, int minMember, String priorityClass, int pods, String cpu,
+                    UnaryOperator<Pod> customize) {
+        PodGroup podGroup = new PodGroup();
+        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        podGroup.getSpec().setMinMember(minMember);
+        podGroup.getSpec().setPriorityClassName(priorityClass);
+        client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
+        IntStream.range(0, pods).forEach(i -> client.pods().inNamespace(NS)
+                .resource(pod(name + "-worker-" + i, name, cpu, customize)).create());
+    }
+
+    static Pod pod(String name, String podGroup, String cpu, UnaryOperator<Pod> customize) {
+        return customize.apply(new PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(NS)
+                .withLabels(Map.of(MusterLabels.POD_GROUP, podGroup, MusterLabels.TASK_NAME, "worker")).endMetadata()
+                .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME)
+                .addNewContainer().withName("main").withImage("busybox")
+                .withNewResources().addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity("1Gi"))
+                .endResources().endContainer().endSpec().build());
     }
 }

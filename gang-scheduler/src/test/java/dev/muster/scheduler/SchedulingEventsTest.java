@@ -8,12 +8,19 @@ import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.cache.Store;
+import dev.muster.scheduler.core.InterPodTerms;
+import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.ResourceVector;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
@@ -66,5 +73,31 @@ class SchedulingEventsTest {
 
         verify(recorder, times(2)).record(any(), eq(EventRecorder.NORMAL), eq(SchedulingEvents.SCHEDULED), eq("placed"));
         verify(recorder, times(0)).record(any(Pod.class), anyString(), anyString(), anyString());
+    }
+
+    @Test
+    void aGangWhosePodsUseFieldsTheSchedulerDoesNotEvaluateIsToldOnceWhichAndAgainWhenTheyChange() {
+        PodInfo claims = new PodInfo("ns", "p", GANG.key(), "", 0, ResourceVector.builder().build(),
+                PlacementConstraints.NONE, Map.of(), InterPodTerms.NONE, new TreeSet<>(Set.of("spec.resourceClaims")));
+        GangPlacement waiting = new GangPlacement(GANG, GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
+                List.of(claims), null, "0/3 nodes are available.").notingNotEvaluated();
+
+        for (int cycle = 0; cycle < 3; cycle++) {
+            events.report(List.of(waiting));
+        }
+
+        assertThat(waiting.message()).isEqualTo("0/3 nodes are available. " + GangPlacement.NOT_EVALUATED
+                + "spec.resourceClaims.");
+        verify(recorder, times(1)).record(podGroup, EventRecorder.WARNING, SchedulingEvents.POD_SPEC_NOT_EVALUATED,
+                "The scheduler does not evaluate spec.resourceClaims of the gang's pods; they are placed as if absent.");
+        verify(recorder, times(1)).record(eq(podGroup), eq(EventRecorder.WARNING),
+                eq(SchedulingEvents.FAILED_SCHEDULING), anyString());
+    }
+
+    @Test
+    void aGangWhosePodsUseOnlyEvaluatedFieldsKeepsItsMessage() {
+        GangPlacement plain = result(GangPlacement.Outcome.PLACED, "placed");
+
+        assertThat(plain.notingNotEvaluated()).isSameAs(plain);
     }
 }

@@ -1,6 +1,8 @@
 package dev.muster.scheduler.core;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -16,6 +18,11 @@ import java.util.TreeMap;
 public final class ClusterState {
     private final TreeMap<String, NodeInfo> nodes = new TreeMap<>();
     private final Map<String, ResourceTally> usage = new HashMap<>();
+    /**
+     * Per node, the pods counted on it, for inter-pod affinity and host ports; each list is replaced,
+     * never changed, so a snapshot can share it.
+     */
+    private final Map<String, List<PodInfo>> pods = new HashMap<>();
 
     /**
      * Adds or replaces a node.
@@ -51,7 +58,35 @@ public final class ClusterState {
         usage.computeIfAbsent(nodeName, n -> new ResourceTally()).addPod(podRequests);
     }
 
-    /** Undoes one {@link #occupy} with the same arguments. */
+    /**
+     * Counts the pod against the node: its requests and slot, and the pod itself, which other pods'
+     * affinity terms may select and whose own terms and host ports keep other pods away.
+     */
+    public void occupy(String nodeName, PodInfo pod) {
+        occupy(nodeName, pod.requests());
+        List<PodInfo> before = pods.getOrDefault(nodeName, List.of());
+        List<PodInfo> after = new ArrayList<>(before.size() + 1);
+        after.addAll(before);
+        after.add(pod);
+        pods.put(nodeName, List.copyOf(after));
+    }
+
+    /** Undoes one {@link #occupy(String, PodInfo)} of the pod (found by namespace and name). */
+    public void release(String nodeName, PodInfo pod) {
+        release(nodeName, pod.requests());
+        List<PodInfo> after = new ArrayList<>(pods.getOrDefault(nodeName, List.of()));
+        after.removeIf(p -> p.name().equals(pod.name()) && p.namespace().equals(pod.namespace()));
+        if (after.isEmpty()) {
+            pods.remove(nodeName);
+        } else {
+            pods.put(nodeName, List.copyOf(after));
+        }
+    }
+
+    /**
+     * Undoes one {@link #occupy(String, ResourceVector)} with the same arguments. Counting room without a
+     * pod is for usage no affinity term needs to see.
+     */
     public void release(String nodeName, ResourceVector podRequests) {
         ResourceTally tally = usage.get(nodeName);
         if (tally == null) {
@@ -69,7 +104,8 @@ public final class ClusterState {
         int i = 0;
         for (NodeInfo node : nodes.values()) {
             ResourceTally tally = usage.get(node.name());
-            copy[i] = new NodeState(node, tally == null ? new ResourceTally() : tally.copy(), i);
+            copy[i] = new NodeState(node, tally == null ? new ResourceTally() : tally.copy(), i,
+                    pods.getOrDefault(node.name(), List.of()));
             i++;
         }
         return new ClusterSnapshot(copy);

@@ -2,6 +2,8 @@ package dev.muster.scheduler.core;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The result of a {@link GangTrial}: either the gang's quorum is placed and {@link #placements()} are
@@ -20,6 +22,9 @@ import java.util.Objects;
  */
 public record GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> placements, List<PodInfo> unplaced,
                             UnschedulableMessage unschedulable, String message, boolean nearQuorum) {
+
+    /** Begins the list of fields the scheduler did not evaluate, at the end of a message. */
+    public static final String NOT_EVALUATED = "Not evaluated by the scheduler (placed as if absent): ";
 
     /** What a trial concluded. */
     public enum Outcome {
@@ -62,6 +67,28 @@ public record GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> p
     public GangPlacement(GangInfo gang, Outcome outcome, List<PodPlacement> placements, List<PodInfo> unplaced,
                          UnschedulableMessage unschedulable, String message) {
         this(gang, outcome, placements, unplaced, unschedulable, message, false);
+    }
+
+    /**
+     * This result with its message ending in the pod spec fields the scheduler did not evaluate for the
+     * gang's pods tried, if any, so that whoever reads why the gang waits or was placed learns what was
+     * left out; the same fields give the same message from one cycle to the next.
+     */
+    public GangPlacement notingNotEvaluated() {
+        SortedSet<String> fields = notEvaluated();
+        if (fields.isEmpty()) {
+            return this;
+        }
+        return new GangPlacement(gang, outcome, placements, unplaced, unschedulable,
+                message + " " + NOT_EVALUATED + String.join(", ", fields) + ".", nearQuorum);
+    }
+
+    /** The pod spec fields the scheduler did not evaluate, over the pods placed and left unplaced. */
+    public SortedSet<String> notEvaluated() {
+        SortedSet<String> fields = new TreeSet<>();
+        placements.forEach(p -> fields.addAll(p.pod().notEvaluated()));
+        unplaced.forEach(p -> fields.addAll(p.notEvaluated()));
+        return fields;
     }
 
     /** Whether the quorum is placed. */

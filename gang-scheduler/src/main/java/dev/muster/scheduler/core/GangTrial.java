@@ -1,6 +1,7 @@
 package dev.muster.scheduler.core;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,15 +26,26 @@ import java.util.Map;
  * {@link QuorumBounds}; each gang's placements go through a {@link PlacementStatement}, committed or
  * discarded as a whole.
  *
- * <p>With a topology key (gang locality), the quorum is first tried within the one domain that holds it
- * by slot counts with the least room to spare ({@link LocalityDomains}); failing that, anywhere.
+ * <p>A pod with required inter-pod (anti-)affinity or host ports, or one that a placed pod's required
+ * anti-affinity selects, takes the best node of its shape index that passes its {@link PodFilter}
+ * checks, which read per-domain counts from the cycle's {@link PodLayout}; other pods keep the plain
+ * index lookup. The layout follows every placement of the trial, so a gang's own pods placed earlier
+ * count for the later ones.
+ *
+ * <p>With a gang topology (the gang's own, else the scheduler's gang locality as a preferred one), the
+ * quorum is first tried within one domain of each level in turn, tightest first: the domain that holds it
+ * by slot counts with the least room to spare ({@link LocalityDomains}); failing that, anywhere, unless
+ * the topology is required, and then the gang waits.
  */
 public final class GangTrial {
     private final NodeState[] nodes;
     private final NodeChanges changes;
     private final ShapeIndexes indexes;
-    /** {@code null}: no gang locality. */
-    private final LocalityDomains locality;
+    private final PodLayout layout;
+    /** The topology of gangs that name none; {@code null}: no gang locality. */
+    private final GangTopology defaultTopology;
+    /** Per topology level, its domains; built on first use. */
+    private final Map<String, LocalityDomains> localities = new HashMap<>();
 
     /** A bin-packing trial runner for one cycle's snapshot; reusable for every gang of the cycle. */
     public GangTrial(ClusterSnapshot snapshot) {
@@ -46,15 +58,17 @@ public final class GangTrial {
     }
 
     /**
-     * A trial runner that first tries each gang's quorum within one topology domain.
+     * A trial runner that first tries the quorum of each gang without a topology of its own within one
+     * topology domain.
      *
-     * @param topologyKey node label naming the domains; {@code null} for no locality
+     * @param topologyKey node label naming the domains; {@code null} for no default locality
      */
     public GangTrial(ClusterSnapshot snapshot, NodeScoring scoring, String topologyKey) {
         this.nodes = snapshot.nodeArray();
         this.changes = new NodeChanges(nodes.length);
         this.indexes = new ShapeIndexes(nodes, scoring, changes);
-        this.locality = topologyKey == null ? null : new LocalityDomains(nodes, topologyKey);
+        this.layout = new PodLayout(nodes);
+        this.defaultTopology = topologyKey == null ? null : GangTopology.preferred(topologyKey);
     }
 
     /** Places the gang's quorum and what else fits, or nothing. */
@@ -81,10 +95,17 @@ public final class GangTrial {
         if (rejected != null) {
             return rejected;
         }
-        if (locality != null && quorum.needed() > 0) {
-            GangPlacement local = attemptWithinOneDomain(work, quorum);
+        GangTopology topology = work.gang().topology() != null ? work.gang().topology() : defaultTopology;
+        if (topology != null && quorum.needed() > 0) {
+            GangPlacement local = attemptWithinOneDomain(work, quorum, topology);
             if (local != null) {
                 return local;
+            }
+            if (topology.required()) {
+                return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
+                        work.pending(), null, "No single domain of " + String.join(", then ", topology.levels())
+                        + " holds the " + quorum.needed() + " pod(s) the quorum still needs, and the PodGroup's "
+                        + "topology is required.");
             }
         }
         return new Attempt(work).run(quorum, mayReserve);
@@ -116,19 +137,26 @@ public final class GangTrial {
     }
 
     /**
-     * Gang locality: tries the quorum, and nothing short of it, within the tightest domain that holds it
-     * by slot counts.
+     * Gang topology: tries the quorum, and nothing short of it, level by level within the tightest domain
+     * that holds it by slot counts.
      *
-     * @return the placement, or {@code null} if no domain holds the quorum, leaving the snapshot as it was
+     * @return the placement, or {@code null} if no domain of any level holds the quorum, leaving the
+     *         snapshot as it was
      */
-    private GangPlacement attemptWithinOneDomain(PendingGang work, QuorumBounds quorum) {
-        String domain = locality.tightestHolding(indexes.count(work.pending(), null), quorum.needed());
-        if (domain == null) {
-            return null;
+    private GangPlacement attemptWithinOneDomain(PendingGang work, QuorumBounds quorum, GangTopology topology) {
+        for (String level : topology.levels()) {
+            LocalityDomains locality = localities.computeIfAbsent(level, key -> new LocalityDomains(nodes, key));
+            String domain = locality.tightestHolding(indexes.count(work.pending(), null), quorum.needed());
+            if (domain == null) {
+                continue;
+            }
+            LocalityDomains.Pinned pinned = locality.pin(work, domain);
+            GangPlacement result = new Attempt(pinned.gang()).run(quorum.quorumOnly(), false);
+            if (result.placed()) {
+                return pinned.unpin(result);
+            }
         }
-        LocalityDomains.Pinned pinned = locality.pin(work, domain);
-        GangPlacement result = new Attempt(pinned.gang()).run(quorum.quorumOnly(), false);
-        return result.placed() ? pinned.unpin(result) : null;
+        return null;
     }
 
     /**
@@ -186,7 +214,7 @@ public final class GangTrial {
         private final boolean[] tried;
         private final boolean[] placed;
         private final List<PodPlacement> placements = new ArrayList<>();
-        private final PlacementStatement statement = new PlacementStatement(changes);
+        private final PlacementStatement statement = new PlacementStatement(changes, layout);
         private UnschedulableMessage lastMisfit;
 
         Attempt(PendingGang work) {
@@ -253,9 +281,10 @@ public final class GangTrial {
         private boolean tryPlace(int i) {
             PodInfo pod = pending.get(i);
             ShapeIndex index = indexes.of(pod);
-            int best = index.best();
+            PodChecks checks = PodChecks.prepare(pod, layout);
+            int best = checks == null ? index.best() : index.bestPassing(checks);
             if (best < 0) {
-                lastMisfit = index.misfit(changes);
+                lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
                 return false;
             }
             NodeState node = nodes[best];

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Gang locality: the domains a topology key divides a snapshot's nodes into, which one a gang's quorum
@@ -15,9 +14,8 @@ import java.util.TreeMap;
 final class LocalityDomains {
     private final NodeState[] nodes;
     private final String topologyKey;
-    /** Domain names, sorted, and each node's domain number (-1: no label); computed on first use. */
-    private List<String> names;
-    private int[] domainOf;
+    /** Computed on first use. */
+    private TopologyDomains domains;
 
     /** @param topologyKey node label naming the domains */
     LocalityDomains(NodeState[] nodes, String topologyKey) {
@@ -32,26 +30,26 @@ final class LocalityDomains {
      * @param podsByShape the pods counted per shape index, each caught up
      */
     String tightestHolding(Map<ShapeIndex, int[]> podsByShape, int needed) {
-        if (domainOf == null) {
-            indexDomains();
+        if (domains == null) {
+            domains = new TopologyDomains(nodes, topologyKey);
         }
-        long[] reachable = new long[names.size()];
-        long[] free = new long[names.size()];
+        long[] reachable = new long[domains.count()];
+        long[] free = new long[domains.count()];
         for (Map.Entry<ShapeIndex, int[]> entry : podsByShape.entrySet()) {
-            long[] slots = new long[names.size()];
-            entry.getKey().addSlotsByDomain(domainOf, slots);
+            long[] slots = new long[domains.count()];
+            entry.getKey().addSlotsByDomain(domains.byNode(), slots);
             for (int d = 0; d < slots.length; d++) {
                 reachable[d] += Math.min(entry.getValue()[0], slots[d]);
                 free[d] += slots[d];
             }
         }
         int best = -1;
-        for (int d = 0; d < names.size(); d++) {
+        for (int d = 0; d < domains.count(); d++) {
             if (reachable[d] >= needed && (best < 0 || free[d] < free[best])) {
                 best = d;
             }
         }
-        return best < 0 ? null : names.get(best);
+        return best < 0 ? null : domains.name(best);
     }
 
     /** The gang with each pending pod required on the domain, unless the pod names a domain of its own. */
@@ -64,34 +62,14 @@ final class LocalityDomains {
                 Map<String, String> selector = new HashMap<>(own.nodeSelector());
                 // A pod that names its own domain keeps it: locality is a preference, the selector is not.
                 selector.putIfAbsent(topologyKey, domain);
-                return new PlacementConstraints(selector, own.requiredAffinity(), own.tolerations());
+                return own.withNodeSelector(selector);
             });
-            PodInfo copy = new PodInfo(pod.namespace(), pod.name(), pod.group(), pod.task(), pod.priority(),
-                    pod.requests(), constraints);
+            PodInfo copy = pod.withConstraints(constraints);
             originals.put(copy, pod);
             pinned.add(copy);
         }
         return new Pinned(new PendingGang(work.gang(), pinned, work.bound(), work.boundByTask(), work.lastFailedAt()),
                 originals);
-    }
-
-    private void indexDomains() {
-        Map<String, Integer> numbers = new TreeMap<>();
-        for (NodeState node : nodes) {
-            String value = node.info().labels().get(topologyKey);
-            if (value != null) {
-                numbers.put(value, 0);
-            }
-        }
-        names = new ArrayList<>(numbers.keySet());
-        for (int d = 0; d < names.size(); d++) {
-            numbers.put(names.get(d), d);
-        }
-        domainOf = new int[nodes.length];
-        for (int n = 0; n < nodes.length; n++) {
-            String value = nodes[n].info().labels().get(topologyKey);
-            domainOf[n] = value == null ? -1 : numbers.get(value);
-        }
     }
 
     /**

@@ -1,9 +1,10 @@
 package dev.muster.scheduler.core;
 
 /**
- * How a node that fits a pod scores for it; the highest score wins, the first node in name order on
- * ties. A score depends only on the node's own state and the pod's requests, which lets the core keep
- * nodes in a heap per pod shape and rescore only the nodes a placement changed.
+ * How a node that fits a pod scores for its resources; the highest score wins, the first node in name
+ * order on ties. A score depends only on the node's own state and the pod's shape (preferences add a
+ * fixed amount per node and shape, {@link NodePreferences}), which lets the core keep nodes in a heap per
+ * pod shape and rescore only the nodes a placement changed.
  */
 public enum NodeScoring {
     /**

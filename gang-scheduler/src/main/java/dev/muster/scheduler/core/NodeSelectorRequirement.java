@@ -32,6 +32,22 @@ public record NodeSelectorRequirement(String key, Operator operator, Set<String>
         this(key, operator, values == null ? Set.<String>of() : Set.copyOf(values));
     }
 
+    /**
+     * Whether a label selector, as a list of requirements that must all hold, selects the labels; a
+     * {@code null} selector (none given) selects nothing, an empty one everything.
+     */
+    public static boolean selects(List<NodeSelectorRequirement> selector, Map<String, String> labels) {
+        if (selector == null) {
+            return false;
+        }
+        for (NodeSelectorRequirement requirement : selector) {
+            if (!requirement.matches(labels)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether the labels satisfy this requirement. */
     public boolean matches(Map<String, String> labels) {
         String label = labels.get(key);

@@ -1,6 +1,6 @@
 package dev.muster.scheduler.core;
 
-import java.util.Map;
+import java.util.List;
 
 /**
  * A node within a {@link ClusterSnapshot}: its {@link NodeInfo} and what the pods on it request. Trials
@@ -10,11 +10,14 @@ public final class NodeState {
     private final NodeInfo info;
     private final ResourceTally requested;
     private final int index;
+    /** The pods counted on the node when the snapshot was taken; trials do not change it. */
+    private final List<PodInfo> pods;
 
-    NodeState(NodeInfo info, ResourceTally requested, int index) {
+    NodeState(NodeInfo info, ResourceTally requested, int index, List<PodInfo> pods) {
         this.info = info;
         this.requested = requested;
         this.index = index;
+        this.pods = pods;
     }
 
     /** The node as the informer last showed it. */
@@ -30,6 +33,11 @@ public final class NodeState {
     /** Position in the snapshot's name-sorted node array. */
     int index() {
         return index;
+    }
+
+    /** The pods on the node when the snapshot was taken, as far as the scheduler knows them. */
+    List<PodInfo> snapshotPods() {
+        return pods;
     }
 
     /** What the pods on this node request in total, including the pod slots they take. */
@@ -78,6 +86,17 @@ public final class NodeState {
             }
         }
         return score;
+    }
+
+    /** How many resources {@link #mostAllocatedScore} adds up for these requests: cpu, memory and each extended one. */
+    static int resourcesScored(ResourceVector podRequests) {
+        int count = 2;
+        for (int d = ResourceVector.PODS_DIM + 1; d < podRequests.length(); d++) {
+            if (podRequests.at(d) > 0) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private double fraction(int dim, ResourceVector podRequests) {

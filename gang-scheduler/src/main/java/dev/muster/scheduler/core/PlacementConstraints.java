@@ -6,8 +6,10 @@ import java.util.Objects;
 
 /**
  * Where a pod may go regardless of free capacity: its nodeSelector, required node affinity (terms ORed;
- * none means any node) and tolerations. Pods with equal constraints pass the same nodes, so the core
- * evaluates them once per distinct value per cycle; the hash is computed once because it keys that work.
+ * none means any node) and tolerations; and how nodes score for it beyond their resources: preferred
+ * node affinity and {@code PreferNoSchedule} taints it does not tolerate. Pods with equal constraints pass
+ * and score the same nodes, so the core evaluates them once per distinct value per cycle; the hash is
+ * computed once because it keys that work.
  */
 public final class PlacementConstraints {
     /** No constraints: every schedulable, untainted node passes. */
@@ -16,6 +18,7 @@ public final class PlacementConstraints {
     private final Map<String, String> nodeSelector;
     private final List<NodeSelectorTerm> requiredAffinity;
     private final List<Toleration> tolerations;
+    private final List<PreferredTerm> preferredAffinity;
     private final int hash;
 
     /**
@@ -25,10 +28,22 @@ public final class PlacementConstraints {
      */
     public PlacementConstraints(Map<String, String> nodeSelector, List<NodeSelectorTerm> requiredAffinity,
                                 List<Toleration> tolerations) {
+        this(nodeSelector, requiredAffinity, tolerations, List.of());
+    }
+
+    /**
+     * @param nodeSelector      labels a node must carry
+     * @param requiredAffinity  {@code requiredDuringSchedulingIgnoredDuringExecution} terms; empty for none
+     * @param tolerations       the pod's tolerations
+     * @param preferredAffinity {@code preferredDuringSchedulingIgnoredDuringExecution} terms; empty for none
+     */
+    public PlacementConstraints(Map<String, String> nodeSelector, List<NodeSelectorTerm> requiredAffinity,
+                                List<Toleration> tolerations, List<PreferredTerm> preferredAffinity) {
         this.nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
         this.requiredAffinity = requiredAffinity == null ? List.of() : List.copyOf(requiredAffinity);
         this.tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
-        this.hash = Objects.hash(this.nodeSelector, this.requiredAffinity, this.tolerations);
+        this.preferredAffinity = preferredAffinity == null ? List.of() : List.copyOf(preferredAffinity);
+        this.hash = Objects.hash(this.nodeSelector, this.requiredAffinity, this.tolerations, this.preferredAffinity);
     }
 
     /** Only a nodeSelector. */
@@ -47,6 +62,40 @@ public final class PlacementConstraints {
 
     public List<Toleration> tolerations() {
         return tolerations;
+    }
+
+    public List<PreferredTerm> preferredAffinity() {
+        return preferredAffinity;
+    }
+
+    /** This with another nodeSelector, everything else the same. */
+    public PlacementConstraints withNodeSelector(Map<String, String> selector) {
+        return new PlacementConstraints(selector, requiredAffinity, tolerations, preferredAffinity);
+    }
+
+    /** kube-scheduler's NodeAffinity score before normalising: the weights of the preferred terms the node matches. */
+    public long preferredAffinityWeight(NodeInfo node) {
+        long sum = 0;
+        for (PreferredTerm preferred : preferredAffinity) {
+            if (preferred.term().matches(node)) {
+                sum += preferred.weight();
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * kube-scheduler's TaintToleration score before normalising: the node's {@code PreferNoSchedule}
+     * taints that no toleration with that effect (or none) tolerates.
+     */
+    public int intolerablePreferNoSchedule(NodeInfo node) {
+        int count = 0;
+        for (Taint taint : node.taints()) {
+            if (Taint.PREFER_NO_SCHEDULE.equals(taint.effect()) && !tolerated(taint)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** The first NoSchedule or NoExecute taint of the node that no toleration tolerates, or null. */
@@ -112,7 +161,7 @@ public final class PlacementConstraints {
     public boolean equals(Object o) {
         return this == o || o instanceof PlacementConstraints other && hash == other.hash
                 && nodeSelector.equals(other.nodeSelector) && requiredAffinity.equals(other.requiredAffinity)
-                && tolerations.equals(other.tolerations);
+                && tolerations.equals(other.tolerations) && preferredAffinity.equals(other.preferredAffinity);
     }
 
     @Override
@@ -123,6 +172,6 @@ public final class PlacementConstraints {
     @Override
     public String toString() {
         return "nodeSelector=" + nodeSelector + ", requiredAffinity=" + requiredAffinity + ", tolerations="
-                + tolerations;
+                + tolerations + ", preferredAffinity=" + preferredAffinity;
     }
 }

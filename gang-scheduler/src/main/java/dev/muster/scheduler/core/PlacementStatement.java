@@ -16,17 +16,23 @@ import java.util.List;
  * </ul>
  *
  * <p>Every change is also written to the cycle's {@link NodeChanges}, undoing included, so the shape
- * indexes rescore the nodes touched. A statement ends with {@link #commit()} or {@link #discard()};
+ * indexes rescore the nodes touched, and to its {@link PodLayout}, so inter-pod terms see the gang's
+ * pods placed so far and none once discarded. A statement ends with {@link #commit()} or {@link #discard()};
  * after that it takes no more operations. Not thread-safe: the cycle thread owns it.
  */
 final class PlacementStatement {
     private final NodeChanges changes;
+    private final PodLayout layout;
     private final List<Operation> operations = new ArrayList<>();
     private boolean closed;
 
-    /** A statement on the nodes of a snapshot whose changes the cycle's shape indexes read from {@code changes}. */
-    PlacementStatement(NodeChanges changes) {
+    /**
+     * A statement on the nodes of a snapshot whose changes the cycle's shape indexes read from
+     * {@code changes} and its inter-pod filters from {@code layout}.
+     */
+    PlacementStatement(NodeChanges changes, PodLayout layout) {
         this.changes = changes;
+        this.layout = layout;
     }
 
     /** Places the pod on the node. */
@@ -49,14 +55,14 @@ final class PlacementStatement {
     void discard() {
         close();
         for (int i = operations.size() - 1; i >= 0; i--) {
-            operations.get(i).change(false, changes);
+            operations.get(i).change(false, changes, layout);
         }
         operations.clear();
     }
 
     private void apply(Operation op) {
         requireOpen();
-        op.change(true, changes);
+        op.change(true, changes, layout);
         operations.add(op);
     }
 
@@ -78,11 +84,13 @@ final class PlacementStatement {
      */
     private record Operation(boolean adds, PodInfo pod, NodeState node) {
         /** Does the operation, or undoes it. */
-        void change(boolean forward, NodeChanges changes) {
+        void change(boolean forward, NodeChanges changes, PodLayout layout) {
             if (adds == forward) {
                 node.place(pod.requests());
+                layout.added(pod, node.index());
             } else {
                 node.unplace(pod.requests());
+                layout.removed(pod, node.index());
             }
             changes.record(node.index());
         }

@@ -1,7 +1,10 @@
 package dev.muster.scheduler.core;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * What the scheduler needs to know of a pod.
@@ -14,9 +17,15 @@ import java.util.Objects;
  * @param requests    effective requests as kube-scheduler counts them; never names {@code pods}
  *                    since a pod always takes exactly one slot
  * @param constraints nodeSelector, required node affinity and tolerations
+ * @param labels      the pod's labels, which other pods' affinity terms select
+ * @param interPod    required inter-pod (anti-)affinity, host ports and DoNotSchedule topology spread
+ * @param notEvaluated the pod spec's fields that would bear on its placement and that the scheduler does
+ *                     not evaluate, as paths such as {@code spec.resourceClaims}, sorted; the pod is
+ *                     placed as if they were absent, and its gang says so
  */
 public record PodInfo(String namespace, String name, GroupKey group, String task, int priority,
-                      ResourceVector requests, PlacementConstraints constraints) {
+                      ResourceVector requests, PlacementConstraints constraints, Map<String, String> labels,
+                      InterPodTerms interPod, SortedSet<String> notEvaluated) {
 
     public PodInfo {
         Objects.requireNonNull(namespace, "namespace");
@@ -28,12 +37,34 @@ public record PodInfo(String namespace, String name, GroupKey group, String task
             throw new IllegalArgumentException("pod requests must not name pods; a pod always takes one slot");
         }
         constraints = constraints == null ? PlacementConstraints.NONE : constraints;
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        interPod = interPod == null ? InterPodTerms.NONE : interPod;
+        notEvaluated = notEvaluated == null || notEvaluated.isEmpty() ? Collections.emptySortedSet()
+                : Collections.unmodifiableSortedSet(new TreeSet<>(notEvaluated));
+    }
+
+    /** A pod whose spec the scheduler evaluates in full. */
+    public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
+                   ResourceVector requests, PlacementConstraints constraints, Map<String, String> labels,
+                   InterPodTerms interPod) {
+        this(namespace, name, group, task, priority, requests, constraints, labels, interPod, null);
+    }
+
+    /** A pod without labels, inter-pod terms and host ports. */
+    public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
+                   ResourceVector requests, PlacementConstraints constraints) {
+        this(namespace, name, group, task, priority, requests, constraints, Map.of(), InterPodTerms.NONE);
     }
 
     /** A pod constrained by a nodeSelector only. */
     public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
                    ResourceVector requests, Map<String, String> nodeSelector) {
         this(namespace, name, group, task, priority, requests, PlacementConstraints.ofNodeSelector(nodeSelector));
+    }
+
+    /** This pod with other placement constraints, everything else the same. */
+    public PodInfo withConstraints(PlacementConstraints other) {
+        return new PodInfo(namespace, name, group, task, priority, requests, other, labels, interPod, notEvaluated);
     }
 
     /** Labels a node must carry. */

@@ -1,8 +1,9 @@
 package dev.muster.scheduler.core;
 
 /**
- * Requests and placement constraints: everything that decides which nodes a pod fits and how a node
- * scores for it. Pods of one shape are interchangeable for placement.
+ * Requests and placement constraints: everything about the pod alone that decides which nodes it fits
+ * and how a node scores for it. Pods of one shape pass the same nodes; what depends on the pods around a
+ * node (inter-pod terms, host ports, spread) is checked per pod ({@link PodFilter}).
  *
  * @param requests    the pod's effective requests
  * @param constraints the pod's placement constraints

@@ -12,6 +12,10 @@ import java.util.Map;
  * <p>Entries are never updated in place. When a node changes (read from {@link NodeChanges}), it is
  * rescored and pushed again with its new version; entries of older versions are dropped when they reach
  * the top. This works for any score that depends only on the node's own state, whichever way it moves.
+ *
+ * <p>A pod with inter-pod terms ({@link PodChecks}) takes the best node that also passes its checks:
+ * the heap is walked best-first without being changed, so the cost grows with the nodes ranked above
+ * the answer that the checks reject, not with the node count.
  */
 final class ShapeIndex {
     private final PodShape shape;
@@ -22,6 +26,13 @@ final class ShapeIndex {
     private final boolean[] eligible;
     private final int[] slots;
     private final int[] version;
+    /**
+     * Per node, its preference score on top of its resource score; {@code null} when the shape has no
+     * preferences the nodes tell apart, and the resource score alone ranks them as before.
+     */
+    private final long[] preference;
+    /** What turns the resource score into kube-scheduler's 0-100 when preferences are added to it. */
+    private final double resourceScale;
     private long totalSlots;
     private int cursor;
 
@@ -29,6 +40,10 @@ final class ShapeIndex {
     private int[] heapNode;
     private int[] heapVersion;
     private int heapSize;
+
+    /** Heap positions still to visit in a best-first walk, itself a heap by the entries' rank. */
+    private int[] frontier = new int[16];
+    private int frontierSize;
 
     private UnschedulableMessage misfit;
     private int misfitVersion = -1;
@@ -51,12 +66,16 @@ final class ShapeIndex {
         for (int n = 0; n < nodes.length; n++) {
             rejections[n] = shape.constraints().rejection(nodes[n].info());
             eligible[n] = rejections[n] == null;
+        }
+        this.preference = NodePreferences.of(shape.constraints(), nodes, eligible);
+        this.resourceScale = 100.0 / NodeState.resourcesScored(requests);
+        for (int n = 0; n < nodes.length; n++) {
             version[n] = changes.version(n);
             if (eligible[n]) {
                 slots[n] = nodes[n].slotsFor(requests);
                 totalSlots += slots[n];
                 if (slots[n] > 0) {
-                    append(scoring.score(nodes[n], requests), n, version[n]);
+                    append(score(n), n, version[n]);
                 }
             }
         }
@@ -68,6 +87,15 @@ final class ShapeIndex {
 
     PodShape shape() {
         return shape;
+    }
+
+    /**
+     * The node's score for one more pod of the shape: the resource score, or with preferences, as
+     * kube-scheduler adds its plugins' scores: the resource score on 0-100 plus the weighted preferences.
+     */
+    private double score(int n) {
+        double resources = scoring.score(nodes[n], shape.requests());
+        return preference == null ? resources : resources * resourceScale + preference[n];
     }
 
     /** Rescores the nodes that changed since the last call. */
@@ -84,7 +112,7 @@ final class ShapeIndex {
             totalSlots += now - slots[n];
             slots[n] = now;
             if (now > 0) {
-                append(scoring.score(nodes[n], requests), n, current);
+                append(score(n), n, current);
                 siftUp(heapSize - 1);
             }
         }
@@ -98,6 +126,29 @@ final class ShapeIndex {
                 return n;
             }
             removeTop();
+        }
+        return -1;
+    }
+
+    /**
+     * The best node for one more pod of the shape that passes the pod's checks, or -1 if none does: the
+     * node a scan of every node would choose. Call {@link #catchUp} first.
+     */
+    int bestPassing(PodChecks checks) {
+        int top = best();
+        if (top < 0 || checks.passes(top)) {
+            return top;
+        }
+        frontierSize = 0;
+        pushChildren(0);
+        while (frontierSize > 0) {
+            int entry = popFrontier();
+            int n = heapNode[entry];
+            // An entry of an older version is skipped, but its children rank below it and may be current.
+            if (heapVersion[entry] == version[n] && slots[n] > 0 && checks.passes(n)) {
+                return n;
+            }
+            pushChildren(entry);
         }
         return -1;
     }
@@ -131,6 +182,32 @@ final class ShapeIndex {
     }
 
     /**
+     * Why a pod of the shape with these checks fits nowhere now; a node counts under its first failing
+     * filter in kube-scheduler's order (node filters, host ports, resources, inter-pod affinity).
+     */
+    UnschedulableMessage misfit(PodChecks checks) {
+        Map<String, Integer> counts = new HashMap<>();
+        ResourceVector requests = shape.requests();
+        int[] shortByDimension = new int[Math.max(requests.length(), ResourceVector.PODS_DIM + 1)];
+        for (int n = 0; n < nodes.length; n++) {
+            String reason = rejections[n];
+            if (reason == null) {
+                reason = checks.rejection(n, true);
+            }
+            if (reason == null && slots[n] == 0) {
+                nodes[n].countShortfalls(requests, 0, shortByDimension);
+            } else if (reason == null) {
+                reason = checks.rejection(n, false);
+            }
+            if (reason != null) {
+                counts.merge(reason, 1, Integer::sum);
+            }
+        }
+        addShortfalls(shortByDimension, counts);
+        return new UnschedulableMessage(nodes.length, counts);
+    }
+
+    /**
      * Why the pod after the free capacity's {@link #totalSlots} pods of the shape would fit nowhere;
      * computed once per state of the snapshot, since every gang of the shape that is rejected asks.
      */
@@ -158,13 +235,55 @@ final class ShapeIndex {
                 nodes[n].countShortfalls(requests, filledWith == null ? 0 : filledWith[n], shortByDimension);
             }
         }
+        addShortfalls(shortByDimension, counts);
+        return new UnschedulableMessage(nodes.length, counts);
+    }
+
+    private static void addShortfalls(int[] shortByDimension, Map<String, Integer> counts) {
         for (int d = 0; d < shortByDimension.length; d++) {
             if (shortByDimension[d] > 0) {
                 counts.put(d == ResourceVector.PODS_DIM ? UnschedulableMessage.TOO_MANY_PODS
                         : UnschedulableMessage.INSUFFICIENT + ResourceVector.nameOf(d), shortByDimension[d]);
             }
         }
-        return new UnschedulableMessage(nodes.length, counts);
+    }
+
+    private void pushChildren(int entry) {
+        for (int child = 2 * entry + 1; child <= 2 * entry + 2 && child < heapSize; child++) {
+            if (frontierSize == frontier.length) {
+                frontier = Arrays.copyOf(frontier, frontierSize * 2);
+            }
+            int i = frontierSize++;
+            frontier[i] = child;
+            while (i > 0 && before(frontier[i], frontier[(i - 1) / 2])) {
+                swapFrontier(i, (i - 1) / 2);
+                i = (i - 1) / 2;
+            }
+        }
+    }
+
+    private int popFrontier() {
+        int top = frontier[0];
+        frontier[0] = frontier[--frontierSize];
+        int i = 0;
+        while (true) {
+            int left = 2 * i + 1;
+            if (left >= frontierSize) {
+                return top;
+            }
+            int child = left + 1 < frontierSize && before(frontier[left + 1], frontier[left]) ? left + 1 : left;
+            if (!before(frontier[child], frontier[i])) {
+                return top;
+            }
+            swapFrontier(i, child);
+            i = child;
+        }
+    }
+
+    private void swapFrontier(int a, int b) {
+        int entry = frontier[a];
+        frontier[a] = frontier[b];
+        frontier[b] = entry;
     }
 
     private void append(double score, int node, int nodeVersion) {

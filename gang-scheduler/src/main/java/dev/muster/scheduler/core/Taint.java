@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * A node taint. Only {@link #NO_SCHEDULE} and {@link #NO_EXECUTE} keep pods that do not tolerate them
- * off the node; {@code PreferNoSchedule} is a scoring hint, which this scheduler does not weigh.
+ * off the node; {@link #PREFER_NO_SCHEDULE} lowers the node's score for them.
  *
  * @param key    taint key
  * @param value  taint value, empty if none

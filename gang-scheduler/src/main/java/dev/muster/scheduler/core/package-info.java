@@ -8,10 +8,14 @@
  * tries each gang in {@link dev.muster.scheduler.core.GangOrder} with a transactional
  * {@link dev.muster.scheduler.core.GangTrial}. A trial takes what the gang's quorum needs from
  * {@link dev.muster.scheduler.core.QuorumBounds}, packs it into one topology domain if asked
- * ({@link dev.muster.scheduler.core.LocalityDomains}), finds nodes through a per-shape
- * {@link dev.muster.scheduler.core.ShapeIndex} ({@link dev.muster.scheduler.core.ShapeIndexes}) that
- * filters them by {@link dev.muster.scheduler.core.PlacementConstraints}, and records what it does to the
- * snapshot in a {@link dev.muster.scheduler.core.PlacementStatement}, committed or discarded whole;
- * placements and reasons come out as {@link dev.muster.scheduler.core.GangPlacement}s.
+ * ({@link dev.muster.scheduler.core.GangTopology}, {@link dev.muster.scheduler.core.LocalityDomains}),
+ * finds nodes through a per-shape {@link dev.muster.scheduler.core.ShapeIndex}
+ * ({@link dev.muster.scheduler.core.ShapeIndexes}) that filters them by
+ * {@link dev.muster.scheduler.core.PlacementConstraints} and scores them with their preferences
+ * ({@link dev.muster.scheduler.core.NodePreferences}), checks what depends on the pods around a node
+ * ({@link dev.muster.scheduler.core.PodFilter}s: host ports, topology spread, inter-pod affinity) against
+ * the cycle's {@link dev.muster.scheduler.core.PodLayout}, and records what it does to the snapshot in a
+ * {@link dev.muster.scheduler.core.PlacementStatement}, committed or discarded whole; placements and
+ * reasons come out as {@link dev.muster.scheduler.core.GangPlacement}s.
  */
 package dev.muster.scheduler.core;

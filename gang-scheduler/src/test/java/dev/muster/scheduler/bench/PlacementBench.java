@@ -39,6 +39,7 @@ public final class PlacementBench {
         productionQueue();
         admission();
         fixedCase();
+        podSpecRows();
         heapFootprint();
     }
 
@@ -67,17 +68,9 @@ public final class PlacementBench {
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int nodes : new int[]{1_000, 5_000, 10_000}) {
             ClusterState state = SyntheticCluster.gpuNodes(nodes);
-            List<GangPlacement> results = null;
-            double[] millis = new double[RUNS];
-            for (int run = -WARMUP; run < RUNS; run++) {
-                ClusterSnapshot snapshot = state.snapshot();
-                long start = System.nanoTime();
-                results = GangPlanner.plan(snapshot, gangs);
-                if (run >= 0) {
-                    millis[run] = (System.nanoTime() - start) / 1e6;
-                }
-            }
-            double cycle = median(millis);
+            Timed timed = planTimed(state, gangs);
+            List<GangPlacement> results = timed.results();
+            double cycle = timed.millis();
             int placedGangs = 0;
             int placedPods = 0;
             for (GangPlacement result : results) {
@@ -235,24 +228,65 @@ public final class PlacementBench {
         System.out.println("| nodes | gangs placed | cycle (ms) | pods placed/s | µs per gang |");
         System.out.println("|---:|---:|---:|---:|---:|");
         for (int nodes : new int[]{1_000, 5_000}) {
-            ClusterState state = SyntheticCluster.plainNodes(nodes);
-            List<GangPlacement> results = null;
-            double[] millis = new double[RUNS];
-            for (int run = -WARMUP; run < RUNS; run++) {
-                ClusterSnapshot snapshot = state.snapshot();
-                long start = System.nanoTime();
-                results = GangPlanner.plan(snapshot, gangs);
-                if (run >= 0) {
-                    millis[run] = (System.nanoTime() - start) / 1e6;
-                }
-            }
-            double cycle = median(millis);
+            Timed timed = planTimed(SyntheticCluster.plainNodes(nodes), gangs);
+            List<GangPlacement> results = timed.results();
+            double cycle = timed.millis();
             long placed = results.stream().filter(GangPlacement::placed).count();
             long pods = results.stream().mapToLong(r -> r.placements().size()).sum();
             System.out.printf("| %,d | %d | %.2f | %,.0f | %.2f |%n", nodes, placed, cycle, pods / (cycle / 1000),
                     cycle * 1000 / gangs.size());
         }
         System.out.println();
+    }
+
+    /**
+     * The rows with inter-pod terms: the fixed case with required hostname anti-affinity inside each gang,
+     * and the mixed workload with a third of its gangs spread over zones (maxSkew 1) and a tenth required
+     * in one rack, at 1,000 and 5,000 nodes; the tables above have the same workloads without them.
+     */
+    private static void podSpecRows() {
+        System.out.println("## Inter-pod terms: anti-affinity and topology spread");
+        System.out.println();
+        System.out.println("| workload | nodes | gangs placed | pods placed | cycle (ms) | pods placed/s |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
+        for (int nodes : new int[]{1_000, 5_000}) {
+            podSpecRow("fixed case, hostname anti-affinity in each gang", SyntheticCluster.plainNodes(nodes),
+                    SyntheticCluster.uniformGangs(500, true), nodes);
+        }
+        for (int nodes : new int[]{1_000, 5_000}) {
+            podSpecRow("mixed, a third zone-spread (maxSkew 1), a tenth in one rack", SyntheticCluster.gpuNodes(nodes),
+                    SyntheticCluster.mixedGangs(TOTAL_PODS, 42, true), nodes);
+        }
+        System.out.println();
+    }
+
+    private static void podSpecRow(String workload, ClusterState state, List<PendingGang> gangs, int nodes) {
+        Timed timed = planTimed(state, gangs);
+        List<GangPlacement> results = timed.results();
+        double cycle = timed.millis();
+        long placed = results.stream().filter(GangPlacement::placed).count();
+        long pods = results.stream().filter(GangPlacement::placed).mapToLong(r -> r.placements().size()).sum();
+        System.out.printf("| %s | %,d | %d | %,d | %.1f | %,.0f |%n", workload, nodes, placed, pods, cycle,
+                pods / (cycle / 1000));
+    }
+
+    /** Plans the gangs on fresh snapshots of the state: the last run's results and the median time. */
+    private static Timed planTimed(ClusterState state, List<PendingGang> gangs) {
+        List<GangPlacement> results = null;
+        double[] millis = new double[RUNS];
+        for (int run = -WARMUP; run < RUNS; run++) {
+            ClusterSnapshot snapshot = state.snapshot();
+            long start = System.nanoTime();
+            results = GangPlanner.plan(snapshot, gangs);
+            if (run >= 0) {
+                millis[run] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        return new Timed(results, median(millis));
+    }
+
+    /** One workload's plan: the results and the cycle's median time in ms. */
+    private record Timed(List<GangPlacement> results, double millis) {
     }
 
     /** Heap retained per node (cluster state and one snapshot) and per pending pod, after full GCs. */

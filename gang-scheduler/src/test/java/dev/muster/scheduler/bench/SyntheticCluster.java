@@ -2,14 +2,18 @@ package dev.muster.scheduler.bench;
 
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
+import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
 import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PlacementConstraints;
+import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.SpreadConstraint;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 
@@ -31,6 +35,7 @@ final class SyntheticCluster {
     static final String GPU = "nvidia.com/gpu";
     static final String ZONE = "topology.kubernetes.io/zone";
     static final String RACK = "topology.muster.dev/rack";
+    static final String HOSTNAME = "kubernetes.io/hostname";
     static final int NODES_PER_RACK = 40;
     static final Taint INFRA = new Taint("dedicated", "infra", Taint.NO_SCHEDULE);
 
@@ -60,12 +65,13 @@ final class SyntheticCluster {
         return state;
     }
 
-    /** The fixed comparison case's nodes: 32 cpu, 256 GiB, 110 pods, nothing else. */
+    /** The fixed comparison case's nodes: 32 cpu, 256 GiB, 110 pods, the hostname label and nothing else. */
     static ClusterState plainNodes(int count) {
         ClusterState state = new ClusterState();
         ResourceVector allocatable = ResourceVector.builder().cpuMillis(32_000).memoryBytes(256 * GI).pods(110).build();
         for (int i = 0; i < count; i++) {
-            state.putNode(new NodeInfo(String.format("node-%05d", i), Map.of(), allocatable, true, false));
+            String name = String.format("node-%05d", i);
+            state.putNode(new NodeInfo(name, Map.of(HOSTNAME, name), allocatable, true, false));
         }
         return state;
     }
@@ -77,6 +83,15 @@ final class SyntheticCluster {
      * beyond the quorum are placed when they fit. Priorities 0 to 2; creation times in order.
      */
     static List<PendingGang> mixedGangs(int totalPods, long seed) {
+        return mixedGangs(totalPods, seed, false);
+    }
+
+    /**
+     * The mixed workload; with {@code podSpecTerms}, every third gang's pods are labelled with the gang's
+     * name and carry a DoNotSchedule zone spread (maxSkew 1) over them, and every tenth gang is required
+     * to fit one rack (gang topology), the same gangs otherwise.
+     */
+    static List<PendingGang> mixedGangs(int totalPods, long seed, boolean podSpecTerms) {
         Random random = new Random(seed);
         List<PendingGang> gangs = new ArrayList<>();
         int made = 0;
@@ -98,12 +113,18 @@ final class SyntheticCluster {
             GroupKey key = GroupKey.podGroup("bench", "gang-" + g);
             Map<String, Integer> minTaskMember = gpu ? Map.of("launcher", 1) : Map.of();
             GangInfo info = new GangInfo(key, minMember, minTaskMember, random.nextInt(3),
-                    Instant.EPOCH.plusSeconds(g));
+                    Instant.EPOCH.plusSeconds(g), null,
+                    podSpecTerms && g % 10 == 5 ? new GangTopology(List.of(RACK), true) : null);
             List<PodInfo> pods = new ArrayList<>(size);
+            Map<String, String> labels = Map.of("gang", key.name());
+            InterPodTerms terms = podSpecTerms && g % 3 == 0 ? new InterPodTerms(List.of(), List.of(), List.of(),
+                    List.of(new SpreadConstraint(1, ZONE, List.of(new NodeSelectorRequirement("gang",
+                            NodeSelectorRequirement.Operator.In, List.of(key.name()))), 1, true, false)))
+                    : InterPodTerms.NONE;
             for (int p = 0; p < size; p++) {
                 boolean launcher = gpu && p == 0;
                 pods.add(new PodInfo("bench", key.name() + "-" + p, key, launcher ? "launcher" : "worker", 0,
-                        launcher ? LAUNCHER : shape, constraints));
+                        launcher ? LAUNCHER : shape, constraints, labels, terms));
             }
             gangs.add(new PendingGang(info, pods, 0, Map.of()));
             made += size;
@@ -113,15 +134,26 @@ final class SyntheticCluster {
 
     /** The fixed comparison case: gangs of 16 pods of 1 cpu and 1 GiB, minMember 16. */
     static List<PendingGang> uniformGangs(int gangCount) {
+        return uniformGangs(gangCount, false);
+    }
+
+    /**
+     * The fixed comparison case; with {@code onePerNode}, each gang's pods are labelled with the gang's
+     * name and carry a required hostname anti-affinity to it, so no two of a gang share a node.
+     */
+    static List<PendingGang> uniformGangs(int gangCount, boolean onePerNode) {
         List<PendingGang> gangs = new ArrayList<>(gangCount);
         ResourceVector requests = ResourceVector.builder().cpuMillis(1000).memoryBytes(GI).build();
         for (int g = 0; g < gangCount; g++) {
             GroupKey key = GroupKey.podGroup("bench", "gang-" + g);
             GangInfo info = new GangInfo(key, 16, Map.of(), 0, Instant.EPOCH.plusSeconds(g));
             List<PodInfo> pods = new ArrayList<>(16);
+            Map<String, String> labels = Map.of("gang", key.name());
+            InterPodTerms terms = onePerNode ? new InterPodTerms(List.of(),
+                    List.of(PodAffinityTerm.ofLabels(labels, "bench", HOSTNAME)), List.of()) : InterPodTerms.NONE;
             for (int p = 0; p < 16; p++) {
                 pods.add(new PodInfo("bench", key.name() + "-" + p, key, "worker", 0, requests,
-                        PlacementConstraints.NONE));
+                        PlacementConstraints.NONE, labels, terms));
             }
             gangs.add(new PendingGang(info, pods, 0, Map.of()));
         }

@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GangTrialShortcutsTest {
     private static final Taint GPU_ONLY = new Taint("dedicated", "gpu", Taint.NO_SCHEDULE);
+    private static final Taint SPOT = new Taint("spot", "", Taint.PREFER_NO_SCHEDULE);
     /** -1: nearness not measured, so the trial may stop as soon as the quorum is out of reach. */
     private static final int[] REJECT_PERCENTAGES = {-1, 0, 10, 50, 100};
 
@@ -39,7 +40,7 @@ class GangTrialShortcutsTest {
                             .memoryBytes(GI * (2 + random.nextInt(63))).pods(3 + random.nextInt(20))
                             .set("nvidia.com/gpu", random.nextInt(3) * 4L).build(),
                     random.nextInt(10) > 0, random.nextInt(10) == 0,
-                    random.nextInt(4) == 0 ? List.of(GPU_ONLY) : List.of()));
+                    random.nextInt(4) == 0 ? List.of(GPU_ONLY) : random.nextInt(3) == 0 ? List.of(SPOT) : List.of()));
         }
         ClusterSnapshot snapshot = stateOf(nodes).snapshot();
         ClusterSnapshot reference = stateOf(nodes).snapshot();
@@ -73,9 +74,12 @@ class GangTrialShortcutsTest {
                     .memoryBytes(GI / 2 * (1 + random.nextInt(8))).set("nvidia.com/gpu", random.nextInt(3)).build();
             Map<String, String> selector = random.nextBoolean() ? Map.of() : Map.of("zone", "z" + random.nextInt(2));
             List<Toleration> tolerations = random.nextBoolean() ? List.of()
-                    : List.of(new Toleration("dedicated", Toleration.EXISTS, null, null));
+                    : List.of(new Toleration(random.nextBoolean() ? "dedicated" : "", Toleration.EXISTS, null, null));
+            List<PreferredTerm> preferred = random.nextBoolean() ? List.of() : List.of(new PreferredTerm(
+                    1 + random.nextInt(100), new NodeSelectorTerm(List.of(new NodeSelectorRequirement("zone",
+                    NodeSelectorRequirement.Operator.In, List.of("z" + random.nextInt(2)))), List.of())));
             shapes.add(new PodInfo("ns", "shape", gang.key(), "", 0, requests,
-                    new PlacementConstraints(selector, List.of(), tolerations)));
+                    new PlacementConstraints(selector, List.of(), tolerations, preferred)));
         }
         List<PodInfo> pods = new ArrayList<>();
         for (int p = 0; p < 1 + random.nextInt(40); p++) {
@@ -127,13 +131,32 @@ class GangTrialShortcutsTest {
         }
     }
 
-    /** Every node scored, the first highest wins: what the heaps must reproduce. */
+    /**
+     * Every node scored, the first highest wins: what the heaps must reproduce. With preferences, the
+     * resource score on 0-100 plus NodeAffinity × 2 and TaintToleration × 3, each normalised over the
+     * nodes that pass the pod's node filters.
+     */
     private static NodeState mostAllocated(NodeState[] nodes, PodInfo pod) {
+        PlacementConstraints constraints = pod.constraints();
+        long maxAffinity = 0;
+        long maxTaints = 0;
+        for (NodeState node : nodes) {
+            if (constraints.rejection(node.info()) == null) {
+                maxAffinity = Math.max(maxAffinity, constraints.preferredAffinityWeight(node.info()));
+                maxTaints = Math.max(maxTaints, constraints.intolerablePreferNoSchedule(node.info()));
+            }
+        }
         NodeState best = null;
         double bestScore = Double.NEGATIVE_INFINITY;
         for (NodeState node : nodes) {
-            if (pod.constraints().rejection(node.info()) == null && node.slotsFor(pod.requests()) > 0) {
+            if (constraints.rejection(node.info()) == null && node.slotsFor(pod.requests()) > 0) {
                 double score = node.mostAllocatedScore(pod.requests());
+                if (maxAffinity > 0 || maxTaints > 0) {
+                    long affinity = maxAffinity == 0 ? 0 : 100 * constraints.preferredAffinityWeight(node.info()) / maxAffinity;
+                    long taints = maxTaints == 0 ? 100
+                            : 100 - 100L * constraints.intolerablePreferNoSchedule(node.info()) / maxTaints;
+                    score = score * 100.0 / NodeState.resourcesScored(pod.requests()) + 2 * affinity + 3 * taints;
+                }
                 if (score > bestScore) {
                     best = node;
                     bestScore = score;

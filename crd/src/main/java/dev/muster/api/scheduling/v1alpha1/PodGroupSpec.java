@@ -17,6 +17,7 @@ public class PodGroupSpec {
     private Integer scheduleTimeoutSeconds;
     private String queue;
     private String priorityClassName;
+    private PodGroupSchedulingConstraints schedulingConstraints;
 
     /** Pods that must be placed at once; defaults to 1. */
     public Integer getMinMember() { return minMember; }
@@ -40,4 +41,10 @@ public class PodGroupSpec {
     /** PriorityClass that orders this group against others. */
     public String getPriorityClassName() { return priorityClassName; }
     public void setPriorityClassName(String priorityClassName) { this.priorityClassName = priorityClassName; }
+
+    /** The gang's topology; without it, the scheduler's default gang locality applies. */
+    public PodGroupSchedulingConstraints getSchedulingConstraints() { return schedulingConstraints; }
+    public void setSchedulingConstraints(PodGroupSchedulingConstraints schedulingConstraints) {
+        this.schedulingConstraints = schedulingConstraints;
+    }
 }

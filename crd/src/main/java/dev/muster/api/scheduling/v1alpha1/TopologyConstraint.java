@@ -1,0 +1,22 @@
+package dev.muster.api.scheduling.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Required;
+
+/** One level of a PodGroup's topology: a node label whose values name its domains. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class TopologyConstraint {
+    @Required
+    private String key;
+
+    public TopologyConstraint() {
+    }
+
+    public TopologyConstraint(String key) {
+        this.key = key;
+    }
+
+    /** The node label, e.g. {@code topology.kubernetes.io/zone}. */
+    public String getKey() { return key; }
+    public void setKey(String key) { this.key = key; }
+}

@@ -1,0 +1,43 @@
+package dev.muster.scheduler.core;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A required inter-pod (anti-)affinity term as kube-scheduler evaluates it: the pods it selects, by
+ * namespace and labels, and the node label whose values divide nodes into topology domains.
+ *
+ * @param selector      the label selector's requirements, matchLabels as In of one value, and
+ *                      matchLabelKeys/mismatchLabelKeys already merged in; {@code null} for a term without
+ *                      a label selector, which selects no pod
+ * @param namespaces    namespaces whose pods the term selects; the owning pod's own one when the term
+ *                      names none and has no namespaceSelector
+ * @param allNamespaces whether the term selects pods of every namespace (an empty namespaceSelector)
+ * @param topologyKey   node label naming the domains
+ */
+public record PodAffinityTerm(List<NodeSelectorRequirement> selector, Set<String> namespaces, boolean allNamespaces,
+                              String topologyKey) {
+
+    public PodAffinityTerm {
+        selector = selector == null ? null : List.copyOf(selector);
+        namespaces = namespaces == null ? Set.of() : Set.copyOf(namespaces);
+        Objects.requireNonNull(topologyKey, "topologyKey");
+    }
+
+    /** A term selecting pods with these labels in one namespace. */
+    public static PodAffinityTerm ofLabels(Map<String, String> labels, String namespace, String topologyKey) {
+        List<NodeSelectorRequirement> selector = labels.entrySet().stream()
+                .map(e -> new NodeSelectorRequirement(e.getKey(), NodeSelectorRequirement.Operator.In,
+                        Set.of(e.getValue())))
+                .toList();
+        return new PodAffinityTerm(selector, Set.of(namespace), false, topologyKey);
+    }
+
+    /** Whether the term selects the pod. */
+    public boolean matches(PodInfo pod) {
+        return (allNamespaces || namespaces.contains(pod.namespace()))
+                && NodeSelectorRequirement.selects(selector, pod.labels());
+    }
+}

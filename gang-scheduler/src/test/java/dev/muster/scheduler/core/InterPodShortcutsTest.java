@@ -1,0 +1,263 @@
+package dev.muster.scheduler.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static dev.muster.scheduler.core.CoreFixtures.GI;
+import static dev.muster.scheduler.core.CoreFixtures.gang;
+import static dev.muster.scheduler.core.CoreFixtures.pending;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Inter-pod terms and host ports are judged from per-domain counts kept up to date as trials place and
+ * discard pods, and nodes are found by walking the per-shape heaps. Neither may change a decision: on
+ * random clusters with running pods and sequences of gangs carrying affinities, anti-affinities, host
+ * ports and topology spread constraints, the trial places exactly as a plain scan of every node per pod that evaluates every term
+ * against every pod directly.
+ */
+class InterPodShortcutsTest {
+    private static final String HOST = "kubernetes.io/hostname";
+    private static final String ZONE = "zone";
+    private static final String[] APPS = {"a", "b", "c"};
+    private static final String[] KEYS = {HOST, ZONE};
+    private static final Taint TAINT = new Taint("dedicated", "x", Taint.NO_SCHEDULE);
+
+    @Test
+    void placesExactlyLikeAScanThatEvaluatesEveryTermDirectly() {
+        for (int seed = 0; seed < 400; seed++) {
+            placesExactlyLikeADirectScan(seed);
+        }
+    }
+
+    private static void placesExactlyLikeADirectScan(long seed) {
+        Random random = new Random(seed);
+        List<NodeInfo> nodes = new ArrayList<>();
+        for (int i = 0; i < 2 + random.nextInt(10); i++) {
+            String name = String.format("node-%02d", i);
+            Map<String, String> labels = new HashMap<>(Map.of(HOST, name));
+            if (random.nextInt(6) > 0) {
+                labels.put(ZONE, "z" + random.nextInt(3));
+            }
+            nodes.add(new NodeInfo(name, labels, ResourceVector.builder().cpuMillis(1000L * (2 + random.nextInt(15)))
+                    .memoryBytes(GI * 32).pods(2 + random.nextInt(12)).build(), true, false,
+                    random.nextInt(6) == 0 ? List.of(TAINT) : List.of()));
+        }
+        ClusterState state = new ClusterState();
+        ClusterState referenceState = new ClusterState();
+        nodes.forEach(state::putNode);
+        nodes.forEach(referenceState::putNode);
+        GangInfo running = gang("running", 1);
+        for (int p = 0; p < random.nextInt(8); p++) {
+            PodInfo pod = randomPod(random, running, "running-" + p);
+            String node = nodes.get(random.nextInt(nodes.size())).name();
+            state.occupy(node, pod);
+            referenceState.occupy(node, pod);
+        }
+        GangTrial trial = new GangTrial(state.snapshot());
+        Direct reference = new Direct(referenceState.snapshot());
+        for (int g = 0; g < 1 + random.nextInt(5); g++) {
+            GangInfo gang = gang("g" + g, random.nextInt(8));
+            List<PodInfo> pods = new ArrayList<>();
+            PodInfo shape = randomPod(random, gang, "shape");
+            for (int p = 0; p < 1 + random.nextInt(10); p++) {
+                PodInfo like = random.nextInt(4) == 0 ? randomPod(random, gang, "other") : shape;
+                pods.add(new PodInfo("ns", "g" + g + "-" + p, gang.key(), "", 0, like.requests(), like.constraints(),
+                        like.labels(), like.interPod()));
+            }
+
+            GangPlacement result = trial.attempt(pending(gang, pods));
+            List<PodPlacement> expected = reference.place(pods, gang.minMember());
+
+            assertThat(result.placed()).as("seed %d gang %d", seed, g).isEqualTo(expected != null);
+            if (result.placed()) {
+                assertThat(result.placements()).as("seed %d gang %d", seed, g).isEqualTo(expected);
+            }
+        }
+    }
+
+    private static PodInfo randomPod(Random random, GangInfo gang, String name) {
+        Map<String, String> labels = random.nextInt(5) == 0 ? Map.of() : Map.of("app", APPS[random.nextInt(3)]);
+        List<PodAffinityTerm> affinity = new ArrayList<>();
+        List<PodAffinityTerm> anti = new ArrayList<>();
+        List<HostPort> ports = new ArrayList<>();
+        if (random.nextInt(3) == 0) {
+            affinity.add(randomTerm(random));
+        }
+        for (int t = 0; t < random.nextInt(3); t++) {
+            anti.add(randomTerm(random));
+        }
+        List<SpreadConstraint> spread = new ArrayList<>();
+        for (int c = 0; c < (random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0); c++) {
+            spread.add(new SpreadConstraint(1 + random.nextInt(2), KEYS[random.nextInt(2)],
+                    List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
+                            List.of(APPS[random.nextInt(3)]))), 1 + random.nextInt(4), random.nextBoolean(),
+                    random.nextBoolean()));
+        }
+        PlacementConstraints constraints = new PlacementConstraints(
+                random.nextInt(4) == 0 ? Map.of(ZONE, "z" + random.nextInt(3)) : Map.of(), List.of(),
+                random.nextBoolean() ? List.of(new Toleration("dedicated", Toleration.EXISTS, null, null)) : List.of());
+        if (random.nextInt(3) == 0) {
+            ports.add(new HostPort(random.nextBoolean() ? null : "10.0.0." + random.nextInt(2),
+                    random.nextBoolean() ? "TCP" : "UDP", 80 + random.nextInt(2)));
+        }
+        return new PodInfo("ns", name, gang.key(), "", 0,
+                ResourceVector.builder().cpuMillis(500L * (1 + random.nextInt(6))).build(),
+                constraints, labels, new InterPodTerms(affinity, anti, ports, spread));
+    }
+
+    /** Mostly a label to match; sometimes only a NotIn or an Exists, which selects pods without any In. */
+    private static PodAffinityTerm randomTerm(Random random) {
+        String key = KEYS[random.nextInt(2)];
+        return switch (random.nextInt(5)) {
+            case 0 -> new PodAffinityTerm(List.of(new NodeSelectorRequirement("app",
+                    NodeSelectorRequirement.Operator.NotIn, List.of(APPS[random.nextInt(3)]))), java.util.Set.of("ns"),
+                    false, key);
+            case 1 -> new PodAffinityTerm(List.of(new NodeSelectorRequirement("app",
+                    NodeSelectorRequirement.Operator.Exists, List.of())), java.util.Set.of(), true, key);
+            default -> PodAffinityTerm.ofLabels(Map.of("app", APPS[random.nextInt(3)]), "ns", key);
+        };
+    }
+
+    /** Places pod by pod on the best node that passes every filter, evaluated over all pods each time. */
+    private static final class Direct {
+        private final ClusterSnapshot snapshot;
+        /** Per node name, the pods on it, starting from the snapshot's. */
+        private final Map<String, List<PodInfo>> pods = new HashMap<>();
+
+        Direct(ClusterSnapshot snapshot) {
+            this.snapshot = snapshot;
+            snapshot.nodes().forEach(n -> pods.put(n.name(), new ArrayList<>(n.snapshotPods())));
+        }
+
+        List<PodPlacement> place(List<PodInfo> gang, int minMember) {
+            List<PodPlacement> placements = new ArrayList<>();
+            for (PodInfo pod : gang) {
+                NodeState best = null;
+                double bestScore = Double.NEGATIVE_INFINITY;
+                for (NodeState node : snapshot.nodeArray()) {
+                    if (pod.constraints().rejection(node.info()) == null && node.slotsFor(pod.requests()) > 0
+                            && portsFree(pod, node) && spreadHolds(pod, node) && affinityHolds(pod, node)) {
+                        double score = node.mostAllocatedScore(pod.requests());
+                        if (score > bestScore) {
+                            best = node;
+                            bestScore = score;
+                        }
+                    }
+                }
+                if (best != null) {
+                    best.place(pod.requests());
+                    pods.get(best.name()).add(pod);
+                    placements.add(new PodPlacement(pod, best.name()));
+                }
+            }
+            if (placements.size() >= minMember) {
+                return placements;
+            }
+            for (PodPlacement placement : placements) {
+                snapshot.node(placement.nodeName()).orElseThrow().unplace(placement.pod().requests());
+                pods.get(placement.nodeName()).remove(placement.pod());
+            }
+            return null;
+        }
+
+        private boolean portsFree(PodInfo pod, NodeState node) {
+            for (PodInfo other : pods.get(node.name())) {
+                for (HostPort held : other.interPod().hostPorts()) {
+                    for (HostPort wanted : pod.interPod().hostPorts()) {
+                        if (wanted.conflictsWith(held)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+
+        /** Every DoNotSchedule constraint, counting the selected pods of eligible nodes one by one. */
+        private boolean spreadHolds(PodInfo pod, NodeState node) {
+            List<SpreadConstraint> spread = pod.interPod().spread();
+            for (SpreadConstraint constraint : spread) {
+                String value = node.info().labels().get(constraint.topologyKey());
+                if (value == null) {
+                    return false;
+                }
+                Map<String, Integer> perDomain = new HashMap<>();
+                for (NodeState other : snapshot.nodeArray()) {
+                    NodeInfo info = other.info();
+                    boolean eligible = spread.stream().allMatch(c -> info.labels().containsKey(c.topologyKey()))
+                            && (!constraint.honorNodeAffinity() || pod.constraints().matchesNodeAffinity(info))
+                            && (!constraint.honorTaints() || pod.constraints().untoleratedTaint(info) == null);
+                    if (eligible) {
+                        int selected = (int) pods.get(other.name()).stream()
+                                .filter(p -> p.namespace().equals(pod.namespace()) && constraint.selects(p)).count();
+                        perDomain.merge(info.labels().get(constraint.topologyKey()), selected, Integer::sum);
+                    }
+                }
+                int min = perDomain.size() < constraint.minDomains() ? 0
+                        : perDomain.values().stream().min(Integer::compare).orElse(0);
+                int here = perDomain.getOrDefault(value, 0);
+                if (here + (constraint.selects(pod) ? 1 : 0) - min > constraint.maxSkew()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private boolean affinityHolds(PodInfo pod, NodeState node) {
+            Map<String, String> labels = node.info().labels();
+            List<PodAffinityTerm> affinity = pod.interPod().affinity();
+            boolean together = true;
+            for (PodAffinityTerm term : affinity) {
+                if (!labels.containsKey(term.topologyKey())) {
+                    return false;
+                }
+                together &= anyInDomain(node, term.topologyKey(), p -> affinity.stream().allMatch(t -> t.matches(p)));
+            }
+            if (!together) {
+                boolean selectedAnywhere = false;
+                for (PodAffinityTerm term : affinity) {
+                    for (NodeState other : snapshot.nodeArray()) {
+                        selectedAnywhere |= other.info().labels().containsKey(term.topologyKey())
+                                && pods.get(other.name()).stream()
+                                .anyMatch(p -> affinity.stream().allMatch(t -> t.matches(p)));
+                    }
+                }
+                if (selectedAnywhere || !affinity.stream().allMatch(t -> t.matches(pod))) {
+                    return false;
+                }
+            }
+            for (PodAffinityTerm term : pod.interPod().antiAffinity()) {
+                if (labels.containsKey(term.topologyKey()) && anyInDomain(node, term.topologyKey(), term::matches)) {
+                    return false;
+                }
+            }
+            for (NodeState other : snapshot.nodeArray()) {
+                for (PodInfo owner : pods.get(other.name())) {
+                    for (PodAffinityTerm term : owner.interPod().antiAffinity()) {
+                        String value = labels.get(term.topologyKey());
+                        if (value != null && value.equals(other.info().labels().get(term.topologyKey()))
+                                && term.matches(pod)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+
+        private boolean anyInDomain(NodeState node, String key, java.util.function.Predicate<PodInfo> selects) {
+            String value = node.info().labels().get(key);
+            for (NodeState other : snapshot.nodeArray()) {
+                if (value.equals(other.info().labels().get(key)) && pods.get(other.name()).stream().anyMatch(selects)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}
