@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.support.status.StatusWriter;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
@@ -24,7 +25,7 @@ public final class PodGroupPlanner {
 
     /**
      * The job's PodGroup, named like the job: minMember is the job's minAvailable, minTaskMember each
-     * task's minAvailable, queue and priorityClassName the job's.
+     * task's minAvailable, queue, priorityClassName and schedulingConstraints the job's.
      */
     public static PodGroup desiredPodGroup(Job job) {
         return desiredPodGroup(job, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()));
@@ -54,7 +55,8 @@ public final class PodGroupPlanner {
                 && Objects.equals(actual.getMinMember(), desired.getMinMember())
                 && Objects.equals(actual.getMinTaskMember(), desired.getMinTaskMember())
                 && Objects.equals(actual.getQueue(), desired.getQueue())
-                && Objects.equals(actual.getPriorityClassName(), desired.getPriorityClassName());
+                && Objects.equals(actual.getPriorityClassName(), desired.getPriorityClassName())
+                && StatusWriter.sameJson(actual.getSchedulingConstraints(), desired.getSchedulingConstraints());
     }
 
     /** {@code actual} with the owned fields taken from {@code desired}; other fields stay as users set them. */
@@ -64,6 +66,7 @@ public final class PodGroupPlanner {
         merged.setMinTaskMember(desired.getMinTaskMember());
         merged.setQueue(desired.getQueue());
         merged.setPriorityClassName(desired.getPriorityClassName());
+        merged.setSchedulingConstraints(desired.getSchedulingConstraints());
         return merged;
     }
 
@@ -81,6 +84,7 @@ public final class PodGroupPlanner {
         spec.setMinTaskMember(minTaskMember);
         spec.setQueue(jobSpec.getQueue());
         spec.setPriorityClassName(jobSpec.getPriorityClassName());
+        spec.setSchedulingConstraints(jobSpec.getSchedulingConstraints());
         return spec;
     }
 }

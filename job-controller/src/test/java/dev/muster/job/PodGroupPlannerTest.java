@@ -3,10 +3,13 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
 import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static dev.muster.job.TestJobs.job;
@@ -56,5 +59,29 @@ class PodGroupPlannerTest {
         assertThat(merged.getScheduleTimeoutSeconds()).isEqualTo(30);
         assertThat(merged.getMinResources()).containsEntry("cpu", new Quantity("4"));
         assertThat(actual.getMinMember()).as("the cached spec is not changed").isEqualTo(1);
+    }
+
+    @Test
+    void theJobsGangTopologyIsCopiedOntoItsPodGroupAndKeptThere() {
+        Job job = TestJobs.quickstart();
+        PodGroupSchedulingConstraints constraints = new PodGroupSchedulingConstraints();
+        constraints.setTopology(List.of(new TopologyConstraint("example.com/rack"),
+                new TopologyConstraint("topology.kubernetes.io/zone")));
+        constraints.setTopologyPolicy(PodGroupSchedulingConstraints.PREFERRED);
+        job.getSpec().setSchedulingConstraints(constraints);
+
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job).getSpec();
+
+        assertThat(desired.getSchedulingConstraints().getTopology()).extracting(TopologyConstraint::getKey)
+                .containsExactly("example.com/rack", "topology.kubernetes.io/zone");
+        assertThat(desired.getSchedulingConstraints().getTopologyPolicy()).isEqualTo("Preferred");
+        PodGroupSpec edited = PodGroupPlanner.withOwnedFields(new PodGroupSpec(), desired);
+        PodGroupSchedulingConstraints required = new PodGroupSchedulingConstraints();
+        required.setTopology(constraints.getTopology());
+        required.setTopologyPolicy(PodGroupSchedulingConstraints.REQUIRED);
+        edited.setSchedulingConstraints(required);
+        assertThat(PodGroupPlanner.ownedFieldsMatch(edited, desired)).as("an edit on the PodGroup is undone").isFalse();
+        assertThat(PodGroupPlanner.withOwnedFields(edited, desired).getSchedulingConstraints().getTopologyPolicy())
+                .isEqualTo("Preferred");
     }
 }

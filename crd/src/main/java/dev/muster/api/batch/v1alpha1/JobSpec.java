@@ -1,5 +1,6 @@
 package dev.muster.api.batch.v1alpha1;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
@@ -37,6 +38,8 @@ public class JobSpec {
     private String queue;
     @ValidationRule(value = CelRules.UNCHANGED, message = "priorityClassName cannot change once the job exists")
     private String priorityClassName;
+    @ValidationRule(value = CelRules.UNCHANGED, message = "schedulingConstraints cannot change once the job exists")
+    private PodGroupSchedulingConstraints schedulingConstraints;
     @Min(0)
     @ValidationRule(value = CelRules.UNCHANGED, message = "maxRetry cannot change once the job exists")
     private Integer maxRetry;
@@ -73,6 +76,15 @@ public class JobSpec {
     /** Queue the job is submitted to. */
     public String getQueue() { return queue; }
     public void setQueue(String queue) { this.queue = queue; }
+
+    /**
+     * Where the whole gang must (or should) land: topology levels tried tightest first, copied onto the job's
+     * PodGroup; unset, the scheduler's default locality applies.
+     */
+    public PodGroupSchedulingConstraints getSchedulingConstraints() { return schedulingConstraints; }
+    public void setSchedulingConstraints(PodGroupSchedulingConstraints schedulingConstraints) {
+        this.schedulingConstraints = schedulingConstraints;
+    }
 
     /** PriorityClass of the job's PodGroup. */
     public String getPriorityClassName() { return priorityClassName; }
