@@ -1,0 +1,117 @@
+package dev.muster.simulator;
+
+import dev.muster.scheduler.core.ClusterSnapshot;
+import dev.muster.scheduler.core.GangPlacement;
+import dev.muster.scheduler.core.GangQueue;
+import dev.muster.scheduler.core.GangTrial;
+import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.PodPlacement;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * How one simulated scheduler runs a cycle, on the placement core: it places what it can of the waiting
+ * jobs on the cycle's snapshot, as {@code SchedulingCycle} does with the scheduler cache's.
+ */
+abstract class Policy {
+    /**
+     * What one cycle did.
+     *
+     * @param placements pods placed, to bind
+     * @param timed      whether a later cycle could decide otherwise with no job arriving or finishing:
+     *                   a reservation or backoff is running out
+     */
+    record Cycle(List<PodPlacement> placements, boolean timed) {
+    }
+
+    /** The policy a spec names. */
+    static Policy of(PolicySpec spec) {
+        return switch (spec.kind()) {
+            case FIFO -> new StrictFifo(spec);
+            case MUSTER -> new Queued(spec, false);
+            case GREEDY -> new Queued(spec, true);
+        };
+    }
+
+    /** Whether each pod is a gang of its own. */
+    abstract boolean perPod();
+
+    /** Runs one cycle at {@code now} over the waiting jobs, in submission order. */
+    abstract Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now);
+
+    /** Gangs in submission order through the placement trial; the first that does not fit ends the cycle. */
+    private static final class StrictFifo extends Policy {
+        private final PolicySpec spec;
+
+        StrictFifo(PolicySpec spec) {
+            this.spec = spec;
+        }
+
+        @Override
+        boolean perPod() {
+            return false;
+        }
+
+        @Override
+        Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now) {
+            GangTrial trial = new GangTrial(snapshot, spec.args().scoring(), spec.args().localityTopologyKey());
+            List<PodPlacement> placements = new ArrayList<>();
+            for (SimJob job : waiting) {
+                GangPlacement result = trial.attempt(job.gang);
+                if (!result.placed()) {
+                    break;
+                }
+                placements.addAll(result.placements());
+            }
+            return new Cycle(placements, false);
+        }
+    }
+
+    /**
+     * The scheduler's own queue, {@link GangQueue}, planning every waiting gang each cycle as production
+     * does: for Muster the job's gang, for greedy each pending pod as a gang of one.
+     */
+    private static final class Queued extends Policy {
+        private final GangQueue queue;
+        private final boolean perPod;
+
+        Queued(PolicySpec spec, boolean perPod) {
+            this.queue = new GangQueue(spec.args());
+            this.perPod = perPod;
+        }
+
+        @Override
+        boolean perPod() {
+            return perPod;
+        }
+
+        @Override
+        Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now) {
+            List<PendingGang> gangs = new ArrayList<>(waiting.size());
+            for (SimJob job : waiting) {
+                if (!perPod) {
+                    gangs.add(job.gang);
+                    continue;
+                }
+                for (int i = 0; i < job.pods.size(); i++) {
+                    if (job.nodeOf[i] == null) {
+                        gangs.add(job.podGangs[i]);
+                    }
+                }
+            }
+            List<PodPlacement> placements = new ArrayList<>();
+            boolean timed = false;
+            for (GangPlacement result : queue.plan(snapshot, gangs, now)) {
+                if (result.placed()) {
+                    placements.addAll(result.placements());
+                }
+                timed |= result.outcome() == GangPlacement.Outcome.RESERVED
+                        || result.outcome() == GangPlacement.Outcome.BACKED_OFF;
+            }
+            return new Cycle(placements, timed);
+        }
+    }
+}

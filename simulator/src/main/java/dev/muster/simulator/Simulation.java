@@ -1,0 +1,224 @@
+package dev.muster.simulator;
+
+import dev.muster.scheduler.core.ClusterState;
+import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.PodPlacement;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One policy's replay of a trace in virtual time: a discrete-event loop over job arrivals, job completions
+ * and the queue's timers. At each event time, after the completions and arrivals of that instant, one
+ * scheduling cycle runs on a snapshot of {@link ClusterState}, as the live scheduler's cycle does on its
+ * cache's, and the pods it places are counted on their nodes until their job finishes. Between events
+ * nothing changes, so no cycle runs, unless the queue holds a reservation or a backoff whose end can change
+ * the outcome: then another cycle runs one cycle period later, as the live scheduler's periodic cycle
+ * would. Deterministic: nothing depends on wall time or hashing order.
+ */
+public final class Simulation {
+    private static final Comparator<SimJob> BY_END = Comparator
+            .comparingLong((SimJob job) -> job.start + job.job.duration() * 1000)
+            .thenComparingLong(job -> job.job.id());
+
+    private final SimInput input;
+    private final PolicySpec spec;
+    private final Policy policy;
+    private final BooleanSupplier stop;
+    private final ClusterState state = new ClusterState();
+    /** Jobs waiting for (the rest of) their pods, in submission order. */
+    private final Set<SimJob> waiting = new LinkedHashSet<>();
+    /** Running jobs by when they finish. */
+    private final PriorityQueue<SimJob> running = new PriorityQueue<>(BY_END);
+    /** Waiting jobs by pod name, to find the job of each placement. */
+    private final Map<String, SimJob> byPod = new HashMap<>();
+    private final List<SimResult.JobOutcome> outcomes = new ArrayList<>();
+    private final long sampleMs;
+    private final long[] vcRunning;
+    private final long[] vcGpuMs;
+    private final SeriesBuilder series;
+    private long runningGpus;
+    private long heldGpus;
+    private long runningGpuMs;
+    private long partialGpuMs;
+    private long cycles;
+    private long nextSample;
+    private long now;
+    private volatile long reached;
+    private volatile int done;
+
+    /**
+     * A run of one policy.
+     *
+     * @param stop checked between events: once it holds, the run ends with what it has (a partial result)
+     */
+    public Simulation(SimInput input, PolicySpec spec, BooleanSupplier stop) {
+        this.input = input;
+        this.spec = spec;
+        this.policy = Policy.of(spec);
+        this.stop = stop;
+        this.sampleMs = input.samplePeriod().toMillis();
+        this.vcRunning = new long[input.vcs().size()];
+        this.vcGpuMs = new long[input.vcs().size()];
+        this.series = new SeriesBuilder();
+        for (NodeInfo node : input.cluster().nodes()) {
+            state.putNode(node);
+        }
+    }
+
+    /** Virtual time reached so far, epoch milliseconds; for progress reports from other threads. */
+    public long reached() {
+        return reached;
+    }
+
+    /** Jobs finished so far; for progress reports from other threads. */
+    public int done() {
+        return done;
+    }
+
+    /** Replays the trace to the last completion, or until stopped. */
+    public SimResult run() {
+        List<TraceJob> jobs = input.jobs();
+        long first = jobs.get(0).submit().toEpochMilli();
+        now = first;
+        nextSample = first;
+        int arrived = 0;
+        long timer = Long.MAX_VALUE;
+        boolean stopped = false;
+        while (true) {
+            long nextArrival = arrived < jobs.size() ? jobs.get(arrived).submit().toEpochMilli() : Long.MAX_VALUE;
+            long nextEnd = running.isEmpty() ? Long.MAX_VALUE : end(running.peek());
+            long next = Math.min(nextArrival, Math.min(nextEnd, timer));
+            if (next == Long.MAX_VALUE) {
+                break;
+            }
+            if (stop.getAsBoolean()) {
+                stopped = true;
+                break;
+            }
+            advance(next);
+            if (timer <= now) {
+                timer = Long.MAX_VALUE;
+            }
+            while (!running.isEmpty() && end(running.peek()) == now) {
+                finish(running.poll());
+            }
+            while (arrived < jobs.size() && jobs.get(arrived).submit().toEpochMilli() == now) {
+                arrive(jobs.get(arrived++));
+            }
+            if (!waiting.isEmpty() && cycle()) {
+                timer = Math.min(timer, now + spec.cyclePeriod().toMillis());
+            }
+            reached = now;
+        }
+        // Jobs still running at a stop are reported as started but not finished.
+        List<SimJob> stillRunning = new ArrayList<>(running);
+        stillRunning.sort(Comparator.comparingLong((SimJob job) -> job.start).thenComparingLong(job -> job.job.id()));
+        stillRunning.forEach(job -> outcomes.add(new SimResult.JobOutcome(job.job, job.start, -1)));
+        return new SimResult(spec.label(), input, List.copyOf(outcomes), waiting.size(), first, now, stopped,
+                runningGpuMs, partialGpuMs, vcGpuMs.clone(), cycles, series.build());
+    }
+
+    /** Moves virtual time on to {@code next}, accounting for the time between and sampling it. */
+    private void advance(long next) {
+        long span = next - now;
+        runningGpuMs += runningGpus * span;
+        partialGpuMs += heldGpus * span;
+        for (int vc = 0; vc < vcRunning.length; vc++) {
+            vcGpuMs[vc] += vcRunning[vc] * span;
+        }
+        for (; nextSample < next; nextSample += sampleMs) {
+            series.add(runningGpus, heldGpus, waiting.size(), vcRunning);
+        }
+        now = next;
+    }
+
+    private void arrive(TraceJob job) {
+        List<PodInfo> pods = CoreRecords.pods(job, CoreRecords.podGpus(job.gpus(), input.gpusPerPod()), policy.perPod());
+        SimJob sim = new SimJob(job, input.vcIndex(job.vc()), pods, policy.perPod());
+        waiting.add(sim);
+        pods.forEach(pod -> byPod.put(pod.name(), sim));
+    }
+
+    /** One scheduling cycle; returns whether the queue's timers call for another with no event. */
+    private boolean cycle() {
+        cycles++;
+        Policy.Cycle result = policy.cycle(state.snapshot(), waiting, Instant.ofEpochMilli(now));
+        for (PodPlacement placement : result.placements()) {
+            SimJob job = byPod.get(placement.pod().name());
+            int pod = job.indexOf(placement.pod());
+            job.nodeOf[pod] = placement.nodeName();
+            job.placedAt[pod] = now;
+            job.placed++;
+            state.occupy(placement.nodeName(), placement.pod().requests());
+            heldGpus += CoreRecords.gpus(placement.pod());
+            if (job.placed == job.pods.size()) {
+                start(job);
+            }
+        }
+        return result.timed();
+    }
+
+    private void start(SimJob job) {
+        job.start = now;
+        waiting.remove(job);
+        job.pods.forEach(pod -> byPod.remove(pod.name()));
+        heldGpus -= job.gpus;
+        runningGpus += job.gpus;
+        vcRunning[job.vc] += job.gpus;
+        running.add(job);
+    }
+
+    private void finish(SimJob job) {
+        for (int i = 0; i < job.pods.size(); i++) {
+            state.release(job.nodeOf[i], job.pods.get(i).requests());
+        }
+        runningGpus -= job.gpus;
+        vcRunning[job.vc] -= job.gpus;
+        outcomes.add(new SimResult.JobOutcome(job.job, job.start, now));
+        done++;
+    }
+
+    private static long end(SimJob job) {
+        return job.start + job.job.duration() * 1000;
+    }
+
+    /** Grows the series' arrays as samples come. */
+    private static final class SeriesBuilder {
+        private long[] running = new long[256];
+        private long[] held = new long[256];
+        private int[] queue = new int[256];
+        private long[][] vcs = new long[256][];
+        private int size;
+
+        void add(long runningGpus, long heldGpus, int waiting, long[] vcRunning) {
+            if (size == queue.length) {
+                int grown = size * 2;
+                running = Arrays.copyOf(running, grown);
+                held = Arrays.copyOf(held, grown);
+                queue = Arrays.copyOf(queue, grown);
+                vcs = Arrays.copyOf(vcs, grown);
+            }
+            running[size] = runningGpus;
+            held[size] = heldGpus;
+            queue[size] = waiting;
+            vcs[size] = vcRunning.clone();
+            size++;
+        }
+
+        SimResult.Series build() {
+            return new SimResult.Series(Arrays.copyOf(running, size), Arrays.copyOf(held, size),
+                    Arrays.copyOf(queue, size), Arrays.copyOf(vcs, size));
+        }
+    }
+}
