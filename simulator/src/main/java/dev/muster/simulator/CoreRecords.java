@@ -59,13 +59,19 @@ public final class CoreRecords {
         return GroupKey.podGroup(namespace(job), jobName(job));
     }
 
-    /** The job's pods, one per entry of {@code podGpus}, in its gang; or each a gang of its own if {@code standalone}. */
-    public static List<PodInfo> pods(TraceJob job, int[] podGpus, boolean standalone) {
+    /**
+     * The job's pods, one per entry of {@code podGpus}, in its gang; or each a gang of its own if
+     * {@code standalone}.
+     *
+     * @param nodeSelector labels the pods' nodes must carry; empty for any node
+     */
+    public static List<PodInfo> pods(TraceJob job, int[] podGpus, boolean standalone, Map<String, String> nodeSelector) {
+        PlacementConstraints constraints = PlacementConstraints.ofNodeSelector(nodeSelector);
         List<PodInfo> pods = new ArrayList<>(podGpus.length);
         for (int i = 0; i < podGpus.length; i++) {
             String name = jobName(job) + "-" + i;
             GroupKey group = standalone ? GroupKey.standalonePod(namespace(job), name) : gangKey(job);
-            pods.add(new PodInfo(namespace(job), name, group, "", 0, podRequests(podGpus[i]), PlacementConstraints.NONE));
+            pods.add(new PodInfo(namespace(job), name, group, "", 0, podRequests(podGpus[i]), constraints));
         }
         return pods;
     }

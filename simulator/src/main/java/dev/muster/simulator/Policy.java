@@ -5,12 +5,15 @@ import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GangQueue;
 import dev.muster.scheduler.core.GangTrial;
 import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodPlacement;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * How one simulated scheduler runs a cycle, on the placement core: it places what it can of the waiting
@@ -42,7 +45,12 @@ abstract class Policy {
     /** Runs one cycle at {@code now} over the waiting jobs, in submission order. */
     abstract Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now);
 
-    /** Gangs in submission order through the placement trial; the first that does not fit ends the cycle. */
+    /**
+     * Gangs in submission order through the placement trial, without backfill: a gang that does not fit
+     * blocks every later gang that may use the same nodes. When all jobs may use all nodes, the first gang
+     * that does not fit ends the cycle; with the cluster partitioned by virtual cluster, it blocks its own
+     * virtual cluster only.
+     */
     private static final class StrictFifo extends Policy {
         private final PolicySpec spec;
 
@@ -59,12 +67,19 @@ abstract class Policy {
         Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now) {
             GangTrial trial = new GangTrial(snapshot, spec.args().scoring(), spec.args().localityTopologyKey());
             List<PodPlacement> placements = new ArrayList<>();
+            Set<PlacementConstraints> blocked = new HashSet<>();
             for (SimJob job : waiting) {
+                // A job's pods all have the same constraints, which say which nodes it may use.
+                PlacementConstraints nodes = job.pods.get(0).constraints();
+                if (blocked.contains(nodes)) {
+                    continue;
+                }
                 GangPlacement result = trial.attempt(job.gang);
-                if (!result.placed()) {
+                if (result.placed()) {
+                    placements.addAll(result.placements());
+                } else if (blocked.add(nodes) && nodes.equals(PlacementConstraints.NONE)) {
                     break;
                 }
-                placements.addAll(result.placements());
             }
             return new Cycle(placements, false);
         }

@@ -62,6 +62,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--until", paramLabel = "DATE", description = "Only jobs submitted before this day (UTC, yyyy-MM-dd).")
     LocalDate until;
 
+    @Option(names = "--partition-by-vc",
+            description = "Let a job use only its virtual cluster's nodes (as Philly did), instead of all nodes.")
+    boolean partitionByVc;
+
     @Option(names = "--cluster-vcs-only", description = "Only jobs of virtual clusters the cluster CSV names.")
     boolean clusterVcsOnly;
 
@@ -80,7 +84,7 @@ public final class SimulateCommand implements Callable<Integer> {
         long wallStart = System.nanoTime();
         SimCluster nodes = SimCluster.load(cluster);
         List<TraceJob> jobs = filter(readTrace(trace), nodes);
-        SimInput input = SimInput.of(jobs, nodes, oneGpuPods);
+        SimInput input = SimInput.of(jobs, nodes, oneGpuPods, partitionByVc);
         List<PolicySpec> specs = policies.stream().map(PolicySpec::parse).toList();
 
         AtomicBoolean stop = new AtomicBoolean();

@@ -144,7 +144,8 @@ public final class Simulation {
     }
 
     private void arrive(TraceJob job) {
-        List<PodInfo> pods = CoreRecords.pods(job, CoreRecords.podGpus(job.gpus(), input.gpusPerPod()), policy.perPod());
+        List<PodInfo> pods = CoreRecords.pods(job, CoreRecords.podGpus(job.gpus(), input.gpusPerPod()), policy.perPod(),
+                input.nodeSelector(job));
         SimJob sim = new SimJob(job, input.vcIndex(job.vc()), pods, policy.perPod());
         waiting.add(sim);
         pods.forEach(pod -> byPod.put(pod.name(), sim));
