@@ -98,6 +98,15 @@ final class Charts {
         return new Chart("jct-cdf.png", title, png(chart));
     }
 
+    /**
+     * Draws a small empty chart, which loads Java2D and its fonts. They register shutdown hooks of their own
+     * when first used, which fails once the JVM is shutting down: the partial report after Ctrl-C could
+     * not be drawn if this were the first chart.
+     */
+    static void warmUp() {
+        png(ChartFactory.createXYLineChart("", "", "", new XYSeriesCollection()), 16, 16);
+    }
+
     /** The index of the {@code i}-th of {@code points} evenly spread points among {@code n} sorted values. */
     private static int last(int i, int points, int n) {
         return (int) ((long) (i + 1) * n / points) - 1;
@@ -135,6 +144,10 @@ final class Charts {
     }
 
     private static byte[] png(JFreeChart chart) {
+        return png(chart, WIDTH, HEIGHT);
+    }
+
+    private static byte[] png(JFreeChart chart, int width, int height) {
         chart.setBackgroundPaint(Color.WHITE);
         chart.getPlot().setBackgroundPaint(Color.WHITE);
         if (chart.getPlot() instanceof XYPlot plot) {
@@ -142,7 +155,7 @@ final class Charts {
             plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         }
         try {
-            return ChartUtils.encodeAsPNG(chart.createBufferedImage(WIDTH, HEIGHT));
+            return ChartUtils.encodeAsPNG(chart.createBufferedImage(width, height));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,11 +7,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 /**
- * A progress line on the terminal, redrawn in place: per policy the virtual time reached and the jobs
- * done, and a bar of all policies' jobs done together.
+ * A progress line on the terminal, redrawn in place: a bar of all policies' jobs done together, then per
+ * policy the virtual day reached and the jobs done.
  */
 final class Progress {
-    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
     private static final int WIDTH = 30;
 
     private final PrintStream out;
@@ -36,11 +36,11 @@ final class Progress {
             long reached = run.reached();
             detail.append("  ").append(policies.get(i)).append(' ')
                     .append(reached == 0 ? "-" : DAY.format(Instant.ofEpochMilli(reached)))
-                    .append(' ').append(run.done()).append('/').append(jobs);
+                    .append(' ').append(run.done());
         }
         long total = (long) jobs * runs.size();
         int filled = total == 0 ? WIDTH : (int) (WIDTH * done / total);
-        out.print("\r[" + "#".repeat(filled) + " ".repeat(WIDTH - filled) + "]" + detail);
+        out.print("\r[" + "#".repeat(filled) + " ".repeat(WIDTH - filled) + "] jobs done of " + jobs + ":" + detail);
         out.flush();
     }
 

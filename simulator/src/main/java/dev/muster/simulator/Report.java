@@ -1,6 +1,5 @@
 package dev.muster.simulator;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,8 +26,7 @@ final class Report {
     String subject() {
         long gpus = input.cluster().totalGpus();
         String partial = results.stream().anyMatch(SimResult::stopped)
-                ? " PARTIAL: stopped at " + Instant.ofEpochMilli(results.stream().mapToLong(SimResult::end).min()
-                .orElse(0)) + " of virtual time."
+                ? " PARTIAL: stopped before every job finished; each policy's makespan is the virtual time it reached."
                 : "";
         return String.format(Locale.ROOT, "%,d jobs submitted %s to %s, on %d nodes with %,d GPUs, in pods of %d GPU(s).%s",
                 input.jobs().size(), input.jobs().get(0).submit(), input.jobs().get(input.jobs().size() - 1).submit(),

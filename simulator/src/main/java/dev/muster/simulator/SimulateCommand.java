@@ -45,7 +45,7 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "'philly' (352 nodes x 8 GPUs), NxG (e.g. 64x8), a VC CSV (vc,node num[,gpus]) or a Node YAML file. Default: ${DEFAULT-VALUE}.")
     String cluster;
 
-    @Option(names = "--policy", paramLabel = "NAME[:KEY=VALUE,...]", split = ";",
+    @Option(names = "--policy", paramLabel = "NAME[:KEY=VALUE,...]",
             description = "fifo, muster or greedy, with scheduler settings, e.g. muster:permitWaitingTime=30s,nodeScoring=least-allocated. Repeatable. Default: fifo, muster, greedy.")
     List<String> policies = new ArrayList<>(List.of("fifo", "muster", "greedy"));
 
@@ -69,6 +69,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--cluster-vcs-only", description = "Only jobs of virtual clusters the cluster CSV names.")
     boolean clusterVcsOnly;
 
+    @Option(names = "--load-factor", paramLabel = "F", defaultValue = "1",
+            description = "Submit F times as fast: gaps between submissions divided by F, durations kept. Default: ${DEFAULT-VALUE}.")
+    double loadFactor;
+
     @Option(names = "--quiet", description = "No progress line.")
     boolean quiet;
 
@@ -87,6 +91,7 @@ public final class SimulateCommand implements Callable<Integer> {
         SimInput input = SimInput.of(jobs, nodes, oneGpuPods, partitionByVc);
         List<PolicySpec> specs = policies.stream().map(PolicySpec::parse).toList();
 
+        Charts.warmUp();
         AtomicBoolean stop = new AtomicBoolean();
         List<Simulation> runs = specs.stream().map(spec -> new Simulation(input, spec, stop::get)).toList();
         CountDownLatch reported = new CountDownLatch(1);
@@ -162,10 +167,21 @@ public final class SimulateCommand implements Callable<Integer> {
     private List<TraceJob> filter(List<TraceJob> jobs, SimCluster nodes) {
         Instant start = from == null ? Instant.MIN : from.atStartOfDay().toInstant(ZoneOffset.UTC);
         Instant stop = until == null ? Instant.MAX : until.atStartOfDay().toInstant(ZoneOffset.UTC);
-        return jobs.stream()
+        if (!(loadFactor > 0) || Double.isInfinite(loadFactor)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--load-factor must be positive: " + loadFactor);
+        }
+        List<TraceJob> kept = jobs.stream()
                 .filter(job -> !job.submit().isBefore(start) && job.submit().isBefore(stop))
                 .filter(job -> !clusterVcsOnly || nodes.vcNodes().containsKey(job.vc()))
                 .toList();
+        if (loadFactor == 1 || kept.isEmpty()) {
+            return kept;
+        }
+        // Compressing the gaps keeps the submission order, so the jobs stay sorted.
+        long first = kept.get(0).submit().getEpochSecond();
+        return kept.stream().map(job -> new TraceJob(job.id(),
+                Instant.ofEpochSecond(first + Math.round((job.submit().getEpochSecond() - first) / loadFactor)),
+                job.duration(), job.gpus(), job.vc())).toList();
     }
 
     private void write(Report report) {
