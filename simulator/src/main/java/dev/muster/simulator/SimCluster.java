@@ -114,10 +114,19 @@ public record SimCluster(List<NodeInfo> nodes, Map<String, Integer> vcNodes, int
     static SimCluster fromNodeYaml(String file, String yaml) {
         List<Node> found = new ArrayList<>();
         collectNodes(file, new KubernetesSerialization().unmarshal(yaml), found);
+        return fromNodes(file, found);
+    }
+
+    /**
+     * The given Node objects, as the live scheduler reads them.
+     *
+     * @param source how errors name where the nodes came from
+     */
+    public static SimCluster fromNodes(String source, List<Node> found) {
         List<NodeInfo> nodes = found.stream().map(NodeObjects::nodeInfo).toList();
         long most = nodes.stream().mapToLong(node -> node.allocatable().get(CoreRecords.GPU)).max().orElse(0);
         if (most < 1) {
-            throw new TraceFormatException(file, "no node has allocatable " + CoreRecords.GPU);
+            throw new TraceFormatException(source, "no node has allocatable " + CoreRecords.GPU);
         }
         return new SimCluster(nodes, Map.of(), (int) most);
     }

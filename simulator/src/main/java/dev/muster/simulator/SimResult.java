@@ -29,8 +29,13 @@ public record SimResult(String policy, SimInput input, List<JobOutcome> outcomes
      * @param job    the job
      * @param start  when its last pod was placed, epoch milliseconds
      * @param finish when it finished, epoch milliseconds; -1 if it had not when the run ended
+     * @param nodes  per pod, the node it ran on
      */
-    public record JobOutcome(TraceJob job, long start, long finish) {
+    public record JobOutcome(TraceJob job, long start, long finish, List<String> nodes) {
+        public JobOutcome {
+            nodes = List.copyOf(nodes);
+        }
+
         /** Seconds from submission to start. */
         public double waitSeconds() {
             return (start - job.submit().toEpochMilli()) / 1000.0;

@@ -124,7 +124,7 @@ public final class Simulation {
         // Jobs still running at a stop are reported as started but not finished.
         List<SimJob> stillRunning = new ArrayList<>(running);
         stillRunning.sort(Comparator.comparingLong((SimJob job) -> job.start).thenComparingLong(job -> job.job.id()));
-        stillRunning.forEach(job -> outcomes.add(new SimResult.JobOutcome(job.job, job.start, -1)));
+        stillRunning.forEach(job -> outcomes.add(new SimResult.JobOutcome(job.job, job.start, -1, List.of(job.nodeOf))));
         return new SimResult(spec.label(), input, List.copyOf(outcomes), waiting.size(), first, now, stopped,
                 runningGpuMs, partialGpuMs, vcGpuMs.clone(), cycles, series.build());
     }
@@ -186,7 +186,7 @@ public final class Simulation {
         }
         runningGpus -= job.gpus;
         vcRunning[job.vc] -= job.gpus;
-        outcomes.add(new SimResult.JobOutcome(job.job, job.start, now));
+        outcomes.add(new SimResult.JobOutcome(job.job, job.start, now, List.of(job.nodeOf)));
         done++;
     }
 
