@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntToDoubleFunction;
+import java.util.function.ToDoubleFunction;
 
 /** The report's pictures, drawn with JFreeChart as PNG. */
 final class Charts {
@@ -46,9 +47,9 @@ final class Charts {
         List<Chart> charts = new ArrayList<>();
         double gpus = report.input().cluster().totalGpus();
         charts.add(timeChart(report, "utilisation.png", "GPU utilisation (% of GPUs held by running jobs)",
-                "% of GPUs", (s, i) -> 100 * s.runningGpus()[i] / gpus, true));
+                "% of GPUs", sample -> 100 * sample.runningGpus() / gpus, true));
         charts.add(timeChart(report, "queue.png", "Queue length (jobs waiting for their pods)", "jobs waiting",
-                (s, i) -> s.queue()[i], false));
+                SimResult.Sample::queue, false));
         charts.add(cdf(report));
         for (SimResult result : report.results()) {
             charts.add(vcShare(report, result));
@@ -56,22 +57,18 @@ final class Charts {
         return charts;
     }
 
-    /** A value of one sample of a series. */
-    private interface SampleValue {
-        double at(SimResult.Series series, int sample);
-    }
-
-    private static Chart timeChart(Report report, String file, String title, String axis, SampleValue value,
+    private static Chart timeChart(Report report, String file, String title, String axis, ToDoubleFunction<SimResult.Sample> value,
                                    boolean withHeld) {
         XYSeriesCollection data = new XYSeriesCollection();
         double step = report.input().samplePeriod().toMillis() / 86_400_000.0;
         double gpus = report.input().cluster().totalGpus();
         for (SimResult result : report.results()) {
-            data.addSeries(series(result.policy(), result.series().size(), i -> i * step,
-                    i -> value.at(result.series(), i)));
-            if (withHeld && Arrays.stream(result.series().heldGpus()).anyMatch(held -> held > 0)) {
-                data.addSeries(series(result.policy() + ": held idle by partial gangs", result.series().size(),
-                        i -> i * step, i -> 100 * result.series().heldGpus()[i] / gpus));
+            List<SimResult.Sample> samples = result.samples();
+            data.addSeries(series(result.policy(), samples.size(), i -> i * step,
+                    i -> value.applyAsDouble(samples.get(i))));
+            if (withHeld && samples.stream().anyMatch(sample -> sample.heldGpus() > 0)) {
+                data.addSeries(series(result.policy() + ": held idle by partial gangs", samples.size(),
+                        i -> i * step, i -> 100 * samples.get(i).heldGpus() / gpus));
             }
         }
         JFreeChart chart = ChartFactory.createXYLineChart(title, DAYS, axis, data, PlotOrientation.VERTICAL,
@@ -120,8 +117,8 @@ final class Charts {
         for (int vc = 0; vc < vcs.size(); vc++) {
             int index = vc;
             XYSeries series = new XYSeries(vcs.get(vc).isEmpty() ? "(none)" : vcs.get(vc), false, false);
-            for (int i = 0; i < result.series().size(); i++) {
-                series.add(i * step, 100 * result.series().vcGpus()[i][index] / gpus, false);
+            for (int i = 0; i < result.samples().size(); i++) {
+                series.add(i * step, 100 * result.samples().get(i).vcGpus()[index] / gpus, false);
             }
             data.addSeries(series);
         }

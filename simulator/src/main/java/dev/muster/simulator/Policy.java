@@ -30,6 +30,12 @@ abstract class Policy {
     record Cycle(List<PodPlacement> placements, boolean timed) {
     }
 
+    private final boolean perPod;
+
+    private Policy(boolean perPod) {
+        this.perPod = perPod;
+    }
+
     /** The policy a spec names. */
     static Policy of(PolicySpec spec) {
         return switch (spec.kind()) {
@@ -40,7 +46,9 @@ abstract class Policy {
     }
 
     /** Whether each pod is a gang of its own. */
-    abstract boolean perPod();
+    final boolean perPod() {
+        return perPod;
+    }
 
     /** Runs one cycle at {@code now} over the waiting jobs, in submission order. */
     abstract Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now);
@@ -55,12 +63,8 @@ abstract class Policy {
         private final PolicySpec spec;
 
         StrictFifo(PolicySpec spec) {
+            super(false);
             this.spec = spec;
-        }
-
-        @Override
-        boolean perPod() {
-            return false;
         }
 
         @Override
@@ -91,23 +95,17 @@ abstract class Policy {
      */
     private static final class Queued extends Policy {
         private final GangQueue queue;
-        private final boolean perPod;
 
         Queued(PolicySpec spec, boolean perPod) {
+            super(perPod);
             this.queue = new GangQueue(spec.args());
-            this.perPod = perPod;
-        }
-
-        @Override
-        boolean perPod() {
-            return perPod;
         }
 
         @Override
         Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now) {
             List<PendingGang> gangs = new ArrayList<>(waiting.size());
             for (SimJob job : waiting) {
-                if (!perPod) {
+                if (!perPod()) {
                     gangs.add(job.gang);
                     continue;
                 }

@@ -16,8 +16,6 @@ final class SimJob {
     final PendingGang[] podGangs;
     /** Per pod: its node, {@code null} while pending. */
     final String[] nodeOf;
-    /** Per pod: when it was placed, in epoch milliseconds. */
-    final long[] placedAt;
     final long gpus;
     int placed;
     /** When the last of its pods was placed, in epoch milliseconds; -1 until then. */
@@ -31,7 +29,6 @@ final class SimJob {
         this.podGangs = perPod ? pods.stream().map(pod -> CoreRecords.standalone(job, pod)).toArray(PendingGang[]::new)
                 : null;
         this.nodeOf = new String[pods.size()];
-        this.placedAt = new long[pods.size()];
         this.gpus = job.gpus();
     }
 

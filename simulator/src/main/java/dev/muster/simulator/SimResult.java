@@ -17,11 +17,17 @@ import java.util.List;
  * @param partialGpuMs  GPU time held by placed pods of jobs whose other pods were not yet placed
  * @param vcGpuMs       per virtual cluster, GPU time of its running jobs
  * @param cycles        scheduling cycles run
- * @param series        the time series the charts plot
+ * @param samples       the time series the charts plot: one sample every {@link SimInput#samplePeriod()} from
+ *                      the first submission
  */
 public record SimResult(String policy, SimInput input, List<JobOutcome> outcomes, int neverStarted, long firstSubmit,
                         long end, boolean stopped, long runningGpuMs, long partialGpuMs, long[] vcGpuMs, long cycles,
-                        Series series) {
+                        List<Sample> samples) {
+
+    public SimResult {
+        outcomes = List.copyOf(outcomes);
+        samples = List.copyOf(samples);
+    }
 
     /**
      * One job that started.
@@ -53,18 +59,14 @@ public record SimResult(String policy, SimInput input, List<JobOutcome> outcomes
     }
 
     /**
-     * Samples of the run, every {@link SimInput#samplePeriod()} from the first submission.
+     * The state of the run at one time.
      *
-     * @param runningGpus   GPUs of running jobs
-     * @param heldGpus      GPUs held by placed pods of jobs not yet running
-     * @param queue         jobs waiting for all their pods to be placed
-     * @param vcGpus        per sample, per virtual cluster, GPUs of its running jobs
+     * @param runningGpus GPUs of running jobs
+     * @param heldGpus    GPUs held by placed pods of jobs not yet running
+     * @param queue       jobs waiting for all their pods to be placed
+     * @param vcGpus      per virtual cluster, GPUs of its running jobs
      */
-    public record Series(long[] runningGpus, long[] heldGpus, int[] queue, long[][] vcGpus) {
-        /** Number of samples. */
-        public int size() {
-            return queue.length;
-        }
+    public record Sample(long runningGpus, long heldGpus, int queue, long[] vcGpus) {
     }
 
     /** Jobs that finished. */

@@ -7,7 +7,6 @@ import dev.muster.scheduler.core.PodPlacement;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -46,7 +45,7 @@ public final class Simulation {
     private final long sampleMs;
     private final long[] vcRunning;
     private final long[] vcGpuMs;
-    private final SeriesBuilder series;
+    private final List<SimResult.Sample> samples = new ArrayList<>();
     private long runningGpus;
     private long heldGpus;
     private long runningGpuMs;
@@ -70,7 +69,6 @@ public final class Simulation {
         this.sampleMs = input.samplePeriod().toMillis();
         this.vcRunning = new long[input.vcs().size()];
         this.vcGpuMs = new long[input.vcs().size()];
-        this.series = new SeriesBuilder();
         for (NodeInfo node : input.cluster().nodes()) {
             state.putNode(node);
         }
@@ -125,8 +123,8 @@ public final class Simulation {
         List<SimJob> stillRunning = new ArrayList<>(running);
         stillRunning.sort(Comparator.comparingLong((SimJob job) -> job.start).thenComparingLong(job -> job.job.id()));
         stillRunning.forEach(job -> outcomes.add(new SimResult.JobOutcome(job.job, job.start, -1, List.of(job.nodeOf))));
-        return new SimResult(spec.label(), input, List.copyOf(outcomes), waiting.size(), first, now, stopped,
-                runningGpuMs, partialGpuMs, vcGpuMs.clone(), cycles, series.build());
+        return new SimResult(spec.label(), input, outcomes, waiting.size(), first, now, stopped,
+                runningGpuMs, partialGpuMs, vcGpuMs.clone(), cycles, samples);
     }
 
     /** Moves virtual time on to {@code next}, accounting for the time between and sampling it. */
@@ -138,7 +136,7 @@ public final class Simulation {
             vcGpuMs[vc] += vcRunning[vc] * span;
         }
         for (; nextSample < next; nextSample += sampleMs) {
-            series.add(runningGpus, heldGpus, waiting.size(), vcRunning);
+            samples.add(new SimResult.Sample(runningGpus, heldGpus, waiting.size(), vcRunning.clone()));
         }
         now = next;
     }
@@ -159,7 +157,6 @@ public final class Simulation {
             SimJob job = byPod.get(placement.pod().name());
             int pod = job.indexOf(placement.pod());
             job.nodeOf[pod] = placement.nodeName();
-            job.placedAt[pod] = now;
             job.placed++;
             state.occupy(placement.nodeName(), placement.pod().requests());
             heldGpus += CoreRecords.gpus(placement.pod());
@@ -192,34 +189,5 @@ public final class Simulation {
 
     private static long end(SimJob job) {
         return job.start + job.job.duration() * 1000;
-    }
-
-    /** Grows the series' arrays as samples come. */
-    private static final class SeriesBuilder {
-        private long[] running = new long[256];
-        private long[] held = new long[256];
-        private int[] queue = new int[256];
-        private long[][] vcs = new long[256][];
-        private int size;
-
-        void add(long runningGpus, long heldGpus, int waiting, long[] vcRunning) {
-            if (size == queue.length) {
-                int grown = size * 2;
-                running = Arrays.copyOf(running, grown);
-                held = Arrays.copyOf(held, grown);
-                queue = Arrays.copyOf(queue, grown);
-                vcs = Arrays.copyOf(vcs, grown);
-            }
-            running[size] = runningGpus;
-            held[size] = heldGpus;
-            queue[size] = waiting;
-            vcs[size] = vcRunning.clone();
-            size++;
-        }
-
-        SimResult.Series build() {
-            return new SimResult.Series(Arrays.copyOf(running, size), Arrays.copyOf(held, size),
-                    Arrays.copyOf(queue, size), Arrays.copyOf(vcs, size));
-        }
     }
 }
