@@ -1,9 +1,11 @@
 package dev.muster.simulator;
 
 import dev.muster.scheduler.core.ClusterSnapshot;
+import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GangQueue;
 import dev.muster.scheduler.core.GangTrial;
+import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodPlacement;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -24,10 +27,11 @@ abstract class Policy {
      * What one cycle did.
      *
      * @param placements pods placed, to bind
-     * @param timed      whether a later cycle could decide otherwise with no job arriving or finishing:
-     *                   a reservation or backoff is running out
+     * @param wakeUps    times at which a cycle could decide otherwise with no job arriving or finishing:
+     *                   when a backoff, a reservation or the bar on reserving again that this cycle
+     *                   started runs out
      */
-    record Cycle(List<PodPlacement> placements, boolean timed) {
+    record Cycle(List<PodPlacement> placements, List<Instant> wakeUps) {
     }
 
     private final boolean perPod;
@@ -85,7 +89,7 @@ abstract class Policy {
                     break;
                 }
             }
-            return new Cycle(placements, false);
+            return new Cycle(placements, List.of());
         }
     }
 
@@ -95,10 +99,12 @@ abstract class Policy {
      */
     private static final class Queued extends Policy {
         private final GangQueue queue;
+        private final CoschedulingArgs args;
 
         Queued(PolicySpec spec, boolean perPod) {
             super(perPod);
             this.queue = new GangQueue(spec.args());
+            this.args = spec.args();
         }
 
         @Override
@@ -116,15 +122,24 @@ abstract class Policy {
                 }
             }
             List<PodPlacement> placements = new ArrayList<>();
-            boolean timed = false;
+            List<Instant> wakeUps = new ArrayList<>();
+            GroupKey holderBefore = queue.reservationHolder();
             for (GangPlacement result : queue.plan(snapshot, gangs, now)) {
                 if (result.placed()) {
                     placements.addAll(result.placements());
                 }
-                timed |= result.outcome() == GangPlacement.Outcome.RESERVED
-                        || result.outcome() == GangPlacement.Outcome.BACKED_OFF;
+                // GangQueue backs off a gang that failed far from its quorum, or whose reservation ran out.
+                if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES && !args.podGroupBackoff().isZero()) {
+                    wakeUps.add(now.plus(args.podGroupBackoff()));
+                }
             }
-            return new Cycle(placements, timed);
+            GroupKey holder = queue.reservationHolder();
+            if (!Objects.equals(holder, holderBefore)) {
+                // A new reservation runs out after the waiting time (the trace's gangs set no timeout of their
+                // own); one that ran out bars its gang from reserving again for as long as it was held.
+                wakeUps.add(now.plus(args.permitWaitingTime()));
+            }
+            return new Cycle(placements, wakeUps);
         }
     }
 }

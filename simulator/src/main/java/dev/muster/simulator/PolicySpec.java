@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * @param label       the policy as given, which names it in reports
  * @param kind        which policy
  * @param args        the coscheduling arguments and node scoring
- * @param cyclePeriod how soon after a cycle another runs when the queue's timers (a reservation, a
- *                    backoff) can change the outcome with no event to trigger it; the scheduler's cycle period
+ * @param cyclePeriod the scheduler's periodic cycle: a queue timer (a reservation, a backoff) running out
+ *                    with no event to trigger a cycle is noticed at the next tick of this period
  */
 public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duration cyclePeriod) {
     /** The settings a policy accepts, as the scheduler's configuration names them. */

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -21,9 +22,9 @@ import java.util.function.BooleanSupplier;
  * and the queue's timers. At each event time, after the completions and arrivals of that instant, one
  * scheduling cycle runs on a snapshot of {@link ClusterState}, as the live scheduler's cycle does on its
  * cache's, and the pods it places are counted on their nodes until their job finishes. Between events
- * nothing changes, so no cycle runs, unless the queue holds a reservation or a backoff whose end can change
- * the outcome: then another cycle runs one cycle period later, as the live scheduler's periodic cycle
- * would. Deterministic: nothing depends on wall time or hashing order.
+ * nothing changes, so no cycle runs, except when a backoff or reservation of the queue runs out, which can
+ * change the outcome: a cycle runs then, at the first tick of the cycle period from the epoch, as the live
+ * scheduler's periodic cycle would notice it. Deterministic: nothing depends on wall time or hashing order.
  */
 public final class Simulation {
     private static final Comparator<SimJob> BY_END = Comparator
@@ -41,6 +42,17 @@ public final class Simulation {
     private final PriorityQueue<SimJob> running = new PriorityQueue<>(BY_END);
     /** Waiting jobs by pod name, to find the job of each placement. */
     private final Map<String, SimJob> byPod = new HashMap<>();
+    /** When the queue's timers run out, epoch milliseconds. */
+    private final TreeSet<Long> timers = new TreeSet<>();
+    /**
+     * With nothing running and nothing to come, how long cycles may place nothing before the run ends: long
+     * enough for any backoff to end and a reservation to be held, released and barred.
+     */
+    private final long quietWindow;
+    /** When a job last arrived, started or finished. */
+    private long lastProgress;
+    /** When the last job finished. */
+    private long lastFinish;
     private final List<SimResult.JobOutcome> outcomes = new ArrayList<>();
     private final long sampleMs;
     private final long[] vcRunning;
@@ -67,6 +79,8 @@ public final class Simulation {
         this.policy = Policy.of(spec);
         this.stop = stop;
         this.sampleMs = input.samplePeriod().toMillis();
+        this.quietWindow = spec.args().podGroupBackoff().plus(spec.args().permitWaitingTime().multipliedBy(2))
+                .plus(spec.cyclePeriod()).toMillis();
         this.vcRunning = new long[input.vcs().size()];
         this.vcGpuMs = new long[input.vcs().size()];
         for (NodeInfo node : input.cluster().nodes()) {
@@ -91,12 +105,11 @@ public final class Simulation {
         now = first;
         nextSample = first;
         int arrived = 0;
-        long timer = Long.MAX_VALUE;
         boolean stopped = false;
         while (true) {
             long nextArrival = arrived < jobs.size() ? jobs.get(arrived).submit().toEpochMilli() : Long.MAX_VALUE;
             long nextEnd = running.isEmpty() ? Long.MAX_VALUE : end(running.peek());
-            long next = Math.min(nextArrival, Math.min(nextEnd, timer));
+            long next = Math.min(nextArrival, Math.min(nextEnd, timers.isEmpty() ? Long.MAX_VALUE : timers.first()));
             if (next == Long.MAX_VALUE) {
                 break;
             }
@@ -105,17 +118,26 @@ public final class Simulation {
                 break;
             }
             advance(next);
-            if (timer <= now) {
-                timer = Long.MAX_VALUE;
-            }
+            timers.headSet(now, true).clear();
+            boolean completed = false;
             while (!running.isEmpty() && end(running.peek()) == now) {
                 finish(running.poll());
+                completed = true;
             }
+            int arrivedBefore = arrived;
             while (arrived < jobs.size() && jobs.get(arrived).submit().toEpochMilli() == now) {
                 arrive(jobs.get(arrived++));
             }
-            if (!waiting.isEmpty() && cycle()) {
-                timer = Math.min(timer, now + spec.cyclePeriod().toMillis());
+            boolean progress = completed || arrived > arrivedBefore;
+            if (!waiting.isEmpty()) {
+                progress |= cycle();
+            }
+            if (progress) {
+                lastProgress = now;
+            } else if (running.isEmpty() && arrived == jobs.size() && now - lastProgress >= quietWindow) {
+                // Nothing runs and nothing is to come: the jobs left did not fit the idle cluster through every
+                // backoff and reservation, and never will. Their timers would only repeat the same cycle.
+                timers.clear();
             }
             reached = now;
         }
@@ -123,7 +145,10 @@ public final class Simulation {
         List<SimJob> stillRunning = new ArrayList<>(running);
         stillRunning.sort(Comparator.comparingLong((SimJob job) -> job.start).thenComparingLong(job -> job.job.id()));
         stillRunning.forEach(job -> outcomes.add(new SimResult.JobOutcome(job.job, job.start, -1, List.of(job.nodeOf))));
-        return new SimResult(spec.label(), input, outcomes, waiting.size(), first, now, stopped,
+        // The makespan ends with the last completion, not with the cycles that found nothing left to place.
+        long end = stopped ? now : Math.max(first, lastFinish);
+        advance(Math.max(now, end));
+        return new SimResult(spec.label(), input, outcomes, waiting.size(), first, end, stopped,
                 runningGpuMs, partialGpuMs, vcGpuMs.clone(), cycles, samples);
     }
 
@@ -149,7 +174,11 @@ public final class Simulation {
         pods.forEach(pod -> byPod.put(pod.name(), sim));
     }
 
-    /** One scheduling cycle; returns whether the queue's timers call for another with no event. */
+    /**
+     * One scheduling cycle; notes the times the queue's timers call for another with no event.
+     *
+     * @return whether it placed any pod
+     */
     private boolean cycle() {
         cycles++;
         Policy.Cycle result = policy.cycle(state.snapshot(), waiting, Instant.ofEpochMilli(now));
@@ -164,7 +193,10 @@ public final class Simulation {
                 start(job);
             }
         }
-        return result.timed();
+        // The live scheduler notices a timer at its next periodic cycle: the next tick of the cycle period.
+        long period = spec.cyclePeriod().toMillis();
+        result.wakeUps().forEach(time -> timers.add(-Math.floorDiv(-time.toEpochMilli(), period) * period));
+        return !result.placements().isEmpty();
     }
 
     private void start(SimJob job) {
@@ -184,6 +216,7 @@ public final class Simulation {
         runningGpus -= job.gpus;
         vcRunning[job.vc] -= job.gpus;
         outcomes.add(new SimResult.JobOutcome(job.job, job.start, now, List.of(job.nodeOf)));
+        lastFinish = now;
         done++;
     }
 

@@ -83,6 +83,17 @@ class SimulationTest {
     }
 
     @Test
+    void aGangThatNeverFitsEndsTheRunThoughItsBackoffKeepsRunningOut() {
+        // 24 GPUs on 16: tried, backed off for 30 s, tried again, ... until the quiet window shows it never fits.
+        List<TraceJob> jobs = List.of(job(1, 0, 100, 24, "a"), job(2, 10, 50, 8, "a"));
+        SimResult result = run(jobs, "muster:podGroupBackoff=30s", false);
+
+        assertThat(result.neverStarted()).isEqualTo(1);
+        assertThat(jcts(result)).isEqualTo(Map.of(2L, 50.0));
+        assertThat(result.makespanSeconds()).isEqualTo(60.0);
+    }
+
+    @Test
     void aStopEndsTheRunWithAPartialResult() {
         SimResult result = new Simulation(SimInput.of(HEAD_BLOCKS, SimCluster.grid(2, 8), false, false),
                 PolicySpec.parse("muster"), () -> true).run();
