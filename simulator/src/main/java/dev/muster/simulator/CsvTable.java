@@ -3,6 +3,7 @@ package dev.muster.simulator;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -54,8 +55,13 @@ final class CsvTable {
             }
             return new CsvTable(file, List.copyOf(header), rows);
         } catch (IOException e) {
-            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(file + ": " + describe(e), e);
         }
+    }
+
+    /** An I/O failure for a message: a missing file's exception says only its name. */
+    static String describe(IOException e) {
+        return e instanceof NoSuchFileException ? "no such file" : e.getMessage();
     }
 
     List<Row> rows() {

@@ -69,7 +69,7 @@ public record SimCluster(List<NodeInfo> nodes, Map<String, Integer> vcNodes, int
             }
             return fromVcCsv(spec, Files.newBufferedReader(path, StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read cluster " + spec + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read cluster " + spec + ": " + CsvTable.describe(e), e);
         }
     }
 

@@ -80,7 +80,23 @@ public final class SimulateCommand implements Callable<Integer> {
     public static void main(String[] args) {
         // The charts are drawn off-screen; there may be no display at all.
         System.setProperty("java.awt.headless", "true");
-        System.exit(new CommandLine(new SimulateCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command, which reports bad input (a trace or cluster file, a policy, an option) by its message
+     * alone, with exit code 2: the message names the place, and a stack trace would only bury it.
+     */
+    static CommandLine commandLine() {
+        return new CommandLine(new SimulateCommand()).setExecutionExceptionHandler((error, command, parsed) -> {
+            if (error instanceof TraceFormatException || error instanceof IllegalArgumentException
+                    || error instanceof UncheckedIOException) {
+                command.getErr().println("muster simulate: " + error.getMessage());
+                command.getErr().flush();
+                return 2;
+            }
+            throw error;
+        });
     }
 
     @Override
@@ -153,14 +169,13 @@ public final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    private static List<TraceJob> readTrace(String trace) throws IOException {
-        if (trace.equals("philly")) {
-            try (BufferedReader reader = SimCluster.Bundled.open("philly.csv")) {
-                return TraceReader.read("philly.csv", reader);
-            }
-        }
-        try (BufferedReader reader = Files.newBufferedReader(Path.of(trace), StandardCharsets.UTF_8)) {
-            return TraceReader.read(trace, reader);
+    private static List<TraceJob> readTrace(String trace) {
+        boolean bundled = trace.equals("philly");
+        try (BufferedReader reader = bundled ? SimCluster.Bundled.open("philly.csv")
+                : Files.newBufferedReader(Path.of(trace), StandardCharsets.UTF_8)) {
+            return TraceReader.read(bundled ? "philly.csv" : trace, reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read trace " + trace + ": " + CsvTable.describe(e), e);
         }
     }
 

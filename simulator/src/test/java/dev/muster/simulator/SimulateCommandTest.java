@@ -47,17 +47,18 @@ class SimulateCommandTest {
         Path trace = dir.resolve("bad.csv");
         Files.writeString(trace, "timestamp,duration,num_gpus\n100,1,x\n");
         java.io.StringWriter err = new java.io.StringWriter();
-        CommandLine command = new CommandLine(new SimulateCommand());
+        CommandLine command = SimulateCommand.commandLine();
         command.setErr(new java.io.PrintWriter(err));
 
         int exit = command.execute("--trace", trace.toString(), "--out", dir.resolve("out").toString(), "--quiet");
 
-        assertThat(exit).isNotZero();
-        assertThat(err.toString()).contains(trace + ":2:3: num_gpus 'x': not a number");
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("muster simulate: " + trace + ":2:3: num_gpus 'x': not a number"
+                + System.lineSeparator());
     }
 
     private int simulate(Path out) {
-        return new CommandLine(new SimulateCommand()).execute("--trace", "philly", "--from", "2017-10-01",
+        return SimulateCommand.commandLine().execute("--trace", "philly", "--from", "2017-10-01",
                 "--until", "2017-10-04", "--out", out.toString(), "--quiet");
     }
 }
