@@ -1,0 +1,133 @@
+package dev.muster.simulator;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.scheduler.GangScheduler;
+import dev.muster.scheduler.GangSchedulerConfig;
+import dev.muster.scheduler.core.PodInfo;
+import dev.muster.support.gang.GangVerdict;
+import dev.muster.support.gang.GangVerdictBoard;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The simulator's {@code muster} policy and the live gang scheduler, on the local cluster's API emulator,
+ * place the same workload on the same nodes: the same Nodes, and PodGroups and pods made from the
+ * simulator's own pod records, all there before the scheduler's first cycle.
+ */
+class LiveSchedulerAgreementTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final Instant T0 = Instant.parse("2017-10-01T00:00:00Z");
+
+    /**
+     * Four nodes of 8 GPUs. Jobs 1 to 4 and 6 fit at once (12 as 8 + 4, then 8, 4, 2 and 1 GPUs, bin-packed);
+     * job 5, two pods of 8 GPUs, does not, and the 1-GPU job 6 behind it fits anyway.
+     */
+    private static final List<TraceJob> JOBS = List.of(
+            job(1, 12), job(2, 8), job(3, 4), job(4, 2), job(5, 16), job(6, 1));
+
+    private LocalCluster cluster;
+    private GangScheduler scheduler;
+
+    @AfterEach
+    void stop() {
+        if (scheduler != null) {
+            scheduler.stop();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void theSimulatorPlacesEveryPodWhereTheLiveSchedulerBindsIt() {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(4).withNodeCpu("64")
+                .withNodeMemory("512Gi").withNodeGpus(8).withNodePods(110).withDefaultRunTime(Duration.ofHours(1)));
+        KubernetesClient client = cluster.client();
+        SimInput input = SimInput.of(JOBS, SimCluster.fromNodes("local cluster", client.nodes().list().getItems()),
+                false, false);
+
+        Map<String, String> simulated = new TreeMap<>();
+        SimResult result = new Simulation(input, PolicySpec.parse("muster"), () -> false).run();
+        // Job 5 starts once the others end; the live cluster's pods run for an hour, so only the first
+        // cycle's placements compare.
+        for (SimResult.JobOutcome outcome : result.outcomes().stream()
+                .filter(o -> o.start() == T0.toEpochMilli()).toList()) {
+            List<PodInfo> pods = pods(outcome.job(), input);
+            for (int i = 0; i < pods.size(); i++) {
+                simulated.put(pods.get(i).name(), outcome.nodes().get(i));
+            }
+        }
+
+        for (TraceJob job : JOBS) {
+            createGang(client, job, pods(job, input));
+        }
+        GangVerdictBoard board = new GangVerdictBoard();
+        scheduler = new GangScheduler(client, board, GangSchedulerConfig.defaults().withCyclePeriod(Duration.ofMillis(200)));
+        scheduler.start();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound(client)).hasSize(simulated.size()));
+        await().atMost(PATIENCE).until(() -> board.latest(CoreRecords.DEFAULT_NAMESPACE, "job-5")
+                .filter(verdict -> verdict.outcome() == GangVerdict.Outcome.UNSCHEDULABLE).isPresent());
+        assertThat(bound(client)).isEqualTo(simulated);
+        // Bin-packing: ties go to the first node by name, and a half-full node beats an empty one.
+        assertThat(simulated).isEqualTo(Map.of("job-1-0", "node-0", "job-1-1", "node-1", "job-2-0", "node-2",
+                "job-3-0", "node-1", "job-4-0", "node-3", "job-6-0", "node-3"));
+    }
+
+    private static List<PodInfo> pods(TraceJob job, SimInput input) {
+        return CoreRecords.pods(job, CoreRecords.podGpus(job.gpus(), input.gpusPerPod()), false, Map.of());
+    }
+
+    /** The job's PodGroup and pods, made from the simulator's records of them. */
+    private static void createGang(KubernetesClient client, TraceJob job, List<PodInfo> pods) {
+        PodGroup podGroup = new PodGroup();
+        podGroup.setMetadata(new ObjectMetaBuilder().withName(CoreRecords.gangKey(job).name())
+                .withNamespace(CoreRecords.DEFAULT_NAMESPACE).build());
+        podGroup.getSpec().setMinMember(pods.size());
+        client.resources(PodGroup.class).inNamespace(CoreRecords.DEFAULT_NAMESPACE).resource(podGroup).create();
+        for (PodInfo pod : pods) {
+            Map<String, Quantity> requests = Map.of(
+                    "cpu", new Quantity(pod.requests().get("cpu") + "m"),
+                    "memory", new Quantity(String.valueOf(pod.requests().get("memory"))),
+                    CoreRecords.GPU, new Quantity(String.valueOf(CoreRecords.gpus(pod))));
+            client.pods().inNamespace(pod.namespace()).resource(new PodBuilder()
+                    .withNewMetadata().withName(pod.name()).withNamespace(pod.namespace())
+                    .withLabels(Map.of(MusterLabels.POD_GROUP, pod.group().name())).endMetadata()
+                    .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME)
+                    .addNewContainer().withName("main").withImage("trainer")
+                    .withNewResources().withRequests(requests).withLimits(Map.of(CoreRecords.GPU, requests.get(CoreRecords.GPU)))
+                    .endResources().endContainer().endSpec().build()).create();
+        }
+    }
+
+    private static Map<String, String> bound(KubernetesClient client) {
+        Map<String, String> nodes = new TreeMap<>();
+        for (Pod pod : client.pods().inNamespace(CoreRecords.DEFAULT_NAMESPACE).list().getItems()) {
+            if (pod.getSpec().getNodeName() != null) {
+                nodes.put(pod.getMetadata().getName(), pod.getSpec().getNodeName());
+            }
+        }
+        return nodes;
+    }
+
+    private static TraceJob job(long id, int gpus) {
+        return new TraceJob(id, T0, 36_000, gpus, "");
+    }
+}
