@@ -82,7 +82,7 @@ final class KubeObjects {
     /**
      * The fields of the pod spec that bear on placement in kube-scheduler and that this scheduler does
      * not evaluate: preferred inter-pod (anti-)affinity, a required term's non-empty namespaceSelector
-     * (namespace labels are not watched), ScheduleAnyway topology spread, volume topology (claims and
+     * (namespace labels are not watched), volume topology (claims and
      * ephemeral volumes, whose PV node affinity and storage-class zones are not read) and DRA claims.
      */
     static SortedSet<String> notEvaluated(PodSpec spec) {
@@ -97,10 +97,6 @@ final class KubeObjects {
             notEvaluatedTerms("spec.affinity.podAntiAffinity", affinity.getPodAntiAffinity()
                             .getRequiredDuringSchedulingIgnoredDuringExecution(),
                     affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
-        }
-        if (spec.getTopologySpreadConstraints() != null && spec.getTopologySpreadConstraints().stream()
-                .anyMatch(c -> "ScheduleAnyway".equals(c.getWhenUnsatisfiable()))) {
-            fields.add("spec.topologySpreadConstraints[whenUnsatisfiable=ScheduleAnyway]");
         }
         if (spec.getVolumes() != null) {
             for (var volume : spec.getVolumes()) {
@@ -146,26 +142,28 @@ final class KubeObjects {
                     namespace, labels);
         }
         List<HostPort> ports = hostPorts(spec.getContainers());
-        List<SpreadConstraint> spread = spreadConstraints(spec.getTopologySpreadConstraints(), labels);
-        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty() && spread.isEmpty()) {
+        List<SpreadConstraint> spread = spreadConstraints(spec.getTopologySpreadConstraints(), "DoNotSchedule", labels);
+        List<SpreadConstraint> softSpread = spreadConstraints(spec.getTopologySpreadConstraints(), "ScheduleAnyway",
+                labels);
+        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty() && spread.isEmpty() && softSpread.isEmpty()) {
             return InterPodTerms.NONE;
         }
-        return new InterPodTerms(required, anti, ports, spread);
+        return new InterPodTerms(required, anti, ports, spread, softSpread);
     }
 
     /**
-     * The DoNotSchedule topology spread constraints, with kube-scheduler's defaults: minDomains 1,
-     * nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore; matchLabelKeys merged in as In of the pod's own
-     * values. ScheduleAnyway constraints only score, which the scheduler does not do for spread.
+     * The topology spread constraints with this {@code whenUnsatisfiable} (DoNotSchedule ones filter,
+     * ScheduleAnyway ones score), with kube-scheduler's defaults: minDomains 1, nodeAffinityPolicy Honor,
+     * nodeTaintsPolicy Ignore; matchLabelKeys merged in as In of the pod's own values.
      */
     private static List<SpreadConstraint> spreadConstraints(List<TopologySpreadConstraint> constraints,
-                                                            Map<String, String> labels) {
+                                                            String whenUnsatisfiable, Map<String, String> labels) {
         if (constraints == null) {
             return List.of();
         }
         List<SpreadConstraint> converted = new ArrayList<>(constraints.size());
         for (TopologySpreadConstraint constraint : constraints) {
-            if (!"DoNotSchedule".equals(constraint.getWhenUnsatisfiable()) || constraint.getTopologyKey() == null
+            if (!whenUnsatisfiable.equals(constraint.getWhenUnsatisfiable()) || constraint.getTopologyKey() == null
                     || constraint.getMaxSkew() == null) {
                 continue;
             }

@@ -282,7 +282,10 @@ public final class GangTrial {
             PodInfo pod = pending.get(i);
             ShapeIndex index = indexes.of(pod);
             PodChecks checks = PodChecks.prepare(pod, layout);
-            int best = checks == null ? index.best() : index.bestPassing(checks);
+            TopologySpreadScore spread = TopologySpreadScore.prepare(pod, layout);
+            // Pods without scores that depend on the pods around a node keep the heap's fast path.
+            int best = spread != null ? index.bestScored(checks, spread)
+                    : checks == null ? index.best() : index.bestPassing(checks);
             if (best < 0) {
                 lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
                 return false;

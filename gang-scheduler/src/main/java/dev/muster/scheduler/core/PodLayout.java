@@ -145,13 +145,14 @@ final class PodLayout {
     }
 
     /**
-     * The nodes whose pods one of a pod's topology spread constraints counts: nodes with every one of the
-     * pod's constraints' keys and, as this constraint's policies say, matching the pod's node affinity
-     * and tolerating its taints. The same array for equal questions within the cycle; not to be changed.
+     * The nodes whose pods one of a pod's topology spread constraints counts: nodes with every key of the
+     * constraints it is judged with ({@code group}: the pod's DoNotSchedule ones for the filter, its
+     * ScheduleAnyway ones for the score, as kube-scheduler keeps them apart) and, as this constraint's
+     * policies say, matching the pod's node affinity and tolerating its taints. The same array for equal
+     * questions within the cycle; not to be changed.
      */
-    boolean[] spreadEligible(PodInfo pod, SpreadConstraint constraint) {
-        List<String> keys = pod.interPod().spread().stream().map(SpreadConstraint::topologyKey).distinct().sorted()
-                .toList();
+    boolean[] spreadEligible(PodInfo pod, SpreadConstraint constraint, List<SpreadConstraint> group) {
+        List<String> keys = group.stream().map(SpreadConstraint::topologyKey).distinct().sorted().toList();
         boolean honorAffinity = constraint.honorNodeAffinity();
         boolean honorTaints = constraint.honorTaints();
         return eligibleNodes.computeIfAbsent(List.of(keys, honorAffinity, honorTaints, pod.constraints()), k -> {

@@ -25,7 +25,7 @@ final class PodTopologySpread implements PodFilter {
         int[] room = new int[constraints.size()];
         for (int c = 0; c < constraints.size(); c++) {
             SpreadConstraint constraint = constraints.get(c);
-            boolean[] eligible = layout.spreadEligible(pod, constraint);
+            boolean[] eligible = layout.spreadEligible(pod, constraint, constraints);
             PodLayout.DomainCounts domainCounts = layout.counts(List.of(pod.namespace(), constraint, eligible),
                     p -> p.namespace().equals(pod.namespace()) && constraint.selects(p), constraint.topologyKey(),
                     eligible);

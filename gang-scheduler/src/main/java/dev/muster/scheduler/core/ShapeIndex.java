@@ -153,6 +153,39 @@ final class ShapeIndex {
         return -1;
     }
 
+    /**
+     * The best node for one more pod of the shape with scores that depend on the pods around a node
+     * (ScheduleAnyway topology spread): every node that fits and passes the pod's checks ({@code null}:
+     * none) is a candidate, since those scores are normalised over the candidates; each scores as in
+     * {@link #score} on kube-scheduler's 0-100 resource scale plus the pod's own scores; the first node
+     * by name wins ties. Only pods with such scores come here, so the heap's fast path stays as it was
+     * for the rest. Returns -1 if no node is a candidate. Call {@link #catchUp} first.
+     */
+    int bestScored(PodChecks checks, TopologySpreadScore spread) {
+        int[] candidates = new int[nodes.length];
+        int count = 0;
+        for (int n = 0; n < nodes.length; n++) {
+            if (eligible[n] && slots[n] > 0 && (checks == null || checks.passes(n))) {
+                candidates[count++] = n;
+            }
+        }
+        long[] spreadScores = new long[count];
+        spread.score(candidates, count, spreadScores);
+        int best = -1;
+        double bestScore = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < count; i++) {
+            int n = candidates[i];
+            double score = scoring.score(nodes[n], shape.requests()) * resourceScale
+                    + (preference == null ? 0 : preference[n]) + spreadScores[i];
+            // Candidates are in index (name) order, so only a strictly better score displaces the first.
+            if (score > bestScore) {
+                best = n;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+
     /** Pods of the shape that the free capacity takes, summed over nodes. Call {@link #catchUp} first. */
     long totalSlots() {
         return totalSlots;

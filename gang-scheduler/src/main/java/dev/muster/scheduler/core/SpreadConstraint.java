@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A topology spread constraint with {@code whenUnsatisfiable: DoNotSchedule}, as kube-scheduler's
- * PodTopologySpread filter reads it. The pods it counts are in the owning pod's namespace.
+ * A topology spread constraint, as kube-scheduler's PodTopologySpread reads it: a filter with
+ * {@code whenUnsatisfiable: DoNotSchedule}, a score with {@code ScheduleAnyway} (which ignores
+ * {@code minDomains}). The pods it counts are in the owning pod's namespace.
  *
  * @param maxSkew           how much more the chosen domain may hold than the emptiest, counting the pod
  * @param topologyKey       node label naming the domains

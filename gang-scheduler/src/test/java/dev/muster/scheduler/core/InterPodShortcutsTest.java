@@ -15,10 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Inter-pod terms and host ports are judged from per-domain counts kept up to date as trials place and
- * discard pods, and nodes are found by walking the per-shape heaps. Neither may change a decision: on
- * random clusters with running pods and sequences of gangs carrying affinities, anti-affinities, host
- * ports and topology spread constraints, the trial places exactly as a plain scan of every node per pod that evaluates every term
- * against every pod directly.
+ * discard pods, nodes are found by walking the per-shape heaps, and ScheduleAnyway spread is scored from
+ * the same counts over the nodes that pass. None of it may change a decision: on random clusters with
+ * running pods and sequences of gangs carrying affinities, anti-affinities, host ports and topology
+ * spread constraints of both kinds, the trial places exactly as a plain scan of every node per pod that
+ * evaluates and scores every term against every pod directly.
  */
 class InterPodShortcutsTest {
     private static final String HOST = "kubernetes.io/hostname";
@@ -98,6 +99,12 @@ class InterPodShortcutsTest {
                             List.of(APPS[random.nextInt(3)]))), 1 + random.nextInt(4), random.nextBoolean(),
                     random.nextBoolean()));
         }
+        List<SpreadConstraint> softSpread = new ArrayList<>();
+        for (int c = 0; c < (random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0); c++) {
+            softSpread.add(new SpreadConstraint(1 + random.nextInt(3), KEYS[random.nextInt(2)],
+                    List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
+                            List.of(APPS[random.nextInt(3)]))), 1, random.nextBoolean(), random.nextBoolean()));
+        }
         PlacementConstraints constraints = new PlacementConstraints(
                 random.nextInt(4) == 0 ? Map.of(ZONE, "z" + random.nextInt(3)) : Map.of(), List.of(),
                 random.nextBoolean() ? List.of(new Toleration("dedicated", Toleration.EXISTS, null, null)) : List.of());
@@ -107,7 +114,7 @@ class InterPodShortcutsTest {
         }
         return new PodInfo("ns", name, gang.key(), "", 0,
                 ResourceVector.builder().cpuMillis(500L * (1 + random.nextInt(6))).build(),
-                constraints, labels, new InterPodTerms(affinity, anti, ports, spread));
+                constraints, labels, new InterPodTerms(affinity, anti, ports, spread, softSpread));
     }
 
     /** Mostly a label to match; sometimes only a NotIn or an Exists, which selects pods without any In. */
@@ -123,7 +130,10 @@ class InterPodShortcutsTest {
         };
     }
 
-    /** Places pod by pod on the best node that passes every filter, evaluated over all pods each time. */
+    /**
+     * Places pod by pod on the best node that passes every filter, evaluated over all pods each time; a
+     * pod with ScheduleAnyway spread scores as kube-scheduler adds it to the resource score.
+     */
     private static final class Direct {
         private final ClusterSnapshot snapshot;
         /** Per node name, the pods on it, starting from the snapshot's. */
@@ -137,16 +147,23 @@ class InterPodShortcutsTest {
         List<PodPlacement> place(List<PodInfo> gang, int minMember) {
             List<PodPlacement> placements = new ArrayList<>();
             for (PodInfo pod : gang) {
-                NodeState best = null;
-                double bestScore = Double.NEGATIVE_INFINITY;
+                List<NodeState> candidates = new ArrayList<>();
                 for (NodeState node : snapshot.nodeArray()) {
                     if (pod.constraints().rejection(node.info()) == null && node.slotsFor(pod.requests()) > 0
                             && portsFree(pod, node) && spreadHolds(pod, node) && affinityHolds(pod, node)) {
-                        double score = node.mostAllocatedScore(pod.requests());
-                        if (score > bestScore) {
-                            best = node;
-                            bestScore = score;
-                        }
+                        candidates.add(node);
+                    }
+                }
+                Map<NodeState, Long> spreadScores = spreadScores(pod, candidates);
+                NodeState best = null;
+                double bestScore = Double.NEGATIVE_INFINITY;
+                for (NodeState node : candidates) {
+                    double score = pod.interPod().softSpread().isEmpty() ? node.mostAllocatedScore(pod.requests())
+                            : node.mostAllocatedScore(pod.requests()) * (100.0 / NodeState.resourcesScored(pod.requests()))
+                            + spreadScores.get(node);
+                    if (score > bestScore) {
+                        best = node;
+                        bestScore = score;
                     }
                 }
                 if (best != null) {
@@ -176,6 +193,58 @@ class InterPodShortcutsTest {
                 }
             }
             return true;
+        }
+
+        /**
+         * kube-scheduler's PodTopologySpread score ×2 for the ScheduleAnyway constraints, per candidate, as
+         * its PreScore, Score and NormalizeScore compute it, counting pods one by one.
+         */
+        private Map<NodeState, Long> spreadScores(PodInfo pod, List<NodeState> candidates) {
+            List<SpreadConstraint> soft = pod.interPod().softSpread();
+            Map<NodeState, Long> raw = new HashMap<>();
+            List<NodeState> scored = candidates.stream()
+                    .filter(n -> soft.stream().allMatch(c -> n.info().labels().containsKey(c.topologyKey()))).toList();
+            double[] weights = new double[soft.size()];
+            for (int c = 0; c < soft.size(); c++) {
+                String key = soft.get(c).topologyKey();
+                long size = key.equals(HOST) ? scored.size()
+                        : scored.stream().map(n -> n.info().labels().get(key)).distinct().count();
+                weights[c] = Math.log(size + 2);
+            }
+            for (NodeState node : scored) {
+                double sum = 0;
+                for (int c = 0; c < soft.size(); c++) {
+                    SpreadConstraint constraint = soft.get(c);
+                    long count = 0;
+                    if (constraint.topologyKey().equals(HOST)) {
+                        count = pods.get(node.name()).stream()
+                                .filter(p -> p.namespace().equals(pod.namespace()) && constraint.selects(p)).count();
+                    } else {
+                        String value = node.info().labels().get(constraint.topologyKey());
+                        for (NodeState other : snapshot.nodeArray()) {
+                            NodeInfo info = other.info();
+                            boolean eligible = soft.stream().allMatch(k -> info.labels().containsKey(k.topologyKey()))
+                                    && (!constraint.honorNodeAffinity() || pod.constraints().matchesNodeAffinity(info))
+                                    && (!constraint.honorTaints() || pod.constraints().untoleratedTaint(info) == null);
+                            if (eligible && value.equals(info.labels().get(constraint.topologyKey()))) {
+                                count += pods.get(other.name()).stream()
+                                        .filter(p -> p.namespace().equals(pod.namespace()) && constraint.selects(p))
+                                        .count();
+                            }
+                        }
+                    }
+                    sum += count * weights[c] + (constraint.maxSkew() - 1);
+                }
+                raw.put(node, Math.round(sum));
+            }
+            long min = raw.values().stream().min(Long::compare).orElse(0L);
+            long max = raw.values().stream().max(Long::compare).orElse(0L);
+            Map<NodeState, Long> normalised = new HashMap<>();
+            for (NodeState node : candidates) {
+                Long score = raw.get(node);
+                normalised.put(node, 2 * (score == null ? 0 : max == 0 ? 100 : 100 * (max + min - score) / max));
+            }
+            return normalised;
         }
 
         /** Every DoNotSchedule constraint, counting the selected pods of eligible nodes one by one. */

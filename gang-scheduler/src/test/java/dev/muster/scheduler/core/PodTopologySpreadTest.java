@@ -13,7 +13,10 @@ import static dev.muster.scheduler.core.CoreFixtures.node;
 import static dev.muster.scheduler.core.CoreFixtures.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** DoNotSchedule topology spread constraints, counting the cluster's pods and the gang's own. */
+/**
+ * Topology spread constraints, counting the cluster's pods and the gang's own: DoNotSchedule ones filter,
+ * ScheduleAnyway ones score.
+ */
 class PodTopologySpreadTest {
     private static final String ZONE = "topology.kubernetes.io/zone";
     private static final List<NodeSelectorRequirement> APP_SPREAD = List.of(
@@ -55,6 +58,44 @@ class PodTopologySpreadTest {
 
         assertThat(result.placed()).isTrue();
         assertThat(perZone(result)).isEqualTo(Map.of("a", 3L, "b", 3L));
+    }
+
+    private static List<PodInfo> preferringSpread(GangInfo gang, int count) {
+        List<PodInfo> pods = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            pods.add(new PodInfo("ns", gang.key().name() + "-" + i, gang.key(), "", 0, cpu(1),
+                    PlacementConstraints.NONE, Map.of("app", "spread"),
+                    new InterPodTerms(List.of(), List.of(), List.of(), List.of(), List.of(zoneSpread(1, 1, true)))));
+        }
+        return pods;
+    }
+
+    @Test
+    void scheduleAnywaySpreadOutweighsBinPackingSoSixPodsLandThreeAndThree() {
+        ClusterSnapshot snapshot = cluster(zoned("a-0", "a"), zoned("a-1", "a"), zoned("b-0", "b"), zoned("b-1", "b"))
+                .snapshot();
+        GangInfo gang = gang("spread", 6);
+
+        GangPlacement result = new GangTrial(snapshot).attempt(pending(gang, preferringSpread(gang, 6)));
+
+        assertThat(result.placed()).isTrue();
+        assertThat(perZone(result)).isEqualTo(Map.of("a", 3L, "b", 3L));
+        // Within a zone the spread score is the same for every node, so bin-packing still stacks the pods.
+        assertThat(result.placements()).extracting(PodPlacement::nodeName)
+                .containsOnly("a-0", "b-0");
+    }
+
+    @Test
+    void scheduleAnywaySpreadOnlyScoresSoPodsGoWhereThereIsRoomWhateverTheSkew() {
+        NodeInfo small = node("b-0", 2);
+        ClusterSnapshot snapshot = cluster(zoned("a-0", "a"),
+                new NodeInfo("b-0", Map.of(ZONE, "b"), small.allocatable(), true, false)).snapshot();
+        GangInfo gang = gang("spread", 6);
+
+        GangPlacement result = new GangTrial(snapshot).attempt(pending(gang, preferringSpread(gang, 6)));
+
+        assertThat(result.placed()).isTrue();
+        assertThat(perZone(result)).isEqualTo(Map.of("a", 4L, "b", 2L));
     }
 
     @Test
