@@ -33,6 +33,7 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -81,8 +82,8 @@ final class KubeObjects {
 
     /**
      * The fields of the pod spec that bear on placement in kube-scheduler and that this scheduler does
-     * not evaluate: preferred inter-pod (anti-)affinity, a required term's non-empty namespaceSelector
-     * (namespace labels are not watched), volume topology (claims and
+     * not evaluate: an inter-pod (anti-)affinity term's non-empty namespaceSelector (namespace labels are
+     * not watched), volume topology (claims and
      * ephemeral volumes, whose PV node affinity and storage-class zones are not read) and DRA claims.
      */
     static SortedSet<String> notEvaluated(PodSpec spec) {
@@ -115,9 +116,11 @@ final class KubeObjects {
     }
 
     private static void notEvaluatedTerms(String path, List<io.fabric8.kubernetes.api.model.PodAffinityTerm> required,
-                                          List<?> preferred, SortedSet<String> fields) {
-        if (preferred != null && !preferred.isEmpty()) {
-            fields.add(path + ".preferredDuringSchedulingIgnoredDuringExecution");
+                                          List<WeightedPodAffinityTerm> preferred, SortedSet<String> fields) {
+        if (preferred != null && preferred.stream().anyMatch(t -> t.getPodAffinityTerm() != null
+                && t.getPodAffinityTerm().getNamespaceSelector() != null
+                && !isEmpty(t.getPodAffinityTerm().getNamespaceSelector()))) {
+            fields.add(path + ".preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.namespaceSelector");
         }
         if (required != null && required.stream().anyMatch(t -> t.getNamespaceSelector() != null
                 && !isEmpty(t.getNamespaceSelector()))) {
@@ -126,29 +129,36 @@ final class KubeObjects {
     }
 
     /**
-     * Required pod affinity and anti-affinity terms and host ports of a pod in the namespace with the
-     * labels; preferred terms are scores, not constraints.
+     * The pod affinity and anti-affinity terms, required and preferred, host ports and topology spread
+     * constraints of a pod in the namespace with the labels.
      */
     static InterPodTerms interPodTerms(PodSpec spec, String namespace, Map<String, String> labels) {
         Affinity affinity = spec.getAffinity();
         List<PodAffinityTerm> required = List.of();
         List<PodAffinityTerm> anti = List.of();
+        List<dev.muster.scheduler.core.WeightedPodAffinityTerm> preferred = List.of();
+        List<dev.muster.scheduler.core.WeightedPodAffinityTerm> preferredAnti = List.of();
         if (affinity != null && affinity.getPodAffinity() != null) {
             required = terms(affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    namespace, labels);
+            preferred = weightedTerms(affinity.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(),
                     namespace, labels);
         }
         if (affinity != null && affinity.getPodAntiAffinity() != null) {
             anti = terms(affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
                     namespace, labels);
+            preferredAnti = weightedTerms(
+                    affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), namespace, labels);
         }
         List<HostPort> ports = hostPorts(spec.getContainers());
         List<SpreadConstraint> spread = spreadConstraints(spec.getTopologySpreadConstraints(), "DoNotSchedule", labels);
         List<SpreadConstraint> softSpread = spreadConstraints(spec.getTopologySpreadConstraints(), "ScheduleAnyway",
                 labels);
-        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty() && spread.isEmpty() && softSpread.isEmpty()) {
+        if (required.isEmpty() && anti.isEmpty() && ports.isEmpty() && spread.isEmpty() && softSpread.isEmpty()
+                && preferred.isEmpty() && preferredAnti.isEmpty()) {
             return InterPodTerms.NONE;
         }
-        return new InterPodTerms(required, anti, ports, spread, softSpread);
+        return new InterPodTerms(required, anti, ports, spread, softSpread, preferred, preferredAnti);
     }
 
     /**
@@ -175,6 +185,25 @@ final class KubeObjects {
             converted.add(new SpreadConstraint(constraint.getMaxSkew(), constraint.getTopologyKey(), selector,
                     constraint.getMinDomains() == null ? 1 : constraint.getMinDomains(),
                     !"Ignore".equals(constraint.getNodeAffinityPolicy()), "Honor".equals(constraint.getNodeTaintsPolicy())));
+        }
+        return converted;
+    }
+
+    /** Preferred terms with their weights, read as {@link #term} reads required ones. */
+    private static List<dev.muster.scheduler.core.WeightedPodAffinityTerm> weightedTerms(
+            List<WeightedPodAffinityTerm> terms, String namespace, Map<String, String> labels) {
+        if (terms == null) {
+            return List.of();
+        }
+        List<dev.muster.scheduler.core.WeightedPodAffinityTerm> converted = new ArrayList<>(terms.size());
+        for (var weighted : terms) {
+            var term = weighted.getPodAffinityTerm();
+            // As for required terms, one the API server would reject is skipped so the rest count.
+            if (term != null && term.getTopologyKey() != null && !term.getTopologyKey().isEmpty()
+                    && weighted.getWeight() != null) {
+                converted.add(new dev.muster.scheduler.core.WeightedPodAffinityTerm(weighted.getWeight(),
+                        term(term, namespace, labels)));
+            }
         }
         return converted;
     }

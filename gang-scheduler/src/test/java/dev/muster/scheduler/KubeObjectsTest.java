@@ -120,6 +120,31 @@ class KubeObjectsTest {
     }
 
     @Test
+    void readsPreferredInterPodTermsWithTheirWeights() {
+        PodSpec spec = new PodSpecBuilder().withNewAffinity()
+                .withNewPodAffinity().addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(30)
+                .withNewPodAffinityTerm().withTopologyKey("zone").withNewLabelSelector().addToMatchLabels("app", "db")
+                .endLabelSelector().endPodAffinityTerm().endPreferredDuringSchedulingIgnoredDuringExecution()
+                .endPodAffinity()
+                .withNewPodAntiAffinity().addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(5)
+                .withNewPodAffinityTerm().withTopologyKey("kubernetes.io/hostname").withNewLabelSelector()
+                .addToMatchLabels("app", "web").endLabelSelector().withNewNamespaceSelector().addToMatchLabels("t", "a")
+                .endNamespaceSelector().endPodAffinityTerm().endPreferredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity().endAffinity().build();
+
+        InterPodTerms terms = KubeObjects.interPodTerms(spec, "ns", Map.of());
+
+        assertThat(terms.preferredAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(30,
+                PodAffinityTerm.ofLabels(Map.of("app", "db"), "ns", "zone")));
+        // A non-empty namespaceSelector selects by namespace labels the scheduler does not watch: said so.
+        assertThat(terms.preferredAntiAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(5,
+                new PodAffinityTerm(List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
+                        Set.of("web"))), Set.of(), false, "kubernetes.io/hostname")));
+        assertThat(KubeObjects.notEvaluated(spec)).containsExactly("spec.affinity.podAntiAffinity"
+                + ".preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.namespaceSelector");
+    }
+
+    @Test
     void aPodWithoutInterPodTermsSharesTheEmptyTerms() {
         assertThat(KubeObjects.interPodTerms(new PodSpecBuilder().addNewContainer().endContainer().build(), "ns",
                 Map.of())).isSameAs(InterPodTerms.NONE);
@@ -167,7 +192,6 @@ class KubeObjectsTest {
 
         assertThat(KubeObjects.notEvaluated(spec)).containsExactly(
                 "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector",
-                "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution",
                 "spec.resourceClaims",
                 "spec.volumes[].persistentVolumeClaim");
         assertThat(KubeObjects.notEvaluated(new PodSpecBuilder().addNewVolume().withName("tmp").withNewEmptyDir()

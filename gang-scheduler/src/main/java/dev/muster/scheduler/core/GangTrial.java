@@ -29,8 +29,10 @@ import java.util.Map;
  * <p>A pod with required inter-pod (anti-)affinity or host ports, or one that a placed pod's required
  * anti-affinity selects, takes the best node of its shape index that passes its {@link PodFilter}
  * checks, which read per-domain counts from the cycle's {@link PodLayout}; other pods keep the plain
- * index lookup. The layout follows every placement of the trial, so a gang's own pods placed earlier
- * count for the later ones.
+ * index lookup. A pod with ScheduleAnyway topology spread or preferred inter-pod (anti-)affinity, or
+ * one that a scoring term of a pod in the layout selects, is scored ({@link PodScore}) over every node
+ * that fits and passes its checks instead. The layout follows every placement of the trial, so a gang's
+ * own pods placed earlier count for the later ones.
  *
  * <p>With a gang topology (the gang's own, else the scheduler's gang locality as a preferred one), the
  * quorum is first tried within one domain of each level in turn, tightest first: the domain that holds it
@@ -282,9 +284,9 @@ public final class GangTrial {
             PodInfo pod = pending.get(i);
             ShapeIndex index = indexes.of(pod);
             PodChecks checks = PodChecks.prepare(pod, layout);
-            TopologySpreadScore spread = TopologySpreadScore.prepare(pod, layout);
+            List<PodScore> scores = podScores(pod);
             // Pods without scores that depend on the pods around a node keep the heap's fast path.
-            int best = spread != null ? index.bestScored(checks, spread)
+            int best = scores != null ? index.bestScored(checks, scores)
                     : checks == null ? index.best() : index.bestPassing(checks);
             if (best < 0) {
                 lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
@@ -295,6 +297,23 @@ public final class GangTrial {
             placements.add(new PodPlacement(pod, node.name()));
             placed[i] = true;
             return true;
+        }
+
+        /** The score plugins that concern the pod, in kube-scheduler's order; {@code null} if none does. */
+        private List<PodScore> podScores(PodInfo pod) {
+            TopologySpreadScore spread = TopologySpreadScore.prepare(pod, layout);
+            InterPodAffinityScore affinity = InterPodAffinityScore.prepare(pod, layout);
+            if (spread == null && affinity == null) {
+                return null;
+            }
+            List<PodScore> scores = new ArrayList<>(2);
+            if (spread != null) {
+                scores.add(spread);
+            }
+            if (affinity != null) {
+                scores.add(affinity);
+            }
+            return scores;
         }
 
         private GangPlacement commit() {

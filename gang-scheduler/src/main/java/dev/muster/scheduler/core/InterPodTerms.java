@@ -14,12 +14,17 @@ import java.util.List;
  * @param spread       {@code topologySpreadConstraints} with {@code whenUnsatisfiable: DoNotSchedule}
  * @param softSpread   {@code topologySpreadConstraints} with {@code whenUnsatisfiable: ScheduleAnyway},
  *                     which score nodes ({@link TopologySpreadScore}) rather than filter them
+ * @param preferredAffinity     {@code podAffinity.preferredDuringSchedulingIgnoredDuringExecution}, scores
+ *                              ({@link InterPodAffinityScore})
+ * @param preferredAntiAffinity {@code podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution}, scores
  */
 public record InterPodTerms(List<PodAffinityTerm> affinity, List<PodAffinityTerm> antiAffinity,
                             List<HostPort> hostPorts, List<SpreadConstraint> spread,
-                            List<SpreadConstraint> softSpread) {
+                            List<SpreadConstraint> softSpread, List<WeightedPodAffinityTerm> preferredAffinity,
+                            List<WeightedPodAffinityTerm> preferredAntiAffinity) {
     /** No terms, no host ports, no spread: the pod goes wherever its shape fits. */
-    public static final InterPodTerms NONE = new InterPodTerms(List.of(), List.of(), List.of(), List.of(), List.of());
+    public static final InterPodTerms NONE = new InterPodTerms(List.of(), List.of(), List.of(), List.of(), List.of(),
+            List.of(), List.of());
 
     public InterPodTerms {
         affinity = affinity == null ? List.of() : List.copyOf(affinity);
@@ -27,22 +32,30 @@ public record InterPodTerms(List<PodAffinityTerm> affinity, List<PodAffinityTerm
         hostPorts = hostPorts == null ? List.of() : List.copyOf(hostPorts);
         spread = spread == null ? List.of() : List.copyOf(spread);
         softSpread = softSpread == null ? List.of() : List.copyOf(softSpread);
+        preferredAffinity = preferredAffinity == null ? List.of() : List.copyOf(preferredAffinity);
+        preferredAntiAffinity = preferredAntiAffinity == null ? List.of() : List.copyOf(preferredAntiAffinity);
+    }
+
+    /** Required terms, host ports and both kinds of spread, without preferred inter-pod terms. */
+    public InterPodTerms(List<PodAffinityTerm> affinity, List<PodAffinityTerm> antiAffinity, List<HostPort> hostPorts,
+                         List<SpreadConstraint> spread, List<SpreadConstraint> softSpread) {
+        this(affinity, antiAffinity, hostPorts, spread, softSpread, List.of(), List.of());
     }
 
     /** Terms, host ports and DoNotSchedule spread, without ScheduleAnyway spread. */
     public InterPodTerms(List<PodAffinityTerm> affinity, List<PodAffinityTerm> antiAffinity, List<HostPort> hostPorts,
                          List<SpreadConstraint> spread) {
-        this(affinity, antiAffinity, hostPorts, spread, List.of());
+        this(affinity, antiAffinity, hostPorts, spread, List.of(), List.of(), List.of());
     }
 
     /** Terms and host ports without topology spread. */
     public InterPodTerms(List<PodAffinityTerm> affinity, List<PodAffinityTerm> antiAffinity, List<HostPort> hostPorts) {
-        this(affinity, antiAffinity, hostPorts, List.of(), List.of());
+        this(affinity, antiAffinity, hostPorts, List.of(), List.of(), List.of(), List.of());
     }
 
     /** Whether there is nothing to evaluate. */
     public boolean isEmpty() {
         return affinity.isEmpty() && antiAffinity.isEmpty() && hostPorts.isEmpty() && spread.isEmpty()
-                && softSpread.isEmpty();
+                && softSpread.isEmpty() && preferredAffinity.isEmpty() && preferredAntiAffinity.isEmpty();
     }
 }

@@ -18,7 +18,7 @@ import java.util.TreeSet;
  *                    since a pod always takes exactly one slot
  * @param constraints nodeSelector, required node affinity and tolerations
  * @param labels      the pod's labels, which other pods' affinity terms select
- * @param interPod    required inter-pod (anti-)affinity, host ports and DoNotSchedule topology spread
+ * @param interPod    inter-pod (anti-)affinity, required and preferred, host ports and topology spread
  * @param notEvaluated the pod spec's fields that would bear on its placement and that the scheduler does
  *                     not evaluate, as paths such as {@code spec.resourceClaims}, sorted; the pod is
  *                     placed as if they were absent, and its gang says so

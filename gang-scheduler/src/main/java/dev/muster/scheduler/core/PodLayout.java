@@ -41,6 +41,12 @@ final class PodLayout {
     private final Map<String, Map<String, List<PodAffinityTerm>>> antiAffinityByLabel = new HashMap<>();
     /** The terms of {@link #antiAffinityOwners} without an In requirement, matched against every pod. */
     private final List<PodAffinityTerm> antiAffinityUnindexed = new ArrayList<>();
+    /**
+     * Per term of a pod in the layout that scores the pods it selects for InterPodAffinity (preferred
+     * affinity +weight, preferred anti-affinity -weight, required affinity +1), the owners per domain of
+     * its key. Distinct terms are few, so a pod is matched against each of them.
+     */
+    private final Map<ScoringTerm, DomainCounts> scoringOwners = new LinkedHashMap<>();
     /** Per topology spread policy, the nodes whose pods count ({@link #spreadEligible}). */
     private final Map<List<Object>, boolean[]> eligibleNodes = new HashMap<>();
     /** Per eligible-node array (by identity) and topology key, the domains holding an eligible node. */
@@ -59,6 +65,7 @@ final class PodLayout {
         for (int n = 0; n < nodes.length; n++) {
             for (PodInfo pod : nodes[n].snapshotPods()) {
                 countAntiAffinityOwner(pod, n, 1);
+                countScoringOwner(pod, n, 1);
             }
         }
     }
@@ -228,6 +235,42 @@ final class PodLayout {
         if (!pod.interPod().antiAffinity().isEmpty()) {
             countAntiAffinityOwner(pod, node, sign);
         }
+        countScoringOwner(pod, node, sign);
+    }
+
+    /**
+     * The InterPodAffinity scoring terms of pods in the layout that select the pod (the symmetric part of
+     * kube-scheduler's score), each with its owners per domain of its key.
+     */
+    List<Map.Entry<ScoringTerm, DomainCounts>> scoringAgainst(PodInfo pod) {
+        if (scoringOwners.isEmpty()) {
+            return List.of();
+        }
+        List<Map.Entry<ScoringTerm, DomainCounts>> against = new ArrayList<>(0);
+        for (Map.Entry<ScoringTerm, DomainCounts> entry : scoringOwners.entrySet()) {
+            if (entry.getValue().total() > 0 && entry.getKey().term().matches(pod)) {
+                against.add(entry);
+            }
+        }
+        return against;
+    }
+
+    private void countScoringOwner(PodInfo pod, int node, int sign) {
+        InterPodTerms terms = pod.interPod();
+        for (WeightedPodAffinityTerm preferred : terms.preferredAffinity()) {
+            countScoringOwner(new ScoringTerm(preferred.term(), preferred.weight()), node, sign);
+        }
+        for (WeightedPodAffinityTerm preferred : terms.preferredAntiAffinity()) {
+            countScoringOwner(new ScoringTerm(preferred.term(), -preferred.weight()), node, sign);
+        }
+        for (PodAffinityTerm required : terms.affinity()) {
+            countScoringOwner(new ScoringTerm(required, InterPodAffinityScore.HARD_POD_AFFINITY_WEIGHT), node, sign);
+        }
+    }
+
+    private void countScoringOwner(ScoringTerm term, int node, int sign) {
+        scoringOwners.computeIfAbsent(term, t -> new DomainCounts(domains(t.term().topologyKey()), p -> true, null))
+                .add(node, sign);
     }
 
     private void countAntiAffinityOwner(PodInfo pod, int node, int sign) {
@@ -257,6 +300,13 @@ final class PodLayout {
         for (String value : in.values()) {
             byValue.computeIfAbsent(value, v -> new ArrayList<>(1)).add(term);
         }
+    }
+
+    /**
+     * A term that scores the pods it selects by this weight per owner in their node's domain (negative
+     * for anti-affinity).
+     */
+    record ScoringTerm(PodAffinityTerm term, int weight) {
     }
 
     /** Identifies one selector's counts over one topology key. */

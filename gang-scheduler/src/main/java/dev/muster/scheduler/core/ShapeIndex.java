@@ -2,6 +2,7 @@ package dev.muster.scheduler.core;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -155,13 +156,13 @@ final class ShapeIndex {
 
     /**
      * The best node for one more pod of the shape with scores that depend on the pods around a node
-     * (ScheduleAnyway topology spread): every node that fits and passes the pod's checks ({@code null}:
-     * none) is a candidate, since those scores are normalised over the candidates; each scores as in
-     * {@link #score} on kube-scheduler's 0-100 resource scale plus the pod's own scores; the first node
-     * by name wins ties. Only pods with such scores come here, so the heap's fast path stays as it was
+     * ({@link PodScore}: ScheduleAnyway topology spread, preferred inter-pod affinity): every node that
+     * fits and passes the pod's checks ({@code null}: none) is a candidate, since those scores are
+     * normalised over the candidates; each scores as in {@link #score} on kube-scheduler's 0-100
+     * resource scale plus the pod's own scores; the first node by name wins ties. Only pods with such scores come here, so the heap's fast path stays as it was
      * for the rest. Returns -1 if no node is a candidate. Call {@link #catchUp} first.
      */
-    int bestScored(PodChecks checks, TopologySpreadScore spread) {
+    int bestScored(PodChecks checks, List<PodScore> podScores) {
         int[] candidates = new int[nodes.length];
         int count = 0;
         for (int n = 0; n < nodes.length; n++) {
@@ -169,14 +170,16 @@ final class ShapeIndex {
                 candidates[count++] = n;
             }
         }
-        long[] spreadScores = new long[count];
-        spread.score(candidates, count, spreadScores);
+        long[] podScore = new long[count];
+        for (PodScore plugin : podScores) {
+            plugin.addTo(candidates, count, podScore);
+        }
         int best = -1;
         double bestScore = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < count; i++) {
             int n = candidates[i];
             double score = scoring.score(nodes[n], shape.requests()) * resourceScale
-                    + (preference == null ? 0 : preference[n]) + spreadScores[i];
+                    + (preference == null ? 0 : preference[n]) + podScore[i];
             // Candidates are in index (name) order, so only a strictly better score displaces the first.
             if (score > bestScore) {
                 best = n;

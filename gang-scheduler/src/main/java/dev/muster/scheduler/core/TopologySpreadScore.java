@@ -15,7 +15,7 @@ import java.util.List;
  * <p>For the hostname key kube-scheduler counts the pods on the node itself; this counts its hostname
  * domain, which is the same as long as no two nodes share a hostname label value.
  */
-final class TopologySpreadScore {
+final class TopologySpreadScore implements PodScore {
     /** The PodTopologySpread plugin's weight in kube-scheduler's default profile. */
     static final int WEIGHT = 2;
     private static final long MAX_SCORE = 100;
@@ -55,14 +55,9 @@ final class TopologySpreadScore {
         return new TopologySpreadScore(constraints, counts, domains);
     }
 
-    /**
-     * The weighted, normalised score of each candidate: every node that passes the pod's filters, since
-     * kube-scheduler normalises over those.
-     *
-     * @param candidates node indexes, {@code count} of them
-     * @param out        receives the score of {@code candidates[i]} at {@code i}
-     */
-    void score(int[] candidates, int count, long[] out) {
+    @Override
+    public void addTo(int[] candidates, int count, long[] total) {
+        long[] out = new long[count];
         boolean[] ignored = new boolean[count];
         int scored = 0;
         for (int i = 0; i < count; i++) {
@@ -111,7 +106,7 @@ final class TopologySpreadScore {
             } else {
                 normalised = MAX_SCORE * (max + min - out[i]) / max;
             }
-            out[i] = WEIGHT * normalised;
+            total[i] += WEIGHT * normalised;
         }
     }
 }

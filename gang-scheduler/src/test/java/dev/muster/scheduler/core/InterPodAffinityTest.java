@@ -42,6 +42,40 @@ class InterPodAffinityTest {
     }
 
     @Test
+    void preferredAffinityDrawsAPodToItsPeersZoneAgainstBinPacking() {
+        ClusterState state = cluster(labelled("node-0", "a"), labelled("node-1", "b"));
+        GangInfo db = gang("db", 1);
+        state.occupy("node-1", labelledPod(db, "db", Map.of("app", "db"), InterPodTerms.NONE));
+        state.occupy("node-0", labelledPod(db, "filler", Map.of(), InterPodTerms.NONE));
+        state.occupy("node-0", labelledPod(db, "filler-2", Map.of(), InterPodTerms.NONE));
+        GangInfo gang = gang("web", 1);
+        InterPodTerms nearDb = new InterPodTerms(List.of(), List.of(), List.of(), List.of(), List.of(),
+                List.of(new WeightedPodAffinityTerm(10, PodAffinityTerm.ofLabels(Map.of("app", "db"), "ns", ZONE))),
+                List.of());
+
+        GangPlacement result = new GangTrial(state.snapshot()).attempt(pending(gang,
+                List.of(labelledPod(gang, "web", Map.of(), nearDb))));
+
+        // Bin-packing alone prefers the fuller node-0; the preference is worth more.
+        assertThat(result.placements()).extracting(PodPlacement::nodeName).containsExactly("node-1");
+    }
+
+    @Test
+    void anExistingPodsPreferredAntiAffinityKeepsAPodItSelectsAwayWhenThereIsRoomElsewhere() {
+        ClusterState state = cluster(labelled("node-0", "a"), labelled("node-1", "b"));
+        GangInfo loner = gang("loner", 1);
+        state.occupy("node-0", labelledPod(loner, "loner", Map.of(), new InterPodTerms(List.of(), List.of(),
+                List.of(), List.of(), List.of(), List.of(),
+                List.of(new WeightedPodAffinityTerm(50, PodAffinityTerm.ofLabels(Map.of("app", "web"), "ns", HOST))))));
+        GangInfo gang = gang("web", 1);
+
+        GangPlacement result = new GangTrial(state.snapshot()).attempt(pending(gang,
+                List.of(labelledPod(gang, "web", Map.of("app", "web"), InterPodTerms.NONE))));
+
+        assertThat(result.placements()).extracting(PodPlacement::nodeName).containsExactly("node-1");
+    }
+
+    @Test
     void aGangThatMustSpreadOnePerNodeOverTooFewNodesIsPlacedNowhereAndLeavesNoTrace() {
         ClusterSnapshot snapshot = cluster(labelled("node-0", "a"), labelled("node-1", "a"), labelled("node-2", "b"))
                 .snapshot();

@@ -15,10 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Inter-pod terms and host ports are judged from per-domain counts kept up to date as trials place and
- * discard pods, nodes are found by walking the per-shape heaps, and ScheduleAnyway spread is scored from
- * the same counts over the nodes that pass. None of it may change a decision: on random clusters with
- * running pods and sequences of gangs carrying affinities, anti-affinities, host ports and topology
- * spread constraints of both kinds, the trial places exactly as a plain scan of every node per pod that
+ * discard pods, nodes are found by walking the per-shape heaps, and ScheduleAnyway spread and preferred
+ * inter-pod affinity are scored from the same counts over the nodes that pass. None of it may change a
+ * decision: on random clusters with running pods and sequences of gangs carrying affinities and
+ * anti-affinities (required and preferred), host ports and topology spread constraints of both kinds, the trial places exactly as a plain scan of every node per pod that
  * evaluates and scores every term against every pod directly.
  */
 class InterPodShortcutsTest {
@@ -105,6 +105,14 @@ class InterPodShortcutsTest {
                     List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
                             List.of(APPS[random.nextInt(3)]))), 1, random.nextBoolean(), random.nextBoolean()));
         }
+        List<WeightedPodAffinityTerm> preferred = new ArrayList<>();
+        List<WeightedPodAffinityTerm> preferredAnti = new ArrayList<>();
+        for (int t = 0; t < (random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0); t++) {
+            preferred.add(new WeightedPodAffinityTerm(1 + random.nextInt(100), randomTerm(random)));
+        }
+        for (int t = 0; t < (random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0); t++) {
+            preferredAnti.add(new WeightedPodAffinityTerm(1 + random.nextInt(100), randomTerm(random)));
+        }
         PlacementConstraints constraints = new PlacementConstraints(
                 random.nextInt(4) == 0 ? Map.of(ZONE, "z" + random.nextInt(3)) : Map.of(), List.of(),
                 random.nextBoolean() ? List.of(new Toleration("dedicated", Toleration.EXISTS, null, null)) : List.of());
@@ -114,7 +122,8 @@ class InterPodShortcutsTest {
         }
         return new PodInfo("ns", name, gang.key(), "", 0,
                 ResourceVector.builder().cpuMillis(500L * (1 + random.nextInt(6))).build(),
-                constraints, labels, new InterPodTerms(affinity, anti, ports, spread, softSpread));
+                constraints, labels, new InterPodTerms(affinity, anti, ports, spread, softSpread, preferred,
+                preferredAnti));
     }
 
     /** Mostly a label to match; sometimes only a NotIn or an Exists, which selects pods without any In. */
@@ -155,12 +164,14 @@ class InterPodShortcutsTest {
                     }
                 }
                 Map<NodeState, Long> spreadScores = spreadScores(pod, candidates);
+                Map<NodeState, Long> affinityScores = affinityScores(pod, candidates);
+                boolean scored = !pod.interPod().softSpread().isEmpty() || affinityScores != null;
                 NodeState best = null;
                 double bestScore = Double.NEGATIVE_INFINITY;
                 for (NodeState node : candidates) {
-                    double score = pod.interPod().softSpread().isEmpty() ? node.mostAllocatedScore(pod.requests())
+                    double score = !scored ? node.mostAllocatedScore(pod.requests())
                             : node.mostAllocatedScore(pod.requests()) * (100.0 / NodeState.resourcesScored(pod.requests()))
-                            + spreadScores.get(node);
+                            + (spreadScores.get(node) + (affinityScores == null ? 0 : affinityScores.get(node)));
                     if (score > bestScore) {
                         best = node;
                         bestScore = score;
@@ -245,6 +256,64 @@ class InterPodShortcutsTest {
                 normalised.put(node, 2 * (score == null ? 0 : max == 0 ? 100 : 100 * (max + min - score) / max));
             }
             return normalised;
+        }
+
+        /**
+         * kube-scheduler's InterPodAffinity score ×2 per candidate, from every pod one by one: the pod's
+         * preferred terms against the pods in each domain, and the preferred terms and required affinity
+         * (weight 1) of the pods that select it; {@code null} when the pod has no preferred terms and no
+         * pod's term selects it, which the fast path leaves to the resource score alone.
+         */
+        private Map<NodeState, Long> affinityScores(PodInfo pod, List<NodeState> candidates) {
+            boolean concerned = !pod.interPod().preferredAffinity().isEmpty()
+                    || !pod.interPod().preferredAntiAffinity().isEmpty();
+            Map<NodeState, Long> raw = new HashMap<>();
+            for (NodeState node : candidates) {
+                long score = 0;
+                for (NodeState other : snapshot.nodeArray()) {
+                    for (PodInfo existing : pods.get(other.name())) {
+                        for (WeightedPodAffinityTerm t : pod.interPod().preferredAffinity()) {
+                            score += sameDomain(node, other, t.term()) && t.term().matches(existing) ? t.weight() : 0;
+                        }
+                        for (WeightedPodAffinityTerm t : pod.interPod().preferredAntiAffinity()) {
+                            score -= sameDomain(node, other, t.term()) && t.term().matches(existing) ? t.weight() : 0;
+                        }
+                        for (WeightedPodAffinityTerm t : existing.interPod().preferredAffinity()) {
+                            concerned |= selectsFrom(other, t.term(), pod);
+                            score += sameDomain(node, other, t.term()) && t.term().matches(pod) ? t.weight() : 0;
+                        }
+                        for (WeightedPodAffinityTerm t : existing.interPod().preferredAntiAffinity()) {
+                            concerned |= selectsFrom(other, t.term(), pod);
+                            score -= sameDomain(node, other, t.term()) && t.term().matches(pod) ? t.weight() : 0;
+                        }
+                        for (PodAffinityTerm t : existing.interPod().affinity()) {
+                            concerned |= selectsFrom(other, t, pod);
+                            score += sameDomain(node, other, t) && t.matches(pod) ? 1 : 0;
+                        }
+                    }
+                }
+                raw.put(node, score);
+            }
+            if (!concerned) {
+                return null;
+            }
+            long min = raw.values().stream().min(Long::compare).orElse(0L);
+            long max = raw.values().stream().max(Long::compare).orElse(0L);
+            Map<NodeState, Long> normalised = new HashMap<>();
+            for (NodeState node : candidates) {
+                normalised.put(node, 2 * (max > min ? (long) (100.0 * ((double) (raw.get(node) - min) / (max - min))) : 0));
+            }
+            return normalised;
+        }
+
+        private static boolean sameDomain(NodeState node, NodeState other, PodAffinityTerm term) {
+            String value = node.info().labels().get(term.topologyKey());
+            return value != null && value.equals(other.info().labels().get(term.topologyKey()));
+        }
+
+        /** Whether the term of a pod on the node scores the pod: it selects it and the node has the key. */
+        private static boolean selectsFrom(NodeState owner, PodAffinityTerm term, PodInfo pod) {
+            return owner.info().labels().containsKey(term.topologyKey()) && term.matches(pod);
         }
 
         /** Every DoNotSchedule constraint, counting the selected pods of eligible nodes one by one. */
