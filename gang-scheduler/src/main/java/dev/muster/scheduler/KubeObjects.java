@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.NodeAllocatable;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodGroupLabel;
 import dev.muster.api.PodPhase;
@@ -54,8 +55,7 @@ final class KubeObjects {
 
     static NodeInfo nodeInfo(Node node) {
         var status = node.getStatus();
-        var allocatable = status == null ? null
-                : status.getAllocatable() != null ? status.getAllocatable() : status.getCapacity();
+        var allocatable = NodeAllocatable.of(node);
         boolean ready = status != null && status.getConditions() != null && status.getConditions().stream()
                 .anyMatch(KubeObjects::isReadyTrue);
         boolean cordoned = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());

@@ -1,9 +1,9 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.NodeAllocatable;
 import dev.muster.api.EffectiveRequests;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -27,10 +27,7 @@ final class NeverFits {
     static List<String> reasons(List<TaskSpec> tasks, List<Node> nodes) {
         Map<String, BigDecimal> largest = new TreeMap<>();
         for (Node node : nodes) {
-            Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-            if (allocatable != null) {
-                allocatable.forEach((name, q) -> largest.merge(name, q.getNumericalAmount(), BigDecimal::max));
-            }
+            NodeAllocatable.of(node).forEach((name, q) -> largest.merge(name, q.getNumericalAmount(), BigDecimal::max));
         }
         List<String> reasons = new ArrayList<>();
         for (TaskSpec task : tasks) {

@@ -1,5 +1,6 @@
 package dev.muster.manager.dashboard;
 
+import dev.muster.api.NodeAllocatable;
 import dev.muster.api.EffectiveRequests;
 import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Node;
@@ -23,10 +24,7 @@ final class Allocation {
 
     /** A node's allocatable (its capacity when it reports none), zero for what it does not have. */
     static Map<String, Double> allocatable(Node node) {
-        var status = node.getStatus();
-        Map<String, Quantity> quantities = status == null ? null
-                : status.getAllocatable() != null ? status.getAllocatable() : status.getCapacity();
-        return amounts(quantities);
+        return amounts(NodeAllocatable.of(node));
     }
 
     /** What a pod holds on its node while it is bound and not finished: its effective requests. */
