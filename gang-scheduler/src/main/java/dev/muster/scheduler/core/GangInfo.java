@@ -16,9 +16,18 @@ import java.util.Objects;
  * @param scheduleTimeout the PodGroup's {@code scheduleTimeoutSeconds}: how long it may hold a
  *                      reservation; {@code null} for the scheduler's permit waiting time
  * @param topology      the PodGroup's gang topology; {@code null} for the scheduler's default gang locality
+ * @param queue         the leaf queue the gang belongs to; {@link QueueInfo#DEFAULT} when it names none
+ * @param maxRuntime    how long its workload may run before it is terminated; {@code null} for no bound
  */
 public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
-                       Instant createdAt, Duration scheduleTimeout, GangTopology topology) {
+                       Instant createdAt, Duration scheduleTimeout, GangTopology topology, String queue,
+                       Duration maxRuntime) {
+
+    /** A gang of the default queue with no bound on its runtime. */
+    public GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
+                    Instant createdAt, Duration scheduleTimeout, GangTopology topology) {
+        this(key, minMember, minTaskMember, priority, createdAt, scheduleTimeout, topology, QueueInfo.DEFAULT, null);
+    }
 
     /** A gang under the scheduler's default gang locality. */
     public GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
@@ -36,5 +45,12 @@ public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTask
         Objects.requireNonNull(key, "key");
         minTaskMember = minTaskMember == null ? Map.of() : Map.copyOf(minTaskMember);
         Objects.requireNonNull(createdAt, "createdAt");
+        queue = queue == null || queue.isEmpty() ? QueueInfo.DEFAULT : queue;
+    }
+
+    /** The same gang in another queue, with the given bound on its runtime. */
+    public GangInfo inQueue(String queueName, Duration runtimeBound) {
+        return new GangInfo(key, minMember, minTaskMember, priority, createdAt, scheduleTimeout, topology, queueName,
+                runtimeBound);
     }
 }
