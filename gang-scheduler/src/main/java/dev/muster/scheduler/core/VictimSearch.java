@@ -18,15 +18,14 @@ import java.util.Set;
  * Preemption's victim search: which pods of running gangs to evict so that a waiting gang (the
  * preemptor) fits, without breaking any gang below its quorum.
  *
- * <p>A victim unit is either one <em>surplus</em> member of a running gang, a pod above its minMember
- * and above its task's minTaskMember, or the <em>whole</em> gang, every member still running. The
- * surplus members a set may take from a gang are chosen newest first, at most as many as it has above
- * minMember and, per task, above minTaskMember, so any subset of them keeps the gang at its quorum: no
- * set leaves a gang with {@code 0 < running < minMember} or a task below its minimum. Units are
- * preferred in this order: surplus members before whole gangs (the fewest gangs broken), then the
- * victim gang with the lowest priority, the fewest {@linkplain RunningGang#evictions() evictions}, the
- * latest {@linkplain GangInfo#createdAt() creation} ({@link #VICTIM_ORDER}); within a gang, its newest
- * pods first.
+ * <p>A victim unit is either one <em>surplus</em> member of a running gang or the <em>whole</em> gang,
+ * every member still running. A set takes a surplus member only if, without it and the set's surplus
+ * members before it, the gang keeps its minMember and the member's task its minTaskMember, so no set
+ * leaves a gang with {@code 0 < running < minMember} or a task below its minimum. Units are preferred in
+ * this order: surplus members before whole gangs (the fewest gangs broken), then the victim gang with the
+ * lowest priority, the fewest {@linkplain RunningGang#evictions() evictions}, the latest
+ * {@linkplain GangInfo#createdAt() creation} ({@link #VICTIM_ORDER}); within a gang, its newest pods
+ * first ({@link PodInfo#createdAt()}).
  *
  * <p>A set is weighed only if the {@link VictimBudget} allows each of its units, and kept only if the
  * preemptor's {@link GangTrial} then places (or admits) it node by node on the snapshot with the set's
@@ -115,9 +114,9 @@ public final class VictimSearch {
      * @param candidates the running gangs the preemptor may take from, already chosen by the caller's
      *                   rules (queue, priority); the preemptor's own key is ignored
      * @param budget     what may be taken from them
-     * @return the verified preemption; empty when no allowed set makes the preemptor's quorum fit, when
-     *         the preemptor already fits with every pod it could place without evictions, or when its
-     *         pods are too few for its quorum
+     * @return the verified preemption; empty when its pods are too few for its quorum, when no allowed
+     *         set makes its quorum fit, or when it fits without evictions (placing every pending pod, or
+     *         admitted) or no allowed surplus member lets more of its pods fit
      */
     public Optional<Preemption> find(PendingGang preemptor, Map<GroupKey, RunningGang> candidates,
                                      VictimBudget budget) {
@@ -274,9 +273,9 @@ public final class VictimSearch {
 
         /**
          * The shortest prefix length in [from, to] with which the preemptor fits with at least
-         * {@code placed} pods (0: fits at all); the prefix of length {@code to} is known to. Binary search: fitting is not
-         * strictly monotone in the room (a trial packs greedily), so this finds a short prefix that fits,
-         * which dropping then makes minimal.
+         * {@code placed} pods (0: fits at all); the prefix of length {@code to} is known to. Binary
+         * search: fitting is not strictly monotone in the room (a trial packs greedily), so this finds a
+         * short prefix that fits, which dropping then makes minimal.
          */
         private int shortest(List<Unit> allowed, int from, int to, int placed) {
             int low = from;
