@@ -40,7 +40,10 @@ import java.util.Set;
  * preference order) is in no set weighed, so a refusing budget may hide a set it would allow; and a
  * preemptor the trial does not place with every allowed unit evicted gets no preemption, although, a
  * trial packing greedily, a smaller set might in rare cases let it fit. Short of these, when no
- * preemption is returned, no gang-safe victim set of the candidates makes the preemptor fit.
+ * preemption is returned, no gang-safe victim set of the candidates makes the preemptor fit. The fewest
+ * gangs broken is sought by taking surplus members before any gang whole and by dropping every unit not
+ * needed, not by comparing every combination: among gangs taken whole the order is by priority, so two
+ * gangs of a lower priority may be broken where one of a higher priority would have done.
  *
  * <p>Cost, for P pods on n nodes, V of them the candidates', U allowed units and S units kept: one pass
  * over the pods, O(P), finds the candidates' pods, and O(V log V) sorts them. Before any trial, a
