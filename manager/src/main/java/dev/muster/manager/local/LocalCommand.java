@@ -192,11 +192,14 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         out.println("applied " + m.describe() + " from " + m.file());
     }
 
-    /** Namespaces and nodes first, groups before the pods that join them, Jobs last. */
+    /**
+     * Namespaces, nodes and queues first, groups before the pods that join them, Jobs last: a Job applied
+     * before the queue it names would wait for it (QueueNotFound) until the queue came.
+     */
     private static int applyOrder(HasMetadata object) {
         return switch (object.getKind()) {
             case "Namespace" -> 0;
-            case "Node", "PriorityClass" -> 1;
+            case "Node", "PriorityClass", "Queue" -> 1;
             case "ConfigMap", "Secret", "Service" -> 2;
             case "PodGroup" -> 3;
             case "Pod" -> 4;

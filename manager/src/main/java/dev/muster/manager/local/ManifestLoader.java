@@ -8,6 +8,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -42,6 +43,7 @@ public final class ManifestLoader {
     static {
         KINDS.put(Job.API_VERSION + "/" + Job.KIND, Job.class);
         KINDS.put(PodGroup.API_VERSION + "/" + PodGroup.KIND, PodGroup.class);
+        KINDS.put(Queue.API_VERSION + "/" + Queue.KIND, Queue.class);
         KINDS.put("v1/Pod", Pod.class);
         KINDS.put("v1/Node", Node.class);
         KINDS.put("v1/Namespace", Namespace.class);

@@ -62,6 +62,20 @@ class LocalCommandTest {
     }
 
     @Test
+    void queuesExampleAppliesItsQueuesFirstAndRunsEveryJob() {
+        int code = run("--until-done", "--timeout", "180s", "--nodes", "4", "--node-gpus", "8",
+                "../examples/queues.yaml");
+
+        assertThat(code).as(out() + err()).isZero();
+        assertThat(out()).contains("applied Queue team-a from ../examples/queues.yaml")
+                .contains("applied Queue team-b from ../examples/queues.yaml")
+                .contains("job default/a8  Completed  worker: 4 Succeeded")
+                .contains("job default/b6  Completed  worker: 4 Succeeded")
+                .doesNotContain("QueueNotFound")
+                .contains("all submitted work completed");
+    }
+
+    @Test
     void aFailingJobExitsOne() throws Exception {
         Path file = Files.writeString(dir.resolve("fail.yaml"), """
                 apiVersion: batch.muster.dev/v1alpha1

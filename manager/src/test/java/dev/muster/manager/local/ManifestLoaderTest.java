@@ -1,6 +1,7 @@
 package dev.muster.manager.local;
 
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +50,16 @@ class ManifestLoaderTest {
         assertThat(manifests).extracting(Manifest::describe).containsExactly("Pod team/a", "PodGroup default/g");
         assertThat(manifests.get(0).object()).isInstanceOf(Pod.class);
         assertThat(manifests).extracting(Manifest::document).containsExactly(1, 3);
+    }
+
+    @Test
+    void readsTheQueuesExampleWithItsClusterScopedQueuesLeftWithoutNamespace() throws Exception {
+        List<Manifest> manifests = ManifestLoader.load(List.of(Path.of("../examples/queues.yaml")));
+        assertThat(manifests).extracting(Manifest::describe).startsWith("Queue team-a", "Queue team-b")
+                .contains("Job default/a1", "Job default/b6").hasSize(16);
+        Queue teamB = (Queue) manifests.get(1).object();
+        assertThat(teamB.getSpec().getWeight()).isEqualTo(3);
+        assertThat(((Job) manifests.get(2).object()).getSpec().getQueue()).isEqualTo("team-a");
     }
 
     @Test
