@@ -1,21 +1,17 @@
 package dev.muster.api.batch.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.muster.api.read.LenientCustomResource;
 import dev.muster.api.read.LenientResourceReader;
-import dev.muster.api.read.LenientlyRead;
-import dev.muster.api.read.ReadFailure;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-import java.util.Optional;
 
 /**
  * A batch job of one or more tasks, each a set of identical pods, gang-scheduled through a PodGroup.
@@ -35,7 +31,7 @@ import java.util.Optional;
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
 @ValidationRule(value = CelRules.POD_NAME_LENGTH, message = CelRules.POD_NAME_LENGTH_MESSAGE)
 @JsonDeserialize(using = Job.Reader.class)
-public class Job extends CustomResource<JobSpec, JobStatus> implements Namespaced, LenientlyRead {
+public class Job extends LenientCustomResource<JobSpec, JobStatus> implements Namespaced {
     public static final String GROUP = "batch.muster.dev";
     public static final String VERSION = "v1alpha1";
     public static final String API_VERSION = GROUP + "/" + VERSION;
@@ -44,19 +40,6 @@ public class Job extends CustomResource<JobSpec, JobStatus> implements Namespace
     @Override
     protected JobSpec initSpec() {
         return new JobSpec();
-    }
-
-    @JsonIgnore
-    private ReadFailure readFailure;
-
-    @Override
-    public Optional<ReadFailure> readFailure() {
-        return Optional.ofNullable(readFailure);
-    }
-
-    @Override
-    public void readFailure(ReadFailure failure) {
-        this.readFailure = failure;
     }
 
     /** Reads a Job leniently: see {@link LenientResourceReader}. */

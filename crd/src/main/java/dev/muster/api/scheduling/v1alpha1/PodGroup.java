@@ -1,20 +1,16 @@
 package dev.muster.api.scheduling.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.muster.api.read.LenientCustomResource;
 import dev.muster.api.read.LenientResourceReader;
-import dev.muster.api.read.LenientlyRead;
-import dev.muster.api.read.ReadFailure;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-import java.util.Optional;
 
 /**
  * A gang: pods labelled {@code scheduling.muster.dev/pod-group: <name>} that are bound all-or-nothing
@@ -32,7 +28,7 @@ import java.util.Optional;
 @AdditionalPrinterColumn(name = "Failed", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.failed", priority = 1)
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
 @JsonDeserialize(using = PodGroup.Reader.class)
-public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced, LenientlyRead {
+public class PodGroup extends LenientCustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced {
     public static final String GROUP = "scheduling.muster.dev";
     public static final String VERSION = "v1alpha1";
     public static final String API_VERSION = GROUP + "/" + VERSION;
@@ -41,19 +37,6 @@ public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> imple
     @Override
     protected PodGroupSpec initSpec() {
         return new PodGroupSpec();
-    }
-
-    @JsonIgnore
-    private ReadFailure readFailure;
-
-    @Override
-    public Optional<ReadFailure> readFailure() {
-        return Optional.ofNullable(readFailure);
-    }
-
-    @Override
-    public void readFailure(ReadFailure failure) {
-        this.readFailure = failure;
     }
 
     /** Reads a PodGroup leniently: see {@link LenientResourceReader}. */

@@ -1,20 +1,16 @@
 package dev.muster.api.scheduling.v1alpha1;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.muster.api.read.LenientCustomResource;
 import dev.muster.api.read.LenientResourceReader;
-import dev.muster.api.read.LenientlyRead;
-import dev.muster.api.read.ReadFailure;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-import java.util.Optional;
 
 /**
  * A cluster-wide queue of gangs: a share of the cluster by {@code weight}, a {@code guarantee} it always gets
@@ -39,7 +35,7 @@ import java.util.Optional;
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
 @ValidationRule(value = QueueCelRules.NOT_OWN_PARENT, message = QueueCelRules.NOT_OWN_PARENT_MESSAGE)
 @JsonDeserialize(using = Queue.Reader.class)
-public class Queue extends CustomResource<QueueSpec, QueueStatus> implements LenientlyRead {
+public class Queue extends LenientCustomResource<QueueSpec, QueueStatus> {
     public static final String GROUP = PodGroup.GROUP;
     public static final String VERSION = PodGroup.VERSION;
     public static final String API_VERSION = GROUP + "/" + VERSION;
@@ -50,19 +46,6 @@ public class Queue extends CustomResource<QueueSpec, QueueStatus> implements Len
     @Override
     protected QueueSpec initSpec() {
         return new QueueSpec();
-    }
-
-    @JsonIgnore
-    private ReadFailure readFailure;
-
-    @Override
-    public Optional<ReadFailure> readFailure() {
-        return Optional.ofNullable(readFailure);
-    }
-
-    @Override
-    public void readFailure(ReadFailure failure) {
-        this.readFailure = failure;
     }
 
     /** Reads a Queue leniently: see {@link LenientResourceReader}. */
