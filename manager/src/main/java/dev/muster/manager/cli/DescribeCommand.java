@@ -78,9 +78,9 @@ final class DescribeCommand implements Callable<Integer> {
     }
 
     @Option(names = "--manager-url", paramLabel = "URL", defaultValue = "${env:MUSTER_MANAGER_URL}",
-            description = "HTTP address of the Muster manager (its Actuator port), for the job's place in the "
-                    + "scheduler's queue (default: $MUSTER_MANAGER_URL; without it, why a job waits comes from its "
-                    + "PodGroup's status).")
+            description = "describe job only: HTTP address of the Muster manager (its Actuator port), for the "
+                    + "job's place in the scheduler's queue (default: $MUSTER_MANAGER_URL; without it, why a job "
+                    + "waits comes from its PodGroup's status).")
     URI managerUrl;
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
             description = "table (text for people), json or yaml (default: ${DEFAULT-VALUE}).")
@@ -102,6 +102,9 @@ final class DescribeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         try (KubernetesClient client = cluster.connect()) {
             if (queueKind) {
+                if (spec.commandLine().getParseResult().hasMatchedOption("--manager-url")) {
+                    throw new ParameterException(spec.commandLine(), "--manager-url applies to describe job only");
+                }
                 QueueDescription description = QueueDescription.of(client, name);
                 if (output == OutputFormat.table) {
                     description.print(cli.out, cli.clock.instant());

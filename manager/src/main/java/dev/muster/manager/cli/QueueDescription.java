@@ -116,13 +116,13 @@ record QueueDescription(Queue queue, List<String> children, List<Job> jobs) {
         }
     }
 
-    /** E.g. {@code within the queue LowerPriority; reclaim after 30s}, defaults filled in. */
+    /** E.g. {@code withinQueue LowerPriority, reclaim after 30s}, defaults filled in. */
     private static String preemption(QueueSpec spec) {
         String within = QueueDefaults.preemptsWithinQueue(spec) ? QueuePreemptionSpec.LOWER_PRIORITY : QueuePreemptionSpec.NEVER;
         QueuePreemptionSpec preemption = spec == null ? null : spec.getPreemption();
         String delay = preemption == null || preemption.getReclaimDelay() == null
                 ? GoDuration.format(QueueDefaults.RECLAIM_DELAY) : preemption.getReclaimDelay();
-        return "within the queue " + within + "; " + (QueueDefaults.reclaims(spec) ? "reclaim after " + delay : "no reclaim");
+        return "withinQueue " + within + ", " + (QueueDefaults.reclaims(spec) ? "reclaim after " + delay : "no reclaim");
     }
 
     private static String amount(Map<String, Quantity> amounts, String resource) {

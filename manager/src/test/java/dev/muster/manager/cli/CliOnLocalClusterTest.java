@@ -286,7 +286,7 @@ class CliOnLocalClusterTest {
                 Children:       <none>
                 Weight:         2
                 State:          Open
-                Preemption:     within the queue Never; reclaim after 1m
+                Preemption:     withinQueue Never, reclaim after 1m
                 Pending gangs:  0
                 Running gangs:  1
                 Age:            3d
@@ -309,7 +309,7 @@ class CliOnLocalClusterTest {
                 """).endsWith("Jobs:\n  <none>\n");
         assertThat(muster.run("describe", "queue", "archive").out()).contains("""
                 State:          Closed
-                Preemption:     within the queue LowerPriority; reclaim after 30s
+                Preemption:     withinQueue LowerPriority, reclaim after 30s
                 """).endsWith("""
                 Jobs:
                   NAMESPACE   NAME   PHASE     REASON        TASKS      AGE
@@ -373,6 +373,9 @@ class CliOnLocalClusterTest {
         Result pod = muster.run("describe", "pod", "x");
         assertThat(pod.exit()).isEqualTo(2);
         assertThat(pod.err()).startsWith("unknown kind 'pod'; describe acts on a job or a queue, e.g. muster describe job NAME\n");
+        Result managerUrlForAQueue = muster.run("describe", "queue", "research", "--manager-url", managerUrl);
+        assertThat(managerUrlForAQueue.exit()).isEqualTo(2);
+        assertThat(managerUrlForAQueue.err()).startsWith("--manager-url applies to describe job only\n");
         assertThat(muster.run("jobs", "-o", "xml").exit()).isEqualTo(2);
         assertThat(muster.run("frobnicate").exit()).isEqualTo(2);
     }
