@@ -82,13 +82,76 @@ function tasksText(tasks) {
   }).join("; ");
 }
 
-// ---- queue ----
+// ---- queues (the tenants) ----
 
-function queuePage(view) {
+const QUEUE_AMOUNTS = [
+  ["allocated", "allocated", "#3b82f6"], ["fairShare", "fair share", "#8b5cf6"],
+  ["guarantee", "guarantee", "#22a04b"], ["limit", "limit", "#dc2626"],
+];
+
+// One resource of a queue: a bar per amount on the resource's scale, unset amounts drawn as no bar.
+function queueBars(r, scale) {
+  const width = 220, bar = 6, gap = 2;
+  const svg = h("svg:svg", { class: "queue-bars", width, height: QUEUE_AMOUNTS.length * (bar + gap) });
+  QUEUE_AMOUNTS.forEach(([key, name, colour], i) => {
+    const y = i * (bar + gap);
+    svg.append(h("svg:rect", { x: 0, y, width, height: bar, fill: "#eef0f3" }));
+    if (r[key] !== null) {
+      svg.append(h("svg:rect", { x: 0, y, width: Math.max(1, width * Math.min(1, r[key] / (scale || 1))), height: bar,
+        fill: colour, "data-kind": key }, h("svg:title", {}, name + " " + amount(r.resource, r[key]))));
+    }
+  });
+  return svg;
+}
+
+// "8 · 8 · 4 · 12 (20)": allocated, fair share, guarantee, limit in their bars' colours, then the demand.
+function queueAmounts(r) {
+  const shown = value => value === null ? "-" : amount(r.resource, value);
+  return h("span", { class: "amounts" },
+    QUEUE_AMOUNTS.map(([key, name, colour], i) => [i ? " \u00b7 " : "",
+      h("b", { class: key, style: "color:" + colour, title: name }, shown(r[key]))]),
+    h("span", { class: "muted", title: "demand" }, " (", h("span", { class: "demand" }, shown(r.demand)), ")"));
+}
+
+function pendingGangs(gangs) {
+  if (gangs.length === 0) return h("span", { class: "muted" }, "none");
+  return h("ol", { class: "pending-gangs" }, gangs.map(g => h("li", { "data-gang": g.namespace + "/" + g.name },
+    g.job ? jobLink(g.namespace, g.name) : g.name, h("span", { class: "muted" }, " " + g.namespace + " "),
+    g.position ? h("span", { class: "position", title: g.message || "" }, ordinal(g.position) + " in the scheduler's queue, "
+      + g.state) : h("span", { class: "position" }, g.phase))));
+}
+
+function queuesPage(view) {
+  return [
+    h("h1", {}, "Queues"),
+    h("p", { class: "muted" }, "Each queue's share of the cluster per resource, as its spec sets it and the scheduler "
+      + "last wrote it; a full bar is the cluster's allocatable, or a queue's larger amount. Children are indented under their parent."),
+    legend(QUEUE_AMOUNTS.map(([, name, colour]) => [name, colour])),
+    view.queues.length === 0 ? h("p", { class: "muted", id: "no-queues" }, "No Queue exists.")
+      : h("table", { id: "queues-table" },
+        h("tr", {}, ["queue", "weight", "state", "pending / running gangs",
+          "per resource: allocated \u00b7 fair share \u00b7 guarantee \u00b7 limit (demand)", "gangs not started"]
+          .map(t => h("th", {}, t))),
+        view.queues.map(q => h("tr", { "data-queue": q.name },
+          h("td", { class: "name", style: "padding-left:" + (8 + 20 * q.depth) + "px" }, q.depth > 0 ? "\u2514 " : "", h("b", {}, q.name),
+            q.invalid ? h("div", { class: "invalid" }, q.invalid.reason + ": " + q.invalid.message) : null),
+          h("td", { class: "weight" }, q.weight),
+          h("td", { class: "state state-" + q.state }, q.state),
+          h("td", { class: "gangs" }, q.pending === null ? "-" : q.pending, " / ", q.running === null ? "-" : q.running),
+          h("td", { class: "resources" }, q.resources.length === 0 ? h("span", { class: "muted" }, "nothing set or allocated")
+            : q.resources.map(r => h("div", { class: "queue-resource", "data-resource": r.resource },
+              h("span", { class: "resource" }, label(r.resource)), queueBars(r, view.scale[r.resource]), queueAmounts(r)))),
+          h("td", {}, pendingGangs(q.pendingGangs))))),
+  ];
+}
+
+// ---- the scheduler's queue (the waiting gangs of every queue, in the order of its next cycle) ----
+
+function schedulerQueuePage(view) {
   const gangs = view.queue.gangs;
   return [
-    h("h1", {}, "Queue"),
-    h("p", { class: "note" }, "One queue, the gang scheduler's: queues with fair share arrive with the Queue kind."),
+    h("h1", {}, "Scheduler queue"),
+    h("p", { class: "muted" }, "The gangs of every queue that wait, in the order the scheduler's next cycle tries them."),
     view.queue.scheduling ? null
       : h("p", { class: "note", id: "not-scheduling" },
         "This replica's scheduler is not scheduling (a standby, or not synced yet): its queue is empty for that reason."),
@@ -289,7 +352,8 @@ function route() {
     case "job": return { page: "jobs", path: "jobs/" + parts.slice(1, 3).map(encodeURIComponent).join("/"), render: jobPage };
     case "nodes": return { page: "nodes", path: "nodes", render: nodesPage };
     case "gantt": return { page: "gantt", path: "jobs", render: ganttPage };
-    default: return { page: "queue", path: "queue", render: queuePage };
+    case "scheduler": return { page: "scheduler", path: "queue", render: schedulerQueuePage };
+    default: return { page: "queues", path: "queues", render: queuesPage };
   }
 }
 

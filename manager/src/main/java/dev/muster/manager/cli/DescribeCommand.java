@@ -17,7 +17,13 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,25 +33,54 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * {@code muster describe job NAME}: a Job's spec in brief, its phase history, task counts, PodGroup
- * conditions and events, and for a Job that does not run yet, why it waits.
+ * conditions and events, and for a Job that does not run yet, why it waits. {@code muster describe queue NAME}:
+ * a Queue ({@link QueueDescription}).
  */
 @Command(name = "describe", sortOptions = false,
-        description = "Shows a Job in detail and, while it does not run, why it waits.")
-final class DescribeCommand extends JobCommand {
+        description = "Shows a Job in detail and, while it does not run, why it waits; or a Queue with its jobs.")
+final class DescribeCommand implements Callable<Integer> {
     private static final List<PodPhase> POD_PHASES = List.of(PodPhase.Pending, PodPhase.Running, PodPhase.Succeeded,
             PodPhase.Failed);
+    /** The names of the Queue kind, as kubectl accepts them: singular, plural and the CRD's short name. */
+    private static final Set<String> QUEUE_KINDS = Set.of("queue", "queues", "q");
+
+    @ParentCommand
+    MusterCli cli;
+    @Spec
+    CommandSpec spec;
+    @Mixin
+    ClusterOptions cluster;
+    private boolean queueKind;
+    private String name;
+
+    @Parameters(index = "0", paramLabel = "KIND", completionCandidates = Kinds.class,
+            description = "The kind of object: job (a Muster Job) or queue.")
+    void kind(String kind) {
+        if (!JobRef.KINDS.contains(kind) && !QUEUE_KINDS.contains(kind)) {
+            throw new ParameterException(spec.commandLine(), "unknown kind '" + kind
+                    + "'; describe acts on a job or a queue, e.g. muster describe job NAME");
+        }
+        queueKind = QUEUE_KINDS.contains(kind);
+    }
+
+    @Parameters(index = "1", paramLabel = "NAME", description = "The object's name.")
+    void name(String name) {
+        this.name = name;
+    }
 
     @Option(names = "--manager-url", paramLabel = "URL", defaultValue = "${env:MUSTER_MANAGER_URL}",
-            description = "HTTP address of the Muster manager (its Actuator port), for the job's place in the "
-                    + "scheduler's queue (default: $MUSTER_MANAGER_URL; without it, why a job waits comes from its "
-                    + "PodGroup's status).")
+            description = "describe job only: HTTP address of the Muster manager (its Actuator port), for the "
+                    + "job's place in the scheduler's queue (default: $MUSTER_MANAGER_URL; without it, why a job "
+                    + "waits comes from its PodGroup's status).")
     URI managerUrl;
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
             description = "table (text for people), json or yaml (default: ${DEFAULT-VALUE}).")
@@ -65,7 +100,19 @@ final class DescribeCommand extends JobCommand {
 
     @Override
     public Integer call() throws InterruptedException {
-        try (KubernetesClient client = job.cluster.connect()) {
+        try (KubernetesClient client = cluster.connect()) {
+            if (queueKind) {
+                if (spec.commandLine().getParseResult().hasMatchedOption("--manager-url")) {
+                    throw new ParameterException(spec.commandLine(), "--manager-url applies to describe job only");
+                }
+                QueueDescription description = QueueDescription.of(client, name);
+                if (output == OutputFormat.table) {
+                    description.print(cli.out, cli.clock.instant());
+                } else {
+                    output.write(cli.out, client.getKubernetesSerialization(), description);
+                }
+                return 0;
+            }
             JobDescription description = describe(client);
             if (output == OutputFormat.table) {
                 print(description, cli.out);
@@ -77,7 +124,7 @@ final class DescribeCommand extends JobCommand {
     }
 
     private JobDescription describe(KubernetesClient client) throws InterruptedException {
-        Job j = job.get(client);
+        Job j = JobRef.get(client, cluster.namespace(client), name);
         String namespace = j.getMetadata().getNamespace();
         String groupName = JobDefaults.podGroupName(j.getMetadata().getName());
         PodGroup group = client.resources(PodGroup.class).inNamespace(namespace).withName(groupName).get();
@@ -232,11 +279,21 @@ final class DescribeCommand extends JobCommand {
         return requests.isEmpty() ? JobsCommand.NONE : requests;
     }
 
-    private static void field(PrintWriter out, String label, String value) {
+    /** A {@code Label:   value} line, values aligned. */
+    static void field(PrintWriter out, String label, String value) {
         out.printf("%-16s%s%n", label + ":", value);
     }
 
-    private static String orNone(String value) {
+    /** The value, {@value JobsCommand#NONE} when empty. */
+    static String orNone(String value) {
         return value == null || value.isEmpty() ? JobsCommand.NONE : value;
+    }
+
+    /** Completion candidates for the kind: the names shell completion offers. */
+    static final class Kinds implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return List.of("job", "queue").iterator();
+        }
     }
 }

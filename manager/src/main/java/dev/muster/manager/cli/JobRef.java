@@ -16,7 +16,7 @@ import java.util.Set;
 /** The {@code job NAME} operands of a command that acts on one Job, as kubectl takes {@code TYPE NAME}, and where. */
 final class JobRef {
     /** The names of the kind, as kubectl accepts them: singular, plural and the CRD's short names. */
-    private static final Set<String> KINDS = Set.of("job", "jobs", "mjob", "mj");
+    static final Set<String> KINDS = Set.of("job", "jobs", "mjob", "mj");
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -45,9 +45,14 @@ final class JobRef {
 
     /** The Job. */
     Job get(KubernetesClient client) {
-        Job job = resource(client).get();
+        return get(client, cluster.namespace(client), name);
+    }
+
+    /** The Job {@code namespace/name}; a {@link CliException} naming it when it does not exist. */
+    static Job get(KubernetesClient client, String namespace, String name) {
+        Job job = client.resources(Job.class).inNamespace(namespace).withName(name).get();
         if (job == null) {
-            throw CliException.notFound("job", cluster.namespace(client), name);
+            throw CliException.notFound("job", namespace, name);
         }
         return job;
     }

@@ -6,6 +6,7 @@ import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.TaskState;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import picocli.CommandLine.Command;
 
 import java.util.List;
@@ -14,8 +15,6 @@ import java.util.stream.Collectors;
 /** {@code muster jobs}: Muster Jobs with their queue, phase and running pods per task. */
 @Command(name = "jobs", description = "Lists Muster Jobs.")
 final class JobsCommand extends ListCommand<Job> {
-    /** The queue of a Job that names none. */
-    static final String DEFAULT_QUEUE = "default";
     /** A cell with no value, as kubectl writes it. */
     static final String NONE = "<none>";
 
@@ -30,9 +29,10 @@ final class JobsCommand extends ListCommand<Job> {
                 tasks(job), Ages.since(job.getMetadata().getCreationTimestamp(), cli.clock.instant()));
     }
 
-    /** The Job's queue, {@value #DEFAULT_QUEUE} when it names none. */
+    /** The Job's queue, {@value Queue#DEFAULT} when it names none. */
     static String queue(Job job) {
-        return job.getSpec().getQueue() == null ? DEFAULT_QUEUE : job.getSpec().getQueue();
+        String queue = job.getSpec().getQueue();
+        return queue == null || queue.isEmpty() ? Queue.DEFAULT : queue;
     }
 
     /** The Job's phase, {@value #NONE} before the Job controller has given it one. */

@@ -15,21 +15,21 @@ import java.time.Clock;
 import java.util.Set;
 
 /**
- * {@code muster jobs|pg|describe|suspend|resume|delete|logs|completion ...}: Muster's Jobs and PodGroups on
- * any cluster, through the current kubeconfig as kubectl reads it. Runs without Spring, so that each
+ * {@code muster jobs|pg|queues|describe|suspend|resume|delete|logs|completion ...}: Muster's Jobs, PodGroups and
+ * Queues on any cluster, through the current kubeconfig as kubectl reads it. Runs without Spring, so that each
  * command starts quickly.
  *
  * <p>Exit codes: 0 when done, 1 when an object is not found or a call fails (with a message naming it),
  * 2 for a usage error.
  */
 @Command(name = "muster",
-        description = "Muster's Jobs and PodGroups on the cluster of the current kubeconfig context.",
-        subcommands = {JobsCommand.class, PodGroupsCommand.class, DescribeCommand.class, SuspendCommand.class,
-                ResumeCommand.class, DeleteCommand.class, LogsCommand.class, CompletionCommand.class},
+        description = "Muster's Jobs, PodGroups and Queues on the cluster of the current kubeconfig context.",
+        subcommands = {JobsCommand.class, PodGroupsCommand.class, QueuesCommand.class, DescribeCommand.class,
+                SuspendCommand.class, ResumeCommand.class, DeleteCommand.class, LogsCommand.class, CompletionCommand.class},
         footer = {"", "Exit codes: 0 done, 1 not found or a failed call, 2 usage error."})
 public final class MusterCli {
     /** The first arguments that select this command line rather than the manager or {@code local}. */
-    public static final Set<String> COMMANDS = Set.of("jobs", "pg", "describe", "suspend", "resume", "delete", "logs",
+    public static final Set<String> COMMANDS = Set.of("jobs", "pg", "queues", "q", "describe", "suspend", "resume", "delete", "logs",
             "completion");
 
     // Help only, inherited by every subcommand: there is no version to print apart from the jar's.

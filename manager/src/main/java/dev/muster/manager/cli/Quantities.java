@@ -1,7 +1,12 @@
 package dev.muster.manager.cli;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /** Resource amounts written back the way manifests write them: {@code 500m} cpu, {@code 8Gi} memory, {@code 4} GPUs. */
 final class Quantities {
@@ -25,6 +30,19 @@ final class Quantities {
             return amount.multiply(THOUSAND).stripTrailingZeros().toPlainString() + "m";
         }
         return amount.stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * Amounts per resource in resource order, e.g. {@code cpu=4,memory=16Gi,nvidia.com/gpu=8};
+     * {@value JobsCommand#NONE} when there are none.
+     */
+    static String format(Map<String, Quantity> amounts) {
+        if (amounts == null || amounts.isEmpty()) {
+            return JobsCommand.NONE;
+        }
+        return new TreeMap<>(amounts).entrySet().stream()
+                .map(e -> e.getKey() + "=" + format(e.getKey(), e.getValue().getNumericalAmount()))
+                .collect(Collectors.joining(","));
     }
 
     private static boolean isBytes(String resource) {

@@ -15,13 +15,19 @@ import java.util.Optional;
  * Why a Job that does not run yet waits: in plain words, for {@code muster describe job}.
  *
  * @param suspended     whether {@code spec.suspend} holds it
+ * @param queueHold     why its queue holds it, in plain words: the queue does not exist or is Closed; null when
+ *                      its queue does not hold it
  * @param neverFits     per task and resource, why its pods can never be placed (see {@link NeverFits})
  * @param queuePosition its place in the scheduler's queue, 1 first; null when the manager's queue was not asked
  *                      or does not hold it
  * @param message       the scheduler's word on it: from the queue, else the PodGroup's {@code Unschedulable}
  *                      condition, else the Job's state message; null when there is none yet
  */
-record Waiting(boolean suspended, List<String> neverFits, Integer queuePosition, String message) {
+record Waiting(boolean suspended, String queueHold, List<String> neverFits, Integer queuePosition, String message) {
+    /** Reason of a Pending Job whose queue does not exist, as the Job controller's {@code QueueGate} writes it. */
+    static final String QUEUE_NOT_FOUND = "QueueNotFound";
+    /** Reason of a Pending Job whose queue is Closed, as the Job controller's {@code QueueGate} writes it. */
+    static final String QUEUE_CLOSED = "QueueClosed";
 
     /** Whether a Job in this state waits to run, so that describe says why. */
     static boolean applies(Job job) {
@@ -41,8 +47,26 @@ record Waiting(boolean suspended, List<String> neverFits, Integer queuePosition,
                 .or(() -> unschedulable(group))
                 .orElse(job.getStatus() == null || job.getStatus().getState() == null ? null
                         : job.getStatus().getState().getMessage());
-        return new Waiting(Boolean.TRUE.equals(job.getSpec().getSuspend()), neverFits,
+        return new Waiting(Boolean.TRUE.equals(job.getSpec().getSuspend()), queueHold(job), neverFits,
                 queued.map(QueuedGang::position).orElse(null), message);
+    }
+
+    /**
+     * The Job controller's hold for the queue, said plainly; while it holds, the scheduler's word on the gang
+     * (if it has one) is not why the job waits.
+     */
+    private static String queueHold(Job job) {
+        String reason = job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getReason();
+        String queue = JobsCommand.queue(job);
+        if (QUEUE_NOT_FOUND.equals(reason)) {
+            return "queue " + queue + " does not exist: the job starts once it is created (muster queues lists the queues)";
+        }
+        if (QUEUE_CLOSED.equals(reason)) {
+            return "queue " + queue + " is Closed: the job starts once its spec.state is Open (muster describe queue "
+                    + queue + ")";
+        }
+        return null;
     }
 
     private static Optional<String> unschedulable(PodGroup group) {
@@ -60,8 +84,14 @@ record Waiting(boolean suspended, List<String> neverFits, Integer queuePosition,
         if (suspended) {
             lines.add("suspended: spec.suspend is true; muster resume job " + jobName + " lets it run");
         }
+        if (queueHold != null) {
+            lines.add(queueHold);
+        }
         if (!neverFits.isEmpty()) {
             lines.add("can never run: " + String.join("; ", neverFits));
+        }
+        if (queueHold != null) {
+            return lines;
         }
         String position = queuePosition == null ? null : ordinal(queuePosition) + " in the scheduler's queue";
         if (position != null || message != null) {

@@ -8,6 +8,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.TaskState;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.manager.dashboard.Views.Condition;
 import dev.muster.manager.dashboard.Views.JobDetail;
 import dev.muster.manager.dashboard.Views.JobRow;
@@ -15,6 +16,7 @@ import dev.muster.manager.dashboard.Views.NodeRow;
 import dev.muster.manager.dashboard.Views.PhaseChange;
 import dev.muster.manager.dashboard.Views.PodRow;
 import dev.muster.manager.dashboard.Views.QueueView;
+import dev.muster.manager.dashboard.Views.QueuesView;
 import dev.muster.manager.dashboard.Views.ResourceUse;
 import dev.muster.manager.dashboard.Views.TaskCount;
 import dev.muster.manager.endpoint.JobSummary;
@@ -52,6 +54,7 @@ public class DashboardApi {
     private final Store<PodGroup> podGroups;
     private final Store<Pod> pods;
     private final Store<Node> nodes;
+    private final Store<Queue> queues;
     private final QueueEndpoint queue;
 
     public DashboardApi(SharedInformers informers, QueueEndpoint queue) {
@@ -59,10 +62,11 @@ public class DashboardApi {
         this.podGroups = informers.informer(PodGroup.class).getStore();
         this.pods = informers.informer(Pod.class).getStore();
         this.nodes = informers.informer(Node.class).getStore();
+        this.queues = informers.informer(Queue.class).getStore();
         this.queue = queue;
     }
 
-    /** {@code GET /dashboard/api/queue}: the scheduler's queue and the cluster's allocation per resource. */
+    /** {@code GET /dashboard/api/queue}: the scheduler's waiting gangs and the cluster's allocation per resource. */
     @GetMapping("/queue")
     public QueueView queue() {
         Map<String, Double> allocatable = Allocation.zero();
@@ -70,6 +74,17 @@ public class DashboardApi {
         Map<String, Double> allocated = Allocation.zero();
         pods.list().stream().filter(Allocation::holdsRoom).forEach(pod -> Allocation.add(allocated, Allocation.requests(pod)));
         return new QueueView(queue.queue(), uses(allocated, allocatable));
+    }
+
+    /**
+     * {@code GET /dashboard/api/queues}: every Queue in tree order with its amounts per resource, as its spec
+     * and the scheduler's status give them, and its gangs that have not started.
+     */
+    @GetMapping("/queues")
+    public QueuesView queues() {
+        Map<String, Double> allocatable = Allocation.zero();
+        nodes.list().forEach(node -> Allocation.add(allocatable, Allocation.allocatable(node)));
+        return QueueBoard.of(queues.list(), podGroups.list(), queue.queue().gangs(), allocatable);
     }
 
     /** {@code GET /dashboard/api/jobs}: every Job, by namespace and name. */

@@ -115,4 +115,63 @@ public final class Views {
      */
     public record NodeRow(String name, List<ResourceUse> resources, List<String> gangs) {
     }
+
+    /**
+     * The queues page: every Queue as a tree and the scale of each resource's bars.
+     *
+     * @param queues the queues depth first, parents before their children, siblings by name
+     * @param scale  per resource, the amount a full bar stands for: the cluster's allocatable, or more when a
+     *               queue's amount is larger (a limit above the cluster's size)
+     */
+    public record QueuesView(List<QueueRow> queues, Map<String, Double> scale) {
+    }
+
+    /**
+     * A Queue on the queues page: its spec, what the scheduler last wrote in its status, and its gangs that
+     * have not started.
+     *
+     * @param name         the queue's name
+     * @param parent       its parent; null at the top of the tree
+     * @param depth        0 at the top of the tree, 1 for a child, and so on
+     * @param weight       its effective weight
+     * @param state        {@code Open} or {@code Closed}
+     * @param invalid      its {@code Valid} condition when that is not {@code True}; null when it is, or not yet written
+     * @param pending      {@code status.pending}; null before the scheduler writes it
+     * @param running      {@code status.running}; null before the scheduler writes it
+     * @param resources    per resource that the queue sets or is given, its amounts
+     * @param pendingGangs its PodGroups that have not started, in the scheduler's order, then by namespace and name
+     */
+    public record QueueRow(String name, @Nullable String parent, int depth, int weight, String state,
+                           @Nullable Condition invalid, @Nullable Integer pending, @Nullable Integer running,
+                           List<QueueResource> resources, List<PendingGang> pendingGangs) {
+    }
+
+    /**
+     * A queue's amounts of one resource, in the resource's base unit (cores, bytes, GPUs); null where unset.
+     *
+     * @param resource  e.g. {@code nvidia.com/gpu}
+     * @param allocated {@code status.allocated}
+     * @param fairShare {@code status.fairShare}
+     * @param guarantee {@code spec.guarantee}
+     * @param limit     {@code spec.limit}
+     * @param demand    {@code status.demand}
+     */
+    public record QueueResource(String resource, @Nullable Double allocated, @Nullable Double fairShare,
+                                @Nullable Double guarantee, @Nullable Double limit, @Nullable Double demand) {
+    }
+
+    /**
+     * A PodGroup of a queue that has not started (phase Pending or Inqueue).
+     *
+     * @param namespace its namespace
+     * @param name      its name, its Job's name for a Job's PodGroup
+     * @param job       whether a Job owns it (so the Job's page shows it)
+     * @param phase     its phase
+     * @param position  its place in the scheduler's queue; null when the scheduler's queue does not hold it
+     * @param state     the scheduler's one word on it, e.g. {@code NotEnoughResources}; null as for position
+     * @param message   the scheduler's explanation; null as for position
+     */
+    public record PendingGang(String namespace, String name, boolean job, String phase, @Nullable Integer position,
+                              @Nullable String state, @Nullable String message) {
+    }
 }

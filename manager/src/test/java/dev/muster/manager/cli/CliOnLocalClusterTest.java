@@ -6,6 +6,7 @@ import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
+import dev.muster.manager.QueueFixtures;
 import dev.muster.manager.cli.CliRunner.Result;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,10 +29,17 @@ import static org.awaitility.Awaitility.await;
 /**
  * The commands against a local cluster of three nodes with 4 GPUs each and the whole manager: one job
  * holds every GPU, two queue behind it and one asks for more GPUs than any node has; in another namespace
- * a suspended job. Every command's output is compared whole, with ages made 3d by {@link CliRunner}'s clock.
+ * a suspended job, one in a Closed queue and one naming a queue that does not exist. The queues: {@code org}
+ * with children {@code research} and {@code archive} (Closed), and {@code default}, which the manager creates.
+ * Every command's output is compared whole, with ages made 3d by {@link CliRunner}'s clock.
+ *
+ * <p>The queues' status is written here ({@link QueueFixtures}), as the scheduler would write it after a cycle on this workload
+ * (research's weight 3 against default's 1 gives it 9 of the 12 GPUs as fair share): the commands show what
+ * is on the object, whoever wrote it.
  */
 class CliOnLocalClusterTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final String GPU = "nvidia.com/gpu";
     private static final String NO_GPUS = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
 
     @TempDir
@@ -48,9 +56,10 @@ class CliOnLocalClusterTest {
                 "server.address", "127.0.0.1", "spring.main.banner-mode", "off", "muster.leader-election.enabled", false));
         managerUrl = "http://127.0.0.1:" + manager.getEnvironment().getProperty("local.server.port");
         muster = new CliRunner(cluster, dir);
-        Queue research = new Queue();
-        research.getMetadata().setName("research");
-        cluster.client().resource(research).create();
+        QueueFixtures.create(cluster.client(), "org", "{weight: 3, guarantee: {nvidia.com/gpu: '6'}, limit: {nvidia.com/gpu: '12'}}");
+        QueueFixtures.create(cluster.client(), "research", "{parent: org, weight: 2, guarantee: {nvidia.com/gpu: '4'}, "
+                + "limit: {nvidia.com/gpu: '12'}, preemption: {withinQueue: Never, reclaimDelay: 1m}}");
+        QueueFixtures.create(cluster.client(), "archive", "{parent: org, state: Closed, guarantee: {nvidia.com/gpu: '2'}}");
         CliRunner.apply(cluster, dir, job("train", "research", null, 3, 4, true));
         await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Running
                 && cluster.client().resources(Job.class).withName("train").get().getStatus().getRunning() == 4);
@@ -84,8 +93,38 @@ class CliOnLocalClusterTest {
                     template:
                       spec:
                         containers: [{name: main, image: jupyter/base-notebook}]
+                ---
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: old, namespace: team-b}
+                spec:
+                  queue: archive
+                  tasks:
+                  - name: main
+                    template:
+                      spec:
+                        containers: [{name: main, image: busybox}]
+                ---
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: lost, namespace: team-b}
+                spec:
+                  queue: nope
+                  tasks:
+                  - name: main
+                    template:
+                      spec:
+                        containers: [{name: main, image: busybox}]
                 """);
-        await().atMost(PATIENCE).until(() -> muster.run("jobs", "-n", "team-b").out().contains("Suspended"));
+        await().atMost(PATIENCE).until(() -> muster.run("jobs", "-n", "team-b").out().contains("Suspended")
+                && reason("team-b", "old").equals(Waiting.QUEUE_CLOSED) && reason("team-b", "lost").equals(Waiting.QUEUE_NOT_FOUND));
+        await().atMost(PATIENCE).until(() -> cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get() != null);
+        Map<String, String> trains = Map.of("cpu", "7", "memory", "26Gi", GPU, "12");
+        QueueFixtures.writeStatus(cluster.client(), "org", QueueFixtures.status(trains, Map.of(GPU, "9"), trains, 0, 1));
+        QueueFixtures.writeStatus(cluster.client(), "research", QueueFixtures.status(trains, Map.of(GPU, "9"), trains, 0, 1));
+        QueueFixtures.writeStatus(cluster.client(), "archive", QueueFixtures.status(Map.of(), Map.of(), Map.of(), 0, 0));
+        QueueFixtures.writeStatus(cluster.client(), Queue.DEFAULT, QueueFixtures.status(Map.of(GPU, "0"), Map.of(GPU, "3"),
+                Map.of("cpu", "8", "memory", "32Gi", GPU, "28"), 3, 0));
         for (String name : new String[]{"tune", "eval", "giant"}) {
             await().atMost(PATIENCE).until(() -> muster.run("describe", "job", name).out().contains("Unschedulable"));
         }
@@ -120,7 +159,9 @@ class CliOnLocalClusterTest {
                 default     giant      default    Pending   Created               worker 0/1               3d
                 default     train      research   Running   MinAvailableReached   master 1/1, worker 3/3   3d
                 default     tune       default    Pending   Created               worker 0/2               3d
+                team-b      lost       nope       Pending   QueueNotFound         main 0/1                 3d
                 team-b      notebook   default    Aborted   Suspended             main 0/1                 3d
+                team-b      old        archive    Pending   QueueClosed           main 0/1                 3d
                 """));
         assertThat(muster.run("jobs", "-n", "team-b").out()).startsWith("NAME       QUEUE").contains("notebook")
                 .doesNotContain("train");
@@ -201,7 +242,7 @@ class CliOnLocalClusterTest {
                   3d    Normal    Created            Job/eval        Pending: waiting for 1 of 1 pods to start (minAvailable 1)
                   3d    Warning   FailedScheduling   PodGroup/eval   %<s
                 Why it waits:
-                  2nd in the scheduler's queue; %<s
+                  3rd in the scheduler's queue; %<s
                 """.formatted(NO_GPUS + " The gang needs 1 pod(s) placed at once for minMember 1."));
     }
 
@@ -221,8 +262,76 @@ class CliOnLocalClusterTest {
         assertThat(muster.run("describe", "job", "giant", "--manager-url", managerUrl).out()).endsWith("""
                 Why it waits:
                   can never run: each worker pod asks for 16 nvidia.com/gpu, the largest node has 4
-                  3rd in the scheduler's queue; %s The gang needs 1 pod(s) placed at once for minMember 1.
+                  4th in the scheduler's queue; %s The gang needs 1 pod(s) placed at once for minMember 1.
                 """.formatted(NO_GPUS));
+    }
+
+    @Test
+    void queuesShowTheirSpecAndWhatTheSchedulerWroteInTheirStatus() {
+        assertThat(muster.run("queues")).isEqualTo(ok("""
+                NAME       PARENT   WEIGHT   STATE    GUARANTEE          LIMIT               ALLOCATED                             FAIR SHARE         PENDING   RUNNING
+                archive    org      1        Closed   nvidia.com/gpu=2   <none>              <none>                                <none>             0         0
+                default    <none>   1        Open     <none>             <none>              nvidia.com/gpu=0                      nvidia.com/gpu=3   3         0
+                org        <none>   3        Open     nvidia.com/gpu=6   nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=12   nvidia.com/gpu=9   0         1
+                research   org      2        Open     nvidia.com/gpu=4   nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=12   nvidia.com/gpu=9   0         1
+                """));
+        assertThat(muster.run("q")).isEqualTo(muster.run("queues"));
+    }
+
+    @Test
+    void describeAQueueShowsItsResourcesConditionsAndJobs() {
+        assertThat(muster.run("describe", "queue", "research")).isEqualTo(ok("""
+                Name:           research
+                Parent:         org
+                Children:       <none>
+                Weight:         2
+                State:          Open
+                Preemption:     withinQueue Never, reclaim after 1m
+                Pending gangs:  0
+                Running gangs:  1
+                Age:            3d
+                Resources:
+                  RESOURCE         GUARANTEE   LIMIT   ALLOCATED   FAIR SHARE   DEMAND
+                  cpu              -           -       7           -            7
+                  memory           -           -       26Gi        -            26Gi
+                  nvidia.com/gpu   4           12      12          9            12
+                Conditions:
+                  TYPE    STATUS   REASON   AGE   MESSAGE
+                  Valid   True     Valid    3d    the queue's spec and its place in the queue tree are valid
+                Jobs:
+                  NAMESPACE   NAME    PHASE     REASON                TASKS                    AGE
+                  default     train   Running   MinAvailableReached   master 1/1, worker 3/3   3d
+                """));
+        assertThat(muster.run("describe", "q", "org").out()).contains("""
+                Parent:         <none>
+                Children:       archive, research
+                Weight:         3
+                """).endsWith("Jobs:\n  <none>\n");
+        assertThat(muster.run("describe", "queue", "archive").out()).contains("""
+                State:          Closed
+                Preemption:     withinQueue LowerPriority, reclaim after 30s
+                """).endsWith("""
+                Jobs:
+                  NAMESPACE   NAME   PHASE     REASON        TASKS      AGE
+                  team-b      old    Pending   QueueClosed   main 0/1   3d
+                """);
+    }
+
+    @Test
+    void aJobHeldByItsQueueSaysSoPlainly() {
+        // The scheduler may hold room for the Closed queue's gang; the job controller creates no pod for it.
+        assertThat(muster.run("describe", "job", "old", "-n", "team-b", "--manager-url", managerUrl).out()).endsWith("""
+                Why it waits:
+                  queue archive is Closed: the job starts once its spec.state is Open (muster describe queue archive)
+                """);
+        assertThat(muster.run("describe", "job", "lost", "-n", "team-b", "--manager-url", managerUrl).out()).contains("""
+                Queue:          nope
+                """).contains("""
+                PodGroup: <none>
+                """).endsWith("""
+                Why it waits:
+                  queue nope does not exist: the job starts once it is created (muster queues lists the queues)
+                """);
     }
 
     @Test
@@ -239,6 +348,15 @@ class CliOnLocalClusterTest {
                 .isEqualTo("each worker pod asks for 16 nvidia.com/gpu, the largest node has 4");
         assertThat(giant.at("/events/1/reason").asText()).isEqualTo("FailedScheduling");
 
+        JsonNode queues = json.readTree(muster.run("queues", "-o", "json").out());
+        assertThat(queues.path("items").valueStream().map(item -> item.at("/metadata/name").asText()))
+                .containsExactly("archive", "default", "org", "research");
+        assertThat(queues.at("/items/3/status/fairShare/nvidia.com~1gpu").asText()).isEqualTo("9");
+        JsonNode research = json.readTree(muster.run("describe", "queue", "research", "-o", "json").out());
+        assertThat(research.at("/jobs/0/metadata/name").asText()).isEqualTo("train");
+        assertThat(muster.run("describe", "queue", "nope")).isEqualTo(new Result(1, "", "error: queue nope not found\n"));
+        assertThat(muster.run("queues", "-n", "x").err()).startsWith("queues are cluster-scoped: -n/--namespace does not apply\n");
+
         assertThat(muster.run("pg", "-o", "yaml").out()).startsWith("---\napiVersion: \"v1\"\nkind: \"List\"\nitems:\n")
                 .contains("kind: \"PodGroup\"");
     }
@@ -254,7 +372,10 @@ class CliOnLocalClusterTest {
     void usageErrorsExitTwo() {
         Result pod = muster.run("describe", "pod", "x");
         assertThat(pod.exit()).isEqualTo(2);
-        assertThat(pod.err()).startsWith("unknown kind 'pod'; describe acts on a job, e.g. muster describe job NAME\n");
+        assertThat(pod.err()).startsWith("unknown kind 'pod'; describe acts on a job or a queue, e.g. muster describe job NAME\n");
+        Result managerUrlForAQueue = muster.run("describe", "queue", "research", "--manager-url", managerUrl);
+        assertThat(managerUrlForAQueue.exit()).isEqualTo(2);
+        assertThat(managerUrlForAQueue.err()).startsWith("--manager-url applies to describe job only\n");
         assertThat(muster.run("jobs", "-o", "xml").exit()).isEqualTo(2);
         assertThat(muster.run("frobnicate").exit()).isEqualTo(2);
     }
@@ -287,6 +408,12 @@ class CliOnLocalClusterTest {
         Job job = cluster.client().resources(Job.class).withName(name).get();
         return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
                 : job.getStatus().getState().getPhase();
+    }
+
+    private static String reason(String namespace, String name) {
+        Job job = cluster.client().resources(Job.class).inNamespace(namespace).withName(name).get();
+        return job == null || job.getStatus() == null || job.getStatus().getState() == null
+                || job.getStatus().getState().getReason() == null ? "" : job.getStatus().getState().getReason();
     }
 
     /** Until the PodGroup of the job says why it cannot be placed. */

@@ -2,10 +2,13 @@ package dev.muster.manager.dashboard;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
+import dev.muster.manager.QueueFixtures;
 import dev.muster.manager.local.ManifestLoader;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -33,10 +36,15 @@ import static org.awaitility.Awaitility.await;
  * {@code dashboard-workload.yaml} applied and settled, and a headless chromium pointed at the dashboard.
  *
  * <p>The settled workload: {@code train} (2 × 4 GPUs) Running, holding two nodes' GPUs; {@code llm}
- * (2 × 6 GPUs) Pending, first in the scheduler's queue, since no node has 6; {@code quick} Completed.
+ * (2 × 6 GPUs) Pending, first in the scheduler's queue, since no node has 6; {@code quick} Completed. The
+ * queues: {@code default}, and {@code org} (guarantee 4 GPUs, limit 12) with children {@code research} (weight
+ * 2, guarantee 4 GPUs, limit 8), which {@code train} and {@code llm} are in, and {@code vision} (limit 16 GPUs,
+ * above its parent's: not valid). Their status is written here as the scheduler
+ * would write it on this workload ({@link QueueFixtures}).
  */
 final class Dashboard implements AutoCloseable {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final String GPU = "nvidia.com/gpu";
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
@@ -74,9 +82,22 @@ final class Dashboard implements AutoCloseable {
                 "muster.leader-election.enabled", false));
         Dashboard dashboard = new Dashboard(cluster, manager, chromium());
         try {
-            ManifestLoader.load(List.of(workload())).forEach(m -> cluster.client().resource(m.object()).create());
+            KubernetesClient client = cluster.client();
+            QueueFixtures.create(client, "org", "{guarantee: {nvidia.com/gpu: '4'}, limit: {nvidia.com/gpu: '12'}}");
+            QueueFixtures.create(client, "research", "{parent: org, weight: 2, guarantee: {nvidia.com/gpu: '4'}, "
+                    + "limit: {nvidia.com/gpu: '8'}}");
+            QueueFixtures.create(client, "vision", "{parent: org, limit: {nvidia.com/gpu: '16'}}");
+            ManifestLoader.load(List.of(workload())).forEach(m -> client.resource(m.object()).create());
             await().atMost(PATIENCE).until(() -> dashboard.phase("train") == JobPhase.Running
-                    && dashboard.phase("quick") == JobPhase.Completed && dashboard.phase("llm") == JobPhase.Pending);
+                    && dashboard.phase("quick") == JobPhase.Completed && dashboard.phase("llm") == JobPhase.Pending
+                    && client.resources(Queue.class).withName(Queue.DEFAULT).get() != null);
+            Map<String, String> trains = Map.of("cpu", "4", "memory", "16Gi", GPU, "8");
+            Map<String, String> demand = Map.of("cpu", "8", "memory", "32Gi", GPU, "20");
+            QueueFixtures.writeStatus(client, "org", QueueFixtures.status(trains, Map.of(GPU, "8"), demand, 1, 1));
+            QueueFixtures.writeStatus(client, "research", QueueFixtures.status(trains, Map.of(GPU, "8"), demand, 1, 1));
+            QueueFixtures.writeStatus(client, "vision", QueueFixtures.status(Map.of(), Map.of(), Map.of(), 0, 0));
+            QueueFixtures.writeStatus(client, Queue.DEFAULT, QueueFixtures.status(Map.of(GPU, "0"), Map.of(GPU, "4"),
+                    Map.of(), 0, 0));
             return dashboard;
         } catch (Exception | AssertionError e) {
             // The caller gets no Dashboard to close: do not leave a browser and a cluster running.

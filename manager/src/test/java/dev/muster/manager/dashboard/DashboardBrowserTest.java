@@ -12,6 +12,7 @@ import org.openqa.selenium.support.ui.Select;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Each page of the dashboard in a real headless chromium, on a running local cluster with a known workload
@@ -38,8 +39,31 @@ class DashboardBrowserTest {
     }
 
     @Test
-    void queuePageShowsTheWaitingGangWithItsPositionAndWhyAndTheClusterAllocation() {
-        dashboard.open("#/queue", By.cssSelector("tr[data-gang='default/llm']"));
+    void queuesPageShowsEachQueueInItsTreeWithItsAmountsPerResourceAndItsWaitingGangs() {
+        dashboard.open("#/queues", By.cssSelector("tr[data-queue='research'] li[data-gang='default/llm']"));
+        assertThat(attributes("#queues-table tr[data-queue]", "data-queue")).containsExactly("default", "org", "research", "vision");
+        String research = "#queues-table tr[data-queue='research'] ";
+        assertThat(text(research + ".name")).isEqualTo("\u2514 research");
+        assertThat(text(research + ".weight")).isEqualTo("2");
+        assertThat(text(research + ".state")).isEqualTo("Open");
+        assertThat(text(research + ".gangs")).isEqualTo("1 / 1");
+        String gpu = research + "[data-resource='nvidia.com/gpu'] ";
+        assertThat(List.of(text(gpu + ".allocated"), text(gpu + ".fairShare"), text(gpu + ".guarantee"), text(gpu + ".limit"),
+                text(gpu + ".demand"))).containsExactly("8", "8", "4", "8", "20");
+        // A full bar is 16 GPUs, vision's limit, above the cluster's 12: research's 8 fill half of it.
+        assertThat(Double.parseDouble(attributes(gpu + "rect[data-kind='allocated']", "width").get(0)))
+                .isCloseTo(110, within(0.01));
+        assertThat(text(research + "[data-resource='cpu'] .guarantee")).isEqualTo("-");
+        assertThat(text(research + "li[data-gang='default/llm'] .position"))
+                .isEqualTo("1st in the scheduler's queue, NotEnoughResources");
+        assertThat(dashboard.browser.findElements(By.cssSelector(research + ".invalid"))).isEmpty();
+        assertThat(text("#queues-table tr[data-queue='vision'] .invalid")).startsWith("InvalidSpec: spec.limit");
+        assertThat(text("#queues-table tr[data-queue='default'] [data-resource='nvidia.com/gpu'] .fairShare")).isEqualTo("4");
+    }
+
+    @Test
+    void schedulerQueuePageShowsTheWaitingGangWithItsPositionAndWhyAndTheClusterAllocation() {
+        dashboard.open("#/scheduler", By.cssSelector("tr[data-gang='default/llm']"));
         String llm = "#queue-table tr[data-gang='default/llm'] ";
         assertThat(text(llm + ".position")).isEqualTo("1");
         assertThat(text(llm + ".pods")).isEqualTo("0 pending, quorum 2");
@@ -50,7 +74,7 @@ class DashboardBrowserTest {
         assertThat(text("#cluster-resources [data-resource='nvidia.com/gpu']")).isEqualTo("8 / 12");
         assertThat(text("#cluster-resources [data-resource='cpu']")).isEqualTo("4 / 48");
         assertThat(text("#cluster-resources [data-resource='memory']")).isEqualTo("16 Gi / 192 Gi");
-        assertThat(dashboard.browser.getPageSource()).contains("queues with fair share arrive with the Queue kind");
+        assertThat(text("nav a.active")).isEqualTo("Scheduler queue");
     }
 
     @Test

@@ -27,7 +27,8 @@ class DashboardScreenshots {
         Dashboard.missingBrowser().ifPresent(Assumptions::abort);
         // file name -> the page, and what it must have drawn before the picture is taken
         Map<String, Map.Entry<String, By>> pages = Map.of(
-                "queue.png", Map.entry("#/queue", By.id("queue-table")),
+                "queues.png", Map.entry("#/queues", By.cssSelector("tr[data-queue='research'] li[data-gang='default/llm']")),
+                "scheduler-queue.png", Map.entry("#/scheduler", By.id("queue-table")),
                 "jobs.png", Map.entry("#/jobs", By.cssSelector("tr[data-job='default/train']")),
                 "job-running.png", Map.entry("#/job/default/train", By.id("pods-table")),
                 "job-waiting.png", Map.entry("#/job/default/llm", By.id("why-waits")),
