@@ -112,7 +112,7 @@ final class JobReconciler implements Reconciler {
             children.ensurePluginObjects(job, object -> cache.pluginObject(job, object));
             // Without its claims or its queue no pod could start: a new gang is not even proposed, so it holds no
             // room. A gang whose queue is Closed is proposed, so that it keeps its place for when the queue opens.
-            boolean queueMissing = decision.queueHold().filter(h -> QueueGate.QUEUE_NOT_FOUND.equals(h.reason())).isPresent();
+            boolean queueMissing = decision.queueHold().filter(h -> JobFacts.QUEUE_NOT_FOUND.equals(h.reason())).isPresent();
             if (missingClaims.isEmpty() && !queueMissing || group.isPresent()) {
                 children.ensurePodGroup(job, decision.openTasks(), group);
             }

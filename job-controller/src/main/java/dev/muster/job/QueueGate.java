@@ -20,11 +20,6 @@ import java.util.Optional;
  * holds it, and it keeps its reason {@code Preempted}.
  */
 final class QueueGate {
-    /** Reason of a Pending job whose queue does not exist. */
-    static final String QUEUE_NOT_FOUND = "QueueNotFound";
-    /** Reason of a Pending job whose queue is Closed. */
-    static final String QUEUE_CLOSED = "QueueClosed";
-
     private QueueGate() {
     }
 
@@ -49,11 +44,11 @@ final class QueueGate {
         }
         String name = queueOf(job);
         if (queue.isEmpty()) {
-            return Queue.DEFAULT.equals(name) ? Optional.empty() : Optional.of(new Verdict(QUEUE_NOT_FOUND,
+            return Queue.DEFAULT.equals(name) ? Optional.empty() : Optional.of(new Verdict(JobFacts.QUEUE_NOT_FOUND,
                     "queue " + name + " does not exist; the job starts once it is created"));
         }
         if (!QueueDefaults.open(queue.get().getSpec())) {
-            return Optional.of(new Verdict(QUEUE_CLOSED, "queue " + name
+            return Optional.of(new Verdict(JobFacts.QUEUE_CLOSED, "queue " + name
                     + " is Closed: its running jobs go on, new ones wait until it is Open"));
         }
         return Optional.empty();
@@ -61,6 +56,6 @@ final class QueueGate {
 
     /** Whether a state's reason is a queue's hold, which ends when the queue exists and is Open. */
     static boolean isHold(String reason) {
-        return QUEUE_NOT_FOUND.equals(reason) || QUEUE_CLOSED.equals(reason);
+        return JobFacts.QUEUE_NOT_FOUND.equals(reason) || JobFacts.QUEUE_CLOSED.equals(reason);
     }
 }

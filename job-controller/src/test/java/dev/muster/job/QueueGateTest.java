@@ -42,9 +42,9 @@ class QueueGateTest {
     @Test
     void aJobThatHasNotStartedWaitsForAQueueItNamesThatDoesNotExist() {
         assertThat(QueueGate.hold(job("research", null, null), Optional.empty())).contains(new Verdict(
-                QueueGate.QUEUE_NOT_FOUND, "queue research does not exist; the job starts once it is created"));
+                JobFacts.QUEUE_NOT_FOUND, "queue research does not exist; the job starts once it is created"));
         assertThat(QueueGate.hold(job("research", JobPhase.Pending, JobStatusDecider.CREATED), Optional.empty()))
-                .map(Verdict::reason).contains(QueueGate.QUEUE_NOT_FOUND);
+                .map(Verdict::reason).contains(JobFacts.QUEUE_NOT_FOUND);
         assertThat(QueueGate.hold(job("research", null, null), queue("research", null))).isEmpty();
     }
 
@@ -54,7 +54,7 @@ class QueueGateTest {
         assertThat(QueueGate.queueOf(job("", null, null))).isEqualTo(Queue.DEFAULT);
         assertThat(QueueGate.hold(job(null, null, null), Optional.empty())).isEmpty();
         assertThat(QueueGate.hold(job(null, null, null), queue(Queue.DEFAULT, QueueSpec.CLOSED))).contains(new Verdict(
-                QueueGate.QUEUE_CLOSED, "queue default is Closed: its running jobs go on, new ones wait until it is Open"));
+                JobFacts.QUEUE_CLOSED, "queue default is Closed: its running jobs go on, new ones wait until it is Open"));
     }
 
     @Test
@@ -78,7 +78,7 @@ class QueueGateTest {
         job.setStatus(held.status());
         assertThat(held.phase()).isEqualTo(JobPhase.Pending);
         assertThat(held.queueHold()).isEqualTo(hold);
-        assertThat(held.status().getState().getReason()).isEqualTo(QueueGate.QUEUE_CLOSED);
+        assertThat(held.status().getState().getReason()).isEqualTo(JobFacts.QUEUE_CLOSED);
 
         Optional<Verdict> none = QueueGate.hold(job, queue("batch", QueueSpec.OPEN));
         JobDecision released = decider.decide(job, List.of(), Optional.empty(), Set.of(), Admission.NOT_GATED, List.of(),

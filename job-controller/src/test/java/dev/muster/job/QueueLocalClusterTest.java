@@ -44,7 +44,7 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         create(inQueue("orphan", "research"));
 
         JobStatus held = await().atMost(TIMEOUT).until(() -> status("orphan"),
-                s -> s != null && QueueGate.QUEUE_NOT_FOUND.equals(s.getState().getReason()));
+                s -> s != null && JobFacts.QUEUE_NOT_FOUND.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
         assertThat(held.getState().getMessage()).isEqualTo("queue research does not exist; the job starts once it is created");
         await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT))
@@ -67,7 +67,7 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         create(inQueue("late", "batch"));
 
         JobStatus held = await().atMost(TIMEOUT).until(() -> status("late"),
-                s -> s != null && QueueGate.QUEUE_CLOSED.equals(s.getState().getReason()));
+                s -> s != null && JobFacts.QUEUE_CLOSED.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
         assertThat(held.getState().getMessage()).isEqualTo("queue batch is Closed: its running jobs go on, new ones wait until it is Open");
         // The gang is proposed, so that it keeps its place in the queue; it gets no pods.
@@ -119,7 +119,7 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         create(newJob("plain-late", null, task("worker", 1, null)));
 
         JobStatus held = await().atMost(TIMEOUT).until(() -> status("plain-late"),
-                s -> s != null && QueueGate.QUEUE_CLOSED.equals(s.getState().getReason()));
+                s -> s != null && JobFacts.QUEUE_CLOSED.equals(s.getState().getReason()));
         assertThat(held.getState().getMessage()).startsWith("queue default is Closed");
         setState(Queue.DEFAULT, QueueSpec.OPEN);
         await().atMost(TIMEOUT).until(() -> status("plain-late"), in(Running));

@@ -4,6 +4,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.job.JobFacts;
 import dev.muster.manager.endpoint.SchedulerQueue;
 import dev.muster.scheduler.QueuedGang;
 
@@ -24,11 +25,6 @@ import java.util.Optional;
  *                      condition, else the Job's state message; null when there is none yet
  */
 record Waiting(boolean suspended, String queueHold, List<String> neverFits, Integer queuePosition, String message) {
-    /** Reason of a Pending Job whose queue does not exist, as the Job controller's {@code QueueGate} writes it. */
-    static final String QUEUE_NOT_FOUND = "QueueNotFound";
-    /** Reason of a Pending Job whose queue is Closed, as the Job controller's {@code QueueGate} writes it. */
-    static final String QUEUE_CLOSED = "QueueClosed";
-
     /** Whether a Job in this state waits to run, so that describe says why. */
     static boolean applies(Job job) {
         JobPhase phase = job.getStatus() == null || job.getStatus().getState() == null ? null
@@ -59,10 +55,10 @@ record Waiting(boolean suspended, String queueHold, List<String> neverFits, Inte
         String reason = job.getStatus() == null || job.getStatus().getState() == null ? null
                 : job.getStatus().getState().getReason();
         String queue = JobsCommand.queue(job);
-        if (QUEUE_NOT_FOUND.equals(reason)) {
+        if (JobFacts.QUEUE_NOT_FOUND.equals(reason)) {
             return "queue " + queue + " does not exist: the job starts once it is created (muster queues lists the queues)";
         }
-        if (QUEUE_CLOSED.equals(reason)) {
+        if (JobFacts.QUEUE_CLOSED.equals(reason)) {
             return "queue " + queue + " is Closed: the job starts once its spec.state is Open (muster describe queue "
                     + queue + ")";
         }

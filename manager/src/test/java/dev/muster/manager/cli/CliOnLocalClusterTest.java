@@ -3,6 +3,7 @@ package dev.muster.manager.cli;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.job.JobFacts;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -117,7 +118,7 @@ class CliOnLocalClusterTest {
                         containers: [{name: main, image: busybox}]
                 """);
         await().atMost(PATIENCE).until(() -> muster.run("jobs", "-n", "team-b").out().contains("Suspended")
-                && reason("team-b", "old").equals(Waiting.QUEUE_CLOSED) && reason("team-b", "lost").equals(Waiting.QUEUE_NOT_FOUND));
+                && reason("team-b", "old").equals(JobFacts.QUEUE_CLOSED) && reason("team-b", "lost").equals(JobFacts.QUEUE_NOT_FOUND));
         await().atMost(PATIENCE).until(() -> cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get() != null);
         Map<String, String> trains = Map.of("cpu", "7", "memory", "26Gi", GPU, "12");
         QueueFixtures.writeStatus(cluster.client(), "org", QueueFixtures.status(trains, Map.of(GPU, "9"), trains, 0, 1));
