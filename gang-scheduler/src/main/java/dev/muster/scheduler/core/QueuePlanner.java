@@ -145,11 +145,6 @@ public final class QueuePlanner {
         return others;
     }
 
-    /** Since when the gang waits, or {@code null} if it did not wait at the end of the last cycle. */
-    Instant waitingSince(GroupKey gang) {
-        return waitingSince.get(gang);
-    }
-
     private void rememberWaiting(Collection<PendingGang> gangs, List<GangPlacement> placements, List<QueueHold> holds,
                                  Instant now) {
         Set<GroupKey> present = new HashSet<>();
