@@ -2,10 +2,11 @@ package dev.muster.scheduler.core;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,15 +19,14 @@ import java.util.Set;
  * Preemption's victim search: which pods of running gangs to evict so that a waiting gang (the
  * preemptor) fits, without breaking any gang below its quorum.
  *
- * <p>A victim unit is either one <em>surplus</em> member of a running gang, a pod above its minMember
- * and above its task's minTaskMember, or the <em>whole</em> gang, every member still running. The
- * surplus members a set may take from a gang are chosen newest first, at most as many as it has above
- * minMember and, per task, above minTaskMember, so any subset of them keeps the gang at its quorum: no
- * set leaves a gang with {@code 0 < running < minMember} or a task below its minimum. Units are
- * preferred in this order: surplus members before whole gangs (the fewest gangs broken), then the
- * victim gang with the lowest priority, the fewest {@linkplain RunningGang#evictions() evictions}, the
- * latest {@linkplain GangInfo#createdAt() creation} ({@link #VICTIM_ORDER}); within a gang, its newest
- * pods first.
+ * <p>A victim unit is either one <em>surplus</em> member of a running gang or the <em>whole</em> gang,
+ * every member still running. A set takes a surplus member only if, without it and the set's surplus
+ * members before it, the gang keeps its minMember and the member's task its minTaskMember, so no set
+ * leaves a gang with {@code 0 < running < minMember} or a task below its minimum. Units are preferred in
+ * this order: surplus members before whole gangs (the fewest gangs broken), then the victim gang with the
+ * lowest priority, the fewest {@linkplain RunningGang#evictions() evictions}, the latest
+ * {@linkplain GangInfo#createdAt() creation} ({@link #VICTIM_ORDER}); within a gang, its newest pods
+ * first ({@link PodInfo#createdAt()}).
  *
  * <p>A set is weighed only if the {@link VictimBudget} allows each of its units, and kept only if the
  * preemptor's {@link GangTrial} then places (or admits) it node by node on the snapshot with the set's
@@ -37,16 +37,28 @@ import java.util.Set;
  * again until none can go, while the preemptor still fits with at least as many pods: every unit
  * returned is needed, and no pod is evicted for room the preemptor would not take.
  *
- * <p>Cost: collecting the candidates' pods is one pass over the pods on the nodes, O(P), and sorting
- * them O(V log V) for V candidate pods. Only pods on nodes where some pod of the preemptor may run
- * (its node filters) are surplus units, and only gangs with such a pod are whole units. Each trial
- * evicts a set's pods and runs the preemptor's gang trial, whose shape indexes rescore only the nodes
- * touched and which rejects the gang from slot counts (free plus evicted room per node, per pod shape)
- * before placing anything: a set that cannot make room costs O(k log n) for k pods evicted on n nodes
- * instead of a placement of every pod. A search runs one trial with every allowed unit (a preemptor
- * that cannot fit even then is rejected there), O(log U) trials for the prefixes of the U allowed units,
- * and O(S) per pass of dropping over the S units kept (passes repeat only when dropping one unit lets
- * another go). Budget questions are O(U) to filter the units and O(S) per trial.
+ * <p>What the search does not try: a unit the budget refuses after the allowed units before it (in
+ * preference order) is in no set weighed, so a refusing budget may hide a set it would allow; and a
+ * preemptor the trial does not place with every allowed unit evicted gets no preemption, although, a
+ * trial packing greedily, a smaller set might in rare cases let it fit. Short of these, when no
+ * preemption is returned, no gang-safe victim set of the candidates makes the preemptor fit. The fewest
+ * gangs broken is sought by taking surplus members before any gang whole, by dropping every unit not
+ * needed, and, when that still breaks several gangs, by looking for one gang (the first in preference
+ * order) that with surplus members makes room alone; sets breaking two or more gangs are not compared
+ * with each other by count, only by the preference order.
+ *
+ * <p>Cost, for P pods on n nodes, V of them the candidates', U allowed units and S units kept: one pass
+ * over the pods, O(P), finds the candidates' pods, and O(V log V) sorts them. Before any trial, a
+ * pre-check per node and pod shape of the preemptor counts the slots of the free room, and of the free
+ * room plus the room of the candidates' pods there, O(n) per shape: only pods whose eviction can add
+ * such a slot become units, and a preemptor whose quorum exceeds the slots in all is rejected at once
+ * (the trial's own pre-check, with every unit evicted). A trial then
+ * evicts a set's pods, O(k log n) for k pods as the shape indexes rescore only the nodes touched, and
+ * rejects from slot counts a set that cannot make room before placing anything. The shortest prefix is
+ * found by galloping and then binary search, O(log L) trials of at most 2L units for a prefix of L, so a
+ * preemptor that needs little room costs trials of few units; dropping costs O(S) trials per pass, and
+ * passes repeat only when dropping one unit lets another go. The budget is asked O(U) times to filter
+ * the units and O(S) per trial.
  *
  * <p>Not thread-safe: the cycle thread owns the trial runner and its snapshot.
  */
@@ -108,9 +120,9 @@ public final class VictimSearch {
      * @param candidates the running gangs the preemptor may take from, already chosen by the caller's
      *                   rules (queue, priority); the preemptor's own key is ignored
      * @param budget     what may be taken from them
-     * @return the verified preemption; empty when no allowed set makes the preemptor's quorum fit, when
-     *         the preemptor already fits with every pod it could place without evictions, or when its
-     *         pods are too few for its quorum
+     * @return the verified preemption; empty when its pods are too few for its quorum, when no allowed
+     *         set makes its quorum fit, or when it fits without evictions (placing every pending pod, or
+     *         admitted) or no allowed surplus member lets more of its pods fit
      */
     public Optional<Preemption> find(PendingGang preemptor, Map<GroupKey, RunningGang> candidates,
                                      VictimBudget budget) {
@@ -122,28 +134,48 @@ public final class VictimSearch {
         if (toPlace == null || toPlace.isEmpty() || admission && preemptor.expected().isEmpty()) {
             return Optional.empty();
         }
-        return new Search(preemptor, admission, budget).run(units(preemptor, toPlace, candidates));
+        SlotCounts counts = new SlotCounts(toPlace, QuorumBounds.of(preemptor, -1).needed());
+        return new Search(preemptor, admission, budget).run(counts, candidates);
     }
 
     /**
      * Every victim unit in preference order: surplus members of the gangs in {@link #VICTIM_ORDER},
-     * each gang's newest first, then the gangs whole in that order.
+     * each gang's newest first, then the gangs whole in that order. A gang is a whole unit if some pod of
+     * the preemptor could run on one of its members' nodes with every candidate's pods there evicted. A
+     * member is a surplus unit only if evicting it frees what its node is short of (a resource it
+     * requests, or a pod slot) for a shape of the preemptor's pods that the free room lacks: a surplus
+     * member of a gang that frees nothing useful would use up the gang's surplus in place of one that
+     * does.
+     *
+     * @return the units; empty when, by slot counts per pod shape over the free room plus the room of
+     *         every candidate's pods, the preemptor's quorum cannot fit, as the trial would find with
+     *         every unit evicted
      */
-    private List<Unit> units(PendingGang preemptor, List<PodInfo> toPlace, Map<GroupKey, RunningGang> candidates) {
-        NodeState[] nodes = trial.nodes();
-        boolean[] useful = usefulNodes(nodes, toPlace);
+    private List<Unit> units(PendingGang preemptor, SlotCounts counts, Map<GroupKey, RunningGang> candidates) {
+        long[] free = new long[counts.shapes()];
+        long[] withEvicted = new long[counts.shapes()];
+        List<NodeRoom> rooms = new ArrayList<>();
+        for (NodeState node : trial.nodes()) {
+            List<PodInfo> takeable = takeable(node, preemptor.gang().key(), candidates);
+            long[] now = counts.onNode(node, List.of());
+            long[] with = takeable.isEmpty() ? now : counts.onNode(node, takeable);
+            SlotCounts.add(free, now, 1);
+            SlotCounts.add(withEvicted, with, 1);
+            if (!takeable.isEmpty()) {
+                rooms.add(new NodeRoom(node, takeable, now, with));
+            }
+        }
+        if (!counts.holdQuorum(withEvicted)) {
+            return List.of();
+        }
+        boolean[] lacking = counts.lacking(free);
         Map<GroupKey, Candidate> byKey = new HashMap<>();
-        for (NodeState node : nodes) {
-            List<PodInfo> now = trial.podsOn(node);
-            Set<PodInfo> bound = now == node.snapshotPods() ? null : identitySet(node.snapshotPods());
-            for (PodInfo pod : now) {
-                RunningGang running = candidates.get(pod.group());
-                if (running == null || pod.group().equals(preemptor.gang().key())
-                        || bound != null && !bound.contains(pod)) {
-                    continue;
-                }
-                byKey.computeIfAbsent(pod.group(), key -> new Candidate(running))
-                        .members.add(new Member(pod, node, useful[node.index()]));
+        for (NodeRoom room : rooms) {
+            boolean useful = SlotCounts.any(room.with());
+            boolean[] shortOf = counts.shortOf(room.node(), lacking, room.now(), room.with());
+            for (PodInfo pod : room.takeable()) {
+                byKey.computeIfAbsent(pod.group(), key -> new Candidate(candidates.get(key)))
+                        .members.add(new Member(pod, room.node(), useful, frees(pod, shortOf)));
             }
         }
         List<Candidate> gangs = new ArrayList<>(byKey.values());
@@ -152,7 +184,11 @@ public final class VictimSearch {
         List<Unit> whole = new ArrayList<>();
         for (Candidate gang : gangs) {
             gang.members.sort(NEWEST_FIRST);
-            gang.surplusMembers().forEach(member -> surplus.add(new Unit(gang, member)));
+            for (Member member : gang.members) {
+                if (member.gains() && gang.keepsQuorumWithout(0, member.pod().task(), 0)) {
+                    surplus.add(new Unit(gang, member));
+                }
+            }
             if (gang.members.stream().anyMatch(Member::useful)) {
                 whole.add(new Unit(gang, null));
             }
@@ -161,20 +197,35 @@ public final class VictimSearch {
         return surplus;
     }
 
-    /** Per node, whether some pod of the preemptor passes its node filters there. */
-    private static boolean[] usefulNodes(NodeState[] nodes, List<PodInfo> toPlace) {
-        Set<PlacementConstraints> constraints = new HashSet<>();
-        toPlace.forEach(pod -> constraints.add(pod.constraints()));
-        boolean[] useful = new boolean[nodes.length];
-        for (NodeState node : nodes) {
-            for (PlacementConstraints each : constraints) {
-                if (each.rejection(node.info()) == null) {
-                    useful[node.index()] = true;
-                    break;
-                }
+    /**
+     * The candidates' pods on the node that may be taken: bound when the snapshot was taken, not taken off
+     * since, and not the preemptor's.
+     */
+    private List<PodInfo> takeable(NodeState node, GroupKey preemptor, Map<GroupKey, RunningGang> candidates) {
+        List<PodInfo> now = trial.podsOn(node);
+        Set<PodInfo> bound = now == node.snapshotPods() ? null : identitySet(node.snapshotPods());
+        List<PodInfo> takeable = new ArrayList<>();
+        for (PodInfo pod : now) {
+            if (candidates.containsKey(pod.group()) && !pod.group().equals(preemptor)
+                    && (bound == null || bound.contains(pod))) {
+                takeable.add(pod);
             }
         }
-        return useful;
+        return takeable;
+    }
+
+    /** Whether evicting the pod frees some of what the node is short of: a pod slot, or a resource it requests. */
+    private static boolean frees(PodInfo pod, boolean[] shortOf) {
+        if (shortOf[ResourceVector.PODS_DIM]) {
+            return true;
+        }
+        ResourceVector requests = pod.requests();
+        for (int d = 0; d < Math.min(requests.length(), shortOf.length); d++) {
+            if (shortOf[d] && requests.at(d) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Set<PodInfo> identitySet(List<PodInfo> pods) {
@@ -195,32 +246,92 @@ public final class VictimSearch {
             this.budget = budget;
         }
 
-        Optional<Preemption> run(List<Unit> units) {
-            List<Unit> allowed = allowedInOrder(units);
+        Optional<Preemption> run(SlotCounts counts, Map<GroupKey, RunningGang> candidates) {
             GangPlacement none = probe(List.of());
             boolean fitsAlready = fits(none);
-            // A preemptor that fits with every pod it could place needs no room; one that does not fit with
-            // every allowed unit evicted cannot be helped.
-            if (allowed.isEmpty() || fitsAlready && (admission || none.unplaced().isEmpty())
-                    || !fits(probe(allowed))) {
+            if (fitsAlready && (admission || none.unplaced().isEmpty())) {
                 return Optional.empty();
             }
-            int quorum = fitsAlready ? 0 : shortest(allowed, 1, allowed.size(), 0);
-            int length = quorum;
+            List<Unit> allowed = allowedInOrder(units(work, counts, candidates));
             int surplusCount = (int) allowed.stream().filter(unit -> !unit.whole()).count();
-            if (!admission && quorum < surplusCount) {
-                int atQuorum = placedWith(fitsAlready ? none : probe(allowed.subList(0, quorum)));
-                int mostSurplus = placedWith(probe(allowed.subList(0, surplusCount)));
-                if (mostSurplus > atQuorum) {
-                    length = shortest(allowed, quorum + 1, surplusCount, mostSurplus);
-                }
+            List<Unit> set = choose(allowed, surplusCount, fitsAlready ? none : null);
+            if (set != null && set.stream().filter(Unit::whole).count() > 1) {
+                List<Unit> oneBroken = oneGangBroken(allowed, surplusCount, counts);
+                set = oneBroken != null ? oneBroken : set;
             }
-            List<Unit> set = minimal(withoutSurplusOfWhole(allowed.subList(0, length)));
-            if (set.isEmpty()) {
+            if (set == null || set.isEmpty()) {
                 return Optional.empty();
             }
             GangPlacement placement = trial(set, true);
             return fits(placement) ? Optional.of(preemption(set, placement)) : Optional.empty();
+        }
+
+        /**
+         * The minimal set chosen from the units: the shortest prefix with which the preemptor's quorum
+         * fits, grown among the units before {@code surplusEnd} (surplus members) as far as more of its
+         * pods then fit, then stripped of every unit not needed.
+         *
+         * @param fitting the preemptor's trial with nothing evicted if it fits so, else {@code null}
+         * @return the set; {@code null} if no prefix makes the quorum fit
+         */
+        private List<Unit> choose(List<Unit> units, int surplusEnd, GangPlacement fitting) {
+            if (units.isEmpty()) {
+                return null;
+            }
+            int quorum = fitting != null ? 0 : shortest(units, 1, units.size(), 0);
+            if (quorum < 0) {
+                return null;
+            }
+            int length = quorum;
+            if (!admission && quorum < surplusEnd) {
+                length = Math.max(quorum, morePods(units, quorum, surplusEnd,
+                        placedWith(fitting != null ? fitting : probe(units.subList(0, quorum)))));
+            }
+            return minimal(withoutSurplusOfWhole(units.subList(0, length)));
+        }
+
+        /**
+         * A minimal set breaking one gang only, for when the preference order broke more: the first gang,
+         * in preference order, that with surplus members makes the preemptor's quorum fit. A gang is
+         * tried only if slot counts say its members and every allowed surplus member evicted could hold
+         * the quorum.
+         *
+         * @return the set; {@code null} if no single gang does
+         */
+        private List<Unit> oneGangBroken(List<Unit> allowed, int surplusCount, SlotCounts counts) {
+            List<Unit> surplus = allowed.subList(0, surplusCount);
+            SurplusRoom room = new SurplusRoom(counts, surplus);
+            for (Unit gang : allowed.subList(surplusCount, allowed.size())) {
+                if (!room.holdsQuorumWith(gang.gang())) {
+                    continue;
+                }
+                List<Unit> units = new ArrayList<>(surplusCount + 1);
+                units.add(gang);
+                units.addAll(surplus);
+                List<Unit> set = choose(units, units.size(), null);
+                if (set != null && set.stream().filter(Unit::whole).count() <= 1) {
+                    return set;
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The shortest prefix of the surplus units, longer than {@code quorum}, with which the preemptor
+         * places all its pending pods, or else as many as with every allowed surplus unit; -1 if no
+         * longer prefix places more than the {@code atQuorum} pods.
+         */
+        private int morePods(List<Unit> allowed, int quorum, int surplusCount, int atQuorum) {
+            int all = work.pending().size();
+            if (atQuorum >= all) {
+                return -1;
+            }
+            int allPlaced = shortest(allowed, quorum + 1, surplusCount, all);
+            if (allPlaced >= 0) {
+                return allPlaced;
+            }
+            int most = placedWith(probe(allowed.subList(0, surplusCount)));
+            return most > atQuorum ? shortest(allowed, quorum + 1, surplusCount, most) : -1;
         }
 
         /**
@@ -242,13 +353,21 @@ public final class VictimSearch {
 
         /**
          * The shortest prefix length in [from, to] with which the preemptor fits with at least
-         * {@code placed} pods (0: fits at all); the prefix of length {@code to} is known to. Binary search: fitting is not
-         * strictly monotone in the room (a trial packs greedily), so this finds a short prefix that fits,
-         * which dropping then makes minimal.
+         * {@code placed} pods (0: fits at all); -1 if none does. Galloping (from, from + 1, from + 3,
+         * from + 7, ...) and then a binary search, so that when a short prefix does, only short prefixes
+         * are tried. Fitting is not strictly monotone in the room (a trial packs greedily), so this finds
+         * a short prefix that fits, which dropping then makes minimal.
          */
         private int shortest(List<Unit> allowed, int from, int to, int placed) {
             int low = from;
-            int high = to;
+            int high = from;
+            for (int step = 1; placedWith(probe(allowed.subList(0, high))) < placed; step *= 2) {
+                if (high == to) {
+                    return -1;
+                }
+                low = high + 1;
+                high = Math.min(to, high + step);
+            }
             while (low < high) {
                 int mid = (low + high) >>> 1;
                 if (placedWith(probe(allowed.subList(0, mid))) >= placed) {
@@ -346,17 +465,64 @@ public final class VictimSearch {
                     : result.placed());
         }
 
+        /** Slot counts with every allowed surplus member evicted, and with a gang's members evicted too. */
+        private final class SurplusRoom {
+            private final SlotCounts counts;
+            private final Map<NodeState, List<PodInfo>> surplusOn = new IdentityHashMap<>();
+            private final long[] total;
+
+            SurplusRoom(SlotCounts counts, List<Unit> surplus) {
+                this.counts = counts;
+                for (Unit unit : surplus) {
+                    surplusOn.computeIfAbsent(unit.surplus().node(), node -> new ArrayList<>())
+                            .add(unit.surplus().pod());
+                }
+                this.total = new long[counts.shapes()];
+                for (NodeState node : trial.nodes()) {
+                    SlotCounts.add(total, counts.onNode(node, surplusOn.getOrDefault(node, List.of())), 1);
+                }
+            }
+
+            boolean holdsQuorumWith(Candidate gang) {
+                Map<NodeState, Set<PodInfo>> evictedOn = new IdentityHashMap<>();
+                for (Member member : gang.members) {
+                    evictedOn.computeIfAbsent(member.node(), node -> {
+                        Set<PodInfo> pods = Collections.newSetFromMap(new IdentityHashMap<>());
+                        pods.addAll(surplusOn.getOrDefault(node, List.of()));
+                        return pods;
+                    }).add(member.pod());
+                }
+                long[] slots = total.clone();
+                evictedOn.forEach((node, pods) -> {
+                    SlotCounts.add(slots, counts.onNode(node, surplusOn.getOrDefault(node, List.of())), -1);
+                    SlotCounts.add(slots, counts.onNode(node, pods), 1);
+                });
+                return counts.holdQuorum(slots);
+            }
+        }
+
         /** The budget's view of the units taken so far. */
         private final class Taken {
             private final Map<String, ResourceVector> byQueue = new HashMap<>();
             private final Set<PodInfo> pods = Collections.newSetFromMap(new IdentityHashMap<>());
+            /** Per gang, the surplus members taken, in all and per task. */
+            private final Map<Candidate, Integer> surplusTaken = new IdentityHashMap<>();
+            private final Map<Candidate, Map<String, Integer>> surplusTakenByTask = new IdentityHashMap<>();
 
-            /** What the unit takes after the units before it: its surplus member, or the gang's members left. */
+            /**
+             * What the unit takes after the units before it: its surplus member, unless taken already or
+             * its gang would fall below its quorum without it; or the gang's members left.
+             */
             List<Member> membersOf(Unit unit) {
-                if (!unit.whole()) {
-                    return pods.contains(unit.surplus().pod()) ? List.of() : List.of(unit.surplus());
+                Candidate gang = unit.gang();
+                if (unit.whole()) {
+                    return gang.members.stream().filter(member -> !pods.contains(member.pod())).toList();
                 }
-                return unit.gang().members.stream().filter(member -> !pods.contains(member.pod())).toList();
+                Member member = unit.surplus();
+                String task = member.pod().task();
+                boolean safe = gang.keepsQuorumWithout(surplusTaken.getOrDefault(gang, 0), task,
+                        surplusTakenByTask.getOrDefault(gang, Map.of()).getOrDefault(task, 0));
+                return !safe || pods.contains(member.pod()) ? List.of() : List.of(member);
             }
 
             boolean allows(Unit unit, List<Member> members) {
@@ -365,10 +531,15 @@ public final class VictimSearch {
             }
 
             void take(Unit unit, List<Member> members) {
-                String queue = unit.gang().running.gang().queue();
+                Candidate gang = unit.gang();
                 for (Member member : members) {
                     pods.add(member.pod());
-                    byQueue.merge(queue, member.pod().requests(), ResourceVector::plus);
+                    byQueue.merge(gang.running.gang().queue(), member.pod().requests(), ResourceVector::plus);
+                }
+                if (!unit.whole()) {
+                    surplusTaken.merge(gang, 1, Integer::sum);
+                    surplusTakenByTask.computeIfAbsent(gang, g -> new HashMap<>())
+                            .merge(unit.surplus().pod().task(), 1, Integer::sum);
                 }
             }
         }
@@ -402,6 +573,126 @@ public final class VictimSearch {
         }
     }
 
+    /**
+     * The trial's pre-check done by arithmetic, without evicting anything: per pod shape of the
+     * preemptor, how many pods the nodes hold with some pods evicted, and whether that holds its quorum,
+     * counting at most as many pods of a shape as the preemptor has.
+     */
+    private static final class SlotCounts {
+        private final PodShape[] shapes;
+        private final int[] podsOfShape;
+        private final int needed;
+
+        /**
+         * @param needed pods of the quorum still to place
+         */
+        SlotCounts(List<PodInfo> toPlace, int needed) {
+            Map<PodShape, Integer> byShape = new LinkedHashMap<>();
+            toPlace.forEach(pod -> byShape.merge(pod.shape(), 1, Integer::sum));
+            this.shapes = byShape.keySet().toArray(PodShape[]::new);
+            this.podsOfShape = byShape.values().stream().mapToInt(Integer::intValue).toArray();
+            this.needed = needed;
+        }
+
+        int shapes() {
+            return shapes.length;
+        }
+
+        /**
+         * Per shape, how many pods the node holds with these pods evicted, as {@link NodeState#slotsFor}
+         * counts them; none where the shape's node filters reject the node.
+         */
+        long[] onNode(NodeState node, Collection<PodInfo> evicted) {
+            ResourceTally room = new ResourceTally();
+            evicted.forEach(pod -> room.addPod(pod.requests()));
+            ResourceVector allocatable = node.info().allocatable();
+            ResourceVector requested = node.requested();
+            long[] slots = new long[shapes.length];
+            for (int s = 0; s < shapes.length; s++) {
+                if (shapes[s].constraints().rejection(node.info()) != null) {
+                    continue;
+                }
+                long fits = allocatable.at(ResourceVector.PODS_DIM) - requested.at(ResourceVector.PODS_DIM)
+                        + room.at(ResourceVector.PODS_DIM);
+                ResourceVector requests = shapes[s].requests();
+                for (int d = 0; d < requests.length() && fits > 0; d++) {
+                    long wanted = requests.at(d);
+                    if (wanted > 0) {
+                        long free = allocatable.at(d) - requested.at(d) + room.at(d);
+                        fits = Math.min(fits, free < 0 ? 0 : free / wanted);
+                    }
+                }
+                slots[s] = Math.max(0, fits);
+            }
+            return slots;
+        }
+
+        /**
+         * Per shape, whether these slots, summed over nodes, are fewer than the preemptor's pods of the
+         * shape; every shape when none is, as the shapes then compete for the same room.
+         */
+        boolean[] lacking(long[] slots) {
+            boolean[] lacking = new boolean[shapes.length];
+            boolean any = false;
+            for (int s = 0; s < shapes.length; s++) {
+                lacking[s] = slots[s] < podsOfShape[s];
+                any |= lacking[s];
+            }
+            if (!any) {
+                Arrays.fill(lacking, true);
+            }
+            return lacking;
+        }
+
+        /**
+         * Per resource dimension, whether the node's free room is short of it for a pod of a lacking shape
+         * that the node would hold more of with the candidates' pods there evicted ({@code PODS_DIM}: a
+         * pod slot); none if there is no such shape.
+         */
+        boolean[] shortOf(NodeState node, boolean[] lacking, long[] now, long[] with) {
+            ResourceVector allocatable = node.info().allocatable();
+            ResourceVector requested = node.requested();
+            boolean[] shortOf = new boolean[Math.max(ResourceVector.PODS_DIM + 1, requested.length())];
+            for (int s = 0; s < shapes.length; s++) {
+                if (!lacking[s] || with[s] <= now[s]) {
+                    continue;
+                }
+                ResourceVector requests = shapes[s].requests();
+                shortOf = Arrays.copyOf(shortOf, Math.max(shortOf.length, requests.length()));
+                shortOf[ResourceVector.PODS_DIM] |= allocatable.at(ResourceVector.PODS_DIM)
+                        <= requested.at(ResourceVector.PODS_DIM);
+                for (int d = 0; d < requests.length(); d++) {
+                    shortOf[d] |= requests.at(d) > 0 && requests.at(d) > allocatable.at(d) - requested.at(d);
+                }
+            }
+            return shortOf;
+        }
+
+        /** Whether slots per shape, summed over nodes, hold the quorum. */
+        boolean holdQuorum(long[] slots) {
+            long reachable = 0;
+            for (int s = 0; s < slots.length; s++) {
+                reachable += Math.min(podsOfShape[s], slots[s]);
+            }
+            return reachable >= needed;
+        }
+
+        static boolean any(long[] slots) {
+            for (long count : slots) {
+                if (count > 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        static void add(long[] total, long[] slots, int sign) {
+            for (int s = 0; s < total.length; s++) {
+                total[s] += sign * slots[s];
+            }
+        }
+    }
+
     /** The set without the surplus units of gangs it takes whole, which take those members anyway. */
     private static List<Unit> withoutSurplusOfWhole(List<Unit> set) {
         Set<Candidate> whole = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -412,45 +703,44 @@ public final class VictimSearch {
     /**
      * A running pod of a candidate gang.
      *
-     * @param useful whether some pod of the preemptor may run on its node
+     * @param useful whether some pod of the preemptor could run on its node with the candidates' pods
+     *               there evicted, which makes its gang a whole unit
+     * @param gains  whether evicting it frees what its node is short of for more pods of a shape of the
+     *               preemptor's that the free room lacks, which makes it a surplus unit
      */
-    private record Member(PodInfo pod, NodeState node, boolean useful) {
+    private record Member(PodInfo pod, NodeState node, boolean useful, boolean gains) {
+    }
+
+    /**
+     * A node with pods that may be taken, and its slots per shape of the preemptor as it is and with
+     * them evicted.
+     */
+    private record NodeRoom(NodeState node, List<PodInfo> takeable, long[] now, long[] with) {
     }
 
     /** A candidate gang and its members, newest first once sorted. */
     private static final class Candidate {
         private final RunningGang running;
         private final List<Member> members = new ArrayList<>();
+        /** Members per task, counted once every member is in. */
+        private Map<String, Integer> ofTask;
 
         Candidate(RunningGang running) {
             this.running = running;
         }
 
         /**
-         * The members on useful nodes that may be taken as surplus, newest first: as many as the gang has
-         * above minMember, and per task above its minTaskMember, so that any subset of them may go.
+         * Whether one more member of the task may go as surplus after {@code taken} members, of which
+         * {@code takenOfTask} of the task: the gang keeps minMember and the task its minTaskMember.
          */
-        List<Member> surplusMembers() {
+        boolean keepsQuorumWithout(int taken, String task, int takenOfTask) {
+            if (ofTask == null) {
+                ofTask = new HashMap<>();
+                members.forEach(member -> ofTask.merge(member.pod().task(), 1, Integer::sum));
+            }
             GangInfo gang = running.gang();
-            int left = members.size() - gang.minMember();
-            if (left <= 0) {
-                return List.of();
-            }
-            Map<String, Integer> leftByTask = new HashMap<>();
-            for (Member member : members) {
-                leftByTask.merge(member.pod().task(), 1, Integer::sum);
-            }
-            gang.minTaskMember().forEach((task, minimum) -> leftByTask.computeIfPresent(task, (t, n) -> n - minimum));
-            List<Member> surplus = new ArrayList<>();
-            for (Member member : members) {
-                String task = member.pod().task();
-                if (left > 0 && member.useful() && leftByTask.get(task) > 0) {
-                    surplus.add(member);
-                    leftByTask.merge(task, -1, Integer::sum);
-                    left--;
-                }
-            }
-            return surplus;
+            return members.size() - taken - 1 >= gang.minMember()
+                    && ofTask.getOrDefault(task, 0) - takenOfTask - 1 >= gang.minTaskMember().getOrDefault(task, 0);
         }
     }
 

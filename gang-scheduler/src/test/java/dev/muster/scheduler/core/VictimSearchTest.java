@@ -92,6 +92,37 @@ class VictimSearchTest {
     }
 
     @Test
+    void theBudgetIsAskedUnitByUnitWithWhatTheUnitsBeforeTakePerQueue() {
+        node("n1");
+        node("n2");
+        run("x", 0, 2, Map.of(), "n1", 4, 2);
+        run("y", 1, 4, Map.of(), "n2", 4, 2);
+        running.put(key("x"), new RunningGang(running.get(key("x")).gang().inQueue("qx", null), T0, 0));
+        running.put(key("y"), new RunningGang(running.get(key("y")).gang().inQueue("qy", null), T0, 0));
+        List<String> asked = new ArrayList<>();
+        VictimBudget recording = (victim, pods, taken) -> {
+            Map<String, Long> gpus = new java.util.TreeMap<>();
+            taken.forEach((queue, requests) -> gpus.put(queue, requests.get(GPU)));
+            asked.add(victim.gang().key().name() + " " + pods.stream().map(PodInfo::name).toList() + " " + gpus);
+            return true;
+        };
+
+        Preemption preemption = search(state.snapshot()).find(preemptor("h", 1000, 1, 1, 4), running, recording)
+                .orElseThrow();
+
+        // In preference order: x's two surplus pods, newest first (x-1 and x-0 would take x below its
+        // minMember of 2 and are not offered), then x whole (what is left of it), then y whole.
+        assertThat(asked.subList(0, 4)).containsExactly(
+                "x [x-3] {}",
+                "x [x-2] {qx=2}",
+                "x [x-1, x-0] {qx=4}",
+                "y [y-3, y-2, y-1, y-0] {qx=8}");
+        assertThat(preemption.evictedPods()).extracting(p -> p.pod().name()).containsExactly("x-3", "x-2");
+        // The set returned was asked about as a set, in order, before it was kept.
+        assertThat(asked.subList(asked.size() - 2, asked.size())).containsExactly("x [x-3] {}", "x [x-2] {qx=2}");
+    }
+
+    @Test
     void aBudgetThatRefusesLeavesNothingEvicted() {
         scenario3();
         PendingGang h = preemptor("h", 1000, 1, 1, 8);
@@ -196,6 +227,22 @@ class VictimSearchTest {
     }
 
     @Test
+    void oneGangIsBrokenRatherThanTwoOfALowerPriority() {
+        node("n1");
+        node("n2");
+        run("a", 0, 4, Map.of(), "n1", 4, 1);
+        run("b", 0, 4, Map.of(), "n1", 4, 1);
+        run("c", 5, 8, Map.of(), "n2", 8, 1);
+
+        Preemption preemption = search(state.snapshot()).find(preemptor("h", 1000, 1, 1, 8), running,
+                VictimBudget.UNLIMITED).orElseThrow();
+
+        // a and b come first by priority and make room together; c alone makes room too, breaking one gang.
+        assertThat(preemption.victims()).extracting(Preemption.Victim::key).containsExactly(key("c"));
+        assertThat(preemption.placement().placements()).extracting(PodPlacement::nodeName).containsExactly("n2");
+    }
+
+    @Test
     void surplusIsTakenBeforeAnyGangIsBroken() {
         node("n1");
         node("n2");
@@ -235,6 +282,61 @@ class VictimSearchTest {
         assertThat(preemption.message()).endsWith("to admit podgroup ns/h");
     }
 
+    @Test
+    void wholeGangsAreBrokenOnlyForTheQuorum() {
+        node("n1");
+        node("n2");
+        run("half", 0, 4, Map.of(), "n1", 4, 1);
+        run("low", 0, 8, Map.of(), "n2", 8, 1);
+        // h places 4 of its 8 pods, its quorum, on n1 as things are; the other 4 would need low broken.
+        PendingGang h = preemptor("h", 1000, 8, 4, 1);
+
+        assertThat(search(state.snapshot()).find(h, running, VictimBudget.UNLIMITED)).isEmpty();
+    }
+
+    @Test
+    void podsPlacedEarlierInTheCycleAreNotTaken() {
+        node("n1");
+        node("n2");
+        run("r", 0, 4, Map.of(), "n1", 4, 1);
+        run("low", 0, 8, Map.of(), "n2", 8, 1);
+        ClusterSnapshot snapshot = state.snapshot();
+        GangTrial trial = new GangTrial(snapshot);
+        GangInfo r = running.get(key("r")).gang();
+        List<PodInfo> more = List.of(pod(r, "r-new-0", "", 2, 100), pod(r, "r-new-1", "", 2, 101));
+        assertThat(trial.attempt(new PendingGang(r, more, 4, Map.of())).placements()).hasSize(2);
+
+        Preemption preemption = new VictimSearch(trial).find(preemptor("h", 1000, 1, 1, 8), running,
+                VictimBudget.UNLIMITED).orElseThrow();
+
+        // r's two pods placed in this cycle are not r's members: r is not a victim that frees n1.
+        assertThat(preemption.victims()).extracting(Preemption.Victim::key).containsExactly(key("low"));
+        assertThat(preemption.evictedPods()).noneMatch(p -> p.pod().name().startsWith("r-new"));
+    }
+
+    @Test
+    void aDefaultGangLocalityPinsThePreemptorsTrialAndIsUndoneWithIt() {
+        for (int n = 1; n <= 4; n++) {
+            node("n" + n, Map.of("zone", n <= 2 ? "a" : "b"));
+        }
+        run("l1", 100, 8, Map.of(), "n1", 8, 1);
+        run("l2", 100, 8, Map.of(), "n2", 8, 1);
+        run("l3", 100, 4, Map.of(), "n3", 8, 1);
+        run("l4", 50, 8, Map.of(), "n4", 8, 1);
+        ClusterSnapshot snapshot = state.snapshot();
+        Map<String, ResourceVector> before = CoreFixtures.requestedByNode(snapshot);
+        VictimSearch search = new VictimSearch(snapshot, NodeScoring.MOST_ALLOCATED, "zone");
+
+        assertThat(search.find(preemptor("big", 1000, 1, 1, 9), running, VictimBudget.UNLIMITED)).isEmpty();
+        assertThat(CoreFixtures.requestedByNode(snapshot)).isEqualTo(before);
+
+        Preemption preemption = search.find(preemptor("h", 1000, 2, 2, 4), running, VictimBudget.UNLIMITED)
+                .orElseThrow();
+        // Two 4-GPU pods: l3's surplus frees room for one only; l4 whole holds both.
+        assertThat(preemption.victims()).extracting(Preemption.Victim::key).containsExactly(key("l4"));
+        assertThat(preemption.placement().placements()).extracting(PodPlacement::nodeName).containsOnly("n4");
+    }
+
     /** 4 nodes each full with one 8×1 gang: l1, l2 (priority 100, min 8), l3 (priority 100, min 4), l4 (50, min 8). */
     private void scenario3() {
         for (int n = 1; n <= 4; n++) {
@@ -247,7 +349,11 @@ class VictimSearchTest {
     }
 
     private void node(String name) {
-        state.putNode(new NodeInfo(name, Map.of(), ResourceVector.builder().cpuMillis(64_000)
+        node(name, Map.of());
+    }
+
+    private void node(String name, Map<String, String> labels) {
+        state.putNode(new NodeInfo(name, labels, ResourceVector.builder().cpuMillis(64_000)
                 .memoryBytes(256 * CoreFixtures.GI).pods(110).set(GPU, 8).build(), true, false));
     }
 
