@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,11 @@ import java.util.TreeSet;
  * <p>The reserved room is counted in whole nodes: a gang that would end after the start stays off a
  * reserved node even if the head gang would leave part of it free, which keeps the start time safe
  * without tracking room within a node over time.
+ *
+ * <p>Cost: a copy of the snapshot and a trial runner per number of released gangs the bisection asks
+ * about, shared by every head gang of the cycle (head gangs are probed, which keeps nothing). A copy is
+ * taken when first asked for, so a later head gang's reservation does not see what the cycle placed
+ * since; reservations are computed afresh every cycle, which corrects that by the next one.
  */
 final class BackfillReservation {
     private final ClusterSnapshot snapshot;
@@ -30,6 +36,8 @@ final class BackfillReservation {
     private final CoschedulingArgs args;
     private final Instant now;
     private final List<Reservation> reservations = new ArrayList<>();
+    /** Per number of running gangs released, in end order, a trial runner on a copy with them released. */
+    private final Map<Integer, GangTrial> releasedTrials = new HashMap<>();
     /** The running gangs that end by some time, earliest first; computed on first use. */
     private List<RunningGang> ending;
 
@@ -60,8 +68,7 @@ final class BackfillReservation {
                 low = mid + 1;
             }
         }
-        ClusterSnapshot released = releasedCopy(order.subList(0, low));
-        GangPlacement placement = trial(released, head);
+        GangPlacement placement = trialAfter(head, low);
         Set<String> nodes = new TreeSet<>();
         placement.placements().forEach(p -> nodes.add(p.nodeName()));
         Reservation reservation = new Reservation(head.gang().key(), order.get(low - 1).endsBy(), nodes);
@@ -83,14 +90,19 @@ final class BackfillReservation {
     }
 
     private boolean fitsAfter(PendingGang head, int released) {
-        GangPlacement placement = trial(releasedCopy(ending().subList(0, released)), head);
+        GangPlacement placement = trialAfter(head, released);
         return placement.placed() || placement.outcome() == GangPlacement.Outcome.ADMITTED;
     }
 
-    /** The head gang's trial, or its admission when its workload creates its pods once admitted. */
-    private GangPlacement trial(ClusterSnapshot copy, PendingGang head) {
-        GangTrial trial = new GangTrial(copy, args.scoring(), args.localityTopologyKey());
-        return head.expected().isEmpty() ? trial.attempt(head) : trial.admit(head);
+    /**
+     * The head gang's trial (or admission, for a workload that creates its pods once admitted) with the
+     * first running gangs released, keeping nothing, so that the released copy and its trial runner serve
+     * every head gang of the cycle that asks about the same number of released gangs.
+     */
+    private GangPlacement trialAfter(PendingGang head, int released) {
+        GangTrial trial = releasedTrials.computeIfAbsent(released, n -> new GangTrial(
+                releasedCopy(ending().subList(0, n)), args.scoring(), args.localityTopologyKey()));
+        return trial.probe(head, !head.expected().isEmpty());
     }
 
     private ClusterSnapshot releasedCopy(List<RunningGang> released) {
