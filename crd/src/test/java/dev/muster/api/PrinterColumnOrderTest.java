@@ -2,6 +2,7 @@ package dev.muster.api;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -37,8 +38,15 @@ class PrinterColumnOrderTest {
     }
 
     @Test
+    void kubectlGetQShowsTheStateThenTheSharesThenTheCountsThenTheAge() throws IOException {
+        assertThat(columns(Queue.class)).containsExactly("State", "Weight", "Guarantee", "Allocated", "Fair Share",
+                "Pending", "Running", "Age");
+    }
+
+    @Test
     void theGeneratedOrderIsTheDeclaredOne() throws IOException {
         assertThat(columns(Job.class)).isEqualTo(PrinterColumnOrder.declaredOrder(Job.class));
         assertThat(columns(PodGroup.class)).isEqualTo(PrinterColumnOrder.declaredOrder(PodGroup.class));
+        assertThat(columns(Queue.class)).isEqualTo(PrinterColumnOrder.declaredOrder(Queue.class));
     }
 }

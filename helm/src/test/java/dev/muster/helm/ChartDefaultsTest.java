@@ -48,6 +48,8 @@ class ChartDefaultsTest {
             "batch.muster.dev jobs/finalizers: update",
             "scheduling.muster.dev podgroups: create get list update watch",
             "scheduling.muster.dev podgroups/status: update",
+            "scheduling.muster.dev queues: create get list watch",
+            "scheduling.muster.dev queues/status: patch",
             "core pods: create delete get list watch",
             "core pods/binding: create",
             "core pods/status: patch",
@@ -75,7 +77,8 @@ class ChartDefaultsTest {
     void crdsInTheChartAreTheFilesGeneratedByTheCrdModule() throws IOException {
         Map<String, String> generated = generatedCrdFiles();
         assertThat(generated).containsOnlyKeys(
-                "jobs.batch.muster.dev-v1.yml", "podgroups.scheduling.muster.dev-v1.yml");
+                "jobs.batch.muster.dev-v1.yml", "podgroups.scheduling.muster.dev-v1.yml",
+                "queues.scheduling.muster.dev-v1.yml");
 
         // The build copied exactly those files, byte for byte, into the chart's crds/.
         Path crdsDirectory = ChartRenderer.chartDirectory().resolve("crds");
@@ -109,6 +112,17 @@ class ChartDefaultsTest {
         assertThat(podGroups.getSpec().getNames().getShortNames()).contains("pg");
         assertThat(podGroups.getSpec().getScope()).isEqualTo("Namespaced");
         assertThat(podGroups.getSpec().getVersions()).singleElement().satisfies(version -> {
+            assertThat(version.getName()).isEqualTo("v1alpha1");
+            assertThat(version.getSubresources().getStatus()).isNotNull();
+        });
+
+        CustomResourceDefinition queues = ChartRenderer.parse(
+                generated.get("queues.scheduling.muster.dev-v1.yml"), CustomResourceDefinition.class);
+        assertThat(queues.getSpec().getGroup()).isEqualTo("scheduling.muster.dev");
+        assertThat(queues.getSpec().getNames().getKind()).isEqualTo("Queue");
+        assertThat(queues.getSpec().getNames().getShortNames()).containsExactly("q");
+        assertThat(queues.getSpec().getScope()).isEqualTo("Cluster");
+        assertThat(queues.getSpec().getVersions()).singleElement().satisfies(version -> {
             assertThat(version.getName()).isEqualTo("v1alpha1");
             assertThat(version.getSubresources().getStatus()).isNotNull();
         });

@@ -2,6 +2,7 @@ package dev.muster.local;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.ConfigBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -46,7 +47,7 @@ public final class LocalCluster implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LocalCluster.class);
     private static final String CONTEXT = "muster-local";
     /** Muster's kinds; their CRDs are the ones fabric8's crd-generator put into the {@code crd} jar. */
-    private static final List<Class<? extends HasMetadata>> CUSTOM_RESOURCES = List.of(Job.class, PodGroup.class);
+    private static final List<Class<? extends HasMetadata>> CUSTOM_RESOURCES = List.of(Job.class, PodGroup.class, Queue.class);
 
     private final ApiEmulator emulator;
     private final KubernetesClient client;

@@ -9,6 +9,8 @@ import java.util.regex.Pattern;
  * for {@code status.runningDuration}.
  */
 public final class GoDuration {
+    /** The schema pattern of a duration field: what {@link #parse} accepts. */
+    public static final String PATTERN = "^([0-9]+(\\.[0-9]+)?(h|m|s|ms))+$";
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
 
     private GoDuration() {

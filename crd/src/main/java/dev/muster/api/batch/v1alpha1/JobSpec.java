@@ -3,6 +3,7 @@ package dev.muster.api.batch.v1alpha1;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
@@ -49,6 +50,8 @@ public class JobSpec {
     @Min(0)
     private Integer ttlSecondsAfterFinished;
     private Boolean suspend;
+    @Pattern(GoDuration.PATTERN)
+    private String maxRuntime;
     @Size(max = JobDefaults.MAX_VOLUMES)
     @ValidationRule(value = CelRules.UNIQUE_MOUNT_PATHS, message = CelRules.UNIQUE_MOUNT_PATHS_MESSAGE)
     private List<VolumeSpec> volumes;
@@ -105,6 +108,14 @@ public class JobSpec {
     /** As in batch/v1: true stops the job's pods and keeps the job, false resumes it. */
     public Boolean getSuspend() { return suspend; }
     public void setSuspend(Boolean suspend) { this.suspend = suspend; }
+
+    /**
+     * How long the job may run, as a Go duration ({@code 30m}, {@code 2h}), counted from when it last entered
+     * Running; a job that runs longer fails with reason {@code MaxRuntimeExceeded}. Copied onto the job's
+     * PodGroup, where the scheduler reads it as the bound on when the gang frees its room (backfill).
+     */
+    public String getMaxRuntime() { return maxRuntime; }
+    public void setMaxRuntime(String maxRuntime) { this.maxRuntime = maxRuntime; }
 
     /** Volumes mounted into every pod of the job. */
     public List<VolumeSpec> getVolumes() { return volumes; }

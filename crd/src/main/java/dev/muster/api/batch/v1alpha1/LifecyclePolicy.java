@@ -24,7 +24,7 @@ public class LifecyclePolicy {
     @Size(max = 7)
     private List<@Size(max = 32) String> events;
     private Integer exitCode;
-    @Pattern("^([0-9]+(\\.[0-9]+)?(h|m|s|ms))+$")
+    @Pattern(GoDuration.PATTERN)
     @Size(max = 32)
     private String timeout;
 

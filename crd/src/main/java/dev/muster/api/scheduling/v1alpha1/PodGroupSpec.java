@@ -1,7 +1,9 @@
 package dev.muster.api.scheduling.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.muster.api.batch.v1alpha1.GoDuration;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.util.Map;
@@ -18,6 +20,8 @@ public class PodGroupSpec {
     private String queue;
     private String priorityClassName;
     private PodGroupSchedulingConstraints schedulingConstraints;
+    @Pattern(GoDuration.PATTERN)
+    private String maxRuntime;
 
     /** Pods that must be placed at once; defaults to 1. */
     public Integer getMinMember() { return minMember; }
@@ -35,6 +39,7 @@ public class PodGroupSpec {
     public Integer getScheduleTimeoutSeconds() { return scheduleTimeoutSeconds; }
     public void setScheduleTimeoutSeconds(Integer scheduleTimeoutSeconds) { this.scheduleTimeoutSeconds = scheduleTimeoutSeconds; }
 
+    /** The {@link Queue} the gang is in; unset, it is in {@link Queue#DEFAULT}. */
     public String getQueue() { return queue; }
     public void setQueue(String queue) { this.queue = queue; }
 
@@ -47,4 +52,11 @@ public class PodGroupSpec {
     public void setSchedulingConstraints(PodGroupSchedulingConstraints schedulingConstraints) {
         this.schedulingConstraints = schedulingConstraints;
     }
+
+    /**
+     * How long the gang may run once started, as a Go duration; its workload ends it then (a Job's
+     * {@code spec.maxRuntime}, copied here). The scheduler reads it as when the gang's room frees at the latest.
+     */
+    public String getMaxRuntime() { return maxRuntime; }
+    public void setMaxRuntime(String maxRuntime) { this.maxRuntime = maxRuntime; }
 }

@@ -1,7 +1,7 @@
 package dev.muster.api.batch.v1alpha1.validation;
 
 /**
- * One problem with a Job, located by field path.
+ * One problem with an object (a Job, a Queue), located by field path.
  *
  * @param path    e.g. {@code spec.tasks[1].minAvailable}
  * @param message what is wrong, e.g. {@code must not exceed replicas (3)}

@@ -1,5 +1,6 @@
 package dev.muster.api.batch.v1alpha1.validation;
 
+import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobPolicies;
@@ -55,6 +56,13 @@ public final class JobValidator {
         podCount("spec.minSuccess", spec.getMinSuccess(), 1, total, errors);
         if (spec.getTtlSecondsAfterFinished() != null && spec.getTtlSecondsAfterFinished() < 0) {
             errors.add(new FieldError("spec.ttlSecondsAfterFinished", "must be >= 0, was " + spec.getTtlSecondsAfterFinished()));
+        }
+        if (spec.getMaxRuntime() != null) {
+            try {
+                GoDuration.parse(spec.getMaxRuntime());
+            } catch (IllegalArgumentException e) {
+                errors.add(new FieldError("spec.maxRuntime", e.getMessage()));
+            }
         }
         PolicyValidator.validate(spec.getPolicies(), "spec.policies", errors);
         DependencyValidator.validate(tasks, errors);
