@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -75,6 +76,15 @@ public final class GangQueue {
      * @return one result per gang: withdrawn and backed-off gangs first, then in the order tried
      */
     public List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs, Instant now) {
+        return plan(snapshot, gangs, now, TrialSequence.byGangOrder());
+    }
+
+    /**
+     * Plans one cycle as {@link #plan(ClusterSnapshot, Collection, Instant)} does, with the gangs that are
+     * neither admitted nor hold the reservation tried in the sequence's order, and only those it yields.
+     */
+    List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs, Instant now,
+                             TrialSequence sequence) {
         List<GangPlacement> results = new ArrayList<>(gangs.size());
         forgetAbsent(gangs, results);
         List<PendingGang> toTry = new ArrayList<>(gangs.size());
@@ -95,17 +105,19 @@ public final class GangQueue {
                 toTry.add(entry.failedAt == null ? gang : gang.failedAt(entry.failedAt));
             }
         }
-        toTry.sort(GangOrder.QUEUE);
-        if (holding != null) {
-            toTry.add(0, holding);
-        }
+        sequence.start(toTry);
+        List<PendingGang> first = new ArrayList<>(admittedFirst.size() + 1);
         admittedFirst.sort(Comparator
                 .comparing((PendingGang gang) -> entries.get(gang.gang().key()).heldRoom.since())
                 .thenComparing(PendingGang::gang, GangOrder.PRIORITY_THEN_AGE));
-        toTry.addAll(0, admittedFirst);
+        first.addAll(admittedFirst);
+        if (holding != null) {
+            first.add(holding);
+        }
         GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         boolean failureSeen = false;
-        for (PendingGang gang : toTry) {
+        Iterator<PendingGang> firstOnes = first.iterator();
+        for (PendingGang gang = next(firstOnes, sequence); gang != null; gang = next(firstOnes, sequence)) {
             GroupKey key = gang.gang().key();
             boolean holds = key.equals(holder);
             if (holds && !now.isBefore(entries.get(key).reservedSince.plus(waitingTime(gang.gang())))) {
@@ -121,12 +133,17 @@ public final class GangQueue {
             if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_PODS && !gang.expected().isEmpty()) {
                 result = admit(trial, gang, now);
             }
+            result = sequence.tried(result);
             results.add(result);
             record(result, holds, now);
             failureSeen |= !result.placed() && result.outcome() != GangPlacement.Outcome.NOT_ENOUGH_PODS
                     && result.outcome() != GangPlacement.Outcome.ADMITTED;
         }
         return results;
+    }
+
+    private static PendingGang next(Iterator<PendingGang> first, TrialSequence sequence) {
+        return first.hasNext() ? first.next() : sequence.next();
     }
 
     /** Admits the gang, unless its admission expired now or lately. */

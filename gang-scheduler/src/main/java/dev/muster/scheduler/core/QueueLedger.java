@@ -1,0 +1,196 @@
+package dev.muster.scheduler.core;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One cycle's accounts of the queues: per queue (a parent's cover its subtree) and per resource, what is
+ * allocated, what is demanded and the fair share, kept as arrays by dimension because the cycle reads
+ * shares after every gang it places. Allocation follows what the cycle places and evicts; demand and
+ * fair shares are fixed at the start of the cycle.
+ */
+final class QueueLedger {
+    private final QueueTree tree;
+    private final int dims;
+    private final long[][] allocated;
+    private final long[][] demand;
+    private final double[][] fair;
+    private final int[] pendingGangs;
+    private final int[] runningGangs;
+
+    /**
+     * Counts what the snapshot's bound pods of known gangs request (a pod counts for the queue of its
+     * gang, running or pending) and what the pending gangs ask for, then computes fair shares.
+     */
+    QueueLedger(QueueTree tree, ClusterSnapshot snapshot, Collection<PendingGang> pending,
+                Map<GroupKey, RunningGang> running) {
+        this.tree = tree;
+        Map<GroupKey, String> queueOf = new HashMap<>();
+        running.forEach((key, gang) -> queueOf.put(key, gang.gang().queue()));
+        pending.forEach(gang -> queueOf.put(gang.gang().key(), gang.gang().queue()));
+        this.dims = ResourceVector.dimensionCount();
+        int n = tree.size();
+        allocated = new long[n][dims];
+        demand = new long[n][dims];
+        pendingGangs = new int[n];
+        runningGangs = new int[n];
+        long[] capacity = new long[dims];
+        for (NodeState node : snapshot.nodeArray()) {
+            if (node.info().schedulable()) {
+                add(capacity, node.info().allocatable(), 1);
+            }
+            for (PodInfo pod : node.snapshotPods()) {
+                int leaf = leafOf(queueOf.get(pod.group()));
+                if (leaf >= 0) {
+                    allocate(leaf, pod.requests(), 1);
+                }
+            }
+        }
+        running.values().forEach(gang -> count(runningGangs, leafOf(gang.gang().queue())));
+        for (PendingGang gang : pending) {
+            int leaf = leafOf(gang.gang().queue());
+            count(pendingGangs, leaf);
+            if (leaf >= 0) {
+                for (int q : tree.pathUp(leaf)) {
+                    gang.pending().forEach(pod -> add(demand[q], pod.requests(), 1));
+                    gang.expected().forEach(pod -> add(demand[q], pod.requests(), 1));
+                }
+            }
+        }
+        for (int q = 0; q < n; q++) {
+            for (int d = 0; d < dims; d++) {
+                demand[q][d] += allocated[q][d];
+            }
+        }
+        fair = FairShare.compute(tree, capacity, demand);
+    }
+
+    private void count(int[] counts, int leaf) {
+        if (leaf >= 0) {
+            tree.pathUp(leaf).forEach(q -> counts[q]++);
+        }
+    }
+
+    QueueTree tree() {
+        return tree;
+    }
+
+    /** The index of the gang's leaf queue, or -1 when it cannot be queued there. */
+    int leafOf(String queue) {
+        int index = queue == null ? -1 : tree.indexOf(queue);
+        return index >= 0 && tree.leaf(index) ? index : -1;
+    }
+
+    /** Adds (sign 1) or removes (sign -1) requests from the leaf and its ancestors. */
+    void allocate(int leaf, ResourceVector requests, int sign) {
+        for (int q : tree.pathUp(leaf)) {
+            add(allocated[q], requests, sign);
+        }
+    }
+
+    long allocated(int queue, int dim) {
+        return allocated[queue][dim];
+    }
+
+    double fair(int queue, int dim) {
+        return fair[queue][dim];
+    }
+
+    int dims() {
+        return dims;
+    }
+
+    /** Allocation over fair share on the dominant resource. */
+    double share(int queue) {
+        return shareWith(queue, null, 0);
+    }
+
+    /**
+     * The share the queue would have with {@code sign} times {@code delta} (per dimension) added to its
+     * allocation.
+     */
+    double shareWith(int queue, long[] delta, int sign) {
+        double share = 0;
+        for (int d = 0; d < dims; d++) {
+            if (d == ResourceVector.PODS_DIM) {
+                continue;
+            }
+            long amount = allocated[queue][d] + (delta == null || d >= delta.length ? 0 : sign * delta[d]);
+            if (amount <= 0) {
+                continue;
+            }
+            share = Math.max(share, fair[queue][d] <= 0 ? Double.POSITIVE_INFINITY : amount / fair[queue][d]);
+        }
+        return share;
+    }
+
+    /** Whether the queue holds less of some resource than min(its guarantee, its demand). */
+    boolean belowGuarantee(int queue) {
+        ResourceVector guarantee = tree.queue(queue).guarantee();
+        for (int d = 0; d < dims; d++) {
+            if (d != ResourceVector.PODS_DIM
+                    && allocated[queue][d] < Math.min(guarantee.at(d), demand[queue][d])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Why starting a gang with these requests in the leaf queue would take the leaf or an ancestor above
+     * its limit, naming the queue, the resource and the numbers; {@code null} when it would not.
+     */
+    String limitExceeded(int leaf, ResourceVector requests) {
+        for (int q : tree.pathUp(leaf)) {
+            for (int d = 0; d < requests.length() && d < dims; d++) {
+                double limit = FairShare.limit(tree.queue(q), d);
+                long wanted = requests.at(d);
+                if (wanted > 0 && allocated[q][d] + wanted > limit) {
+                    String resource = ResourceVector.nameOf(d);
+                    return "Queue " + tree.queue(q).name() + " holds " + allocated[q][d] + " " + resource
+                            + " of its limit of " + (long) limit + "; the gang requests " + wanted + " more.";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Where the queue stands now. */
+    QueueStanding standing(int queue) {
+        return new QueueStanding(tree.queue(queue).name(), vector(allocated[queue]), floor(fair[queue]),
+                vector(demand[queue]), share(queue), pendingGangs[queue], runningGangs[queue]);
+    }
+
+    /** The sum of the pods' requests, per dimension. */
+    static long[] requests(Iterable<PodInfo> pods) {
+        long[] sum = new long[ResourceVector.dimensionCount()];
+        pods.forEach(pod -> add(sum, pod.requests(), 1));
+        return sum;
+    }
+
+    static void add(long[] amounts, ResourceVector vector, int sign) {
+        for (int d = 0; d < vector.length() && d < amounts.length; d++) {
+            amounts[d] += sign * vector.at(d);
+        }
+    }
+
+    static ResourceVector vector(long[] amounts) {
+        ResourceVector.Builder builder = ResourceVector.builder();
+        for (int d = 0; d < amounts.length; d++) {
+            if (d != ResourceVector.PODS_DIM && amounts[d] > 0) {
+                builder.set(ResourceVector.nameOf(d), amounts[d]);
+            }
+        }
+        return builder.build();
+    }
+
+    private static ResourceVector floor(double[] amounts) {
+        long[] rounded = new long[amounts.length];
+        for (int d = 0; d < amounts.length; d++) {
+            // A hair above the integer below absorbs the interpolation's rounding error (16 is 15.9999...).
+            rounded[d] = (long) Math.floor(amounts[d] + 1e-9);
+        }
+        return vector(rounded);
+    }
+}

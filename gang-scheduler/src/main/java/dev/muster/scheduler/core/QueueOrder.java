@@ -1,0 +1,110 @@
+package dev.muster.scheduler.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The order of a cycle under queues: the next gang comes from the leaf queue below its guarantee (while
+ * it asks for it) first, else from the one with the lowest share, ties by name; inside a queue by
+ * priority, then submission ({@link GangOrder#PRIORITY_THEN_AGE}). Shares follow every gang the cycle
+ * places or admits, so queues take turns as they fill.
+ *
+ * <p>Gangs of a queue that does not exist or is closed are not tried; nor is a gang whose start would take
+ * its queue or an ancestor above its limit. Each is {@linkplain #holds() held} with a message.
+ */
+final class QueueOrder implements TrialSequence {
+    private final QueueLedger ledger;
+    private final List<QueueHold> holds = new ArrayList<>();
+    /** Per leaf queue index, its gangs in order; sorted by index so that a scan is deterministic. */
+    private final Map<Integer, Deque<PendingGang>> byQueue = new TreeMap<>();
+
+    QueueOrder(QueueLedger ledger) {
+        this.ledger = ledger;
+    }
+
+    /** The gangs held so far this cycle. */
+    List<QueueHold> holds() {
+        return holds;
+    }
+
+    @Override
+    public void start(List<PendingGang> gangs) {
+        Map<Integer, List<PendingGang>> lists = new TreeMap<>();
+        for (PendingGang gang : gangs) {
+            String queue = gang.gang().queue();
+            String notFound = ledger.tree().notFound(queue);
+            if (notFound != null) {
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_NOT_FOUND, notFound));
+                continue;
+            }
+            int leaf = ledger.leafOf(queue);
+            if (!ledger.tree().queue(leaf).open()) {
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_CLOSED,
+                        "Queue " + queue + " is closed: its running jobs go on, new ones wait until it is opened."));
+                continue;
+            }
+            lists.computeIfAbsent(leaf, q -> new ArrayList<>()).add(gang);
+        }
+        lists.forEach((leaf, list) -> {
+            list.sort((a, b) -> GangOrder.PRIORITY_THEN_AGE.compare(a.gang(), b.gang()));
+            byQueue.put(leaf, new ArrayDeque<>(list));
+        });
+    }
+
+    @Override
+    public PendingGang next() {
+        while (true) {
+            int leaf = nextQueue();
+            if (leaf < 0) {
+                return null;
+            }
+            PendingGang gang = byQueue.get(leaf).poll();
+            List<PodInfo> pods = new ArrayList<>(gang.pending());
+            pods.addAll(gang.expected());
+            String over = ledger.limitExceeded(leaf, QueueLedger.vector(QueueLedger.requests(pods)));
+            if (over == null) {
+                return gang;
+            }
+            holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_LIMIT, over));
+        }
+    }
+
+    /** The leaf queue to take the next gang from, or -1 when every queue is done. */
+    private int nextQueue() {
+        int best = -1;
+        boolean bestBelow = false;
+        double bestShare = 0;
+        for (Map.Entry<Integer, Deque<PendingGang>> entry : byQueue.entrySet()) {
+            if (entry.getValue().isEmpty()) {
+                continue;
+            }
+            int leaf = entry.getKey();
+            boolean below = ledger.belowGuarantee(leaf);
+            double share = ledger.share(leaf);
+            boolean better = best < 0 || below && !bestBelow
+                    || below == bestBelow && (share < bestShare || share == bestShare
+                    && ledger.tree().queue(leaf).name().compareTo(ledger.tree().queue(best).name()) < 0);
+            if (better) {
+                best = leaf;
+                bestBelow = below;
+                bestShare = share;
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public GangPlacement tried(GangPlacement result) {
+        if (result.outcome() == GangPlacement.Outcome.PLACED || result.outcome() == GangPlacement.Outcome.ADMITTED) {
+            int leaf = ledger.leafOf(result.gang().queue());
+            if (leaf >= 0) {
+                result.placements().forEach(p -> ledger.allocate(leaf, p.pod().requests(), 1));
+            }
+        }
+        return result;
+    }
+}

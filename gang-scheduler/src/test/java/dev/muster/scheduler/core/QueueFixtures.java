@@ -1,0 +1,56 @@
+package dev.muster.scheduler.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Builders for queue tests: nodes of 8 GPUs, gangs of n pods of k GPUs, queues. */
+final class QueueFixtures {
+    static final String GPU = "nvidia.com/gpu";
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private QueueFixtures() {
+    }
+
+    static ResourceVector gpus(long count) {
+        return ResourceVector.builder().set(GPU, count).build();
+    }
+
+    /** A node of 8 GPUs and 110 pod slots. */
+    static NodeInfo gpuNode(String name) {
+        return new NodeInfo(name, Map.of(), ResourceVector.builder().set(GPU, 8).pods(110).build(), true, false);
+    }
+
+    /** A cluster of {@code count} 8-GPU nodes n01, n02, ... */
+    static ClusterState gpuCluster(int count) {
+        ClusterState state = new ClusterState();
+        for (int i = 1; i <= count; i++) {
+            state.putNode(gpuNode(String.format("n%02d", i)));
+        }
+        return state;
+    }
+
+    /** A gang of the queue, created {@code createdSecond} seconds after T0. */
+    static GangInfo gang(String name, String queue, int minMember, int priority, long createdSecond,
+                         Duration maxRuntime) {
+        return new GangInfo(GroupKey.podGroup("ns", name), minMember, Map.of(), priority,
+                T0.plusSeconds(createdSecond), null, null, queue, maxRuntime);
+    }
+
+    /** Its {@code count} pods of {@code gpusEach} GPUs. */
+    static List<PodInfo> gpuPods(GangInfo gang, int count, long gpusEach) {
+        List<PodInfo> pods = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            pods.add(new PodInfo("ns", gang.key().name() + "-" + i, gang.key(), "", gang.priority(), gpus(gpusEach),
+                    Map.of()));
+        }
+        return pods;
+    }
+
+    static QueueInfo queue(String name, String parent, int weight, long guaranteeGpus, Long limitGpus) {
+        return new QueueInfo(name, parent, weight, gpus(guaranteeGpus), limitGpus == null ? null : gpus(limitGpus),
+                QueuePreemption.DEFAULTS, true);
+    }
+}
