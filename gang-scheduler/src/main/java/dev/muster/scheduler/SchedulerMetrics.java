@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.Eviction;
 import dev.muster.scheduler.core.GangPlacement;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,8 +13,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The scheduler's meters: cycle duration, gangs placed, pods bound, bind failures, and the gangs left
- * waiting after the last cycle by why they wait.
+ * The scheduler's meters: cycle duration, gangs placed, pods bound, bind failures, the gangs left
+ * waiting after the last cycle by why they wait, and preemption: pods evicted by rule, evictions refused by
+ * a PodDisruptionBudget or failed, and gangs broken (left below their minimum, which must stay 0).
  */
 final class SchedulerMetrics {
     static final String CYCLE = "muster.scheduler.cycle";
@@ -21,11 +23,19 @@ final class SchedulerMetrics {
     static final String PODS_BOUND = "muster.scheduler.pods.bound";
     static final String BIND_FAILURES = "muster.scheduler.bind.failures";
     static final String PENDING_GROUPS = "muster.scheduler.pending.groups";
+    static final String PODS_EVICTED = "muster.scheduler.preemption.pods.evicted";
+    static final String GANGS_BROKEN = "muster.scheduler.preemption.gangs.broken";
+    static final String EVICTIONS_REFUSED = "muster.scheduler.preemption.evictions.refused";
+    static final String EVICTION_FAILURES = "muster.scheduler.preemption.eviction.failures";
 
     private final Timer cycle;
     private final Counter gangsPlaced;
     private final Counter podsBound;
     private final Counter bindFailures;
+    private final Map<Eviction.Rule, Counter> podsEvicted = new EnumMap<>(Eviction.Rule.class);
+    private final Counter gangsBroken;
+    private final Counter evictionsRefused;
+    private final Counter evictionFailures;
     private final Map<GangPlacement.Outcome, AtomicInteger> waiting = new EnumMap<>(GangPlacement.Outcome.class);
 
     SchedulerMetrics(MeterRegistry registry) {
@@ -36,6 +46,17 @@ final class SchedulerMetrics {
         podsBound = Counter.builder(PODS_BOUND).description("Pods bound through the Binding API").register(registry);
         bindFailures = Counter.builder(BIND_FAILURES).description("Bindings the API server refused or that failed")
                 .register(registry);
+        for (Eviction.Rule rule : Eviction.Rule.values()) {
+            podsEvicted.put(rule, Counter.builder(PODS_EVICTED).tag("reason", rule.reason())
+                    .description("Pods the scheduler evicted to make room for a gang, by the rule that allowed it")
+                    .register(registry));
+        }
+        gangsBroken = Counter.builder(GANGS_BROKEN)
+                .description("Gangs left running below their minimum by a preemption; must stay 0").register(registry);
+        evictionsRefused = Counter.builder(EVICTIONS_REFUSED)
+                .description("Evictions a PodDisruptionBudget refused").register(registry);
+        evictionFailures = Counter.builder(EVICTION_FAILURES)
+                .description("Evictions that failed for another reason than a PodDisruptionBudget").register(registry);
         for (GangPlacement.Outcome outcome : GangPlacement.Outcome.values()) {
             if (outcome != GangPlacement.Outcome.PLACED && outcome != GangPlacement.Outcome.WITHDRAWN) {
                 AtomicInteger count = registry.gauge(PENDING_GROUPS,
@@ -82,5 +103,21 @@ final class SchedulerMetrics {
 
     void bindFailed() {
         bindFailures.increment();
+    }
+
+    void podEvicted(Eviction.Rule rule) {
+        podsEvicted.get(rule).increment();
+    }
+
+    void gangBroken() {
+        gangsBroken.increment();
+    }
+
+    void evictionRefused() {
+        evictionsRefused.increment();
+    }
+
+    void evictionFailed() {
+        evictionFailures.increment();
     }
 }

@@ -1,6 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.scheduler.core.Eviction;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.MissingPodGroup;
@@ -11,12 +12,15 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.stream.Collectors;
 
 /**
  * Records a {@code FailedScheduling} Warning event on a PodGroup (or on the pod of a gang of one) each
@@ -26,6 +30,10 @@ import java.util.concurrent.RejectedExecutionException;
  * A pod whose PodGroup does not exist gets one {@code PodGroupNotFound} Warning event on itself, since
  * there is no PodGroup to record it on. A gang whose pods use pod spec fields the scheduler does not
  * evaluate gets one {@code PodSpecNotEvaluated} Warning event naming them, again only when they change.
+ * Each preemption is an event on both sides: {@code Preempted} on the victim, naming the preemptor and the
+ * rule, and {@code Preempting} on the preemptor, naming its victims; an eviction a PodDisruptionBudget
+ * refuses is an {@code EvictionRefused} Warning on the preemptor, and a gang left below its minimum by one a
+ * {@code GangBroken} Warning on the gang.
  */
 final class SchedulingEvents {
     static final String FAILED_SCHEDULING = "FailedScheduling";
@@ -33,6 +41,10 @@ final class SchedulingEvents {
     static final String ADMITTED = "Admitted";
     static final String POD_GROUP_NOT_FOUND = "PodGroupNotFound";
     static final String POD_SPEC_NOT_EVALUATED = "PodSpecNotEvaluated";
+    static final String PREEMPTED = "Preempted";
+    static final String PREEMPTING = "Preempting";
+    static final String EVICTION_REFUSED = "EvictionRefused";
+    static final String GANG_BROKEN = "GangBroken";
 
     private final EventRecorder recorder;
     private final Store<PodGroup> podGroups;
@@ -99,6 +111,37 @@ final class SchedulingEvents {
             }
         }
         toldMissing = now;
+    }
+
+    /** Records one cycle's preemptions: one event per victim gang and one per preemptor. */
+    void reportPreemptions(List<Eviction> evictions) {
+        Map<GroupKey, List<Eviction>> byPreemptor = new LinkedHashMap<>();
+        for (Eviction eviction : evictions) {
+            record(eviction.victim(), EventRecorder.NORMAL, PREEMPTED, eviction.message());
+            byPreemptor.computeIfAbsent(eviction.preemptor(), key -> new ArrayList<>()).add(eviction);
+        }
+        byPreemptor.forEach((preemptor, victims) -> record(preemptor, EventRecorder.NORMAL, PREEMPTING,
+                "Evicting " + victims.stream().map(SchedulingEvents::victim).collect(Collectors.joining(", "))
+                        + " (" + victims.get(0).rule().reason() + ")"));
+    }
+
+    /** A PodDisruptionBudget refused the eviction of {@code pod}: the preemptor's room is not freed. */
+    void reportEvictionRefused(Eviction eviction, String pod) {
+        record(eviction.preemptor(), EventRecorder.WARNING, EVICTION_REFUSED, "A PodDisruptionBudget refused the "
+                + "eviction of pod " + pod + " of " + eviction.victim() + "; the room it was to free is not there");
+    }
+
+    /** Some of a whole gang's pods were evicted before the rest were refused: it runs below its minimum. */
+    void reportGangBroken(Eviction eviction, int evicted) {
+        record(eviction.victim(), EventRecorder.WARNING, GANG_BROKEN, evicted + " pod(s) were evicted for "
+                + eviction.preemptor() + " before a PodDisruptionBudget refused the rest; the gang runs below "
+                + "its minimum");
+    }
+
+    /** A victim for the preemptor's event, e.g. {@code default/a-7 (4 pods, the whole gang)}. */
+    private static String victim(Eviction eviction) {
+        return eviction.victim() + " (" + eviction.pods().size() + " pod(s)"
+                + (eviction.wholeGang() ? ", the whole gang)" : " beyond its minimum)");
     }
 
     private void record(GroupKey key, String type, String reason, String message) {
