@@ -15,7 +15,9 @@ import java.util.Optional;
 /**
  * Whether a job's pods may be created yet. Whether they wait at all is {@link JobAdmissionRule}'s decision,
  * which the gang scheduler shares; a job that waits is admitted once its PodGroup leaves Pending: Inqueue is
- * the admission; Running, Unknown, Completed and Failed mean the gang was placed before. A PodGroup
+ * the admission; Running, Unknown, Completed and Failed mean the gang was placed before. A job whose whole gang
+ * was preempted (Pending, reason {@code Preempted}) is admitted by Inqueue only: its PodGroup's other phases
+ * tell of the gang that was evicted, and its pods come back once the scheduler admits the gang again. A PodGroup
  * controlled by an earlier Job of the same name (still being garbage-collected) admits nothing for this one.
  *
  * <p>A pure function of the job, its PodGroup and the rule. Thread-safe.
@@ -38,7 +40,9 @@ public final class AdmissionGate {
                 .filter(g -> JobOwnership.controllingJob(g).isEmpty() || JobOwnership.isControlledBy(g, job))
                 .map(PodGroup::getStatus);
         PodGroupPhase phase = status.map(PodGroupStatus::getPhase).orElse(null);
-        if (phase != null && phase != PodGroupPhase.Pending) {
+        boolean preempted = job.getStatus() != null && job.getStatus().getState() != null
+                && JobFacts.PREEMPTED.equals(job.getStatus().getState().getReason());
+        if (phase != null && (preempted ? phase == PodGroupPhase.Inqueue : phase != PodGroupPhase.Pending)) {
             return Admission.admitted(rule.admittingScheduler(), name);
         }
         return Admission.waiting(rule.admittingScheduler(), name,

@@ -12,7 +12,12 @@ public enum Effect {
     RESTART_POD("delete the pod, `retryCount`++", false, true),
     STOP_ACTIVE_PODS("delete unfinished pods (keep Succeeded/Failed)", false, false),
     /** Like a restart of the job, but a resume is the user's decision, so it consumes no retry. */
-    RESUME("delete all pods, `version`++ (`retryCount` unchanged)", true, false);
+    RESUME("delete all pods, `version`++ (`retryCount` unchanged)", true, false),
+    /**
+     * The scheduler is evicting the gang; the pods it left (not yet placed) go too, so that the job waits for
+     * admission with no pods, as a new one does. Preemption is not the job's failure: no retry is used.
+     */
+    PREEMPTED("delete the pods the scheduler is not evicting (`version`, `retryCount` unchanged)", false, false);
 
     private final String description;
     private final boolean bumpsVersion;

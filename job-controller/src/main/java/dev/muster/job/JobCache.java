@@ -5,6 +5,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.support.controller.Attachments;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.informer.SharedInformers;
@@ -29,23 +30,28 @@ final class JobCache {
     static final String PODS_BY_JOB = "muster.dev/pods-by-job";
     /** Index of the shared Job informer: {@code namespace/claim} of each claim a job names in {@code spec.volumes}. */
     static final String JOBS_BY_CLAIM = "muster.dev/jobs-by-claim";
+    /** Index of the shared Job informer: the queue each job is in ({@link QueueGate#queueOf}). */
+    static final String JOBS_BY_QUEUE = "muster.dev/jobs-by-queue";
 
     private final SharedIndexInformer<Job> jobs;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<PodGroup> podGroups;
+    private final SharedIndexInformer<Queue> queues;
     /** Empty while the controller is stopped: the informers of plugin objects are the controller's own. */
     private volatile Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = Map.of();
 
-    /** Reads Jobs, Pods and PodGroups from the shared informers; {@link #addIndexes()} adds what it reads by. */
+    /** Reads Jobs, Pods, PodGroups and Queues from the shared informers; {@link #addIndexes()} adds what it reads by. */
     JobCache(SharedInformers informers) {
         this.jobs = informers.informer(Job.class);
         this.pods = informers.informer(Pod.class);
         this.podGroups = informers.informer(PodGroup.class);
+        this.queues = informers.informer(Queue.class);
     }
 
     /** Adds the indexes it reads by to the shared informers, unless they have them. */
     void addIndexes() {
-        Attachments.index(jobs, Map.of(JOBS_BY_CLAIM, JobCache::namedClaims));
+        Attachments.index(jobs, Map.of(JOBS_BY_CLAIM, JobCache::namedClaims,
+                JOBS_BY_QUEUE, job -> List.of(QueueGate.queueOf(job))));
         Attachments.index(pods, Map.of(PODS_BY_JOB, pod -> jobKey(pod).map(key -> List.of(key.toString())).orElse(List.of())));
     }
 
@@ -79,6 +85,20 @@ final class JobCache {
         return podGroups;
     }
 
+    SharedIndexInformer<Queue> queues() {
+        return queues;
+    }
+
+    /** The queue the job is in ({@link QueueGate#queueOf}), if it exists. */
+    Optional<Queue> queueOf(Job job) {
+        return Optional.ofNullable(queues.getStore().getByKey(QueueGate.queueOf(job)));
+    }
+
+    /** The jobs in the queue. */
+    List<ObjectKey> jobsIn(Queue queue) {
+        return jobs.getIndexer().byIndex(JOBS_BY_QUEUE, queue.getMetadata().getName()).stream().map(ObjectKey::of).toList();
+    }
+
     private static List<String> namedClaims(Job job) {
         if (job.getSpec() == null || job.getSpec().getVolumes() == null) {
             return List.of();
@@ -97,7 +117,7 @@ final class JobCache {
     /** Whether every kind has been listed, so that absence in the cache means absence. */
     boolean hasSynced() {
         var plugins = pluginObjects;
-        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced()
+        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced() && queues.hasSynced()
                 && !plugins.isEmpty() && plugins.values().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 

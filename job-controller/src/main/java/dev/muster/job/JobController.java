@@ -2,6 +2,8 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
+import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueDefaults;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.support.controller.Attachments;
 import dev.muster.support.controller.Controller;
@@ -121,6 +123,26 @@ public final class JobController extends ManagedController {
         ResourceEventHandler<HasMetadata> pluginObjectHandler = workers.enqueueing(object -> JobOwnership.controllingJob(object)
                 .map(job -> new ObjectKey(object.getMetadata().getNamespace(), job)));
         pluginObjects.values().forEach(informer -> addHandler(attachments, informer, pluginObjectHandler));
+        // A queue that appears, opens or closes, or goes wakes the jobs in it; its status, which the scheduler
+        // rewrites every cycle it changes, concerns no job.
+        attachments.handler(cache.queues(), new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Queue queue) {
+                cache.jobsIn(queue).forEach(workers::enqueue);
+            }
+
+            @Override
+            public void onUpdate(Queue before, Queue queue) {
+                if (QueueDefaults.open(before.getSpec()) != QueueDefaults.open(queue.getSpec())) {
+                    cache.jobsIn(queue).forEach(workers::enqueue);
+                }
+            }
+
+            @Override
+            public void onDelete(Queue queue, boolean unknownFinalState) {
+                cache.jobsIn(queue).forEach(workers::enqueue);
+            }
+        });
         // A claim that appears wakes the jobs whose pods wait for it.
         attachments.handler(cache.claims(), new ResourceEventHandler<>() {
             @Override

@@ -5,33 +5,45 @@ import java.util.Optional;
 /**
  * What the lifecycle's guards test, computed once per decision. The facts are exclusive where guards of
  * one phase compete, because Spring StateMachine gives no order among transitions that share a source
- * and an event: a fatal fact hides the started and completion facts, the completion rule concludes
- * success or failure, never both, and whether retries are left decides between restarting and failing.
+ * and an event: a fatal fact hides the started, completion and preempted facts, the completion rule concludes
+ * success or failure, never both, a concluded completion hides a preemption, and whether retries are left
+ * decides between restarting and failing.
  *
- * @param fatal               set when the job cannot go on: invalid spec, or a crash loop no policy handles
+ * @param fatal               set when the job cannot go on: invalid spec, a crash loop no policy handles, or
+ *                            a run longer than {@code spec.maxRuntime}
  * @param minAvailableReached set when enough pods have started for the gang to count as running
  * @param completion          set when the completion rule has concluded
  * @param trigger             why the action being fired is taken (a policy or {@code spec.suspend})
  * @param retries             the retry budget
  * @param podsStopped         set when no pod of the job is active any more (for Aborting, Terminating, Completing)
  * @param podsReplaced        set when every pod a restart deleted is gone (for Restarting)
+ * @param preempted           set when the scheduler preempted the whole running gang: no pod runs but as
+ *                            its victim (for Running)
  */
 public record JobFacts(Optional<Verdict> fatal, Optional<Verdict> minAvailableReached,
                        Optional<Completion> completion, Optional<Trigger> trigger, Retries retries,
-                       Optional<Verdict> podsStopped, Optional<Verdict> podsReplaced) {
+                       Optional<Verdict> podsStopped, Optional<Verdict> podsReplaced, Optional<Verdict> preempted) {
 
     public static final String INVALID_SPEC = "InvalidSpec";
     public static final String MIN_AVAILABLE_REACHED = "MinAvailableReached";
     public static final String RETRY_LIMIT_REACHED = "RetryLimitReached";
+    /** A Running job's run lasted longer than its {@code spec.maxRuntime}; it fails. */
+    public static final String MAX_RUNTIME_EXCEEDED = "MaxRuntimeExceeded";
+    /** The scheduler evicted the job's whole running gang; it waits, Pending, to be admitted again. */
+    public static final String PREEMPTED = "Preempted";
 
     /** No facts at all. */
     public static final JobFacts NONE = new JobFacts(Optional.empty(), Optional.empty(), Optional.empty(),
-            Optional.empty(), Retries.NONE_USED, Optional.empty(), Optional.empty());
+            Optional.empty(), Retries.NONE_USED, Optional.empty(), Optional.empty(), Optional.empty());
 
     public JobFacts {
         if (fatal.isPresent()) {
             minAvailableReached = Optional.empty();
             completion = Optional.empty();
+            preempted = Optional.empty();
+        }
+        if (completion.isPresent()) {
+            preempted = Optional.empty();
         }
     }
 

@@ -79,8 +79,10 @@ public final class JobLifecycle {
                 Effect.NONE, JobFacts::minAvailableReached));
         rows.add(new Row(Running, SyncJob, Completed, "the completion rule or minSuccess says succeeded",
                 Effect.NONE, JobFacts::succeeded));
-        rows.add(new Row(Running, SyncJob, Failed, "the spec is invalid, a pod crash-loops, or the completion rule says failed",
-                Effect.NONE, JobFacts::failed));
+        rows.add(new Row(Running, SyncJob, Failed, "the spec is invalid, a pod crash-loops, the run lasted longer than "
+                + "`maxRuntime` (`MaxRuntimeExceeded`), or the completion rule says failed", Effect.NONE, JobFacts::failed));
+        rows.add(new Row(Running, SyncJob, Pending, "the scheduler preempted every running pod (`Preempted`)",
+                Effect.PREEMPTED, JobFacts::preempted));
         rows.add(new Row(Restarting, SyncJob, Pending, "every deleted pod is gone", Effect.NONE, JobFacts::podsReplaced));
         rows.add(new Row(Aborting, SyncJob, Aborted, "no pod is active", Effect.NONE, JobFacts::podsStopped));
         rows.add(new Row(Terminating, SyncJob, Terminated, "no pod is active", Effect.NONE, JobFacts::podsStopped));

@@ -79,8 +79,9 @@ final class JobReconciler implements Reconciler {
         Optional<PodGroup> group = cache.podGroupOf(job);
         Admission admission = gate.check(job, group);
         List<String> missingClaims = VolumesPlugin.missingClaims(job, claim -> cache.claimExists(job, claim));
+        Optional<Verdict> queueHold = QueueGate.hold(job, cache.queueOf(job));
         JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
-                missingClaims, now);
+                missingClaims, queueHold, now);
         if (decision.expired()) {
             log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleting it", key, decision.phase());
             children.deleteJob(job);
@@ -109,11 +110,16 @@ final class JobReconciler implements Reconciler {
         if (decision.runsPods()) {
             // Before any pod: a pod's first lookup of its peers must find the Service and the host lists.
             children.ensurePluginObjects(job, object -> cache.pluginObject(job, object));
-            // Without its claims no pod could start: a new gang is not even proposed, so it holds no room.
-            if (missingClaims.isEmpty() || group.isPresent()) {
+            // Without its claims or its queue no pod could start: a new gang is not even proposed, so it holds no
+            // room. A gang whose queue is Closed is proposed, so that it keeps its place for when the queue opens.
+            boolean queueMissing = decision.queueHold().filter(h -> QueueGate.QUEUE_NOT_FOUND.equals(h.reason())).isPresent();
+            if (missingClaims.isEmpty() && !queueMissing || group.isPresent()) {
                 children.ensurePodGroup(job, decision.openTasks(), group);
             }
-            if (missingClaims.isEmpty() && admission.allowsPods()) {
+            // A gang preempted just now waits for the scheduler to admit it again, as the next decisions will
+            // find; the admission above was judged on the job as it ran.
+            Admission forPods = decision.preempted() ? gate.check(withStatus(job, decision.status()), group) : admission;
+            if (missingClaims.isEmpty() && forPods.allowsPods() && decision.queueHold().isEmpty()) {
                 created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
             }
         }
@@ -122,6 +128,15 @@ final class JobReconciler implements Reconciler {
         return decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
+    }
+
+    /** The job with the status just decided, for judging what the decision leads to. */
+    private static Job withStatus(Job job, JobStatus status) {
+        Job decided = new Job();
+        decided.setMetadata(job.getMetadata());
+        decided.setSpec(job.getSpec());
+        decided.setStatus(status);
+        return decided;
     }
 
     /**

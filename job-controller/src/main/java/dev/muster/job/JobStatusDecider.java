@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
@@ -20,6 +21,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,6 +71,12 @@ public final class JobStatusDecider {
         return decide(job, pods, group, deletedUids, admission, List.of(), now);
     }
 
+    /** Decides for a job its queue does not hold. */
+    public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
+                              Admission admission, List<String> missingClaims, Instant now) {
+        return decide(job, pods, group, deletedUids, admission, missingClaims, Optional.empty(), now);
+    }
+
     /**
      * Decides the status of {@code job}.
      *
@@ -80,20 +88,24 @@ public final class JobStatusDecider {
      * @param missingClaims the claims the job names in {@code spec.volumes} that do not exist, described
      *                      ({@link dev.muster.job.plugin.VolumesPlugin#missingClaims}); its pods wait for them,
      *                      and a Pending job says so in {@code status.state.message}
+     * @param queueHold     why the job's queue keeps it from starting ({@link QueueGate}), if it does: a Pending
+     *                      job then has that reason and message, and its pods count as waiting like those of a
+     *                      job waiting for admission
      * @param now           the time of the decision
      */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
-                              Admission admission, List<String> missingClaims, Instant now) {
+                              Admission admission, List<String> missingClaims, Optional<Verdict> queueHold, Instant now) {
         Observation seen = Observation.of(job.getSpec() == null ? withEmptySpec(job) : job, pods, deletedUids);
         Validation validation = validate(seen);
         PolicyOutcome policies = seen.live() && validation.valid()
                 ? PolicyMatcher.match(seen.job(), PolicyEventObserver.observe(seen.job(), seen.pods().current(),
-                        seen.counts(), group, admissionWait(seen, admission, now)), now)
+                        seen.counts(), group, admissionWait(seen, admission, queueHold, now)), now)
                 : PolicyOutcome.NOTHING;
         Optional<Trigger> trigger = validation.valid()
                 ? suspension(seen.job(), seen.phase(), seen.previousReason()).or(policies::trigger) : Optional.empty();
-        Optional<PhaseTransition> transition = transition(seen, validation, policies, trigger);
-        return plan(seen, validation, policies, trigger, transition, admission, missingClaims, now);
+        Optional<Verdict> overrun = validation.valid() ? maxRuntimeExceeded(seen, now) : Optional.empty();
+        Optional<PhaseTransition> transition = transition(seen, validation, policies, trigger, overrun);
+        return plan(seen, validation, policies, trigger, transition, admission, missingClaims, queueHold, now);
     }
 
     /**
@@ -160,11 +172,11 @@ public final class JobStatusDecider {
 
     /** The lifecycle's transition for this decision's action; a fresh job that stays Pending is still Created. */
     private Optional<PhaseTransition> transition(Observation seen, Validation validation, PolicyOutcome policies,
-                                                 Optional<Trigger> trigger) {
+                                                 Optional<Trigger> trigger, Optional<Verdict> overrun) {
         JobAction action = trigger.map(Trigger::action).orElse(JobAction.SyncJob);
         Retries retries = new Retries(seen.retriesUsed(), JobDefaults.maxRetry(seen.job().getSpec()));
-        JobFacts facts = facts(seen.job(), seen.counts(), validation.invalid().or(policies::crashLoop), trigger,
-                retries, seen.current(), seen.version());
+        JobFacts facts = facts(seen.job(), seen.counts(), validation.invalid().or(policies::crashLoop).or(() -> overrun),
+                trigger, retries, seen.current(), seen.version(), preempted(seen));
         Optional<PhaseTransition> transition = lifecycle.fire(seen.phase(), action, facts);
         if (transition.isEmpty() && seen.fresh()) {
             return Optional.of(new PhaseTransition(JobPhase.Pending, JobPhase.Pending, JobAction.SyncJob,
@@ -176,13 +188,25 @@ public final class JobStatusDecider {
     /** The status to write and what to do about the job's pods and the job itself. */
     private static JobDecision plan(Observation seen, Validation validation, PolicyOutcome policies,
                                     Optional<Trigger> trigger, Optional<PhaseTransition> transition, Admission admission,
-                                    List<String> missingClaims, Instant now) {
+                                    List<String> missingClaims, Optional<Verdict> queueHold, Instant now) {
         Job job = seen.job();
         JobStatus next = nextStatus(job, seen.previous(), seen.counts(), transition, now);
-        describeAdmission(next.getState(), job, admission);
-        if (next.getState().getPhase() == JobPhase.Pending && !missingClaims.isEmpty()) {
-            next.getState().setMessage("waiting for " + String.join(", ", missingClaims) + " to exist");
+        JobState state = next.getState();
+        boolean pending = state.getPhase() == JobPhase.Pending;
+        Optional<Verdict> hold = queueHold.filter(h -> pending);
+        if (pending && hold.isEmpty() && QueueGate.isHold(state.getReason())) {
+            // The queue now exists and is Open: the job waits as a new one does.
+            state.setReason(CREATED);
+            state.setMessage(created(job).message());
         }
+        describeAdmission(state, job, admission);
+        if (pending && !missingClaims.isEmpty()) {
+            state.setMessage("waiting for " + String.join(", ", missingClaims) + " to exist");
+        }
+        hold.ifPresent(h -> {
+            state.setReason(h.reason());
+            state.setMessage(h.message());
+        });
         next.setAcceptedSpec(validation.accepted().fingerprints());
         next.setAcceptedGeneration(validation.accepted().generation());
         if (validation.valid()) {
@@ -194,9 +218,10 @@ public final class JobStatusDecider {
         List<Pod> delete = PodCleanup.plan(job, next.getState().getPhase(), transition, trigger, seen.pods());
         Optional<Instant> expiry = ttlExpiry(job, next);
         boolean expired = expiry.filter(e -> !now.isBefore(e)).isPresent();
-        Optional<Instant> wakeAt = earliest(policies.wakeAt(), expiry.filter(e -> !expired));
+        Optional<Instant> wakeAt = earliest(earliest(policies.wakeAt(), expiry.filter(e -> !expired)),
+                runtimeDeadline(job, state).filter(now::isBefore));
         return new JobDecision(next, transition, delete,
-                validation.valid() ? TaskGate.open(job.getSpec(), seen.counts()) : Set.of(), wakeAt, expired);
+                validation.valid() ? TaskGate.open(job.getSpec(), seen.counts()) : Set.of(), wakeAt, expired, hold);
     }
 
     /**
@@ -217,7 +242,7 @@ public final class JobStatusDecider {
     }
 
     private static JobFacts facts(Job job, PodCounts counts, Optional<Verdict> fatal, Optional<Trigger> trigger,
-                                  Retries retries, JobStatus current, int version) {
+                                  Retries retries, JobStatus current, int version, Optional<Verdict> preempted) {
         Optional<Verdict> started = Optional.empty();
         Optional<Completion> completion = Optional.empty();
         if (fatal.isEmpty()) {
@@ -239,7 +264,7 @@ public final class JobStatusDecider {
             replaced = Optional.of(new Verdict(RESTARTED, "every deleted pod is gone; creating pods of version "
                     + version + ", " + retries.used() + "/" + retries.max() + " retries used"));
         }
-        return new JobFacts(fatal, started, completion, trigger, retries, stopped, replaced);
+        return new JobFacts(fatal, started, completion, trigger, retries, stopped, replaced, preempted);
     }
 
     private static JobStatus nextStatus(Job job, JobStatus current, PodCounts counts,
@@ -290,7 +315,8 @@ public final class JobStatusDecider {
      * a function of the spec and the PodGroup, so an unchanged world rewrites nothing.
      */
     private static void describeAdmission(JobState state, Job job, Admission admission) {
-        if (state.getPhase() != JobPhase.Pending || !admission.gated()) {
+        // A preempted job's message names the preemptor until it runs again; its reason says what it waits for.
+        if (state.getPhase() != JobPhase.Pending || !admission.gated() || JobFacts.PREEMPTED.equals(state.getReason())) {
             return;
         }
         state.setMessage(admission.allowsPods() ? admission.describe() + "; " + created(job).message()
@@ -347,17 +373,66 @@ public final class JobStatusDecider {
                 + JobDefaults.totalReplicas(job.getSpec()) + " pods to start (minAvailable " + minAvailable + ")");
     }
 
-    /** While the job's pods wait for admission: since the job last entered Pending. */
+    /** While the job's pods wait for admission or for its queue: since the job last entered Pending. */
     private static Optional<PolicyEventObserver.AdmissionWait> admissionWait(Observation seen, Admission admission,
-                                                                             Instant now) {
-        if (admission.allowsPods() || seen.phase() != JobPhase.Pending) {
+                                                                             Optional<Verdict> queueHold, Instant now) {
+        if (admission.allowsPods() && queueHold.isEmpty() || seen.phase() != JobPhase.Pending) {
             return Optional.empty();
         }
         JobStatus current = seen.current();
         Optional<Instant> entered = current == null || current.getState() == null ? Optional.empty()
                 : PolicyEventObserver.time(current.getState().getLastTransitionTime());
         Instant since = entered.or(() -> PolicyEventObserver.time(seen.job().getMetadata().getCreationTimestamp())).orElse(now);
-        return Optional.of(new PolicyEventObserver.AdmissionWait(since, admission.describe()));
+        return Optional.of(new PolicyEventObserver.AdmissionWait(since,
+                queueHold.map(Verdict::message).orElseGet(admission::describe)));
+    }
+
+    /**
+     * When a job in {@code state} must have finished: {@code spec.maxRuntime} after it last entered Running,
+     * as kube's {@code activeDeadlineSeconds} but per run, so that a gang preempted and started again gets its
+     * full time. Only while Running.
+     */
+    private static Optional<Instant> runtimeDeadline(Job job, JobState state) {
+        String maxRuntime = job.getSpec().getMaxRuntime();
+        if (maxRuntime == null || state == null || state.getPhase() != JobPhase.Running) {
+            return Optional.empty();
+        }
+        try {
+            Duration limit = GoDuration.parse(maxRuntime);
+            return PolicyEventObserver.time(state.getLastTransitionTime()).map(since -> since.plus(limit));
+        } catch (IllegalArgumentException e) {
+            // Validation reports it; an invalid job never reaches Running.
+            return Optional.empty();
+        }
+    }
+
+    /** Why a Running job must stop: it has run for its {@code spec.maxRuntime}. */
+    private static Optional<Verdict> maxRuntimeExceeded(Observation seen, Instant now) {
+        if (seen.phase() != JobPhase.Running) {
+            return Optional.empty();
+        }
+        JobState state = seen.current().getState();
+        return runtimeDeadline(seen.job(), state).filter(deadline -> !now.isBefore(deadline))
+                .map(deadline -> new Verdict(JobFacts.MAX_RUNTIME_EXCEEDED, "the job ran longer than spec.maxRuntime "
+                        + seen.job().getSpec().getMaxRuntime() + " (Running since " + state.getLastTransitionTime()
+                        + "); its pods are deleted"));
+    }
+
+    /**
+     * Why a Running job goes back to Pending: every pod that ran is a preemption victim the scheduler is
+     * evicting, and none runs besides. The message names the preemptor, as the victims' condition does.
+     */
+    private static Optional<Verdict> preempted(Observation seen) {
+        List<Pod> victims = seen.pods().preempted();
+        if (seen.phase() != JobPhase.Running || victims.isEmpty() || seen.counts().running() > 0) {
+            return Optional.empty();
+        }
+        String by = victims.stream().sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+                .map(PodPreemption::message).flatMap(Optional::stream).filter(m -> !m.isBlank())
+                .findFirst().orElse("by the scheduler");
+        return Optional.of(new Verdict(JobFacts.PREEMPTED, "the scheduler preempted the gang (" + victims.size()
+                + " pods): " + by + "; the job keeps its PodGroup and its place in the queue, and creates its pods"
+                + " again once the gang is admitted again"));
     }
 
     /** A job whose spec was given as null, with an empty one: it fails validation like any job without tasks. */

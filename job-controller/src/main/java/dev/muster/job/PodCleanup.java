@@ -32,7 +32,12 @@ final class PodCleanup {
         }
         List<Pod> current = pods.current().stream().filter(p -> !PodPhase.isTerminating(p)).toList();
         switch (phase) {
-            case Pending, Running -> delete.addAll(beyondReplicas(job, current));
+            case Pending, Running -> {
+                delete.addAll(beyondReplicas(job, current));
+                if (transition.filter(t -> t.effect() == Effect.PREEMPTED).isPresent()) {
+                    current.stream().filter(PodPhase::isActive).filter(p -> !delete.contains(p)).forEach(delete::add);
+                }
+            }
             case Restarting -> transition.filter(t -> t.to() == JobPhase.Restarting)
                     .ifPresent(t -> delete.addAll(restartTargets(t.effect(), trigger, current)));
             default -> current.stream().filter(PodPhase::isActive).forEach(delete::add);

@@ -25,7 +25,7 @@ public final class PodGroupPlanner {
 
     /**
      * The job's PodGroup, named like the job: minMember is the job's minAvailable, minTaskMember each
-     * task's minAvailable, queue, priorityClassName and schedulingConstraints the job's.
+     * task's minAvailable, queue, priorityClassName, schedulingConstraints and maxRuntime the job's.
      */
     public static PodGroup desiredPodGroup(Job job) {
         return desiredPodGroup(job, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()));
@@ -56,7 +56,8 @@ public final class PodGroupPlanner {
                 && Objects.equals(actual.getMinTaskMember(), desired.getMinTaskMember())
                 && Objects.equals(actual.getQueue(), desired.getQueue())
                 && Objects.equals(actual.getPriorityClassName(), desired.getPriorityClassName())
-                && StatusWriter.sameJson(actual.getSchedulingConstraints(), desired.getSchedulingConstraints());
+                && StatusWriter.sameJson(actual.getSchedulingConstraints(), desired.getSchedulingConstraints())
+                && Objects.equals(actual.getMaxRuntime(), desired.getMaxRuntime());
     }
 
     /** {@code actual} with the owned fields taken from {@code desired}; other fields stay as users set them. */
@@ -67,6 +68,7 @@ public final class PodGroupPlanner {
         merged.setQueue(desired.getQueue());
         merged.setPriorityClassName(desired.getPriorityClassName());
         merged.setSchedulingConstraints(desired.getSchedulingConstraints());
+        merged.setMaxRuntime(desired.getMaxRuntime());
         return merged;
     }
 
@@ -85,6 +87,7 @@ public final class PodGroupPlanner {
         spec.setQueue(jobSpec.getQueue());
         spec.setPriorityClassName(jobSpec.getPriorityClassName());
         spec.setSchedulingConstraints(jobSpec.getSchedulingConstraints());
+        spec.setMaxRuntime(jobSpec.getMaxRuntime());
         return spec;
     }
 }

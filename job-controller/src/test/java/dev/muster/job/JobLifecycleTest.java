@@ -30,6 +30,8 @@ class JobLifecycleTest {
     private static final Completion FAILURE = Completion.failure("TasksFailed", "task worker: 1/3 pods succeeded, minAvailable 2");
     private static final Verdict STOPPED = new Verdict("Suspended", "spec.suspend is true; no pod is active any more");
     private static final Verdict REPLACED = new Verdict("Restarted", "every deleted pod is gone");
+    private static final Verdict PREEMPTED = new Verdict("Preempted", "the scheduler preempted the gang (4 pods)");
+    private static final Verdict OVERRUN = new Verdict("MaxRuntimeExceeded", "the job ran longer than spec.maxRuntime 1h");
     private static final Retries FRESH = new Retries(0, 3);
     private static final Retries USED_UP = new Retries(3, 3);
 
@@ -41,7 +43,13 @@ class JobLifecycleTest {
 
     private static JobFacts facts(Optional<Verdict> fatal, Optional<Verdict> started, Optional<Completion> completion,
                                   Optional<Trigger> trigger, Retries retries, Optional<Verdict> stopped, Optional<Verdict> replaced) {
-        return new JobFacts(fatal, started, completion, trigger, retries, stopped, replaced);
+        return facts(fatal, started, completion, trigger, retries, stopped, replaced, Optional.empty());
+    }
+
+    private static JobFacts facts(Optional<Verdict> fatal, Optional<Verdict> started, Optional<Completion> completion,
+                                  Optional<Trigger> trigger, Retries retries, Optional<Verdict> stopped, Optional<Verdict> replaced,
+                                  Optional<Verdict> preempted) {
+        return new JobFacts(fatal, started, completion, trigger, retries, stopped, replaced, preempted);
     }
 
     private static JobFacts triggered(JobAction action, Retries retries) {
@@ -63,7 +71,9 @@ class JobLifecycleTest {
             case Failed -> row.from() == Pending
                     ? facts(Optional.of(INVALID), none, Optional.empty(), Optional.empty(), FRESH, none, none)
                     : facts(none, Optional.of(STARTED), Optional.of(FAILURE), Optional.empty(), FRESH, none, none);
-            case Pending -> facts(none, none, Optional.empty(), Optional.empty(), FRESH, none, Optional.of(REPLACED));
+            case Pending -> row.from() == Running
+                    ? facts(none, none, Optional.empty(), Optional.empty(), FRESH, none, none, Optional.of(PREEMPTED))
+                    : facts(none, none, Optional.empty(), Optional.empty(), FRESH, none, Optional.of(REPLACED));
             case Aborted, Terminated -> facts(none, none, Optional.empty(), Optional.empty(), FRESH, Optional.of(STOPPED), none);
             default -> throw new AssertionError("no facts for " + row);
         };
@@ -84,6 +94,25 @@ class JobLifecycleTest {
         assertThat(taken.get().effect()).isEqualTo(row.effect());
         assertThat(taken.get().verdict().reason()).isNotBlank();
         assertThat(taken.get().verdict().message()).isNotBlank();
+    }
+
+    @Test
+    void aRunningJobPastItsMaxRuntimeFailsWithThatReason() {
+        assertThat(lifecycle.fire(Running, SyncJob, facts(Optional.of(OVERRUN), Optional.of(STARTED), Optional.of(SUCCESS),
+                Optional.empty(), FRESH, Optional.empty(), Optional.empty(), Optional.of(PREEMPTED))))
+                .contains(new PhaseTransition(Running, Failed, SyncJob, Effect.NONE, OVERRUN));
+    }
+
+    @Test
+    void aPreemptedGangGoesBackToPendingWithoutARetryUnlessTheJobHasConcluded() {
+        assertThat(lifecycle.fire(Running, SyncJob, facts(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), USED_UP, Optional.empty(), Optional.empty(), Optional.of(PREEMPTED))))
+                .contains(new PhaseTransition(Running, Pending, SyncJob, Effect.PREEMPTED, PREEMPTED));
+        assertThat(Effect.PREEMPTED.consumesRetry()).isFalse();
+        assertThat(Effect.PREEMPTED.bumpsVersion()).isFalse();
+        assertThat(lifecycle.fire(Running, SyncJob, facts(Optional.empty(), Optional.of(STARTED), Optional.of(SUCCESS),
+                Optional.empty(), FRESH, Optional.empty(), Optional.empty(), Optional.of(PREEMPTED))))
+                .map(PhaseTransition::to).contains(Completed);
     }
 
     @Test
@@ -154,14 +183,16 @@ class JobLifecycleTest {
 
     private static List<JobFacts> everyCombination() {
         List<JobFacts> all = new ArrayList<>();
-        for (Optional<Verdict> fatal : List.of(Optional.<Verdict>empty(), Optional.of(INVALID))) {
+        for (Optional<Verdict> fatal : List.of(Optional.<Verdict>empty(), Optional.of(INVALID), Optional.of(OVERRUN))) {
             for (Optional<Verdict> started : List.of(Optional.<Verdict>empty(), Optional.of(STARTED))) {
                 for (Optional<Completion> completion : List.of(Optional.<Completion>empty(), Optional.of(SUCCESS), Optional.of(FAILURE))) {
                     for (Optional<Trigger> trigger : List.of(Optional.<Trigger>empty(), Optional.of(trigger(RestartJob)))) {
                         for (Retries retries : List.of(FRESH, USED_UP)) {
                             for (Optional<Verdict> stopped : List.of(Optional.<Verdict>empty(), Optional.of(STOPPED))) {
                                 for (Optional<Verdict> replaced : List.of(Optional.<Verdict>empty(), Optional.of(REPLACED))) {
-                                    all.add(facts(fatal, started, completion, trigger, retries, stopped, replaced));
+                                    for (Optional<Verdict> preempted : List.of(Optional.<Verdict>empty(), Optional.of(PREEMPTED))) {
+                                        all.add(facts(fatal, started, completion, trigger, retries, stopped, replaced, preempted));
+                                    }
                                 }
                             }
                         }
