@@ -77,7 +77,7 @@ final class KubeObjects {
         return new PodInfo(metadata.getNamespace(), metadata.getName(), groupKey(pod),
                 labels.get(MusterLabels.TASK_NAME), spec.getPriority() == null ? 0 : spec.getPriority(),
                 PodRequests.of(spec), constraints(spec), labels, interPodTerms(spec, metadata.getNamespace(), labels),
-                notEvaluated(spec));
+                notEvaluated(spec), metadata.getCreationTimestamp() == null ? null : createdAt(pod));
     }
 
     /**

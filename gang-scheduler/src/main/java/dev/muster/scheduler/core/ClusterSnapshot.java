@@ -47,6 +47,15 @@ public final class ClusterSnapshot {
         return Optional.empty();
     }
 
+    /** A copy on which trials change nothing of this snapshot (what-if trials, such as backfill's). */
+    ClusterSnapshot copy() {
+        NodeState[] copies = new NodeState[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            copies[i] = nodes[i].copy();
+        }
+        return new ClusterSnapshot(copies);
+    }
+
     NodeState[] nodeArray() {
         return nodes;
     }

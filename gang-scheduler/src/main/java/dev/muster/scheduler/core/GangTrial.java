@@ -48,6 +48,8 @@ public final class GangTrial {
     private final GangTopology defaultTopology;
     /** Per topology level, its domains; built on first use. */
     private final Map<String, LocalityDomains> localities = new HashMap<>();
+    /** While {@link #probe} runs: what would be kept is undone instead. */
+    private boolean probing;
 
     /** A bin-packing trial runner for one cycle's snapshot; reusable for every gang of the cycle. */
     public GangTrial(ClusterSnapshot snapshot) {
@@ -71,6 +73,37 @@ public final class GangTrial {
         this.indexes = new ShapeIndexes(nodes, scoring, changes);
         this.layout = new PodLayout(nodes);
         this.defaultTopology = topologyKey == null ? null : GangTopology.preferred(topologyKey);
+    }
+
+    /**
+     * A new statement on this runner's snapshot, whose changes its shape indexes and layout follow, for a
+     * caller that changes the snapshot between trials ({@link VictimSearch} evicts pods).
+     */
+    PlacementStatement statement() {
+        return new PlacementStatement(changes, layout);
+    }
+
+    /**
+     * What {@link #attempt(PendingGang)}, or {@link #admit} when {@code admission}, would conclude now,
+     * with its placements, keeping nothing: the snapshot is as before whatever the outcome.
+     */
+    GangPlacement probe(PendingGang work, boolean admission) {
+        probing = true;
+        try {
+            return admission ? admit(work) : attempt(work);
+        } finally {
+            probing = false;
+        }
+    }
+
+    /** The snapshot's nodes, sorted by name. */
+    NodeState[] nodes() {
+        return nodes;
+    }
+
+    /** The pods on the node now: the snapshot's, with what this runner's statements kept added or taken off. */
+    List<PodInfo> podsOn(NodeState node) {
+        return layout.podsOn(node.index());
     }
 
     /** Places the gang's quorum and what else fits, or nothing. */
@@ -317,7 +350,7 @@ public final class GangTrial {
         }
 
         private GangPlacement commit() {
-            statement.commit();
+            keepOrUndo();
             List<PodInfo> unplaced = new ArrayList<>();
             for (int i = 0; i < pending.size(); i++) {
                 if (!placed[i]) {
@@ -332,6 +365,14 @@ public final class GangTrial {
                     message);
         }
 
+        private void keepOrUndo() {
+            if (probing) {
+                statement.discard();
+            } else {
+                statement.commit();
+            }
+        }
+
         private GangPlacement discard(String gangShortfall, boolean nearQuorum) {
             statement.discard();
             return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(), pending,
@@ -340,7 +381,7 @@ public final class GangTrial {
 
         /** Keeps the partial placement on the snapshot; none of the gang's pods is to be bound yet. */
         private GangPlacement reserve(int needed) {
-            statement.commit();
+            keepOrUndo();
             String message = lastMisfit.message() + " Reserved " + placements.size() + " of the " + needed
                     + " pod(s) minMember " + work.gang().minMember() + " needs while waiting for room for the rest.";
             return new GangPlacement(work.gang(), GangPlacement.Outcome.RESERVED, placements, pending, lastMisfit,

@@ -86,7 +86,7 @@ final class LocalityDomains {
             List<PodInfo> unplaced = new ArrayList<>(result.unplaced().size());
             result.unplaced().forEach(p -> unplaced.add(originals.get(p)));
             return new GangPlacement(result.gang(), result.outcome(), placements, unplaced, result.unschedulable(),
-                    result.message());
+                    result.message(), result.nearQuorum());
         }
     }
 }

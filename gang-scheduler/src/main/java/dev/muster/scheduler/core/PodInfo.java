@@ -1,5 +1,6 @@
 package dev.muster.scheduler.core;
 
+import java.time.Instant;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -22,10 +23,12 @@ import java.util.TreeSet;
  * @param notEvaluated the pod spec's fields that would bear on its placement and that the scheduler does
  *                     not evaluate, as paths such as {@code spec.resourceClaims}, sorted; the pod is
  *                     placed as if they were absent, and its gang says so
+ * @param createdAt   the pod's creation time, which orders a gang's members for preemption (newest are
+ *                    taken first); {@code null} when unknown, ordered as the oldest
  */
 public record PodInfo(String namespace, String name, GroupKey group, String task, int priority,
                       ResourceVector requests, PlacementConstraints constraints, Map<String, String> labels,
-                      InterPodTerms interPod, SortedSet<String> notEvaluated) {
+                      InterPodTerms interPod, SortedSet<String> notEvaluated, Instant createdAt) {
 
     public PodInfo {
         Objects.requireNonNull(namespace, "namespace");
@@ -41,6 +44,13 @@ public record PodInfo(String namespace, String name, GroupKey group, String task
         interPod = interPod == null ? InterPodTerms.NONE : interPod;
         notEvaluated = notEvaluated == null || notEvaluated.isEmpty() ? Collections.emptySortedSet()
                 : Collections.unmodifiableSortedSet(new TreeSet<>(notEvaluated));
+    }
+
+    /** A pod whose creation time is not known. */
+    public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
+                   ResourceVector requests, PlacementConstraints constraints, Map<String, String> labels,
+                   InterPodTerms interPod, SortedSet<String> notEvaluated) {
+        this(namespace, name, group, task, priority, requests, constraints, labels, interPod, notEvaluated, null);
     }
 
     /** A pod whose spec the scheduler evaluates in full. */
@@ -64,7 +74,8 @@ public record PodInfo(String namespace, String name, GroupKey group, String task
 
     /** This pod with other placement constraints, everything else the same. */
     public PodInfo withConstraints(PlacementConstraints other) {
-        return new PodInfo(namespace, name, group, task, priority, requests, other, labels, interPod, notEvaluated);
+        return new PodInfo(namespace, name, group, task, priority, requests, other, labels, interPod, notEvaluated,
+                createdAt);
     }
 
     /** Labels a node must carry. */

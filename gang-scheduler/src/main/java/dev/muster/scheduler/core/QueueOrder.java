@@ -3,8 +3,10 @@ package dev.muster.scheduler.core;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -13,17 +15,28 @@ import java.util.TreeMap;
  * priority, then submission ({@link GangOrder#PRIORITY_THEN_AGE}). Shares follow every gang the cycle
  * places or admits, so queues take turns as they fill.
  *
+ * <p>The first gang of a queue that cannot start gets a {@link BackfillReservation}; gangs tried after
+ * it are kept off the nodes it needs unless they end before it starts.
+ *
  * <p>Gangs of a queue that does not exist or is closed are not tried; nor is a gang whose start would take
  * its queue or an ancestor above its limit. Each is {@linkplain #holds() held} with a message.
  */
 final class QueueOrder implements TrialSequence {
     private final QueueLedger ledger;
+    private final BackfillReservation backfill;
     private final List<QueueHold> holds = new ArrayList<>();
+    /** Leaf queues whose head gang holds a backfill reservation this cycle. */
+    private final Set<Integer> reserved = new HashSet<>();
+    /** The gang last yielded, and its pinned copy if backfill restricted it. */
+    private PendingGang current;
+    private LocalityDomains.Pinned currentPin;
     /** Per leaf queue index, its gangs in order; sorted by index so that a scan is deterministic. */
     private final Map<Integer, Deque<PendingGang>> byQueue = new TreeMap<>();
 
-    QueueOrder(QueueLedger ledger) {
+    /** @param backfill the cycle's backfill reservations; {@code null} for none */
+    QueueOrder(QueueLedger ledger, BackfillReservation backfill) {
         this.ledger = ledger;
+        this.backfill = backfill;
     }
 
     /** The gangs held so far this cycle. */
@@ -67,7 +80,9 @@ final class QueueOrder implements TrialSequence {
             pods.addAll(gang.expected());
             String over = ledger.limitExceeded(leaf, QueueLedger.vector(QueueLedger.requests(pods)));
             if (over == null) {
-                return gang;
+                current = gang;
+                currentPin = backfill == null ? null : backfill.restrict(gang);
+                return currentPin == null ? gang : currentPin.gang();
             }
             holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_LIMIT, over));
         }
@@ -99,6 +114,21 @@ final class QueueOrder implements TrialSequence {
 
     @Override
     public GangPlacement tried(GangPlacement result) {
+        boolean yielded = current != null && current.gang().key().equals(result.gang().key());
+        if (yielded && currentPin != null) {
+            result = currentPin.unpin(result);
+        } else if (yielded && backfill != null && result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES) {
+            // The first gang of its queue that cannot start, and that no reservation kept off nodes, is the
+            // queue's head: it reserves. One restricted by another's reservation waits behind that one.
+            int leaf = ledger.leafOf(result.gang().queue());
+            if (leaf >= 0 && !reserved.contains(leaf) && backfill.reserve(current) != null) {
+                reserved.add(leaf);
+            }
+        }
+        if (yielded) {
+            current = null;
+            currentPin = null;
+        }
         if (result.outcome() == GangPlacement.Outcome.PLACED || result.outcome() == GangPlacement.Outcome.ADMITTED) {
             int leaf = ledger.leafOf(result.gang().queue());
             if (leaf >= 0) {

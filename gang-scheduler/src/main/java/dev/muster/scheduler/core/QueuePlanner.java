@@ -20,11 +20,13 @@ import java.util.Set;
  * thread-safe; one cycle thread uses it.
  */
 public final class QueuePlanner {
+    private final CoschedulingArgs args;
     private final GangQueue gangQueue;
     /** Since when each gang that is not placed has waited: the first cycle it was tried and did not start. */
     private final Map<GroupKey, Instant> waitingSince = new HashMap<>();
 
     public QueuePlanner(CoschedulingArgs args) {
+        this.args = args;
         this.gangQueue = new GangQueue(args);
     }
 
@@ -43,7 +45,7 @@ public final class QueuePlanner {
                           List<QueueInfo> queues, Instant now) {
         QueueTree tree = new QueueTree(queues);
         QueueLedger ledger = new QueueLedger(tree, snapshot, gangs, running);
-        QueueOrder order = new QueueOrder(ledger);
+        QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, args, now));
         List<GangPlacement> placements = gangQueue.plan(snapshot, gangs, now, order);
         rememberWaiting(gangs, placements, order.holds(), now);
         List<QueueStanding> standings = new ArrayList<>(tree.size());

@@ -16,6 +16,9 @@
  * ({@link dev.muster.scheduler.core.PodFilter}s: host ports, topology spread, inter-pod affinity) against
  * the cycle's {@link dev.muster.scheduler.core.PodLayout}, and records what it does to the snapshot in a
  * {@link dev.muster.scheduler.core.PlacementStatement}, committed or discarded whole; placements and
- * reasons come out as {@link dev.muster.scheduler.core.GangPlacement}s.
+ * reasons come out as {@link dev.muster.scheduler.core.GangPlacement}s. For preemption,
+ * {@link dev.muster.scheduler.core.VictimSearch} finds the running gangs' surplus members or whole gangs
+ * whose eviction lets a waiting gang's trial place it, within a {@link dev.muster.scheduler.core.VictimBudget},
+ * as a verified {@link dev.muster.scheduler.core.Preemption}.
  */
 package dev.muster.scheduler.core;

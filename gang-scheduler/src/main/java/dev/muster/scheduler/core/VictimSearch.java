@@ -1,0 +1,472 @@
+package dev.muster.scheduler.core;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Preemption's victim search: which pods of running gangs to evict so that a waiting gang (the
+ * preemptor) fits, without breaking any gang below its quorum.
+ *
+ * <p>A victim unit is either one <em>surplus</em> member of a running gang, a pod above its minMember
+ * and above its task's minTaskMember, or the <em>whole</em> gang, every member still running. The
+ * surplus members a set may take from a gang are chosen newest first, at most as many as it has above
+ * minMember and, per task, above minTaskMember, so any subset of them keeps the gang at its quorum: no
+ * set leaves a gang with {@code 0 < running < minMember} or a task below its minimum. Units are
+ * preferred in this order: surplus members before whole gangs (the fewest gangs broken), then the
+ * victim gang with the lowest priority, the fewest {@linkplain RunningGang#evictions() evictions}, the
+ * latest {@linkplain GangInfo#createdAt() creation} ({@link #VICTIM_ORDER}); within a gang, its newest
+ * pods first.
+ *
+ * <p>A set is weighed only if the {@link VictimBudget} allows each of its units, and kept only if the
+ * preemptor's {@link GangTrial} then places (or admits) it node by node on the snapshot with the set's
+ * pods evicted ({@link PlacementStatement#evict}). The search takes the shortest prefix of the allowed
+ * units, in preference order, with which the preemptor's quorum fits; while that prefix holds surplus
+ * members only, it grows, among surplus members, as far as more of the preemptor's pods then fit (whole
+ * gangs are broken only for the preemptor's quorum). It then drops units, least preferred first and
+ * again until none can go, while the preemptor still fits with at least as many pods: every unit
+ * returned is needed, and no pod is evicted for room the preemptor would not take.
+ *
+ * <p>Cost: collecting the candidates' pods is one pass over the pods on the nodes, O(P), and sorting
+ * them O(V log V) for V candidate pods. Only pods on nodes where some pod of the preemptor may run
+ * (its node filters) are surplus units, and only gangs with such a pod are whole units. Each trial
+ * evicts a set's pods and runs the preemptor's gang trial, whose shape indexes rescore only the nodes
+ * touched and which rejects the gang from slot counts (free plus evicted room per node, per pod shape)
+ * before placing anything: a set that cannot make room costs O(k log n) for k pods evicted on n nodes
+ * instead of a placement of every pod. A search runs one trial with every allowed unit (a preemptor
+ * that cannot fit even then is rejected there), O(log U) trials for the prefixes of the U allowed units,
+ * and O(S) per pass of dropping over the S units kept (passes repeat only when dropping one unit lets
+ * another go). Budget questions are O(U) to filter the units and O(S) per trial.
+ *
+ * <p>Not thread-safe: the cycle thread owns the trial runner and its snapshot.
+ */
+public final class VictimSearch {
+    /**
+     * Victim gangs in the order they are taken: the lowest priority, then the fewest evictions, then
+     * the latest created; the key breaks the remaining ties so the search is deterministic.
+     */
+    static final Comparator<RunningGang> VICTIM_ORDER = Comparator
+            .comparingInt((RunningGang running) -> running.gang().priority())
+            .thenComparingInt(RunningGang::evictions)
+            .thenComparing(running -> running.gang().createdAt(), Comparator.reverseOrder())
+            .thenComparing(running -> running.gang().key().toString());
+
+    /** A gang's members newest first; an unknown creation time counts as the oldest; then by name, last first. */
+    private static final Comparator<Member> NEWEST_FIRST = Comparator
+            .comparing((Member member) -> member.pod().createdAt(),
+                    Comparator.nullsLast(Comparator.<Instant>reverseOrder()))
+            .thenComparing(member -> member.pod().name(), Comparator.reverseOrder())
+            .thenComparing(member -> member.node().name());
+
+    private final GangTrial trial;
+
+    /**
+     * A search on the cycle's trial runner, so that what the search keeps (evictions and the preemptor's
+     * placement) is seen by the trials of the gangs after it, and what earlier trials of the cycle kept
+     * is seen by the search.
+     */
+    public VictimSearch(GangTrial trial) {
+        this.trial = Objects.requireNonNull(trial, "trial");
+    }
+
+    /**
+     * A search with a trial runner of its own, for a snapshot on which no other trial runner places pods
+     * in the cycle.
+     *
+     * @param scoring     how the preemptor's trial scores nodes
+     * @param topologyKey the default gang locality's node label, {@code null} for none (as {@link GangTrial})
+     */
+    public VictimSearch(ClusterSnapshot snapshot, NodeScoring scoring, String topologyKey) {
+        this(new GangTrial(snapshot, scoring, topologyKey));
+    }
+
+    /**
+     * Finds the victims that make room for the preemptor, as the class comment says.
+     *
+     * <p>When a preemption is returned, the snapshot keeps the victims' pods evicted and the preemptor's
+     * placement (or admission) made, as a gang trial that places keeps its placement: the freed room is
+     * the preemptor's for the rest of the cycle, and the caller evicts the victims and binds (or admits)
+     * the preemptor. When none is returned, the snapshot is exactly as before.
+     *
+     * <p>Only pods that were bound when the snapshot was taken, and that no statement of the cycle took
+     * off their node since (an earlier preemption), are taken. A gang's members are those pods; pods
+     * placed earlier in the cycle are not taken.
+     *
+     * @param preemptor  the waiting gang: its pending pods, or, for a gang whose workload creates its pods
+     *                   once admitted, the pods its quorum needs counting the {@linkplain PendingGang#expected()
+     *                   expected} ones (as {@link GangTrial#admit})
+     * @param candidates the running gangs the preemptor may take from, already chosen by the caller's
+     *                   rules (queue, priority); the preemptor's own key is ignored
+     * @param budget     what may be taken from them
+     * @return the verified preemption; empty when no allowed set makes the preemptor's quorum fit, when
+     *         the preemptor already fits with every pod it could place without evictions, or when its
+     *         pods are too few for its quorum
+     */
+    public Optional<Preemption> find(PendingGang preemptor, Map<GroupKey, RunningGang> candidates,
+                                     VictimBudget budget) {
+        Objects.requireNonNull(preemptor, "preemptor");
+        Objects.requireNonNull(candidates, "candidates");
+        Objects.requireNonNull(budget, "budget");
+        boolean admission = QuorumBounds.of(preemptor, -1).missingPods(preemptor) != null;
+        List<PodInfo> toPlace = admission ? QuorumBounds.withExpected(preemptor) : preemptor.pending();
+        if (toPlace == null || toPlace.isEmpty() || admission && preemptor.expected().isEmpty()) {
+            return Optional.empty();
+        }
+        return new Search(preemptor, admission, budget).run(units(preemptor, toPlace, candidates));
+    }
+
+    /**
+     * Every victim unit in preference order: surplus members of the gangs in {@link #VICTIM_ORDER},
+     * each gang's newest first, then the gangs whole in that order.
+     */
+    private List<Unit> units(PendingGang preemptor, List<PodInfo> toPlace, Map<GroupKey, RunningGang> candidates) {
+        NodeState[] nodes = trial.nodes();
+        boolean[] useful = usefulNodes(nodes, toPlace);
+        Map<GroupKey, Candidate> byKey = new HashMap<>();
+        for (NodeState node : nodes) {
+            List<PodInfo> now = trial.podsOn(node);
+            Set<PodInfo> bound = now == node.snapshotPods() ? null : identitySet(node.snapshotPods());
+            for (PodInfo pod : now) {
+                RunningGang running = candidates.get(pod.group());
+                if (running == null || pod.group().equals(preemptor.gang().key())
+                        || bound != null && !bound.contains(pod)) {
+                    continue;
+                }
+                byKey.computeIfAbsent(pod.group(), key -> new Candidate(running))
+                        .members.add(new Member(pod, node, useful[node.index()]));
+            }
+        }
+        List<Candidate> gangs = new ArrayList<>(byKey.values());
+        gangs.sort(Comparator.comparing(candidate -> candidate.running, VICTIM_ORDER));
+        List<Unit> surplus = new ArrayList<>();
+        List<Unit> whole = new ArrayList<>();
+        for (Candidate gang : gangs) {
+            gang.members.sort(NEWEST_FIRST);
+            gang.surplusMembers().forEach(member -> surplus.add(new Unit(gang, member)));
+            if (gang.members.stream().anyMatch(Member::useful)) {
+                whole.add(new Unit(gang, null));
+            }
+        }
+        surplus.addAll(whole);
+        return surplus;
+    }
+
+    /** Per node, whether some pod of the preemptor passes its node filters there. */
+    private static boolean[] usefulNodes(NodeState[] nodes, List<PodInfo> toPlace) {
+        Set<PlacementConstraints> constraints = new HashSet<>();
+        toPlace.forEach(pod -> constraints.add(pod.constraints()));
+        boolean[] useful = new boolean[nodes.length];
+        for (NodeState node : nodes) {
+            for (PlacementConstraints each : constraints) {
+                if (each.rejection(node.info()) == null) {
+                    useful[node.index()] = true;
+                    break;
+                }
+            }
+        }
+        return useful;
+    }
+
+    private static Set<PodInfo> identitySet(List<PodInfo> pods) {
+        Set<PodInfo> set = Collections.newSetFromMap(new IdentityHashMap<>());
+        set.addAll(pods);
+        return set;
+    }
+
+    /** One search: the preemptor, how it is tried, and the budget. */
+    private final class Search {
+        private final PendingGang work;
+        private final boolean admission;
+        private final VictimBudget budget;
+
+        Search(PendingGang work, boolean admission, VictimBudget budget) {
+            this.work = work;
+            this.admission = admission;
+            this.budget = budget;
+        }
+
+        Optional<Preemption> run(List<Unit> units) {
+            List<Unit> allowed = allowedInOrder(units);
+            GangPlacement none = probe(List.of());
+            boolean fitsAlready = fits(none);
+            // A preemptor that fits with every pod it could place needs no room; one that does not fit with
+            // every allowed unit evicted cannot be helped.
+            if (allowed.isEmpty() || fitsAlready && (admission || none.unplaced().isEmpty())
+                    || !fits(probe(allowed))) {
+                return Optional.empty();
+            }
+            int quorum = fitsAlready ? 0 : shortest(allowed, 1, allowed.size(), 0);
+            int length = quorum;
+            int surplusCount = (int) allowed.stream().filter(unit -> !unit.whole()).count();
+            if (!admission && quorum < surplusCount) {
+                int atQuorum = placedWith(fitsAlready ? none : probe(allowed.subList(0, quorum)));
+                int mostSurplus = placedWith(probe(allowed.subList(0, surplusCount)));
+                if (mostSurplus > atQuorum) {
+                    length = shortest(allowed, quorum + 1, surplusCount, mostSurplus);
+                }
+            }
+            List<Unit> set = minimal(withoutSurplusOfWhole(allowed.subList(0, length)));
+            if (set.isEmpty()) {
+                return Optional.empty();
+            }
+            GangPlacement placement = trial(set, true);
+            return fits(placement) ? Optional.of(preemption(set, placement)) : Optional.empty();
+        }
+
+        /**
+         * The units the budget allows, asked in order, each after the allowed ones before it: a
+         * prefilter, since a set of them is weighed only if the budget allows it again as a set.
+         */
+        private List<Unit> allowedInOrder(List<Unit> units) {
+            List<Unit> allowed = new ArrayList<>();
+            Taken taken = new Taken();
+            for (Unit unit : units) {
+                List<Member> members = taken.membersOf(unit);
+                if (!members.isEmpty() && taken.allows(unit, members)) {
+                    taken.take(unit, members);
+                    allowed.add(unit);
+                }
+            }
+            return allowed;
+        }
+
+        /**
+         * The shortest prefix length in [from, to] with which the preemptor fits with at least
+         * {@code placed} pods (0: fits at all); the prefix of length {@code to} is known to. Binary search: fitting is not
+         * strictly monotone in the room (a trial packs greedily), so this finds a short prefix that fits,
+         * which dropping then makes minimal.
+         */
+        private int shortest(List<Unit> allowed, int from, int to, int placed) {
+            int low = from;
+            int high = to;
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (placedWith(probe(allowed.subList(0, mid))) >= placed) {
+                    high = mid;
+                } else {
+                    low = mid + 1;
+                }
+            }
+            return high;
+        }
+
+        /**
+         * Drops units, least preferred first, while the preemptor still fits with at least as many pods;
+         * repeats until a pass drops none, so that no single unit of the result can go.
+         */
+        private List<Unit> minimal(List<Unit> set) {
+            List<Unit> kept = new ArrayList<>(set);
+            GangPlacement current = probe(kept);
+            if (!fits(current)) {
+                return List.of();
+            }
+            boolean dropped = true;
+            while (dropped) {
+                dropped = false;
+                for (int i = kept.size() - 1; i >= 0; i--) {
+                    List<Unit> without = new ArrayList<>(kept);
+                    without.remove(i);
+                    GangPlacement result = probe(without);
+                    if (fits(result) && result.placements().size() >= current.placements().size()) {
+                        kept = without;
+                        current = result;
+                        dropped = true;
+                    }
+                }
+            }
+            return kept;
+        }
+
+        /** The preemptor's trial with the set evicted, keeping nothing; {@code null} if the budget refuses the set. */
+        private GangPlacement probe(List<Unit> set) {
+            return trial(set, false);
+        }
+
+        /**
+         * The preemptor's trial with the set's pods evicted; {@code null} if the budget refuses the set.
+         * With {@code keep}, a trial that fits keeps the evictions and the placement on the snapshot;
+         * otherwise the snapshot is left as it was.
+         */
+        private GangPlacement trial(List<Unit> set, boolean keep) {
+            List<Taking> takings = takings(set);
+            if (takings == null) {
+                return null;
+            }
+            PlacementStatement evictions = trial.statement();
+            for (Taking taking : takings) {
+                for (Member member : taking.members()) {
+                    evictions.evict(member.pod(), member.node());
+                }
+            }
+            GangPlacement result = !keep ? trial.probe(work, admission)
+                    : admission ? trial.admit(work) : trial.attempt(work);
+            if (keep && fits(result)) {
+                evictions.commit();
+            } else {
+                evictions.discard();
+            }
+            return result;
+        }
+
+        /** The pods each unit of the set takes, asked of the budget in order; {@code null} if it refuses one. */
+        private List<Taking> takings(List<Unit> set) {
+            Taken taken = new Taken();
+            List<Taking> takings = new ArrayList<>(set.size());
+            for (Unit unit : set) {
+                List<Member> members = taken.membersOf(unit);
+                if (members.isEmpty()) {
+                    continue;
+                }
+                if (!taken.allows(unit, members)) {
+                    return null;
+                }
+                taken.take(unit, members);
+                takings.add(new Taking(unit, members));
+            }
+            return takings;
+        }
+
+        /** How many of the preemptor's pods the trial placed; -1 if it does not fit. */
+        private int placedWith(GangPlacement result) {
+            return fits(result) ? result.placements().size() : -1;
+        }
+
+        private boolean fits(GangPlacement result) {
+            return result != null && (admission ? result.outcome() == GangPlacement.Outcome.ADMITTED
+                    : result.placed());
+        }
+
+        /** The budget's view of the units taken so far. */
+        private final class Taken {
+            private final Map<String, ResourceVector> byQueue = new HashMap<>();
+            private final Set<PodInfo> pods = Collections.newSetFromMap(new IdentityHashMap<>());
+
+            /** What the unit takes after the units before it: its surplus member, or the gang's members left. */
+            List<Member> membersOf(Unit unit) {
+                if (!unit.whole()) {
+                    return pods.contains(unit.surplus().pod()) ? List.of() : List.of(unit.surplus());
+                }
+                return unit.gang().members.stream().filter(member -> !pods.contains(member.pod())).toList();
+            }
+
+            boolean allows(Unit unit, List<Member> members) {
+                return budget.allows(unit.gang().running, members.stream().map(Member::pod).toList(),
+                        Collections.unmodifiableMap(new HashMap<>(byQueue)));
+            }
+
+            void take(Unit unit, List<Member> members) {
+                String queue = unit.gang().running.gang().queue();
+                for (Member member : members) {
+                    pods.add(member.pod());
+                    byQueue.merge(queue, member.pod().requests(), ResourceVector::plus);
+                }
+            }
+        }
+
+        private Preemption preemption(List<Unit> set, GangPlacement placement) {
+            Map<Candidate, Preemption.Victim> victims = new LinkedHashMap<>();
+            for (Taking taking : takings(set)) {
+                Candidate gang = taking.unit().gang();
+                List<PodPlacement> pods = new ArrayList<>();
+                Preemption.Victim before = victims.get(gang);
+                if (before != null) {
+                    pods.addAll(before.pods());
+                }
+                taking.members().forEach(member -> pods.add(new PodPlacement(member.pod(), member.node().name())));
+                victims.put(gang, new Preemption.Victim(gang.running, taking.unit().whole(), pods));
+            }
+            List<Preemption.Victim> list = List.copyOf(victims.values());
+            return new Preemption(list, placement, message(list));
+        }
+
+        private String message(List<Preemption.Victim> victims) {
+            List<String> parts = new ArrayList<>();
+            for (Preemption.Victim victim : victims) {
+                String which = victim.whole() ? "all " + victim.pods().size() + " pod(s) of "
+                        : victim.pods().size() + " surplus pod(s) of ";
+                parts.add(which + victim.key() + " (priority " + victim.gang().gang().priority() + ")");
+            }
+            String listed = parts.size() == 1 ? parts.get(0)
+                    : String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
+            return "evicts " + listed + (admission ? " to admit " : " to place ") + work.gang().key();
+        }
+    }
+
+    /** The set without the surplus units of gangs it takes whole, which take those members anyway. */
+    private static List<Unit> withoutSurplusOfWhole(List<Unit> set) {
+        Set<Candidate> whole = Collections.newSetFromMap(new IdentityHashMap<>());
+        set.stream().filter(Unit::whole).forEach(unit -> whole.add(unit.gang()));
+        return set.stream().filter(unit -> unit.whole() || !whole.contains(unit.gang())).toList();
+    }
+
+    /**
+     * A running pod of a candidate gang.
+     *
+     * @param useful whether some pod of the preemptor may run on its node
+     */
+    private record Member(PodInfo pod, NodeState node, boolean useful) {
+    }
+
+    /** A candidate gang and its members, newest first once sorted. */
+    private static final class Candidate {
+        private final RunningGang running;
+        private final List<Member> members = new ArrayList<>();
+
+        Candidate(RunningGang running) {
+            this.running = running;
+        }
+
+        /**
+         * The members on useful nodes that may be taken as surplus, newest first: as many as the gang has
+         * above minMember, and per task above its minTaskMember, so that any subset of them may go.
+         */
+        List<Member> surplusMembers() {
+            GangInfo gang = running.gang();
+            int left = members.size() - gang.minMember();
+            if (left <= 0) {
+                return List.of();
+            }
+            Map<String, Integer> leftByTask = new HashMap<>();
+            for (Member member : members) {
+                leftByTask.merge(member.pod().task(), 1, Integer::sum);
+            }
+            gang.minTaskMember().forEach((task, minimum) -> leftByTask.computeIfPresent(task, (t, n) -> n - minimum));
+            List<Member> surplus = new ArrayList<>();
+            for (Member member : members) {
+                String task = member.pod().task();
+                if (left > 0 && member.useful() && leftByTask.get(task) > 0) {
+                    surplus.add(member);
+                    leftByTask.merge(task, -1, Integer::sum);
+                    left--;
+                }
+            }
+            return surplus;
+        }
+    }
+
+    /**
+     * A victim unit.
+     *
+     * @param gang    the gang it takes from
+     * @param surplus the surplus member it takes; {@code null} when it takes the gang whole
+     */
+    private record Unit(Candidate gang, Member surplus) {
+        boolean whole() {
+            return surplus == null;
+        }
+    }
+
+    /** The members a unit takes, after the units before it in its set. */
+    private record Taking(Unit unit, List<Member> members) {
+    }
+}
