@@ -163,7 +163,7 @@ final class PodEvictor {
     private void countEviction(GroupKey gang) {
         PodGroup podGroup = podGroups.getByKey(Cache.namespaceKeyFunc(gang.namespace(), gang.name()));
         for (int attempt = 1; attempt <= MAX_CONFLICT_RETRIES && podGroup != null; attempt++) {
-            int count = evictions(podGroup) + 1;
+            int count = KubeObjects.evictions(podGroup) + 1;
             Map<String, Object> patch = Map.of("metadata", Map.of(
                     "resourceVersion", podGroup.getMetadata().getResourceVersion(),
                     "annotations", Map.of(EVICTIONS_ANNOTATION, String.valueOf(count))));
@@ -178,20 +178,6 @@ final class PodEvictor {
                 }
                 podGroup = client.resources(PodGroup.class).inNamespace(gang.namespace()).withName(gang.name()).get();
             }
-        }
-    }
-
-    /** The PodGroup's eviction count from its annotation; 0 when absent or unreadable. */
-    static int evictions(PodGroup podGroup) {
-        Map<String, String> annotations = podGroup.getMetadata().getAnnotations();
-        String value = annotations == null ? null : annotations.get(EVICTIONS_ANNOTATION);
-        if (value == null) {
-            return 0;
-        }
-        try {
-            return Math.max(Integer.parseInt(value.trim()), 0);
-        } catch (NumberFormatException e) {
-            return 0;
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
@@ -11,6 +12,8 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.RunningGang;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
@@ -53,6 +56,8 @@ final class SchedulerCache {
      */
     private final Set<GroupKey> waitingForAdmission = new LinkedHashSet<>();
     private final PriorityClasses priorityClasses = new PriorityClasses();
+    /** The Queues by name, as the placement core sees them. */
+    private final Map<String, QueueInfo> queues = new TreeMap<>();
     private final JobAdmissionRule jobAdmission;
 
     /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
@@ -183,6 +188,21 @@ final class SchedulerCache {
         return waiting != null && !waiting.pending.isEmpty();
     }
 
+    /** @return whether the queue changed while gangs wait, which can reorder, hold or release them */
+    synchronized boolean putQueue(Queue queue) {
+        QueueInfo now = KubeObjects.queueInfo(queue);
+        return !now.equals(queues.put(now.name(), now)) && anyWaiting();
+    }
+
+    /** @return whether gangs wait, which may now be held or reordered */
+    synchronized boolean removeQueue(Queue queue) {
+        return queues.remove(queue.getMetadata().getName()) != null && anyWaiting();
+    }
+
+    private boolean anyWaiting() {
+        return anyPending() || !waitingForAdmission.isEmpty();
+    }
+
     /** @return whether the class's value or default-ness changed while pods wait, which can reorder gangs */
     synchronized boolean putPriorityClass(PriorityClass priorityClass) {
         return priorityClasses.put(priorityClass) && anyPending();
@@ -201,7 +221,9 @@ final class SchedulerCache {
      * A snapshot and the gangs to try: gangs with pending pods, and gangs of Jobs that wait for admission
      * before they create pods (with the pods they will create, see {@link JobPodTemplates}). A gang of a
      * PodGroup that does not exist (yet) is not tried: its pods are listed apart, to be told why they
-     * wait. Only pods bound to nodes that still exist count toward a gang's quorum.
+     * wait. Only pods bound to nodes that still exist count toward a gang's quorum. Also every gang of a
+     * PodGroup with pods bound, as running, and the queues, {@link QueueInfo#DEFAULT} among them even before
+     * its Queue object exists, since gangs that name no queue are in it from the start.
      */
     synchronized CycleInput beginCycle() {
         List<PendingGang> gangs = new ArrayList<>();
@@ -237,7 +259,34 @@ final class SchedulerCache {
             int members = bound.total() + group.succeeded.values().stream().mapToInt(Integer::intValue).sum();
             gangs.add(new PendingGang(gang, pending, members, byTask, null, expected));
         }
-        return new CycleInput(cluster.snapshot(), gangs, missing);
+        return new CycleInput(cluster.snapshot(), gangs, missing, runningGangs(), queueInfos());
+    }
+
+    /**
+     * The gangs of PodGroups with pods bound to existing nodes, each started when its group's {@code Scheduled}
+     * condition says, else at the earliest bind the cache saw.
+     */
+    private Map<GroupKey, RunningGang> runningGangs() {
+        Map<GroupKey, RunningGang> running = new HashMap<>();
+        groups.forEach((key, group) -> {
+            GangRequirements spec = podGroups.get(key);
+            if (spec == null || group.bound.isEmpty() || group.bound.countOn(cluster::hasNode).total() == 0) {
+                return;
+            }
+            GangInfo gang = gangInfo(key, group, List.of());
+            Instant startedAt = spec.scheduledAt() != null ? spec.scheduledAt()
+                    : group.firstBoundAt != null ? group.firstBoundAt : spec.createdAt();
+            running.put(key, new RunningGang(gang, startedAt, spec.evictions()));
+        });
+        return running;
+    }
+
+    private List<QueueInfo> queueInfos() {
+        List<QueueInfo> list = new ArrayList<>(queues.values());
+        if (!queues.containsKey(QueueInfo.DEFAULT)) {
+            list.add(QueueInfo.of(QueueInfo.DEFAULT, 1));
+        }
+        return list;
     }
 
     /**
@@ -267,13 +316,15 @@ final class SchedulerCache {
         // The PodGroup's class if it names a known one, else its highest pod (pods of a group should agree).
         Integer groupPriority = priorityClasses.valueOf(spec.priorityClassName());
         int priority = groupPriority != null ? groupPriority
-                : group.pending.isEmpty() ? expected.stream().mapToInt(PodInfo::priority).max().orElse(0)
-                : group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0);
+                : !group.pending.isEmpty() ? group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0)
+                : !expected.isEmpty() ? expected.stream().mapToInt(PodInfo::priority).max().orElse(0)
+                : group.boundPriorities.isEmpty() ? 0 : group.boundPriorities.lastKey();
         // A Job's gang queues from when the job was submitted: its PodGroup is created later, and the job
         // controller's workers create the PodGroups of jobs submitted together in any order.
         JobPodTemplates job = ownerJob(key, spec);
         return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority,
-                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology());
+                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology(), spec.queue(),
+                spec.maxRuntime());
     }
 
     /**
@@ -369,7 +420,12 @@ final class SchedulerCache {
             cluster.occupy(pod.nodeName(), pod.info());
             // A bound pod of no PodGroup is a finished gang of one; nothing needs its count.
             if (!key.standalonePod()) {
-                groups.computeIfAbsent(key, k -> new GroupPods()).bound.add(pod.nodeName(), pod.info().task());
+                GroupPods group = groups.computeIfAbsent(key, k -> new GroupPods());
+                group.bound.add(pod.nodeName(), pod.info().task());
+                group.boundPriorities.merge(pod.info().priority(), 1, Integer::sum);
+                if (group.firstBoundAt == null || pod.boundAt().isBefore(group.firstBoundAt)) {
+                    group.firstBoundAt = pod.boundAt();
+                }
             }
         } else {
             groups.computeIfAbsent(key, k -> new GroupPods()).pending.put(pod.info().name(), pod);
@@ -392,7 +448,12 @@ final class SchedulerCache {
             if (key.standalonePod()) {
                 return;
             }
-            groups.get(key).bound.remove(pod.nodeName(), pod.info().task());
+            GroupPods group = groups.get(key);
+            group.bound.remove(pod.nodeName(), pod.info().task());
+            group.boundPriorities.computeIfPresent(pod.info().priority(), (priority, n) -> n == 1 ? null : n - 1);
+            if (group.bound.isEmpty()) {
+                group.firstBoundAt = null;
+            }
         } else {
             groups.get(key).pending.remove(pod.info().name());
         }
@@ -415,11 +476,12 @@ final class SchedulerCache {
 
     /** A pod that is pending for us or uses a node's room. */
     private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
-                             Integer specPriority, String priorityClassName) {
+                             Integer specPriority, String priorityClassName, Instant boundAt) {
 
         static CachedPod of(Pod pod, PodState state, String nodeName) {
             return new CachedPod(pod.getMetadata().getUid(), KubeObjects.podInfo(pod), state, nodeName,
-                    KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName());
+                    KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName(),
+                    KubeObjects.boundAt(pod));
         }
 
         boolean occupiesNode() {
@@ -427,7 +489,7 @@ final class SchedulerCache {
         }
 
         CachedPod with(PodState newState, String newNode) {
-            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName);
+            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName, boundAt);
         }
     }
 
@@ -439,6 +501,10 @@ final class SchedulerCache {
         private final TreeMap<String, CachedPod> pending = new TreeMap<>();
         private final BoundMembers bound = new BoundMembers();
         private final Map<String, Integer> succeeded = new HashMap<>();
+        /** The bound pods' {@code spec.priority}, with how many have each: a running gang's priority. */
+        private final TreeMap<Integer, Integer> boundPriorities = new TreeMap<>();
+        /** The earliest bind of the pods bound now; {@code null} with none bound. */
+        private Instant firstBoundAt;
 
         boolean isEmpty() {
             return pending.isEmpty() && bound.isEmpty() && succeeded.isEmpty();

@@ -6,6 +6,7 @@ import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.QueueHold;
 import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -64,8 +65,11 @@ final class SchedulingEvents {
         this.executor = executor;
     }
 
-    /** Records what changed since the last cycle; gangs absent from {@code results} are forgotten. */
-    void report(List<GangPlacement> results) {
+    /**
+     * Records what changed since the last cycle; gangs absent from {@code results} and {@code holds} are
+     * forgotten. A held gang gets a {@code FailedScheduling} Warning with the hold's message.
+     */
+    void report(List<GangPlacement> results, List<QueueHold> holds) {
         Map<GroupKey, String> now = new HashMap<>();
         Map<GroupKey, SortedSet<String>> notEvaluatedNow = new HashMap<>();
         for (GangPlacement result : results) {
@@ -89,6 +93,14 @@ final class SchedulingEvents {
             if (!event.equals(recorded.get(key))) {
                 record(key, result.placed() || admitted ? EventRecorder.NORMAL : EventRecorder.WARNING, reason,
                         message);
+            }
+        }
+        for (QueueHold hold : holds) {
+            GroupKey key = hold.gang().key();
+            String event = FAILED_SCHEDULING + ": " + hold.message();
+            now.put(key, event);
+            if (!event.equals(recorded.get(key))) {
+                record(key, EventRecorder.WARNING, FAILED_SCHEDULING, hold.message());
             }
         }
         recorded = now;
