@@ -11,17 +11,24 @@ import java.util.Set;
 
 /**
  * The scheduling cycle under queues (see {@code docs/queues.md}): fair shares, the queues' order and
- * limits, preemption within a queue and reclaim across queues, and backfill around the head gang's
- * reservation, on top of {@link GangQueue}'s coscheduling semantics (backoff, the near-quorum
- * reservation, admission), which stay as they are.
+ * limits, preemption within a queue and reclaim across queues, and backfill around each queue's head
+ * gang, on top of {@link GangQueue}'s coscheduling semantics (backoff, the near-quorum reservation,
+ * admission), which stay as they are.
+ *
+ * <p>A cycle: the gangs promised room by earlier evictions are tried first ({@link Promises}); then the
+ * others in the queues' order ({@link QueueOrder}) through {@link GangQueue}, with backfill
+ * ({@link BackfillReservation}); then the gangs that found too little room may preempt
+ * ({@link PreemptionRound}). Evicted room is not bound in the cycle that frees it: the victims terminate
+ * first, and the preemptor is held ({@link QueueHold.Reason#PREEMPTING}) until then.
  *
  * <p>Pure and deterministic: time comes in as an argument, and the cluster as a snapshot with the running
- * gangs. Keeps, across cycles, what {@link GangQueue} keeps and since when each gang waits. Not
- * thread-safe; one cycle thread uses it.
+ * gangs. Keeps, across cycles, what {@link GangQueue} keeps, the promises, and since when each gang waits.
+ * Not thread-safe; one cycle thread uses it.
  */
 public final class QueuePlanner {
     private final CoschedulingArgs args;
     private final GangQueue gangQueue;
+    private final Promises promises = new Promises();
     /** Since when each gang that is not placed has waited: the first cycle it was tried and did not start. */
     private final Map<GroupKey, Instant> waitingSince = new HashMap<>();
 
@@ -36,7 +43,8 @@ public final class QueuePlanner {
      * @param snapshot the cluster, with every bound pod (terminating ones included) on its node; trials
      *                 place pods on it
      * @param gangs    gangs with pods to place or waiting for admission
-     * @param running  gangs with pods bound, by key, for their queue, priority, start and {@code maxRuntime}
+     * @param running  gangs with pods bound, by key, for their queue, priority, start and {@code maxRuntime};
+     *                 the candidates for eviction and what backfill waits for
      * @param queues   every queue (the manager keeps {@link QueueInfo#DEFAULT} among them); gangs of any
      *                 other queue are held
      * @param now      the cycle's time
@@ -45,14 +53,93 @@ public final class QueuePlanner {
                           List<QueueInfo> queues, Instant now) {
         QueueTree tree = new QueueTree(queues);
         QueueLedger ledger = new QueueLedger(tree, snapshot, gangs, running);
+        promises.retain(gangs);
+        Map<GroupKey, String> queueOfGang = new HashMap<>();
+        running.forEach((key, gang) -> queueOfGang.put(key, gang.gang().queue()));
+        gangs.forEach(gang -> queueOfGang.put(gang.gang().key(), gang.gang().queue()));
+        promises.attribute(ledger, snapshot, queueOfGang);
+
+        List<GangPlacement> placements = new ArrayList<>();
+        List<QueueHold> holds = new ArrayList<>();
+        List<PendingGang> others = tryPromised(snapshot, gangs, ledger, placements, holds);
         QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, args, now));
-        List<GangPlacement> placements = gangQueue.plan(snapshot, gangs, now, order);
-        rememberWaiting(gangs, placements, order.holds(), now);
+        placements.addAll(gangQueue.plan(snapshot, others, now, order));
+        holds.addAll(order.holds());
+
+        List<PendingGang> waiting = new ArrayList<>();
+        Set<GroupKey> failed = new HashSet<>();
+        placements.forEach(result -> {
+            if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES) {
+                failed.add(result.gang().key());
+            }
+        });
+        others.forEach(gang -> {
+            if (failed.contains(gang.gang().key())) {
+                waiting.add(gang);
+            }
+        });
+        VictimSearch search = new VictimSearch(snapshot, args.scoring(), args.localityTopologyKey());
+        List<Eviction> evictions = new ArrayList<>();
+        for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince).run(waiting)) {
+            GroupKey key = made.preemptor().gang().key();
+            promises.add(key, made.preemption().evictedPods());
+            evictions.addAll(made.evictions());
+            placements.removeIf(result -> result.gang().key().equals(key));
+            holds.add(new QueueHold(made.preemptor().gang(), made.preemptor().pending(), QueueHold.Reason.PREEMPTING,
+                    made.preemption().message() + " Waiting for the evicted pods to terminate; their room is "
+                            + "held for it."));
+        }
+        rememberWaiting(gangs, placements, holds, now);
         List<QueueStanding> standings = new ArrayList<>(tree.size());
         for (int q = 0; q < tree.size(); q++) {
             standings.add(ledger.standing(q));
         }
-        return new CyclePlan(placements, List.of(), order.holds(), standings);
+        return new CyclePlan(placements, evictions, holds, standings);
+    }
+
+    /**
+     * Tries the promised gangs, oldest promise first, each keeping whatever room it finds; returns the
+     * gangs left for the queues' order.
+     */
+    private List<PendingGang> tryPromised(ClusterSnapshot snapshot, Collection<PendingGang> gangs, QueueLedger ledger,
+                                          List<GangPlacement> placements, List<QueueHold> holds) {
+        List<PendingGang> others = new ArrayList<>();
+        Map<GroupKey, PendingGang> promised = new HashMap<>();
+        for (PendingGang gang : gangs) {
+            if (promises.has(gang.gang().key())) {
+                promised.put(gang.gang().key(), gang);
+            } else {
+                others.add(gang);
+            }
+        }
+        if (promised.isEmpty()) {
+            return others;
+        }
+        GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
+        for (GroupKey key : List.copyOf(promises.gangs())) {
+            PendingGang gang = promised.get(key);
+            boolean admission = gang.pending().isEmpty() && !gang.expected().isEmpty();
+            // A reject percentage of 100 counts any partial placement as near: what room is free is kept.
+            GangPlacement result = admission ? trial.admit(gang) : trial.attempt(gang, 100, true);
+            if (result.placed() || result.outcome() == GangPlacement.Outcome.ADMITTED) {
+                promises.drop(key);
+                placements.add(result);
+                int leaf = ledger.leafOf(gang.gang().queue());
+                if (leaf >= 0) {
+                    result.placements().forEach(p -> ledger.allocate(leaf, p.pod().requests(), 1));
+                }
+            } else if (!promises.remaining(key, snapshot).isEmpty()) {
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.PREEMPTING,
+                        promises.remaining(key, snapshot).size() + " pod(s) evicted for it are still terminating; "
+                                + "their room is held for it."));
+            } else {
+                promises.drop(key);
+                placements.add(new GangPlacement(gang.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
+                        gang.pending(), result.unschedulable(), "The room freed for it by preemption was taken by "
+                        + "pods of other schedulers; it waits in its queue again."));
+            }
+        }
+        return others;
     }
 
     /** Since when the gang waits, or {@code null} if it did not wait at the end of the last cycle. */

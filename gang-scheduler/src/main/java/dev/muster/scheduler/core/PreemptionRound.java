@@ -1,0 +1,122 @@
+package dev.muster.scheduler.core;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A cycle's preemption, after its placements: each gang that found too little room, in the queues'
+ * order, may evict lower-priority gangs of its own queue ({@code withinQueue: LowerPriority}), else, once
+ * it has waited its queue's {@code reclaimDelay}, reclaim from other queues within a {@link ReclaimBudget}.
+ * The {@link VictimSearch} picks the victims and verifies node by node that the preemptor then fits; what
+ * it keeps on the snapshot (victims evicted, the preemptor placed) is seen by the next preemptor's search,
+ * and the ledger follows, so two preemptors never count on the same room or the same share.
+ */
+final class PreemptionRound {
+    private final QueueLedger ledger;
+    private final Map<GroupKey, RunningGang> running;
+    private final VictimSearch search;
+    private final Instant now;
+    private final Map<GroupKey, Instant> waitingSince;
+
+    /**
+     * @param waitingSince since when each gang waits; a gang absent from it starts waiting now
+     */
+    PreemptionRound(QueueLedger ledger, Map<GroupKey, RunningGang> running, VictimSearch search, Instant now,
+                    Map<GroupKey, Instant> waitingSince) {
+        this.ledger = ledger;
+        this.running = running;
+        this.search = search;
+        this.now = now;
+        this.waitingSince = waitingSince;
+    }
+
+    /** A preemption made for one gang, under one rule, as evictions. */
+    record Made(PendingGang preemptor, Preemption preemption, List<Eviction> evictions) {
+    }
+
+    /** Tries each waiting gang in turn; the preemptions made, in the order made. */
+    List<Made> run(List<PendingGang> waiting) {
+        List<PendingGang> order = new ArrayList<>(waiting);
+        order.removeIf(gang -> ledger.leafOf(gang.gang().queue()) < 0);
+        order.sort(Comparator.comparing((PendingGang gang) -> !ledger.belowGuarantee(ledger.leafOf(gang.gang().queue())))
+                .thenComparingDouble(gang -> ledger.share(ledger.leafOf(gang.gang().queue())))
+                .thenComparing(PendingGang::gang, GangOrder.PRIORITY_THEN_AGE));
+        List<Made> made = new ArrayList<>();
+        for (PendingGang gang : order) {
+            Made one = withinQueue(gang);
+            if (one == null) {
+                one = reclaim(gang);
+            }
+            if (one != null) {
+                made.add(one);
+            }
+        }
+        return made;
+    }
+
+    private Made withinQueue(PendingGang gang) {
+        int leaf = ledger.leafOf(gang.gang().queue());
+        if (ledger.tree().queue(leaf).preemption().withinQueue() != QueuePreemption.WithinQueue.LOWER_PRIORITY) {
+            return null;
+        }
+        Map<GroupKey, RunningGang> candidates = new LinkedHashMap<>();
+        running.forEach((key, other) -> {
+            if (ledger.leafOf(other.gang().queue()) == leaf && other.gang().priority() < gang.gang().priority()) {
+                candidates.put(key, other);
+            }
+        });
+        return candidates.isEmpty() ? null
+                : made(gang, search.find(gang, candidates, VictimBudget.UNLIMITED), Eviction.Rule.WITHIN_QUEUE);
+    }
+
+    private Made reclaim(PendingGang gang) {
+        int leaf = ledger.leafOf(gang.gang().queue());
+        QueuePreemption preemption = ledger.tree().queue(leaf).preemption();
+        Instant since = waitingSince.getOrDefault(gang.gang().key(), now);
+        if (!preemption.reclaim() || now.isBefore(since.plus(preemption.reclaimDelay()))) {
+            return null;
+        }
+        ReclaimBudget budget = new ReclaimBudget(ledger, leaf);
+        Map<GroupKey, RunningGang> candidates = new LinkedHashMap<>();
+        running.forEach((key, other) -> {
+            if (budget.candidate(other)) {
+                candidates.put(key, other);
+            }
+        });
+        return candidates.isEmpty() ? null : made(gang, search.find(gang, candidates, budget), Eviction.Rule.RECLAIM);
+    }
+
+    private Made made(PendingGang gang, Optional<Preemption> found, Eviction.Rule rule) {
+        if (found.isEmpty()) {
+            return null;
+        }
+        Preemption preemption = found.get();
+        int leaf = ledger.leafOf(gang.gang().queue());
+        String standings = rule == Eviction.Rule.RECLAIM ? standingsBefore(leaf, preemption) : "";
+        List<Eviction> evictions = new ArrayList<>();
+        for (Preemption.Victim victim : preemption.victims()) {
+            int victimLeaf = ledger.leafOf(victim.gang().gang().queue());
+            victim.pods().forEach(p -> ledger.allocate(victimLeaf, p.pod().requests(), -1));
+            evictions.add(new Eviction(victim.key(), victim.pods(), victim.whole(), gang.gang().key(), rule,
+                    rule.reason() + ": " + preemption.message() + standings));
+        }
+        preemption.placement().placements().forEach(p -> ledger.allocate(leaf, p.pod().requests(), 1));
+        return new Made(gang, preemption, evictions);
+    }
+
+    /** The queues' shares before a reclaim, for its Events. */
+    private String standingsBefore(int leaf, Preemption preemption) {
+        StringBuilder text = new StringBuilder(" Queue ").append(ledger.tree().queue(leaf).name())
+                .append(" share ").append(String.format(Locale.ROOT, "%.2f", ledger.share(leaf)));
+        preemption.victims().stream().map(victim -> ledger.leafOf(victim.gang().gang().queue())).distinct()
+                .forEach(q -> text.append(", queue ").append(ledger.tree().queue(q).name()).append(" share ")
+                        .append(String.format(Locale.ROOT, "%.2f", ledger.share(q))));
+        return text.append(" (allocation over fair share).").toString();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.muster.scheduler.core;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a gang of one queue may reclaim from the others ({@code docs/queues.md}), as the {@link VictimBudget}
+ * of its victim search. The two queues are compared at the level just below their common ancestor: the
+ * waiting side {@code W} (the waiting queue or its ancestor there) and the victim side {@code V}. Taking
+ * pods from {@code V}, with what the set took before, is allowed only if, on every resource:
+ *
+ * <ul>
+ *   <li>{@code V} keeps at least its fair share: reclaim takes only what a queue holds above it;</li>
+ *   <li>{@code V} and the victim's own queue keep at least their guarantee;</li>
+ *   <li>the waiting queue, and {@code W}, hold at most their fair share with everything taken: a queue
+ *       never evicts in order to borrow;</li>
+ *   <li>{@code W}'s share then is at most {@code V}'s: a reclaim never turns the tables, so two queues
+ *       cannot reclaim from each other in turn.</li>
+ * </ul>
+ *
+ * <p>Every rule only tightens as more is taken, so the budget is monotone, as the search wants.
+ */
+final class ReclaimBudget implements VictimBudget {
+    /** Slack for comparing shares and fair shares, which are doubles. */
+    private static final double EPSILON = 1e-9;
+
+    private final QueueLedger ledger;
+    private final QueueTree tree;
+    private final int waitingLeaf;
+
+    ReclaimBudget(QueueLedger ledger, int waitingLeaf) {
+        this.ledger = ledger;
+        this.tree = ledger.tree();
+        this.waitingLeaf = waitingLeaf;
+    }
+
+    /** Whether the running gang's queue is one the waiting queue may reclaim from at all, before any take. */
+    boolean candidate(RunningGang gang) {
+        int victimLeaf = ledger.leafOf(gang.gang().queue());
+        int[] sides = victimLeaf < 0 ? null : tree.sidesBelowCommonAncestor(waitingLeaf, victimLeaf);
+        if (sides == null) {
+            return false;
+        }
+        for (int d = 0; d < ledger.dims(); d++) {
+            if (d != ResourceVector.PODS_DIM && ledger.allocated(sides[1], d) > ledger.fair(sides[1], d) + EPSILON) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean allows(RunningGang victim, List<PodInfo> pods, Map<String, ResourceVector> takenByQueue) {
+        int victimLeaf = ledger.leafOf(victim.gang().queue());
+        int[] sides = victimLeaf < 0 ? null : tree.sidesBelowCommonAncestor(waitingLeaf, victimLeaf);
+        if (sides == null) {
+            return false;
+        }
+        int waitingSide = sides[0];
+        int victimSide = sides[1];
+        long[] these = QueueLedger.requests(pods);
+        long[] fromVictimSide = these.clone();
+        long[] fromVictimLeaf = these.clone();
+        long[] total = these.clone();
+        takenByQueue.forEach((queue, taken) -> {
+            int leaf = ledger.leafOf(queue);
+            QueueLedger.add(total, taken, 1);
+            if (leaf >= 0 && tree.pathUp(leaf).contains(victimSide)) {
+                QueueLedger.add(fromVictimSide, taken, 1);
+            }
+            if (leaf == victimLeaf) {
+                QueueLedger.add(fromVictimLeaf, taken, 1);
+            }
+        });
+        for (int d = 0; d < ledger.dims(); d++) {
+            if (d == ResourceVector.PODS_DIM || these[d] == 0 && total[d] == 0) {
+                continue;
+            }
+            if (ledger.allocated(victimSide, d) - fromVictimSide[d] < ledger.fair(victimSide, d) - EPSILON
+                    || below(victimSide, d, fromVictimSide[d]) || below(victimLeaf, d, fromVictimLeaf[d])
+                    || ledger.allocated(waitingLeaf, d) + total[d] > ledger.fair(waitingLeaf, d) + EPSILON
+                    || ledger.allocated(waitingSide, d) + fromVictimSide[d] > ledger.fair(waitingSide, d) + EPSILON) {
+                return false;
+            }
+        }
+        return ledger.shareWith(waitingSide, fromVictimSide, 1)
+                <= ledger.shareWith(victimSide, fromVictimSide, -1) + EPSILON;
+    }
+
+    /** Whether the queue would hold less than its guarantee after giving up {@code taken}. */
+    private boolean below(int queue, int dim, long taken) {
+        return ledger.allocated(queue, dim) - taken < tree.queue(queue).guarantee().at(dim);
+    }
+}

@@ -1,0 +1,273 @@
+package dev.muster.scheduler.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static dev.muster.scheduler.core.QueueCluster.at;
+import static dev.muster.scheduler.core.QueueCluster.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The seven scenarios of issue 14 in virtual time, on nodes of 8 GPUs, with their exact numbers. */
+class QueueScenariosTest {
+    private static final Duration SECOND = Duration.ofSeconds(1);
+    private static final QueuePreemption DEFAULTS = QueuePreemption.DEFAULTS;
+
+    @Test
+    void scenario1HeavierQueueReclaimsWholeGangsThenNothingMoves() {
+        QueueCluster cluster = new QueueCluster(4).queue(queue("A", null, 1, 0, null, DEFAULTS))
+                .queue(queue("B", null, 3, 0, null, DEFAULTS));
+        for (int i = 1; i <= 8; i++) {
+            cluster.submit("a" + i, "A", 4, 1, 4);
+        }
+        cluster.cycle();
+        assertThat(cluster.gpus("A")).isEqualTo(32);
+
+        cluster.advanceTo(at(1));
+        for (int i = 1; i <= 6; i++) {
+            cluster.submit("b" + i, "B", 4, 1, 4);
+        }
+        cluster.runUntil(at(40), SECOND);
+
+        assertThat(cluster.evictions).hasSize(6).allSatisfy(e -> {
+            assertThat(e.wholeGang()).isTrue();
+            assertThat(e.rule()).isEqualTo(Eviction.Rule.RECLAIM);
+        });
+        assertThat(cluster.evictions).extracting(e -> e.victim().name())
+                .containsExactlyInAnyOrder("a3", "a4", "a5", "a6", "a7", "a8");
+        assertThat(cluster.gpus("A")).isEqualTo(8);
+        assertThat(cluster.gpus("B")).isEqualTo(24);
+
+        cluster.runUntil(at(40 + 600), SECOND);
+        assertThat(cluster.evictions).hasSize(6);
+        assertThat(cluster.gpus("A")).isEqualTo(8);
+        assertThat(cluster.gpus("B")).isEqualTo(24);
+    }
+
+    @Test
+    void scenario2GuaranteeReclaimsFromBothQueuesDownToTheirFairShares() {
+        QueueCluster cluster = new QueueCluster(5).queue(queue("prod", null, 1, 16, null, DEFAULTS))
+                .queue(queue("research", null, 1, 0, null, DEFAULTS)).queue(queue("batch", null, 2, 0, null, DEFAULTS));
+        cluster.submit("p0", "prod", 1, 4, 1);
+        for (int i = 0; i < 10; i++) {
+            cluster.submit("r" + i, "research", 1, 4, 1);
+        }
+        for (int i = 0; i < 10; i++) {
+            cluster.submit("b" + i, "batch", 1, 4, 1);
+        }
+        cluster.runUntil(at(60), SECOND);
+        assertThat(List.of(cluster.gpus("prod"), cluster.gpus("research"), cluster.gpus("batch")))
+                .containsExactly(4L, 12L, 24L);
+        assertThat(cluster.evictions).isEmpty();
+
+        for (int i = 1; i <= 5; i++) {
+            cluster.submit("p" + i, "prod", 1, 4, 1);
+        }
+        cluster.runUntil(at(60 + 120), SECOND);
+
+        assertThat(List.of(cluster.gpus("prod"), cluster.gpus("research"), cluster.gpus("batch")))
+                .containsExactly(16L, 8L, 16L);
+        assertThat(evictedGpus(cluster, "r")).isEqualTo(4);
+        assertThat(evictedGpus(cluster, "b")).isEqualTo(8);
+    }
+
+    private static long evictedGpus(QueueCluster cluster, String prefix) {
+        return cluster.evictions.stream().filter(e -> e.victim().name().startsWith(prefix))
+                .mapToLong(e -> e.pods().stream().mapToLong(p -> p.pod().requests().get(QueueFixtures.GPU)).sum())
+                .sum();
+    }
+
+    /** Four nodes, each full with one 8×1 gang: L1, L2 (priority 100, min 8), L3 (100, min 4), L4 (50, min 8). */
+    private static QueueCluster scenario3() {
+        QueueCluster cluster = new QueueCluster(4).queue(queue(QueueInfo.DEFAULT, null, 1, 0, null, DEFAULTS));
+        cluster.bind(cluster.submit("L1", QueueInfo.DEFAULT, 8, 1, 8, 100, null, null), "n1");
+        cluster.bind(cluster.submit("L2", QueueInfo.DEFAULT, 8, 1, 8, 100, null, null), "n2");
+        cluster.bind(cluster.submit("L3", QueueInfo.DEFAULT, 8, 1, 4, 100, null, null), "n3");
+        cluster.bind(cluster.submit("L4", QueueInfo.DEFAULT, 8, 1, 8, 50, null, null), "n4");
+        return cluster;
+    }
+
+    @Test
+    void scenario3AWholeNodeGangEvictsTheLowestPriorityGangWhole() {
+        QueueCluster cluster = scenario3();
+        cluster.advanceTo(at(1));
+        cluster.submit("H", QueueInfo.DEFAULT, 1, 8, 1, 1000, null, null);
+        cluster.runUntil(at(3), SECOND);
+
+        assertThat(cluster.evictions).singleElement().satisfies(e -> {
+            assertThat(e.victim().name()).isEqualTo("L4");
+            assertThat(e.wholeGang()).isTrue();
+            assertThat(e.pods()).hasSize(8);
+            assertThat(e.rule()).isEqualTo(Eviction.Rule.WITHIN_QUEUE);
+        });
+        assertThat(cluster.nodeOf("H")).isEqualTo("n4");
+    }
+
+    @Test
+    void scenario3ASmallGangTakesOnlySurplusMembers() {
+        QueueCluster cluster = scenario3();
+        cluster.advanceTo(at(1));
+        cluster.submit("H", QueueInfo.DEFAULT, 4, 1, 4, 1000, null, null);
+        cluster.runUntil(at(3), SECOND);
+
+        assertThat(cluster.evictions).singleElement().satisfies(e -> {
+            assertThat(e.victim().name()).isEqualTo("L3");
+            assertThat(e.wholeGang()).isFalse();
+            assertThat(e.pods()).hasSize(4);
+        });
+        assertThat(cluster.job("L3").bound).hasSize(4);
+        assertThat(cluster.job("L4").bound).hasSize(8);
+        assertThat(cluster.nodeOf("H")).isEqualTo("n3");
+    }
+
+    @Test
+    void scenario4SurplusMembersSplitOneNodeGangEvenly() {
+        QueueCluster cluster = new QueueCluster(2).queue(queue("A", null, 1, 0, null, DEFAULTS))
+                .queue(queue("B", null, 1, 0, null, DEFAULTS));
+        cluster.submit("a", "A", 8, 2, 2);
+        cluster.cycle();
+        assertThat(cluster.gpus("A")).isEqualTo(16);
+        cluster.advanceTo(at(1));
+        cluster.submit("b", "B", 8, 2, 2);
+        cluster.runUntil(at(600), SECOND);
+
+        assertThat(cluster.evictedPods()).isEqualTo(4);
+        assertThat(cluster.evictions).allSatisfy(e -> assertThat(e.wholeGang()).isFalse());
+        assertThat(cluster.gpus("A")).isEqualTo(8);
+        assertThat(cluster.gpus("B")).isEqualTo(8);
+    }
+
+    @Test
+    void scenario5BackfillStartsShortJobsBeforeTheReservedBigOne() {
+        QueueCluster cluster = new QueueCluster(4).queue(queue(QueueInfo.DEFAULT, null, 1, 0, null, DEFAULTS));
+        long[] ends = {60, 30, 90, 120};
+        for (int i = 0; i < 4; i++) {
+            Duration runtime = Duration.ofSeconds(ends[i]);
+            cluster.bind(cluster.submit("r" + (i + 1), QueueInfo.DEFAULT, 1, 8, 1, 0, runtime, runtime), "n" + (i + 1));
+        }
+        cluster.submit("BIG", QueueInfo.DEFAULT, 2, 8, 2, 0, Duration.ofSeconds(60), Duration.ofSeconds(60));
+        cluster.submit("j1", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(20), Duration.ofSeconds(20));
+        cluster.submit("j2", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(40), Duration.ofSeconds(40));
+        cluster.submit("j3", QueueInfo.DEFAULT, 1, 8, 1, 0, null, Duration.ofSeconds(100));
+
+        cluster.runUntil(at(59), SECOND);
+        assertThat(cluster.job("j1").endedAt).isEqualTo(at(50));
+        assertThat(cluster.job("j2").startedAt).isNull();
+        assertThat(cluster.job("j3").startedAt).isNull();
+        cluster.runUntil(at(60), SECOND);
+
+        assertThat(cluster.job("BIG").startedAt).isEqualTo(at(60));
+        assertThat(cluster.nodeOf("BIG")).isEqualTo("n1,n2");
+        cluster.runUntil(at(200), SECOND);
+        assertThat(cluster.evictions).isEmpty();
+    }
+
+    @Test
+    void scenario5TheShortJobStartsAt30OnTheNodeThatFreedUp() {
+        QueueCluster cluster = new QueueCluster(4).queue(queue(QueueInfo.DEFAULT, null, 1, 0, null, DEFAULTS));
+        long[] ends = {60, 30, 90, 120};
+        for (int i = 0; i < 4; i++) {
+            Duration runtime = Duration.ofSeconds(ends[i]);
+            cluster.bind(cluster.submit("r" + (i + 1), QueueInfo.DEFAULT, 1, 8, 1, 0, runtime, runtime), "n" + (i + 1));
+        }
+        cluster.submit("BIG", QueueInfo.DEFAULT, 2, 8, 2, 0, Duration.ofSeconds(60), Duration.ofSeconds(60));
+        cluster.submit("j1", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(20), Duration.ofSeconds(20));
+        cluster.submit("j2", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(40), Duration.ofSeconds(40));
+        cluster.submit("j3", QueueInfo.DEFAULT, 1, 8, 1, 0, null, Duration.ofSeconds(100));
+
+        cluster.runUntil(at(30), SECOND);
+
+        assertThat(cluster.job("j1").startedAt).isEqualTo(at(30));
+        assertThat(cluster.nodeOf("j1")).isEqualTo("n2");
+        assertThat(cluster.job("BIG").startedAt).isNull();
+        cluster.runUntil(at(200), SECOND);
+        assertThat(cluster.nodeOf("j2")).isEqualTo("n3");
+        assertThat(cluster.job("j2").startedAt).isEqualTo(at(90));
+    }
+
+    @Test
+    void scenario6HierarchyReclaimsWithinTheOrgAndLeavesTheOtherOrgAlone() {
+        List<QueueInfo> queues = List.of(queue("orgA", null, 1, 0, 24L, DEFAULTS), queue("A1", "orgA", 1, 0, null, DEFAULTS),
+                queue("A2", "orgA", 3, 0, null, DEFAULTS), queue("orgB", null, 1, 0, null, DEFAULTS));
+        QueueCluster all = cluster(queues);
+        submit(all, "A1", 16);
+        submit(all, "A2", 16);
+        submit(all, "orgB", 16);
+        all.runUntil(at(60), SECOND);
+        assertThat(List.of(all.gpus("A1"), all.gpus("A2"), all.gpus("orgB"))).containsExactly(4L, 12L, 16L);
+
+        QueueCluster smallB = cluster(queues);
+        submit(smallB, "A1", 16);
+        submit(smallB, "A2", 16);
+        submit(smallB, "orgB", 2);
+        smallB.runUntil(at(60), SECOND);
+        assertThat(List.of(smallB.gpus("A1"), smallB.gpus("A2"), smallB.gpus("orgB"))).containsExactly(6L, 18L, 4L);
+        assertThat(smallB.lastPlan.holds()).anySatisfy(hold -> {
+            assertThat(hold.reason()).isEqualTo(QueueHold.Reason.QUEUE_LIMIT);
+            assertThat(hold.message()).contains("orgA", "nvidia.com/gpu", "24");
+        });
+
+        QueueCluster reclaim = cluster(queues);
+        submit(reclaim, "A1", 8);
+        submit(reclaim, "orgB", 8);
+        reclaim.cycle();
+        assertThat(List.of(reclaim.gpus("A1"), reclaim.gpus("orgB"))).containsExactly(16L, 16L);
+        reclaim.advanceTo(at(1));
+        submit(reclaim, "A2", 6);
+        reclaim.runUntil(at(120), SECOND);
+
+        assertThat(List.of(reclaim.gpus("A1"), reclaim.gpus("A2"), reclaim.gpus("orgB"))).containsExactly(4L, 12L, 16L);
+        assertThat(reclaim.evictions).hasSize(6).allSatisfy(e -> assertThat(e.victim().name()).startsWith("A1"));
+    }
+
+    private static QueueCluster cluster(List<QueueInfo> queues) {
+        QueueCluster cluster = new QueueCluster(4);
+        queues.forEach(cluster::queue);
+        return cluster;
+    }
+
+    /** Jobs of 1×2 GPUs. */
+    private static void submit(QueueCluster cluster, String queue, int jobs) {
+        for (int i = 0; i < jobs; i++) {
+            cluster.submit(queue + "-" + cluster.jobs.size(), queue, 1, 2, 1);
+        }
+    }
+
+    /** 32 GPUs: prod (guarantee 16) uses 16; research runs two 8-GPU gangs at priority 100. */
+    private static QueueCluster scenario7(QueuePreemption research) {
+        QueueCluster cluster = new QueueCluster(4).queue(queue("prod", null, 1, 16, null, DEFAULTS))
+                .queue(queue("research", null, 1, 0, null, research));
+        cluster.submit("p1", "prod", 1, 8, 1);
+        cluster.submit("p2", "prod", 1, 8, 1);
+        cluster.submit("r1", "research", 1, 8, 1, 100, null, null);
+        cluster.submit("r2", "research", 1, 8, 1, 100, null, null);
+        cluster.cycle();
+        cluster.advanceTo(at(1));
+        cluster.submit("h", "research", 1, 8, 1, 1000, null, null);
+        return cluster;
+    }
+
+    @Test
+    void scenario7APriorityGangEvictsItsOwnQueuesNewestGangAndNotTheGuaranteedQueue() {
+        QueueCluster cluster = scenario7(DEFAULTS);
+        cluster.runUntil(at(120), SECOND);
+
+        assertThat(cluster.evictions).singleElement().satisfies(e -> {
+            assertThat(e.victim().name()).isEqualTo("r2");
+            assertThat(e.rule()).isEqualTo(Eviction.Rule.WITHIN_QUEUE);
+        });
+        assertThat(cluster.gpus("prod")).isEqualTo(16);
+        assertThat(cluster.job("h").startedAt).isNotNull();
+    }
+
+    @Test
+    void scenario7WithoutPreemptionWithinTheQueueNothingIsEvicted() {
+        QueueCluster cluster = scenario7(new QueuePreemption(QueuePreemption.WithinQueue.NEVER, true, null));
+        cluster.runUntil(at(120), SECOND);
+
+        assertThat(cluster.evictions).isEmpty();
+        assertThat(cluster.gpus("prod")).isEqualTo(16);
+        assertThat(cluster.job("h").startedAt).isNull();
+    }
+}
