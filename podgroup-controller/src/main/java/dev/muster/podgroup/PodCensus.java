@@ -1,6 +1,7 @@
 package dev.muster.podgroup;
 
 import dev.muster.api.PodPhase;
+import dev.muster.api.PodPreemption;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.Collection;
@@ -9,7 +10,9 @@ import java.util.function.Predicate;
 /**
  * The members of one PodGroup counted by what matters to the gang. Each pod is in exactly one bucket.
  * Pods that are being deleted are left out: they are leaving the group, and counting them would make
- * a restarted gang look whole until the old pods are gone.
+ * a restarted gang look whole until the old pods are gone. So are pods the scheduler marked as preemption
+ * victims ({@link PodPreemption}), from the moment it marks them: a preempted gang is leaving as a whole, and
+ * must come back Pending, to be admitted again, not look lost (Unknown) or failed while its pods go.
  *
  * @param waiting   not bound to a node yet: the scheduler still has to place them
  * @param starting  bound to a node, not running yet
@@ -38,7 +41,7 @@ public record PodCensus(int waiting, int starting, int running, int succeeded, i
         int failed = 0;
         int lost = 0;
         for (Pod pod : pods) {
-            if (PodPhase.isTerminating(pod)) {
+            if (PodPhase.isTerminating(pod) || PodPreemption.isPreempted(pod)) {
                 continue;
             }
             PodPhase phase = PodPhase.of(pod);

@@ -63,7 +63,8 @@ public final class PodGroupPhaseMachine {
             new Row(Inqueue, QUORUM_RUNNING, Running, ""),
             new Row(Inqueue, GANG_UNPLACEABLE, Pending, "the admission expired or was withdrawn, or the scheduler"
                     + " cannot place the gang any more"),
-            new Row(Inqueue, NO_PODS, Pending, "the placed pods are gone, or the admission ended before any was created"),
+            new Row(Inqueue, NO_PODS, Pending, "the placed pods are gone (or preempted), or the admission ended before"
+                    + " any was created"),
             new Row(Inqueue, GANG_SUCCEEDED, Completed, ""),
             new Row(Inqueue, GANG_FAILED, Failed, ""),
 
@@ -71,7 +72,8 @@ public final class PodGroupPhaseMachine {
             new Row(Running, GANG_UNPLACEABLE, Unknown, "members were lost with their node, or restarted and cannot be"
                     + " rescheduled (reason `PodFailed` or `PodDeleted`); pods placed again at once keep it Running"),
             new Row(Running, MEMBERS_NOT_REPLACED, Unknown, "reason `PodDeleted`"),
-            new Row(Running, NO_PODS, Pending, ""),
+            new Row(Running, NO_PODS, Pending, "every pod is gone, or the scheduler preempted the whole gang: its"
+                    + " victims (`DisruptionTarget`) no longer count, and the gang waits to be admitted again"),
             new Row(Running, GANG_SUCCEEDED, Completed, ""),
             new Row(Running, GANG_FAILED, Failed, ""),
 

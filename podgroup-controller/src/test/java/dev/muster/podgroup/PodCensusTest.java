@@ -2,9 +2,11 @@ package dev.muster.podgroup;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,6 +42,27 @@ class PodCensusTest {
                 "node-1"::equals);
 
         assertThat(census).isEqualTo(new PodCensus(1, 0, 1, 1, 1, 2));
+    }
+
+    @Test
+    void podsThePreemptingSchedulerMarkedAreLeftOutSoAWholePreemptedGangHasNoPodsAndGoesBackToPending() {
+        Pod victim = preempted(pod("Running", "node-1"), "PreemptionByScheduler");
+        Pod otherDisruption = preempted(pod("Running", "node-1"), "DeletionByTaintManager");
+
+        assertThat(PodCensus.of(List.of(victim, otherDisruption, pod("Running", "node-2")), node -> true))
+                .isEqualTo(new PodCensus(0, 0, 2, 0, 0, 0));
+        PodCensus wholeGang = PodCensus.of(List.of(victim, preempted(pod("Running", "node-2"), "PreemptionByScheduler")),
+                node -> true);
+        assertThat(wholeGang).isEqualTo(PodCensus.EMPTY);
+        GangEvent event = GangEvent.observe(wholeGang, 2, Optional.empty());
+        assertThat(event).isEqualTo(GangEvent.NO_PODS);
+        assertThat(new PodGroupPhaseMachine().next(PodGroupPhase.Running, event)).isEqualTo(PodGroupPhase.Pending);
+        assertThat(new PodGroupPhaseMachine().next(PodGroupPhase.Unknown, event)).isEqualTo(PodGroupPhase.Pending);
+    }
+
+    private static Pod preempted(Pod pod, String reason) {
+        return new PodBuilder(pod).editStatus().addNewCondition().withType("DisruptionTarget").withStatus("True")
+                .withReason(reason).withMessage("preempted by ns/big").endCondition().endStatus().build();
     }
 
     private static Pod pod(String phase, String nodeName) {

@@ -41,8 +41,9 @@ public class ComponentsConfiguration {
     }
 
     @Bean
-    ManagerLifecycle managerLifecycle(SharedInformers informers, JobController jobs, PodGroupController podGroups,
-                                      GangScheduler scheduler, Leadership leadership, Exiter exiter) {
-        return new ManagerLifecycle(informers, jobs, podGroups, scheduler, leadership, exiter);
+    ManagerLifecycle managerLifecycle(KubernetesClient client, SharedInformers informers, JobController jobs,
+                                      PodGroupController podGroups, GangScheduler scheduler, Leadership leadership,
+                                      Exiter exiter) {
+        return new ManagerLifecycle(client, informers, jobs, podGroups, scheduler, leadership, exiter);
     }
 }

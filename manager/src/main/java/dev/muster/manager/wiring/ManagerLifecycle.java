@@ -3,16 +3,18 @@ package dev.muster.manager.wiring;
 import dev.muster.job.JobController;
 import dev.muster.manager.leadership.Exiter;
 import dev.muster.manager.leadership.Leadership;
+import dev.muster.manager.queue.DefaultQueue;
 import dev.muster.podgroup.PodGroupController;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.support.informer.SharedInformers;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the informers once the context is ready, and the components once this process leads; stops
- * them in reverse order.
+ * Starts the informers once the context is ready, and the components once this process leads, after
+ * creating the queue {@code default} if it is absent ({@link DefaultQueue}); stops them in reverse order.
  *
  * <p>The informers start at once on every replica, so a standby that takes over decides on a warm cache
  * and its health and endpoints have something to show. Components that register with the informers later
@@ -28,6 +30,7 @@ public final class ManagerLifecycle implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ManagerLifecycle.class);
 
+    private final KubernetesClient client;
     private final SharedInformers informers;
     private final JobController jobs;
     private final PodGroupController podGroups;
@@ -38,8 +41,9 @@ public final class ManagerLifecycle implements SmartLifecycle {
     private volatile boolean stopping;
     private boolean componentsRunning;
 
-    public ManagerLifecycle(SharedInformers informers, JobController jobs, PodGroupController podGroups,
-                            GangScheduler scheduler, Leadership leadership, Exiter exiter) {
+    public ManagerLifecycle(KubernetesClient client, SharedInformers informers, JobController jobs,
+                            PodGroupController podGroups, GangScheduler scheduler, Leadership leadership, Exiter exiter) {
+        this.client = client;
         this.informers = informers;
         this.jobs = jobs;
         this.podGroups = podGroups;
@@ -60,6 +64,8 @@ public final class ManagerLifecycle implements SmartLifecycle {
         if (stopping || componentsRunning) {
             return;
         }
+        // The leader alone writes; a standby that takes over finds the queue there.
+        DefaultQueue.ensure(client);
         podGroups.start();
         jobs.start();
         scheduler.start();

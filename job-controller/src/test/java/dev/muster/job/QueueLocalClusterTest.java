@@ -1,0 +1,128 @@
+package dev.muster.job;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueSpec;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.TestJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Jobs and the queue they name, with the production controller, PodGroup controller and gang scheduler. */
+class QueueLocalClusterTest extends LocalClusterTestBase {
+    /** Long enough for the reconciles that a job's creation and its status writes wake. */
+    private static final Duration HELD_WINDOW = Duration.ofSeconds(2);
+
+    private static Queue queue(String name, String state) {
+        Queue queue = new Queue();
+        queue.setMetadata(new ObjectMetaBuilder().withName(name).build());
+        QueueSpec spec = new QueueSpec();
+        spec.setState(state);
+        queue.setSpec(spec);
+        queue.setStatus(null);
+        return queue;
+    }
+
+    private static Job inQueue(String name, String queue) {
+        Job job = newJob(name, null, runFor("600", task("worker", 2, null)));
+        job.getSpec().setQueue(queue);
+        return job;
+    }
+
+    @Test
+    void aJobNamingAQueueThatDoesNotExistWaitsPendingWithoutPodGroupUntilTheQueueIsCreated() {
+        create(inQueue("orphan", "research"));
+
+        JobStatus held = await().atMost(TIMEOUT).until(() -> status("orphan"),
+                s -> s != null && QueueGate.QUEUE_NOT_FOUND.equals(s.getState().getReason()));
+        assertThat(held.getState().getPhase()).isEqualTo(Pending);
+        assertThat(held.getState().getMessage()).isEqualTo("queue research does not exist; the job starts once it is created");
+        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT))
+                .until(() -> pods("orphan").isEmpty() && podGroup("orphan").isEmpty());
+
+        client.resource(queue("research", null)).create();
+
+        JobStatus running = await().atMost(TIMEOUT).until(() -> status("orphan"), in(Running));
+        assertThat(podGroup("orphan")).map(g -> g.getSpec().getQueue()).contains("research");
+        assertThat(running.getRetryCount()).isZero();
+    }
+
+    @Test
+    void aClosedQueueHoldsJobsThatHaveNotStartedAndLetsRunningOnesGoOn() {
+        client.resource(queue("batch", QueueSpec.OPEN)).create();
+        create(inQueue("early", "batch"));
+        await().atMost(TIMEOUT).until(() -> status("early"), in(Running));
+
+        setState("batch", QueueSpec.CLOSED);
+        create(inQueue("late", "batch"));
+
+        JobStatus held = await().atMost(TIMEOUT).until(() -> status("late"),
+                s -> s != null && QueueGate.QUEUE_CLOSED.equals(s.getState().getReason()));
+        assertThat(held.getState().getPhase()).isEqualTo(Pending);
+        assertThat(held.getState().getMessage()).isEqualTo("queue batch is Closed: its running jobs go on, new ones wait until it is Open");
+        // The gang is proposed, so that it keeps its place in the queue; it gets no pods.
+        await().atMost(TIMEOUT).until(() -> podGroup("late"), Optional::isPresent);
+        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT)).until(() -> pods("late").isEmpty());
+        assertThat(status("early").getState().getPhase()).isEqualTo(Running);
+        assertThat(podNames("early")).containsExactly("early-worker-0", "early-worker-1");
+
+        setState("batch", QueueSpec.OPEN);
+
+        await().atMost(TIMEOUT).until(() -> status("late"), in(Running));
+    }
+
+    @Test
+    void theQueueCrdIsClusterScopedAndRefusesWhatItsSchemaCanTell() {
+        client.resource(queue("team", null)).create();
+        assertThat(client.resources(Queue.class).withName("team").get().getMetadata().getNamespace()).isNull();
+        assertThat(client.resources(Queue.class).list().getItems()).extracting(q -> q.getMetadata().getName()).contains("team");
+
+        Queue ownParent = queue("loop", null);
+        ownParent.getSpec().setParent("loop");
+        assertThatThrownBy(() -> client.resource(ownParent).create()).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("a queue cannot be its own parent");
+        Queue weightless = queue("weightless", null);
+        weightless.getSpec().setWeight(0);
+        assertThatThrownBy(() -> client.resource(weightless).create()).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("spec.weight");
+        assertThatThrownBy(() -> client.resource(queue("ajar", "Ajar")).create()).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("spec.state");
+    }
+
+    private static void setState(String queue, String state) {
+        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+            Queue current = client.resources(Queue.class).withName(queue).get();
+            current.getSpec().setState(state);
+            client.resource(current).update();
+            return true;
+        });
+    }
+
+    @Test
+    void aJobNamingNoQueueIsInTheDefaultQueueAndIsNotHeldWhileThatQueueIsAbsent() {
+        Job job = newJob("plain", null, task("worker", 1, null));
+        assertThat(QueueGate.queueOf(job)).isEqualTo(Queue.DEFAULT);
+        create(job);
+        await().atMost(TIMEOUT).until(() -> status("plain"), in(Running));
+
+        client.resource(queue(Queue.DEFAULT, QueueSpec.CLOSED)).create();
+        create(newJob("plain-late", null, task("worker", 1, null)));
+
+        JobStatus held = await().atMost(TIMEOUT).until(() -> status("plain-late"),
+                s -> s != null && QueueGate.QUEUE_CLOSED.equals(s.getState().getReason()));
+        assertThat(held.getState().getMessage()).startsWith("queue default is Closed");
+        setState(Queue.DEFAULT, QueueSpec.OPEN);
+        await().atMost(TIMEOUT).until(() -> status("plain-late"), in(Running));
+        assertThat(podNames("plain-late")).containsExactly("plain-late-worker-0");
+    }
+}
