@@ -17,11 +17,14 @@ import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,6 +77,17 @@ class KubeObjectsTest {
         assertThat(constraints.preferredAffinity()).containsExactly(new PreferredTerm(1, new NodeSelectorTerm(
                 List.of(new NodeSelectorRequirement("spot", NodeSelectorRequirement.Operator.Exists, List.of())),
                 List.of())));
+    }
+
+    @Test
+    void readsAPodsCreationTimeWhichOrdersAGangsMembersForPreemption() {
+        Pod created = new PodBuilder().withNewMetadata().withNamespace("ns").withName("p")
+                .withCreationTimestamp("2026-03-01T10:15:30Z").endMetadata().withNewSpec().endSpec().build();
+        Pod unknown = new PodBuilder().withNewMetadata().withNamespace("ns").withName("q").endMetadata()
+                .withNewSpec().endSpec().build();
+
+        assertThat(KubeObjects.podInfo(created).createdAt()).isEqualTo(Instant.parse("2026-03-01T10:15:30Z"));
+        assertThat(KubeObjects.podInfo(unknown).createdAt()).isNull();
     }
 
     @Test

@@ -8,12 +8,13 @@ import java.util.Map;
  * above their fair share and only up to the preemptor's, never below a queue's guarantee, preemption
  * within a queue by priority) as a question about one victim unit at a time.
  *
- * <p>The search asks about every unit of each candidate set it weighs, in that set's preference order,
- * telling what the units before it take; a set is weighed only if every unit is allowed. The answers
- * must be a function of the arguments alone (the same question gets the same answer within a search),
- * and should be monotone: pods allowed after some were taken are allowed after less was taken.
- * Otherwise the search stays correct (every set it returns was allowed unit by unit) but may miss a
- * smaller set.
+ * <p>The search first offers every unit in preference order, each after the units allowed before it,
+ * and weighs only units allowed there. It then asks again about every unit of each candidate set it
+ * weighs, in that set's preference order, telling what the units before it take; a set is weighed only
+ * if every unit is allowed. The answers must be a function of the arguments alone (the same question
+ * gets the same answer within a search), and should be monotone: pods allowed after some were taken are
+ * allowed after less was taken. Otherwise the search stays correct (every set it returns was allowed
+ * unit by unit) but may miss a smaller set.
  */
 @FunctionalInterface
 public interface VictimBudget {

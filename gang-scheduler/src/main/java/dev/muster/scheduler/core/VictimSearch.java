@@ -18,15 +18,14 @@ import java.util.Set;
  * Preemption's victim search: which pods of running gangs to evict so that a waiting gang (the
  * preemptor) fits, without breaking any gang below its quorum.
  *
- * <p>A victim unit is either one <em>surplus</em> member of a running gang, a pod above its minMember
- * and above its task's minTaskMember, or the <em>whole</em> gang, every member still running. The
- * surplus members a set may take from a gang are chosen newest first, at most as many as it has above
- * minMember and, per task, above minTaskMember, so any subset of them keeps the gang at its quorum: no
- * set leaves a gang with {@code 0 < running < minMember} or a task below its minimum. Units are
- * preferred in this order: surplus members before whole gangs (the fewest gangs broken), then the
- * victim gang with the lowest priority, the fewest {@linkplain RunningGang#evictions() evictions}, the
- * latest {@linkplain GangInfo#createdAt() creation} ({@link #VICTIM_ORDER}); within a gang, its newest
- * pods first.
+ * <p>A victim unit is either one <em>surplus</em> member of a running gang or the <em>whole</em> gang,
+ * every member still running. A set takes a surplus member only if, without it and the set's surplus
+ * members before it, the gang keeps its minMember and the member's task its minTaskMember, so no set
+ * leaves a gang with {@code 0 < running < minMember} or a task below its minimum. Units are preferred in
+ * this order: surplus members before whole gangs (the fewest gangs broken), then the victim gang with the
+ * lowest priority, the fewest {@linkplain RunningGang#evictions() evictions}, the latest
+ * {@linkplain GangInfo#createdAt() creation} ({@link #VICTIM_ORDER}); within a gang, its newest pods
+ * first ({@link PodInfo#createdAt()}).
  *
  * <p>A set is weighed only if the {@link VictimBudget} allows each of its units, and kept only if the
  * preemptor's {@link GangTrial} then places (or admits) it node by node on the snapshot with the set's
@@ -37,9 +36,16 @@ import java.util.Set;
  * again until none can go, while the preemptor still fits with at least as many pods: every unit
  * returned is needed, and no pod is evicted for room the preemptor would not take.
  *
+ * <p>What the search does not try: a unit the budget refuses after the allowed units before it (in
+ * preference order) is in no set weighed, so a refusing budget may hide a set it would allow; and a
+ * preemptor the trial does not place with every allowed unit evicted gets no preemption, although, a
+ * trial packing greedily, a smaller set might in rare cases let it fit. Short of these, when no
+ * preemption is returned, no gang-safe victim set of the candidates makes the preemptor fit.
+ *
  * <p>Cost: collecting the candidates' pods is one pass over the pods on the nodes, O(P), and sorting
- * them O(V log V) for V candidate pods. Only pods on nodes where some pod of the preemptor may run
- * (its node filters) are surplus units, and only gangs with such a pod are whole units. Each trial
+ * them O(V log V) for V candidate pods. A pre-check per node keeps only the pods on nodes where some
+ * pod of the preemptor passes its node filters and fits the free room plus the room of the candidates'
+ * pods there: only those are surplus units, and only gangs with such a pod are whole units. Each trial
  * evicts a set's pods and runs the preemptor's gang trial, whose shape indexes rescore only the nodes
  * touched and which rejects the gang from slot counts (free plus evicted room per node, per pod shape)
  * before placing anything: a set that cannot make room costs O(k log n) for k pods evicted on n nodes
@@ -108,9 +114,9 @@ public final class VictimSearch {
      * @param candidates the running gangs the preemptor may take from, already chosen by the caller's
      *                   rules (queue, priority); the preemptor's own key is ignored
      * @param budget     what may be taken from them
-     * @return the verified preemption; empty when no allowed set makes the preemptor's quorum fit, when
-     *         the preemptor already fits with every pod it could place without evictions, or when its
-     *         pods are too few for its quorum
+     * @return the verified preemption; empty when its pods are too few for its quorum, when no allowed
+     *         set makes its quorum fit, or when it fits without evictions (placing every pending pod, or
+     *         admitted) or no allowed surplus member lets more of its pods fit
      */
     public Optional<Preemption> find(PendingGang preemptor, Map<GroupKey, RunningGang> candidates,
                                      VictimBudget budget) {
@@ -127,23 +133,26 @@ public final class VictimSearch {
 
     /**
      * Every victim unit in preference order: surplus members of the gangs in {@link #VICTIM_ORDER},
-     * each gang's newest first, then the gangs whole in that order.
+     * each gang's newest first, then the gangs whole in that order. Only members on nodes where some pod
+     * of the preemptor could run with every candidate's pods there evicted are surplus units, and only
+     * gangs with such a member are whole units: evicting others cannot make room for the preemptor.
      */
     private List<Unit> units(PendingGang preemptor, List<PodInfo> toPlace, Map<GroupKey, RunningGang> candidates) {
-        NodeState[] nodes = trial.nodes();
-        boolean[] useful = usefulNodes(nodes, toPlace);
         Map<GroupKey, Candidate> byKey = new HashMap<>();
-        for (NodeState node : nodes) {
+        for (NodeState node : trial.nodes()) {
             List<PodInfo> now = trial.podsOn(node);
             Set<PodInfo> bound = now == node.snapshotPods() ? null : identitySet(node.snapshotPods());
+            List<PodInfo> takeable = new ArrayList<>();
             for (PodInfo pod : now) {
-                RunningGang running = candidates.get(pod.group());
-                if (running == null || pod.group().equals(preemptor.gang().key())
-                        || bound != null && !bound.contains(pod)) {
-                    continue;
+                if (candidates.containsKey(pod.group()) && !pod.group().equals(preemptor.gang().key())
+                        && (bound == null || bound.contains(pod))) {
+                    takeable.add(pod);
                 }
-                byKey.computeIfAbsent(pod.group(), key -> new Candidate(running))
-                        .members.add(new Member(pod, node, useful[node.index()]));
+            }
+            boolean useful = !takeable.isEmpty() && roomFor(toPlace, node, takeable);
+            for (PodInfo pod : takeable) {
+                byKey.computeIfAbsent(pod.group(), key -> new Candidate(candidates.get(key)))
+                        .members.add(new Member(pod, node, useful));
             }
         }
         List<Candidate> gangs = new ArrayList<>(byKey.values());
@@ -152,7 +161,11 @@ public final class VictimSearch {
         List<Unit> whole = new ArrayList<>();
         for (Candidate gang : gangs) {
             gang.members.sort(NEWEST_FIRST);
-            gang.surplusMembers().forEach(member -> surplus.add(new Unit(gang, member)));
+            for (Member member : gang.members) {
+                if (member.useful() && gang.keepsQuorumWithout(0, member.pod().task(), 0)) {
+                    surplus.add(new Unit(gang, member));
+                }
+            }
             if (gang.members.stream().anyMatch(Member::useful)) {
                 whole.add(new Unit(gang, null));
             }
@@ -161,20 +174,38 @@ public final class VictimSearch {
         return surplus;
     }
 
-    /** Per node, whether some pod of the preemptor passes its node filters there. */
-    private static boolean[] usefulNodes(NodeState[] nodes, List<PodInfo> toPlace) {
-        Set<PlacementConstraints> constraints = new HashSet<>();
-        toPlace.forEach(pod -> constraints.add(pod.constraints()));
-        boolean[] useful = new boolean[nodes.length];
-        for (NodeState node : nodes) {
-            for (PlacementConstraints each : constraints) {
-                if (each.rejection(node.info()) == null) {
-                    useful[node.index()] = true;
-                    break;
-                }
+    /**
+     * Whether some pod of the preemptor passes its node filters on the node and fits its free room plus
+     * what the pods that may be taken there request, in every resource and a pod slot.
+     */
+    private static boolean roomFor(List<PodInfo> toPlace, NodeState node, List<PodInfo> takeable) {
+        ResourceVector allocatable = node.info().allocatable();
+        ResourceVector requested = node.requested();
+        if (allocatable.at(ResourceVector.PODS_DIM) - requested.at(ResourceVector.PODS_DIM) + takeable.size() < 1) {
+            return false;
+        }
+        ResourceVector room = ResourceVector.ZERO;
+        for (PodInfo pod : takeable) {
+            room = room.plus(pod.requests());
+        }
+        Set<PodShape> tried = new HashSet<>();
+        for (PodInfo pod : toPlace) {
+            if (tried.add(pod.shape()) && pod.constraints().rejection(node.info()) == null
+                    && fits(pod.requests(), allocatable, requested, room)) {
+                return true;
             }
         }
-        return useful;
+        return false;
+    }
+
+    private static boolean fits(ResourceVector requests, ResourceVector allocatable, ResourceVector requested,
+                                ResourceVector room) {
+        for (int d = 0; d < requests.length(); d++) {
+            if (requests.at(d) > 0 && requests.at(d) > allocatable.at(d) - requested.at(d) + room.at(d)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Set<PodInfo> identitySet(List<PodInfo> pods) {
@@ -242,9 +273,9 @@ public final class VictimSearch {
 
         /**
          * The shortest prefix length in [from, to] with which the preemptor fits with at least
-         * {@code placed} pods (0: fits at all); the prefix of length {@code to} is known to. Binary search: fitting is not
-         * strictly monotone in the room (a trial packs greedily), so this finds a short prefix that fits,
-         * which dropping then makes minimal.
+         * {@code placed} pods (0: fits at all); the prefix of length {@code to} is known to. Binary
+         * search: fitting is not strictly monotone in the room (a trial packs greedily), so this finds a
+         * short prefix that fits, which dropping then makes minimal.
          */
         private int shortest(List<Unit> allowed, int from, int to, int placed) {
             int low = from;
@@ -350,13 +381,24 @@ public final class VictimSearch {
         private final class Taken {
             private final Map<String, ResourceVector> byQueue = new HashMap<>();
             private final Set<PodInfo> pods = Collections.newSetFromMap(new IdentityHashMap<>());
+            /** Per gang, the surplus members taken, in all and per task. */
+            private final Map<Candidate, Integer> surplusTaken = new IdentityHashMap<>();
+            private final Map<Candidate, Map<String, Integer>> surplusTakenByTask = new IdentityHashMap<>();
 
-            /** What the unit takes after the units before it: its surplus member, or the gang's members left. */
+            /**
+             * What the unit takes after the units before it: its surplus member, unless taken already or
+             * its gang would fall below its quorum without it; or the gang's members left.
+             */
             List<Member> membersOf(Unit unit) {
-                if (!unit.whole()) {
-                    return pods.contains(unit.surplus().pod()) ? List.of() : List.of(unit.surplus());
+                Candidate gang = unit.gang();
+                if (unit.whole()) {
+                    return gang.members.stream().filter(member -> !pods.contains(member.pod())).toList();
                 }
-                return unit.gang().members.stream().filter(member -> !pods.contains(member.pod())).toList();
+                Member member = unit.surplus();
+                String task = member.pod().task();
+                boolean safe = gang.keepsQuorumWithout(surplusTaken.getOrDefault(gang, 0), task,
+                        surplusTakenByTask.getOrDefault(gang, Map.of()).getOrDefault(task, 0));
+                return !safe || pods.contains(member.pod()) ? List.of() : List.of(member);
             }
 
             boolean allows(Unit unit, List<Member> members) {
@@ -365,10 +407,15 @@ public final class VictimSearch {
             }
 
             void take(Unit unit, List<Member> members) {
-                String queue = unit.gang().running.gang().queue();
+                Candidate gang = unit.gang();
                 for (Member member : members) {
                     pods.add(member.pod());
-                    byQueue.merge(queue, member.pod().requests(), ResourceVector::plus);
+                    byQueue.merge(gang.running.gang().queue(), member.pod().requests(), ResourceVector::plus);
+                }
+                if (!unit.whole()) {
+                    surplusTaken.merge(gang, 1, Integer::sum);
+                    surplusTakenByTask.computeIfAbsent(gang, g -> new HashMap<>())
+                            .merge(unit.surplus().pod().task(), 1, Integer::sum);
                 }
             }
         }
@@ -412,7 +459,8 @@ public final class VictimSearch {
     /**
      * A running pod of a candidate gang.
      *
-     * @param useful whether some pod of the preemptor may run on its node
+     * @param useful whether some pod of the preemptor could run on its node with the candidates' pods
+     *               there evicted
      */
     private record Member(PodInfo pod, NodeState node, boolean useful) {
     }
@@ -421,36 +469,25 @@ public final class VictimSearch {
     private static final class Candidate {
         private final RunningGang running;
         private final List<Member> members = new ArrayList<>();
+        /** Members per task, counted once every member is in. */
+        private Map<String, Integer> ofTask;
 
         Candidate(RunningGang running) {
             this.running = running;
         }
 
         /**
-         * The members on useful nodes that may be taken as surplus, newest first: as many as the gang has
-         * above minMember, and per task above its minTaskMember, so that any subset of them may go.
+         * Whether one more member of the task may go as surplus after {@code taken} members, of which
+         * {@code takenOfTask} of the task: the gang keeps minMember and the task its minTaskMember.
          */
-        List<Member> surplusMembers() {
+        boolean keepsQuorumWithout(int taken, String task, int takenOfTask) {
+            if (ofTask == null) {
+                ofTask = new HashMap<>();
+                members.forEach(member -> ofTask.merge(member.pod().task(), 1, Integer::sum));
+            }
             GangInfo gang = running.gang();
-            int left = members.size() - gang.minMember();
-            if (left <= 0) {
-                return List.of();
-            }
-            Map<String, Integer> leftByTask = new HashMap<>();
-            for (Member member : members) {
-                leftByTask.merge(member.pod().task(), 1, Integer::sum);
-            }
-            gang.minTaskMember().forEach((task, minimum) -> leftByTask.computeIfPresent(task, (t, n) -> n - minimum));
-            List<Member> surplus = new ArrayList<>();
-            for (Member member : members) {
-                String task = member.pod().task();
-                if (left > 0 && member.useful() && leftByTask.get(task) > 0) {
-                    surplus.add(member);
-                    leftByTask.merge(task, -1, Integer::sum);
-                    left--;
-                }
-            }
-            return surplus;
+            return members.size() - taken - 1 >= gang.minMember()
+                    && ofTask.getOrDefault(task, 0) - takenOfTask - 1 >= gang.minTaskMember().getOrDefault(task, 0);
         }
     }
 

@@ -42,6 +42,23 @@ class GangTrialTest {
     }
 
     @Test
+    void aProbeSaysWhatAnAttemptWouldPlaceAndKeepsNothing() {
+        ClusterSnapshot snapshot = threeNodesOfFourCpu();
+        Map<String, ResourceVector> before = requestedByNode(snapshot);
+        GangInfo gang = gang("train", 3);
+        PendingGang work = pending(gang, pods(gang, "worker", 4, cpu(3)));
+        GangTrial trial = new GangTrial(snapshot);
+
+        GangPlacement probed = trial.probe(work, false);
+
+        assertThat(probed.placed()).isTrue();
+        assertThat(requestedByNode(snapshot)).isEqualTo(before);
+        GangPlacement attempted = trial.attempt(work);
+        assertThat(attempted.placements()).isEqualTo(probed.placements());
+        assertThat(requestedByNode(snapshot)).isNotEqualTo(before);
+    }
+
+    @Test
     void placesExactlyTheQuorumAndLeavesTheRestPendingWhenOnlyThatFits() {
         ClusterSnapshot snapshot = threeNodesOfFourCpu();
         GangInfo gang = gang("train", 3);

@@ -235,6 +235,61 @@ class VictimSearchTest {
         assertThat(preemption.message()).endsWith("to admit podgroup ns/h");
     }
 
+    @Test
+    void wholeGangsAreBrokenOnlyForTheQuorum() {
+        node("n1");
+        node("n2");
+        run("half", 0, 4, Map.of(), "n1", 4, 1);
+        run("low", 0, 8, Map.of(), "n2", 8, 1);
+        // h places 4 of its 8 pods, its quorum, on n1 as things are; the other 4 would need low broken.
+        PendingGang h = preemptor("h", 1000, 8, 4, 1);
+
+        assertThat(search(state.snapshot()).find(h, running, VictimBudget.UNLIMITED)).isEmpty();
+    }
+
+    @Test
+    void podsPlacedEarlierInTheCycleAreNotTaken() {
+        node("n1");
+        node("n2");
+        run("r", 0, 4, Map.of(), "n1", 4, 1);
+        run("low", 0, 8, Map.of(), "n2", 8, 1);
+        ClusterSnapshot snapshot = state.snapshot();
+        GangTrial trial = new GangTrial(snapshot);
+        GangInfo r = running.get(key("r")).gang();
+        List<PodInfo> more = List.of(pod(r, "r-new-0", "", 2, 100), pod(r, "r-new-1", "", 2, 101));
+        assertThat(trial.attempt(new PendingGang(r, more, 4, Map.of())).placements()).hasSize(2);
+
+        Preemption preemption = new VictimSearch(trial).find(preemptor("h", 1000, 1, 1, 8), running,
+                VictimBudget.UNLIMITED).orElseThrow();
+
+        // r's two pods placed in this cycle are not r's members: r is not a victim that frees n1.
+        assertThat(preemption.victims()).extracting(Preemption.Victim::key).containsExactly(key("low"));
+        assertThat(preemption.evictedPods()).noneMatch(p -> p.pod().name().startsWith("r-new"));
+    }
+
+    @Test
+    void aDefaultGangLocalityPinsThePreemptorsTrialAndIsUndoneWithIt() {
+        for (int n = 1; n <= 4; n++) {
+            node("n" + n, Map.of("zone", n <= 2 ? "a" : "b"));
+        }
+        run("l1", 100, 8, Map.of(), "n1", 8, 1);
+        run("l2", 100, 8, Map.of(), "n2", 8, 1);
+        run("l3", 100, 4, Map.of(), "n3", 8, 1);
+        run("l4", 50, 8, Map.of(), "n4", 8, 1);
+        ClusterSnapshot snapshot = state.snapshot();
+        Map<String, ResourceVector> before = CoreFixtures.requestedByNode(snapshot);
+        VictimSearch search = new VictimSearch(snapshot, NodeScoring.MOST_ALLOCATED, "zone");
+
+        assertThat(search.find(preemptor("big", 1000, 1, 1, 9), running, VictimBudget.UNLIMITED)).isEmpty();
+        assertThat(CoreFixtures.requestedByNode(snapshot)).isEqualTo(before);
+
+        Preemption preemption = search.find(preemptor("h", 1000, 2, 2, 4), running, VictimBudget.UNLIMITED)
+                .orElseThrow();
+        // Two 4-GPU pods: l3's surplus frees room for one only; l4 whole holds both.
+        assertThat(preemption.victims()).extracting(Preemption.Victim::key).containsExactly(key("l4"));
+        assertThat(preemption.placement().placements()).extracting(PodPlacement::nodeName).containsOnly("n4");
+    }
+
     /** 4 nodes each full with one 8×1 gang: l1, l2 (priority 100, min 8), l3 (priority 100, min 4), l4 (50, min 8). */
     private void scenario3() {
         for (int n = 1; n <= 4; n++) {
@@ -247,7 +302,11 @@ class VictimSearchTest {
     }
 
     private void node(String name) {
-        state.putNode(new NodeInfo(name, Map.of(), ResourceVector.builder().cpuMillis(64_000)
+        node(name, Map.of());
+    }
+
+    private void node(String name, Map<String, String> labels) {
+        state.putNode(new NodeInfo(name, labels, ResourceVector.builder().cpuMillis(64_000)
                 .memoryBytes(256 * CoreFixtures.GI).pods(110).set(GPU, 8).build(), true, false));
     }
 
