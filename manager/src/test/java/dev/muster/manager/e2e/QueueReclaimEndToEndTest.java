@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -50,9 +51,11 @@ class QueueReclaimEndToEndTest {
         createQueue("a", 1);
         createQueue("b", 3);
         for (int i = 0; i < 8; i++) {
+            long second = Instant.now().getEpochSecond();
             createJob("a-" + i, "a");
-            // a-0 is the oldest; a-2 .. a-7 are the newest six, by a second of creation time each.
-            Thread.sleep(1100);
+            // Creation times have whole seconds: the next gang is created a second later, so that a-2 .. a-7
+            // are the six newest by creation time, not by a tie broken on their names.
+            await().until(() -> Instant.now().getEpochSecond() > second);
         }
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(IntStream.range(0, 8).mapToObj(i -> "a-" + i))
                 .allSatisfy(job -> assertThat(phase(job)).isEqualTo(JobPhase.Running)));
@@ -125,7 +128,7 @@ class QueueReclaimEndToEndTest {
                             - name: trainer
                               image: busybox
                               resources:
-                                requests: {cpu: 100m, memory: 128Mi, nvidia.com/gpu: "1"}
+                                requests: {nvidia.com/gpu: "1"}
                                 limits: {nvidia.com/gpu: "1"}
                 """.formatted(name, queue), Job.class);
         env.client().resource(job).create();
