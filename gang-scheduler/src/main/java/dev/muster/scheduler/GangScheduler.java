@@ -139,7 +139,8 @@ public final class GangScheduler implements AutoCloseable {
                     metrics.bindFailed();
                     cache.forget(failed);
                 }),
-                new PodEvictor(client, pods.getStore(), podGroups.getStore(), events, metrics, apiCalls, clock),
+                new PodEvictor(client, pods.getStore(), podGroups.getStore(), events, metrics, apiCalls, clock,
+                        cache::forgetEviction),
                 new QueueStatusWriter(new StatusRecorder<>(new StatusWriter(client), eventRecorder,
                         config.queueStatusInterval(), QueueStatusWriter::countersOnly), queues.getStore(), apiCalls, clock),
                 new PodConditionWriter(client, pods.getStore(), apiCalls, clock), board, events,

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 
 /**
  * Acts on a cycle's evictions, on the API executor so that the cycle thread never waits for the API server.
@@ -61,14 +62,17 @@ final class PodEvictor {
     private final SchedulerMetrics metrics;
     private final Executor executor;
     private final Clock clock;
+    private final BiConsumer<String, String> notEvicted;
 
     /**
      * @param pods      the pod informer's store, for each victim's uid
      * @param podGroups the PodGroup informer's store, for the eviction count
-     * @param executor  runs the API calls
+     * @param executor   runs the API calls
+     * @param notEvicted told, on the executor, the namespace and name of each pod whose eviction was refused
+     *                   or failed, or was not attempted after a refusal: it stays
      */
     PodEvictor(KubernetesClient client, Store<Pod> pods, Store<PodGroup> podGroups, SchedulingEvents events,
-               SchedulerMetrics metrics, Executor executor, Clock clock) {
+               SchedulerMetrics metrics, Executor executor, Clock clock, BiConsumer<String, String> notEvicted) {
         this.client = client;
         this.pods = pods;
         this.podGroups = podGroups;
@@ -76,6 +80,7 @@ final class PodEvictor {
         this.metrics = metrics;
         this.executor = executor;
         this.clock = clock;
+        this.notEvicted = notEvicted;
     }
 
     /** Records the preemption Events and starts evicting each victim's pods; returns at once. */
@@ -96,7 +101,9 @@ final class PodEvictor {
 
     private void evict(Eviction eviction) {
         int evicted = 0;
-        for (PodPlacement placement : eviction.pods()) {
+        List<PodPlacement> victims = eviction.pods();
+        for (int i = 0; i < victims.size(); i++) {
+            PodPlacement placement = victims.get(i);
             String namespace = placement.pod().namespace();
             String name = placement.pod().name();
             Pod pod = pods.getByKey(Cache.namespaceKeyFunc(namespace, name));
@@ -112,6 +119,8 @@ final class PodEvictor {
                         .build());
                 if (!done) {
                     refused(eviction, namespace + "/" + name, evicted);
+                    victims.subList(i, victims.size())
+                            .forEach(stays -> notEvicted.accept(stays.pod().namespace(), stays.pod().name()));
                     return;
                 }
                 evicted++;
@@ -126,6 +135,7 @@ final class PodEvictor {
                 }
                 log.warn("evicting pod {}/{} for {} failed: {}", namespace, name, eviction.preemptor(), e.getMessage());
                 metrics.evictionFailed();
+                notEvicted.accept(namespace, name);
             }
         }
         if (eviction.wholeGang() && evicted > 0 && !eviction.victim().standalonePod()) {

@@ -38,6 +38,10 @@ import java.util.TreeMap;
  * <p>Pods the scheduler has placed are <em>assumed</em>, as in kube-scheduler: they use their node's
  * capacity at once, before the informer shows them bound, so the next cycle cannot place other pods on
  * the same room; a failed bind {@link #forget forgets} the assumption and the pod is pending again.
+ * Likewise pods a cycle evicts are assumed to be leaving ({@link #assumeEvicted}): they keep their room until
+ * they are gone, but stop making their gang a running one, so that the next cycle, which may start before
+ * the informer shows them Terminating, does not take them again; a refused eviction
+ * {@link #forgetEviction forgets} it.
  *
  * <p>Informer threads and the cycle thread call in concurrently; every method is synchronized, and
  * each is quick (no I/O).
@@ -263,8 +267,9 @@ final class SchedulerCache {
     }
 
     /**
-     * The gangs of PodGroups with pods bound to existing nodes, each started when its group's {@code Scheduled}
-     * condition says, else at the earliest bind the cache saw.
+     * The gangs of PodGroups with pods bound to existing nodes and not leaving (being deleted, or evicted by a
+     * cycle), each started when its group's {@code Scheduled} condition says, else at the earliest bind the
+     * cache saw.
      */
     private Map<GroupKey, RunningGang> runningGangs() {
         Map<GroupKey, RunningGang> running = new HashMap<>();
@@ -348,6 +353,26 @@ final class SchedulerCache {
         return requests;
     }
 
+    /** Assumes the pods a cycle evicts are leaving; pods no longer bound are skipped. */
+    synchronized void assumeEvicted(List<PodPlacement> victims) {
+        for (PodPlacement victim : victims) {
+            String key = Cache.namespaceKeyFunc(victim.pod().namespace(), victim.pod().name());
+            CachedPod before = pods.get(key);
+            if (before != null && before.occupiesNode() && !before.evictionAssumed()) {
+                replace(key, before, before.withEvictionAssumed(true));
+            }
+        }
+    }
+
+    /** Undoes the assumption that the pod is leaving: its eviction was refused or failed. */
+    synchronized void forgetEviction(String namespace, String name) {
+        String key = Cache.namespaceKeyFunc(namespace, name);
+        CachedPod before = pods.get(key);
+        if (before != null && before.evictionAssumed()) {
+            replace(key, before, before.withEvictionAssumed(false));
+        }
+    }
+
     /** Undoes the assumption of a pod whose bind failed, so it is pending again and its room is free. */
     synchronized void forget(BindRequest request) {
         CachedPod before = pods.get(request.podKey());
@@ -379,7 +404,10 @@ final class SchedulerCache {
         String uid = pod.getMetadata().getUid();
         String nodeName = KubeObjects.nodeName(pod);
         if (nodeName != null) {
-            return CachedPod.of(pod, PodState.BOUND, nodeName);
+            CachedPod bound = CachedPod.of(pod, PodState.BOUND, nodeName);
+            // The informer has not seen the eviction take effect yet; the pod is still leaving.
+            return before != null && before.evictionAssumed() && before.uid().equals(uid)
+                    ? bound.withEvictionAssumed(true) : bound;
         }
         if (!KubeObjects.isOurs(pod) || KubeObjects.isDeleting(pod)) {
             return null;
@@ -419,7 +447,8 @@ final class SchedulerCache {
         if (pod.occupiesNode()) {
             cluster.occupy(pod.nodeName(), pod.info());
             // A bound pod of no PodGroup is a finished gang of one; nothing needs its count.
-            if (!key.standalonePod()) {
+            // A pod that is leaving keeps its room until it is gone, but is no longer a member of its gang.
+            if (!key.standalonePod() && !pod.leaving()) {
                 GroupPods group = groups.computeIfAbsent(key, k -> new GroupPods());
                 group.bound.add(pod.nodeName(), pod.info().task());
                 group.boundPriorities.merge(pod.info().priority(), 1, Integer::sum);
@@ -445,7 +474,7 @@ final class SchedulerCache {
         }
         if (pod.occupiesNode()) {
             cluster.release(pod.nodeName(), pod.info());
-            if (key.standalonePod()) {
+            if (key.standalonePod() || pod.leaving()) {
                 return;
             }
             GroupPods group = groups.get(key);
@@ -476,12 +505,23 @@ final class SchedulerCache {
 
     /** A pod that is pending for us or uses a node's room. */
     private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
-                             Integer specPriority, String priorityClassName, Instant boundAt) {
+                             Integer specPriority, String priorityClassName, Instant boundAt, boolean deleting,
+                             boolean evictionAssumed) {
 
         static CachedPod of(Pod pod, PodState state, String nodeName) {
             return new CachedPod(pod.getMetadata().getUid(), KubeObjects.podInfo(pod), state, nodeName,
                     KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName(),
-                    KubeObjects.boundAt(pod));
+                    KubeObjects.boundAt(pod), KubeObjects.isDeleting(pod), false);
+        }
+
+        /** Whether the pod is going: being deleted, or evicted by a cycle. */
+        boolean leaving() {
+            return deleting || evictionAssumed;
+        }
+
+        CachedPod withEvictionAssumed(boolean assumed) {
+            return new CachedPod(uid, info, state, nodeName, createdAt, specPriority, priorityClassName, boundAt,
+                    deleting, assumed);
         }
 
         boolean occupiesNode() {
@@ -489,7 +529,8 @@ final class SchedulerCache {
         }
 
         CachedPod with(PodState newState, String newNode) {
-            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName, boundAt);
+            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName, boundAt,
+                    deleting, evictionAssumed);
         }
     }
 

@@ -93,6 +93,7 @@ final class SchedulingCycle implements Runnable {
             results.add(result.notingNotEvaluated());
         }
         if (!plan.evictions().isEmpty()) {
+            plan.evictions().forEach(eviction -> cache.assumeEvicted(eviction.pods()));
             evictor.evictAll(plan.evictions());
         }
         String transitionId = UUID.randomUUID().toString();

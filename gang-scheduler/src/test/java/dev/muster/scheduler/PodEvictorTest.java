@@ -45,6 +45,7 @@ class PodEvictorTest {
     private SharedIndexInformer<PodGroup> podGroups;
     private SimpleMeterRegistry registry;
     private PodEvictor evictor;
+    private final List<String> stayed = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeEach
     void startClusterAndGang() {
@@ -71,7 +72,7 @@ class PodEvictorTest {
         SchedulingEvents events = new SchedulingEvents(new EventRecorder(client, GangScheduler.COMPONENT),
                 podGroups.getStore(), pods.getStore(), Runnable::run);
         evictor = new PodEvictor(client, pods.getStore(), podGroups.getStore(), events,
-                new SchedulerMetrics(registry), Runnable::run, Clock.systemUTC());
+                new SchedulerMetrics(registry), Runnable::run, Clock.systemUTC(), (namespace, name) -> stayed.add(name));
     }
 
     @AfterEach
@@ -126,6 +127,7 @@ class PodEvictorTest {
 
         assertThat(victims()).allSatisfy(pod -> assertThat(pod.getMetadata().getDeletionTimestamp()).isNull());
         assertThat(registry.get(SchedulerMetrics.EVICTIONS_REFUSED).counter().count()).isEqualTo(1);
+        assertThat(stayed).containsExactly("victim-0", "victim-1", "victim-2");
         assertThat(registry.get(SchedulerMetrics.GANGS_BROKEN).counter().count()).isZero();
         assertThat(client.resources(PodGroup.class).inNamespace(NS).withName("victim").get().getMetadata().getAnnotations())
                 .doesNotContainKey(PodEvictor.EVICTIONS_ANNOTATION);
@@ -141,6 +143,7 @@ class PodEvictorTest {
 
         assertThat(victims()).filteredOn(pod -> pod.getMetadata().getDeletionTimestamp() != null).hasSize(1);
         assertThat(registry.get(SchedulerMetrics.GANGS_BROKEN).counter().count()).isEqualTo(1);
+        assertThat(stayed).containsExactly("victim-1", "victim-2");
         await().untilAsserted(() -> assertThat(events("victim"))
                 .anySatisfy(e -> assertThat(e.getReason()).isEqualTo(SchedulingEvents.GANG_BROKEN)));
     }
