@@ -2,13 +2,15 @@
 # Runs a benchmark main from the test sources (docs/benchmarks.md). They are not tests: no build runs them.
 #   gang-scheduler/bench.sh              placement core on synthetic clusters (PlacementBench)
 #   gang-scheduler/bench.sh local        end to end on the in-JVM local cluster (LocalClusterBench)
+#   gang-scheduler/bench.sh queues       only the 20-queue cycle against no queues (PlacementBench queues)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-placement}" in
   placement) main=dev.muster.scheduler.bench.PlacementBench; heap=(-Xms2g -Xmx2g) ;;
+  queues) main=dev.muster.scheduler.bench.PlacementBench; heap=(-Xms2g -Xmx2g); set -- x queues ;;
   local) main=dev.muster.scheduler.bench.LocalClusterBench; heap=(-Xmx2g) ;;
-  *) echo "usage: $0 [placement|local]" >&2; exit 2 ;;
+  *) echo "usage: $0 [placement|local|queues]" >&2; exit 2 ;;
 esac
 ./mvnw -q -pl gang-scheduler -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-exec java "${heap[@]}" -Dlogback.configurationFile=gang-scheduler/src/test/resources/logback-bench.xml -cp "gang-scheduler/target/test-classes:gang-scheduler/target/classes:$(cat gang-scheduler/target/bench.classpath)" "$main"
+exec java "${heap[@]}" -Dlogback.configurationFile=gang-scheduler/src/test/resources/logback-bench.xml -cp "gang-scheduler/target/test-classes:gang-scheduler/target/classes:$(cat gang-scheduler/target/bench.classpath)" "$main" "${@:2}"

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -85,7 +84,7 @@ final class BackfillReservation {
                 avoid.addAll(reservation.nodes());
             }
         }
-        return avoid.isEmpty() ? null : pinAway(gang, avoid);
+        return avoid.isEmpty() ? null : NodeNamePin.pin(gang, NodeSelectorRequirement.Operator.NotIn, avoid);
     }
 
     private boolean fitsAfter(PendingGang head, int released) {
@@ -121,43 +120,6 @@ final class BackfillReservation {
                     .toList();
         }
         return ending;
-    }
-
-    /** The gang with every pod required off the nodes, as a required node affinity on the node name. */
-    private static LocalityDomains.Pinned pinAway(PendingGang gang, Set<String> nodes) {
-        NodeSelectorRequirement notThere = new NodeSelectorRequirement(NodeSelectorTerm.NODE_NAME_FIELD,
-                NodeSelectorRequirement.Operator.NotIn, nodes);
-        Map<PodInfo, PodInfo> originals = new IdentityHashMap<>();
-        Map<PlacementConstraints, PlacementConstraints> pinned = new IdentityHashMap<>();
-        List<PodInfo> pending = pin(gang.pending(), notThere, pinned, originals);
-        List<PodInfo> expected = pin(gang.expected(), notThere, pinned, originals);
-        return new LocalityDomains.Pinned(new PendingGang(gang.gang(), pending, gang.bound(), gang.boundByTask(),
-                gang.lastFailedAt(), expected), originals);
-    }
-
-    private static List<PodInfo> pin(List<PodInfo> pods, NodeSelectorRequirement notThere,
-                                     Map<PlacementConstraints, PlacementConstraints> pinned,
-                                     Map<PodInfo, PodInfo> originals) {
-        List<PodInfo> copies = new ArrayList<>(pods.size());
-        for (PodInfo pod : pods) {
-            PlacementConstraints constraints = pinned.computeIfAbsent(pod.constraints(), own -> {
-                // Required terms are ORed: the node-name requirement joins each of them.
-                List<NodeSelectorTerm> terms = new ArrayList<>();
-                if (own.requiredAffinity().isEmpty()) {
-                    terms.add(new NodeSelectorTerm(List.of(), List.of(notThere)));
-                }
-                for (NodeSelectorTerm term : own.requiredAffinity()) {
-                    List<NodeSelectorRequirement> fields = new ArrayList<>(term.matchFields());
-                    fields.add(notThere);
-                    terms.add(new NodeSelectorTerm(term.matchExpressions(), fields));
-                }
-                return new PlacementConstraints(own.nodeSelector(), terms, own.tolerations(), own.preferredAffinity());
-            });
-            PodInfo copy = pod.withConstraints(constraints);
-            originals.put(copy, pod);
-            copies.add(copy);
-        }
-        return copies;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.muster.scheduler.core;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,17 +11,45 @@ import java.util.Set;
 /**
  * The room freed by evictions, promised to the gangs it was freed for until they bind. While a
  * preemptor's victims terminate, the pods still on their nodes count for the preemptor's queue, not the
- * victim's, so that no second round of evictions is made for the same room; once they are gone, the
- * preemptor is tried before every other gang and keeps whatever part of the room it finds, so that no
- * other gang takes it. A promise ends when the preemptor binds, leaves, or still does not fit once every
+ * victim's, so that no second round of evictions is made for the same room; the preemptor is tried
+ * before every other gang, each pod on the node its victim search placed it on, and keeps whatever part of the
+ * room it finds there, so that no other gang takes it. A promise ends when the preemptor binds, leaves, or still does not fit once every
  * victim is gone (someone else's pods took the room): it then waits as any gang does.
  */
 final class Promises {
-    /** Per promised gang, the pods evicted for it with their nodes. */
-    private final Map<GroupKey, List<PodPlacement>> byGang = new LinkedHashMap<>();
+    private final Map<GroupKey, Promise> byGang = new LinkedHashMap<>();
 
-    void add(GroupKey gang, List<PodPlacement> victims) {
-        byGang.put(gang, List.copyOf(victims));
+    /**
+     * A promise.
+     *
+     * @param victims the pods evicted for the gang, with their nodes
+     * @param nodes   per pod of the gang the victim search placed (by name), its node: only these pods
+     *                are tried, each on its node, so that the gang's other pods, or its pods landing
+     *                elsewhere, do not take room free for others or promised to another preemptor
+     */
+    record Promise(List<PodPlacement> victims, Map<String, String> nodes) {
+    }
+
+    /** Promises the room of a preemption to its preemptor. */
+    void add(Preemption preemption) {
+        Map<String, String> nodes = new HashMap<>();
+        preemption.placement().placements().forEach(p -> nodes.put(p.pod().name(), p.nodeName()));
+        byGang.put(preemption.preemptor(), new Promise(preemption.evictedPods(), nodes));
+    }
+
+    /**
+     * The gang as its promise lets it be tried: the pods the preemption placed (all its pods when it waits
+     * for admission), pinned to the nodes it placed them on.
+     */
+    LocalityDomains.Pinned promised(PendingGang gang) {
+        Promise promise = byGang.get(gang.gang().key());
+        List<PodInfo> pods = gang.pending().stream().filter(pod -> promise.nodes().containsKey(pod.name())).toList();
+        PendingGang only = pods.isEmpty() ? gang : new PendingGang(gang.gang(), pods, gang.bound(), gang.boundByTask(),
+                gang.lastFailedAt(), gang.expected());
+        return NodeNamePin.pin(only, NodeSelectorRequirement.Operator.In, pod -> {
+            String node = promise.nodes().get(pod.name());
+            return node == null ? Set.copyOf(promise.nodes().values()) : Set.of(node);
+        });
     }
 
     boolean has(GroupKey gang) {
@@ -43,9 +72,20 @@ final class Promises {
         return byGang.keySet();
     }
 
+    /** The pods evicted for every promise, as namespace/name: they are terminating, so no victim again. */
+    Set<String> evicted() {
+        Set<String> pods = new HashSet<>();
+        byGang.values().forEach(promise -> promise.victims().forEach(victim -> pods.add(key(victim.pod()))));
+        return pods;
+    }
+
+    static String key(PodInfo pod) {
+        return pod.namespace() + "/" + pod.name();
+    }
+
     /** The victims of the gang's promise still on their nodes in the snapshot. */
     List<PodPlacement> remaining(GroupKey gang, ClusterSnapshot snapshot) {
-        return byGang.get(gang).stream().filter(victim -> snapshot.node(victim.nodeName())
+        return byGang.get(gang).victims().stream().filter(victim -> snapshot.node(victim.nodeName())
                 .map(node -> node.snapshotPods().stream().anyMatch(pod -> pod.name().equals(victim.pod().name())
                         && pod.namespace().equals(victim.pod().namespace())))
                 .orElse(false)).toList();

@@ -80,9 +80,10 @@ public final class QueuePlanner {
         });
         VictimSearch search = new VictimSearch(snapshot, args.scoring(), args.localityTopologyKey());
         List<Eviction> evictions = new ArrayList<>();
-        for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince).run(waiting)) {
+        for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince,
+                promises.evicted()).run(waiting)) {
             GroupKey key = made.preemptor().gang().key();
-            promises.add(key, made.preemption().evictedPods());
+            promises.add(made.preemption());
             evictions.addAll(made.evictions());
             placements.removeIf(result -> result.gang().key().equals(key));
             holds.add(new QueueHold(made.preemptor().gang(), made.preemptor().pending(), QueueHold.Reason.PREEMPTING,
@@ -118,9 +119,11 @@ public final class QueuePlanner {
         GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         for (GroupKey key : List.copyOf(promises.gangs())) {
             PendingGang gang = promised.get(key);
+            LocalityDomains.Pinned pinned = promises.promised(gang);
             boolean admission = gang.pending().isEmpty() && !gang.expected().isEmpty();
             // A reject percentage of 100 counts any partial placement as near: what room is free is kept.
-            GangPlacement result = admission ? trial.admit(gang) : trial.attempt(gang, 100, true);
+            GangPlacement result = pinned.unpin(admission ? trial.admit(pinned.gang())
+                    : trial.attempt(pinned.gang(), 100, true));
             if (result.placed() || result.outcome() == GangPlacement.Outcome.ADMITTED) {
                 promises.drop(key);
                 placements.add(result);
@@ -135,8 +138,8 @@ public final class QueuePlanner {
             } else {
                 promises.drop(key);
                 placements.add(new GangPlacement(gang.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
-                        gang.pending(), result.unschedulable(), "The room freed for it by preemption was taken by "
-                        + "pods of other schedulers; it waits in its queue again."));
+                        gang.pending(), result.unschedulable(), "Its victims are gone, yet it does not fit on the nodes "
+                        + "they freed (pods bound by others took the room); it waits in its queue again."));
             }
         }
         return others;

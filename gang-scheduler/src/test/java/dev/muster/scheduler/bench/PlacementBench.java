@@ -8,12 +8,18 @@ import dev.muster.scheduler.core.GangPlanner;
 import dev.muster.scheduler.core.GangQueue;
 import dev.muster.scheduler.core.GangTrial;
 import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.QueuePlanner;
+import dev.muster.scheduler.core.QueuePreemption;
+import dev.muster.scheduler.core.ResourceVector;
 
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Benchmarks the placement core alone (no API server, no informers): one scheduling cycle's planning
@@ -35,8 +41,13 @@ public final class PlacementBench {
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                 Runtime.getRuntime().maxMemory() >> 20, RUNS, WARMUP);
         warmUp();
+        if (args.length > 0 && args[0].equals("queues")) {
+            queues();
+            return;
+        }
         mixedWorkload();
         productionQueue();
+        queues();
         admission();
         fixedCase();
         podSpecRows();
@@ -119,6 +130,62 @@ public final class PlacementBench {
                     pods, cycle, pods / (cycle / 1000));
         }
         System.out.println();
+    }
+
+    /**
+     * The mixed workload at 5,000 nodes in 20 queues through {@link QueuePlanner} (fair shares, the queues'
+     * order and limits, the preemption round and backfill), against the same cycle through {@link GangQueue}
+     * without queues. Gangs go to the queues round robin; weights 1 to 4, every fifth queue with a
+     * guarantee of 200 GPUs, every seventh with a limit of 2,000 GPUs.
+     */
+    private static void queues() {
+        List<PendingGang> gangs = SyntheticCluster.mixedGangs(TOTAL_PODS, 42);
+        List<QueueInfo> queues = new ArrayList<>();
+        for (int q = 0; q < 20; q++) {
+            ResourceVector guarantee = q % 5 == 0
+                    ? ResourceVector.builder().set(SyntheticCluster.GPU, 200).build() : ResourceVector.ZERO;
+            ResourceVector limit = q % 7 == 0 ? ResourceVector.builder().set(SyntheticCluster.GPU, 2_000).build() : null;
+            queues.add(new QueueInfo("q" + q, null, 1 + q % 4, guarantee, limit, QueuePreemption.DEFAULTS, true));
+        }
+        List<PendingGang> queued = new ArrayList<>(gangs.size());
+        for (int i = 0; i < gangs.size(); i++) {
+            PendingGang gang = gangs.get(i);
+            queued.add(new PendingGang(gang.gang().inQueue("q" + i % 20, null), gang.pending(), gang.bound(),
+                    gang.boundByTask(), gang.lastFailedAt(), gang.expected()));
+        }
+        ClusterState state = SyntheticCluster.gpuNodes(5_000);
+        System.out.println("## Mixed workload in 20 queues (QueuePlanner) against no queues (GangQueue), 5,000 nodes");
+        System.out.println();
+        System.out.println("| cycle | gangs placed | pods placed | cycle (ms) | pods placed/s |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        List<GangPlacement> without = null;
+        List<GangPlacement> with = null;
+        double[] withoutMillis = new double[RUNS];
+        double[] withMillis = new double[RUNS];
+        for (int run = -WARMUP; run < RUNS; run++) {
+            ClusterSnapshot plain = state.snapshot();
+            long start = System.nanoTime();
+            without = new GangQueue(CoschedulingArgs.defaults()).plan(plain, gangs, Instant.EPOCH);
+            long middle = System.nanoTime();
+            ClusterSnapshot snapshot = state.snapshot();
+            long second = System.nanoTime();
+            with = new QueuePlanner(CoschedulingArgs.defaults()).plan(snapshot, queued, Map.of(), queues, Instant.EPOCH)
+                    .placements();
+            long end = System.nanoTime();
+            if (run >= 0) {
+                withoutMillis[run] = (middle - start) / 1e6;
+                withMillis[run] = (end - second) / 1e6;
+            }
+        }
+        printQueued("no queues (GangQueue)", without, median(withoutMillis));
+        printQueued("20 queues (QueuePlanner)", with, median(withMillis));
+        System.out.printf("%nRatio 20 queues / no queues: %.2f×%n%n", median(withMillis) / median(withoutMillis));
+    }
+
+    private static void printQueued(String cycle, List<GangPlacement> results, double millis) {
+        long placed = results.stream().filter(GangPlacement::placed).count();
+        long pods = results.stream().filter(GangPlacement::placed).mapToLong(r -> r.placements().size()).sum();
+        System.out.printf("| %s | %d | %,d | %.1f | %,.0f |%n", cycle, placed, pods, millis, pods / (millis / 1000));
     }
 
     /**
