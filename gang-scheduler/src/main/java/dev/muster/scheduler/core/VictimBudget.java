@@ -28,9 +28,10 @@ public interface VictimBudget {
      * @param victim       the running gang the pods belong to
      * @param pods         the pods about to be taken: one surplus member, or every member still running
      *                     when the gang is taken whole
-     * @param takenByQueue what the units before this one take, as the sum of their pods' requests per
-     *                     victim queue ({@link GangInfo#queue()}); a queue nothing is taken from is
-     *                     absent; unmodifiable
+     * @param takenByQueue what the units before this one in the same set take, as the sum of their
+     *                     pods' requests per victim queue ({@link GangInfo#queue()}); a queue nothing is
+     *                     taken from is absent; unmodifiable. What earlier preemptions of the cycle took
+     *                     is not in it: the budget adds it if its rules count it
      * @return whether the search may take them
      */
     boolean allows(RunningGang victim, List<PodInfo> pods, Map<String, ResourceVector> takenByQueue);

@@ -40,19 +40,22 @@ import java.util.Set;
  * preference order) is in no set weighed, so a refusing budget may hide a set it would allow; and a
  * preemptor the trial does not place with every allowed unit evicted gets no preemption, although, a
  * trial packing greedily, a smaller set might in rare cases let it fit. Short of these, when no
- * preemption is returned, no gang-safe victim set of the candidates makes the preemptor fit.
+ * preemption is returned, no gang-safe victim set of the candidates makes the preemptor fit. The fewest
+ * gangs broken is sought by taking surplus members before any gang whole and by dropping every unit not
+ * needed, not by comparing every combination: among gangs taken whole the order is by priority, so two
+ * gangs of a lower priority may be broken where one of a higher priority would have done.
  *
- * <p>Cost: collecting the candidates' pods is one pass over the pods on the nodes, O(P), and sorting
- * them O(V log V) for V candidate pods. A pre-check per node keeps only the pods on nodes where some
- * pod of the preemptor passes its node filters and fits the free room plus the room of the candidates'
- * pods there: only those are surplus units, and only gangs with such a pod are whole units. Each trial
- * evicts a set's pods and runs the preemptor's gang trial, whose shape indexes rescore only the nodes
- * touched and which rejects the gang from slot counts (free plus evicted room per node, per pod shape)
- * before placing anything: a set that cannot make room costs O(k log n) for k pods evicted on n nodes
- * instead of a placement of every pod. A search runs one trial with every allowed unit (a preemptor
- * that cannot fit even then is rejected there), O(log U) trials for the prefixes of the U allowed units,
- * and O(S) per pass of dropping over the S units kept (passes repeat only when dropping one unit lets
- * another go). Budget questions are O(U) to filter the units and O(S) per trial.
+ * <p>Cost, for P pods on n nodes, V of them the candidates', U allowed units and S units kept: one pass
+ * over the pods, O(P), finds the candidates' pods, and O(V log V) sorts them. Before any trial, a
+ * pre-check per node and pod shape counts the slots of the free room plus the room of the candidates'
+ * pods there: only pods on nodes with such a slot become units, and a preemptor whose quorum exceeds the
+ * slots in all is rejected at once (the trial's own pre-check, with every unit evicted). A trial then
+ * evicts a set's pods, O(k log n) for k pods as the shape indexes rescore only the nodes touched, and
+ * rejects from slot counts a set that cannot make room before placing anything. The shortest prefix is
+ * found by galloping and then binary search, O(log L) trials of at most 2L units for a prefix of L, so a
+ * preemptor that needs little room costs trials of few units; dropping costs O(S) trials per pass, and
+ * passes repeat only when dropping one unit lets another go. The budget is asked O(U) times to filter
+ * the units and O(S) per trial.
  *
  * <p>Not thread-safe: the cycle thread owns the trial runner and its snapshot.
  */
@@ -128,7 +131,7 @@ public final class VictimSearch {
         if (toPlace == null || toPlace.isEmpty() || admission && preemptor.expected().isEmpty()) {
             return Optional.empty();
         }
-        return new Search(preemptor, admission, budget).run(units(preemptor, toPlace, candidates));
+        return new Search(preemptor, admission, budget).run(toPlace, candidates);
     }
 
     /**
@@ -136,24 +139,41 @@ public final class VictimSearch {
      * each gang's newest first, then the gangs whole in that order. Only members on nodes where some pod
      * of the preemptor could run with every candidate's pods there evicted are surplus units, and only
      * gangs with such a member are whole units: evicting others cannot make room for the preemptor.
+     *
+     * @return the units; empty when, by slot counts per pod shape over the free room plus the room of
+     *         every candidate's pods, the preemptor's quorum cannot fit, as the trial would find with
+     *         every unit evicted
      */
     private List<Unit> units(PendingGang preemptor, List<PodInfo> toPlace, Map<GroupKey, RunningGang> candidates) {
+        Map<PodShape, long[]> slotsByShape = new LinkedHashMap<>();
+        Map<PodShape, Integer> podsByShape = new HashMap<>();
+        for (PodInfo pod : toPlace) {
+            slotsByShape.putIfAbsent(pod.shape(), new long[1]);
+            podsByShape.merge(pod.shape(), 1, Integer::sum);
+        }
         Map<GroupKey, Candidate> byKey = new HashMap<>();
         for (NodeState node : trial.nodes()) {
-            List<PodInfo> now = trial.podsOn(node);
-            Set<PodInfo> bound = now == node.snapshotPods() ? null : identitySet(node.snapshotPods());
-            List<PodInfo> takeable = new ArrayList<>();
-            for (PodInfo pod : now) {
-                if (candidates.containsKey(pod.group()) && !pod.group().equals(preemptor.gang().key())
-                        && (bound == null || bound.contains(pod))) {
-                    takeable.add(pod);
-                }
+            List<PodInfo> takeable = takeable(node, preemptor.gang().key(), candidates);
+            ResourceTally room = new ResourceTally();
+            takeable.forEach(pod -> room.addPod(pod.requests()));
+            boolean useful = false;
+            for (Map.Entry<PodShape, long[]> shape : slotsByShape.entrySet()) {
+                long slots = slotsWithEvicted(shape.getKey(), node, room);
+                shape.getValue()[0] += slots;
+                useful |= slots > 0 && !takeable.isEmpty();
             }
-            boolean useful = !takeable.isEmpty() && roomFor(toPlace, node, takeable);
             for (PodInfo pod : takeable) {
+                boolean onUsefulNode = useful;
                 byKey.computeIfAbsent(pod.group(), key -> new Candidate(candidates.get(key)))
-                        .members.add(new Member(pod, node, useful));
+                        .members.add(new Member(pod, node, onUsefulNode));
             }
+        }
+        long reachable = 0;
+        for (Map.Entry<PodShape, long[]> shape : slotsByShape.entrySet()) {
+            reachable += Math.min(podsByShape.get(shape.getKey()), shape.getValue()[0]);
+        }
+        if (reachable < QuorumBounds.of(preemptor, -1).needed()) {
+            return List.of();
         }
         List<Candidate> gangs = new ArrayList<>(byKey.values());
         gangs.sort(Comparator.comparing(candidate -> candidate.running, VICTIM_ORDER));
@@ -175,37 +195,43 @@ public final class VictimSearch {
     }
 
     /**
-     * Whether some pod of the preemptor passes its node filters on the node and fits its free room plus
-     * what the pods that may be taken there request, in every resource and a pod slot.
+     * The candidates' pods on the node that may be taken: bound when the snapshot was taken, not taken off
+     * since, and not the preemptor's.
      */
-    private static boolean roomFor(List<PodInfo> toPlace, NodeState node, List<PodInfo> takeable) {
-        ResourceVector allocatable = node.info().allocatable();
-        ResourceVector requested = node.requested();
-        if (allocatable.at(ResourceVector.PODS_DIM) - requested.at(ResourceVector.PODS_DIM) + takeable.size() < 1) {
-            return false;
-        }
-        ResourceVector room = ResourceVector.ZERO;
-        for (PodInfo pod : takeable) {
-            room = room.plus(pod.requests());
-        }
-        Set<PodShape> tried = new HashSet<>();
-        for (PodInfo pod : toPlace) {
-            if (tried.add(pod.shape()) && pod.constraints().rejection(node.info()) == null
-                    && fits(pod.requests(), allocatable, requested, room)) {
-                return true;
+    private List<PodInfo> takeable(NodeState node, GroupKey preemptor, Map<GroupKey, RunningGang> candidates) {
+        List<PodInfo> now = trial.podsOn(node);
+        Set<PodInfo> bound = now == node.snapshotPods() ? null : identitySet(node.snapshotPods());
+        List<PodInfo> takeable = new ArrayList<>();
+        for (PodInfo pod : now) {
+            if (candidates.containsKey(pod.group()) && !pod.group().equals(preemptor)
+                    && (bound == null || bound.contains(pod))) {
+                takeable.add(pod);
             }
         }
-        return false;
+        return takeable;
     }
 
-    private static boolean fits(ResourceVector requests, ResourceVector allocatable, ResourceVector requested,
-                                ResourceVector room) {
-        for (int d = 0; d < requests.length(); d++) {
-            if (requests.at(d) > 0 && requests.at(d) > allocatable.at(d) - requested.at(d) + room.at(d)) {
-                return false;
+    /**
+     * How many pods of the shape the node holds with the pods counted in {@code room} evicted, as
+     * {@link NodeState#slotsFor} counts them; none if the shape's node filters reject the node.
+     */
+    private static long slotsWithEvicted(PodShape shape, NodeState node, ResourceTally room) {
+        if (shape.constraints().rejection(node.info()) != null) {
+            return 0;
+        }
+        ResourceVector allocatable = node.info().allocatable();
+        ResourceVector requested = node.requested();
+        long slots = allocatable.at(ResourceVector.PODS_DIM) - requested.at(ResourceVector.PODS_DIM)
+                + room.at(ResourceVector.PODS_DIM);
+        ResourceVector requests = shape.requests();
+        for (int d = 0; d < requests.length() && slots > 0; d++) {
+            long wanted = requests.at(d);
+            if (wanted > 0) {
+                long free = allocatable.at(d) - requested.at(d) + room.at(d);
+                slots = Math.min(slots, free < 0 ? 0 : free / wanted);
             }
         }
-        return true;
+        return Math.max(0, slots);
     }
 
     private static Set<PodInfo> identitySet(List<PodInfo> pods) {
@@ -226,25 +252,25 @@ public final class VictimSearch {
             this.budget = budget;
         }
 
-        Optional<Preemption> run(List<Unit> units) {
-            List<Unit> allowed = allowedInOrder(units);
+        Optional<Preemption> run(List<PodInfo> toPlace, Map<GroupKey, RunningGang> candidates) {
             GangPlacement none = probe(List.of());
             boolean fitsAlready = fits(none);
-            // A preemptor that fits with every pod it could place needs no room; one that does not fit with
-            // every allowed unit evicted cannot be helped.
-            if (allowed.isEmpty() || fitsAlready && (admission || none.unplaced().isEmpty())
-                    || !fits(probe(allowed))) {
+            if (fitsAlready && (admission || none.unplaced().isEmpty())) {
+                return Optional.empty();
+            }
+            List<Unit> allowed = allowedInOrder(units(work, toPlace, candidates));
+            if (allowed.isEmpty()) {
                 return Optional.empty();
             }
             int quorum = fitsAlready ? 0 : shortest(allowed, 1, allowed.size(), 0);
+            if (quorum < 0) {
+                return Optional.empty();
+            }
             int length = quorum;
             int surplusCount = (int) allowed.stream().filter(unit -> !unit.whole()).count();
             if (!admission && quorum < surplusCount) {
-                int atQuorum = placedWith(fitsAlready ? none : probe(allowed.subList(0, quorum)));
-                int mostSurplus = placedWith(probe(allowed.subList(0, surplusCount)));
-                if (mostSurplus > atQuorum) {
-                    length = shortest(allowed, quorum + 1, surplusCount, mostSurplus);
-                }
+                length = Math.max(quorum, morePods(allowed, quorum, surplusCount,
+                        placedWith(fitsAlready ? none : probe(allowed.subList(0, quorum)))));
             }
             List<Unit> set = minimal(withoutSurplusOfWhole(allowed.subList(0, length)));
             if (set.isEmpty()) {
@@ -252,6 +278,24 @@ public final class VictimSearch {
             }
             GangPlacement placement = trial(set, true);
             return fits(placement) ? Optional.of(preemption(set, placement)) : Optional.empty();
+        }
+
+        /**
+         * The shortest prefix of the surplus units, longer than {@code quorum}, with which the preemptor
+         * places all its pending pods, or else as many as with every allowed surplus unit; -1 if no
+         * longer prefix places more than the {@code atQuorum} pods.
+         */
+        private int morePods(List<Unit> allowed, int quorum, int surplusCount, int atQuorum) {
+            int all = work.pending().size();
+            if (atQuorum >= all) {
+                return -1;
+            }
+            int allPlaced = shortest(allowed, quorum + 1, surplusCount, all);
+            if (allPlaced >= 0) {
+                return allPlaced;
+            }
+            int most = placedWith(probe(allowed.subList(0, surplusCount)));
+            return most > atQuorum ? shortest(allowed, quorum + 1, surplusCount, most) : -1;
         }
 
         /**
@@ -273,13 +317,21 @@ public final class VictimSearch {
 
         /**
          * The shortest prefix length in [from, to] with which the preemptor fits with at least
-         * {@code placed} pods (0: fits at all); the prefix of length {@code to} is known to. Binary
-         * search: fitting is not strictly monotone in the room (a trial packs greedily), so this finds a
-         * short prefix that fits, which dropping then makes minimal.
+         * {@code placed} pods (0: fits at all); -1 if none does. Galloping (from, from + 1, from + 3,
+         * from + 7, ...) and then a binary search, so that when a short prefix does, only short prefixes
+         * are tried. Fitting is not strictly monotone in the room (a trial packs greedily), so this finds
+         * a short prefix that fits, which dropping then makes minimal.
          */
         private int shortest(List<Unit> allowed, int from, int to, int placed) {
             int low = from;
-            int high = to;
+            int high = from;
+            for (int step = 1; placedWith(probe(allowed.subList(0, high))) < placed; step *= 2) {
+                if (high == to) {
+                    return -1;
+                }
+                low = high + 1;
+                high = Math.min(to, high + step);
+            }
             while (low < high) {
                 int mid = (low + high) >>> 1;
                 if (placedWith(probe(allowed.subList(0, mid))) >= placed) {

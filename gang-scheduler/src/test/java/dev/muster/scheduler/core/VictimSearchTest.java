@@ -92,6 +92,37 @@ class VictimSearchTest {
     }
 
     @Test
+    void theBudgetIsAskedUnitByUnitWithWhatTheUnitsBeforeTakePerQueue() {
+        node("n1");
+        node("n2");
+        run("x", 0, 2, Map.of(), "n1", 4, 2);
+        run("y", 1, 4, Map.of(), "n2", 4, 2);
+        running.put(key("x"), new RunningGang(running.get(key("x")).gang().inQueue("qx", null), T0, 0));
+        running.put(key("y"), new RunningGang(running.get(key("y")).gang().inQueue("qy", null), T0, 0));
+        List<String> asked = new ArrayList<>();
+        VictimBudget recording = (victim, pods, taken) -> {
+            Map<String, Long> gpus = new java.util.TreeMap<>();
+            taken.forEach((queue, requests) -> gpus.put(queue, requests.get(GPU)));
+            asked.add(victim.gang().key().name() + " " + pods.stream().map(PodInfo::name).toList() + " " + gpus);
+            return true;
+        };
+
+        Preemption preemption = search(state.snapshot()).find(preemptor("h", 1000, 1, 1, 4), running, recording)
+                .orElseThrow();
+
+        // In preference order: x's two surplus pods, newest first (x-1 and x-0 would take x below its
+        // minMember of 2 and are not offered), then x whole (what is left of it), then y whole.
+        assertThat(asked.subList(0, 4)).containsExactly(
+                "x [x-3] {}",
+                "x [x-2] {qx=2}",
+                "x [x-1, x-0] {qx=4}",
+                "y [y-3, y-2, y-1, y-0] {qx=8}");
+        assertThat(preemption.evictedPods()).extracting(p -> p.pod().name()).containsExactly("x-3", "x-2");
+        // The set returned was asked about as a set, in order, before it was kept.
+        assertThat(asked.subList(asked.size() - 2, asked.size())).containsExactly("x [x-3] {}", "x [x-2] {qx=2}");
+    }
+
+    @Test
     void aBudgetThatRefusesLeavesNothingEvicted() {
         scenario3();
         PendingGang h = preemptor("h", 1000, 1, 1, 8);
