@@ -124,7 +124,7 @@ final class JobReconciler implements Reconciler {
             }
         }
         logDecision(key, decision, written, created, stopped,
-                admissionNote(job, pods, decision, admission, written, created));
+                queueNote(job, decision, written) + admissionNote(job, pods, decision, admission, written, created));
         return decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
@@ -166,8 +166,25 @@ final class JobReconciler implements Reconciler {
         return newlyWaiting || firstPods ? admission.describe() + "; " : "";
     }
 
+    /**
+     * What the log should say about the job's queue in this decision, ending in "; ", or nothing: that the
+     * queue now holds the job (QueueNotFound, QueueClosed), or that it no longer does.
+     */
+    private static String queueNote(Job job, JobDecision decision, boolean written) {
+        String before = job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getReason();
+        String now = decision.status().getState().getReason();
+        if (!written || Objects.equals(before, now)) {
+            return "";
+        }
+        if (decision.queueHold().isPresent()) {
+            return decision.queueHold().get().reason() + ": " + decision.queueHold().get().message() + "; ";
+        }
+        return QueueGate.isHold(before) ? "queue " + QueueGate.queueOf(job) + " lets the job start; " : "";
+    }
+
     private static void logDecision(ObjectKey key, JobDecision decision, boolean written, int created, int stopped,
-                                    String admissionNote) {
+                                    String note) {
         var status = decision.status();
         String counts = "pending=" + status.getPending() + " running=" + status.getRunning()
                 + " succeeded=" + status.getSucceeded() + " failed=" + status.getFailed()
@@ -175,9 +192,9 @@ final class JobReconciler implements Reconciler {
         if (decision.transition().isPresent() && written) {
             PhaseTransition t = decision.transition().get();
             log.info("job {}: {} ({}: {}); {}created {} pods, stopped {}; {}", key, t.describe(),
-                    t.verdict().reason(), t.verdict().message(), admissionNote, created, stopped, counts);
-        } else if (created > 0 || stopped > 0 || !admissionNote.isEmpty()) {
-            log.info("job {}: {}; {}created {} pods, stopped {}; {}", key, decision.phase(), admissionNote,
+                    t.verdict().reason(), t.verdict().message(), note, created, stopped, counts);
+        } else if (created > 0 || stopped > 0 || !note.isEmpty()) {
+            log.info("job {}: {}; {}created {} pods, stopped {}; {}", key, decision.phase(), note,
                     created, stopped, counts);
         } else {
             log.debug("job {}: {}; status {}; {}", key, decision.phase(), written ? "written" : "unchanged", counts);

@@ -23,6 +23,7 @@ class PodGroupPlannerTest {
         Job job = job("train", task("master", 1, null), task("worker", 4, 2));
         job.getSpec().setQueue("research");
         job.getSpec().setPriorityClassName("high");
+        job.getSpec().setMaxRuntime("2h");
 
         PodGroup group = PodGroupPlanner.desiredPodGroup(job);
 
@@ -32,6 +33,7 @@ class PodGroupPlannerTest {
         assertThat(group.getSpec().getMinTaskMember()).containsExactly(Map.entry("master", 1), Map.entry("worker", 2));
         assertThat(group.getSpec().getQueue()).isEqualTo("research");
         assertThat(group.getSpec().getPriorityClassName()).isEqualTo("high");
+        assertThat(group.getSpec().getMaxRuntime()).isEqualTo("2h");
         assertThat(JobOwnership.isControlledBy(group, job)).isTrue();
         assertThat(JobOwnership.controllingJob(group)).contains("train");
     }
@@ -56,6 +58,9 @@ class PodGroupPlannerTest {
         PodGroupSpec merged = PodGroupPlanner.withOwnedFields(actual, desired);
 
         assertThat(PodGroupPlanner.ownedFieldsMatch(merged, desired)).isTrue();
+        desired.setMaxRuntime("30m");
+        assertThat(PodGroupPlanner.ownedFieldsMatch(merged, desired)).as("maxRuntime is owned").isFalse();
+        assertThat(PodGroupPlanner.withOwnedFields(merged, desired).getMaxRuntime()).isEqualTo("30m");
         assertThat(merged.getScheduleTimeoutSeconds()).isEqualTo(30);
         assertThat(merged.getMinResources()).containsEntry("cpu", new Quantity("4"));
         assertThat(actual.getMinMember()).as("the cached spec is not changed").isEqualTo(1);

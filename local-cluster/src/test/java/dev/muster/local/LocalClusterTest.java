@@ -58,7 +58,8 @@ class LocalClusterTest {
         assertThat(client.namespaces().withName("default").get()).isNotNull();
         assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
                 .extracting(crd -> crd.getMetadata().getName())
-                .containsExactlyInAnyOrder("jobs.batch.muster.dev", "podgroups.scheduling.muster.dev");
+                .containsExactlyInAnyOrder("jobs.batch.muster.dev", "podgroups.scheduling.muster.dev",
+                        "queues.scheduling.muster.dev");
     }
 
     @Test

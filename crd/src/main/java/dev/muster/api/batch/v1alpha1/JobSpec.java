@@ -51,6 +51,7 @@ public class JobSpec {
     private Integer ttlSecondsAfterFinished;
     private Boolean suspend;
     @Pattern(GoDuration.PATTERN)
+    @ValidationRule(value = CelRules.UNCHANGED, message = "maxRuntime cannot change once the job exists")
     private String maxRuntime;
     @Size(max = JobDefaults.MAX_VOLUMES)
     @ValidationRule(value = CelRules.UNIQUE_MOUNT_PATHS, message = CelRules.UNIQUE_MOUNT_PATHS_MESSAGE)
@@ -112,7 +113,8 @@ public class JobSpec {
     /**
      * How long the job may run, as a Go duration ({@code 30m}, {@code 2h}), counted from when it last entered
      * Running; a job that runs longer fails with reason {@code MaxRuntimeExceeded}. Copied onto the job's
-     * PodGroup, where the scheduler reads it as the bound on when the gang frees its room (backfill).
+     * PodGroup, where the scheduler reads it as the bound on when the gang frees its room (backfill); it
+     * cannot change once the job exists, since the scheduler may have promised room on that bound.
      */
     public String getMaxRuntime() { return maxRuntime; }
     public void setMaxRuntime(String maxRuntime) { this.maxRuntime = maxRuntime; }

@@ -34,6 +34,7 @@ public final class SpecFingerprint {
         put(prints, "spec.priorityClassName", spec.getPriorityClassName());
         put(prints, "spec.maxRetry", spec.getMaxRetry());
         put(prints, "spec.minSuccess", spec.getMinSuccess());
+        put(prints, "spec.maxRuntime", spec.getMaxRuntime());
         put(prints, "spec.plugins", spec.getPlugins());
         put(prints, "spec.policies", spec.getPolicies());
         put(prints, "spec.volumes", spec.getVolumes());

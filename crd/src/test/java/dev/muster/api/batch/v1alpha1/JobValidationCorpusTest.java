@@ -115,6 +115,10 @@ public class JobValidationCorpusTest {
                         List.of("spec.policies[0].timeout: Invalid value: \"5 minutes\": spec.policies[0].timeout in body "
                                 + "should match '^([0-9]+(\\.[0-9]+)?(h|m|s|ms))+$'", RULES_NOT_CHECKED),
                         List.of("spec.policies[0].timeout: '5 minutes' is not a duration like 30s, 5m or 1h30m")),
+                bad("bad maxRuntime", "maxRuntime: 2 hours\n" + tasks,
+                        List.of("spec.maxRuntime: Invalid value: \"2 hours\": spec.maxRuntime in body "
+                                + "should match '^([0-9]+(\\.[0-9]+)?(h|m|s|ms))+$'", RULES_NOT_CHECKED),
+                        List.of("spec.maxRuntime: '2 hours' is not a duration like 30s, 5m or 1h30m")),
                 bad("task-level policy problems", "tasks:\n" + worker(", policies: [{exitCode: 0, action: Reboot}]"),
                         List.of("spec.tasks[0].policies[0]: Invalid value: \"object\": exitCode must not be 0, which means success",
                                 "spec.tasks[0].policies[0]: Invalid value: \"object\": action must be one of AbortJob, RestartJob, "

@@ -70,6 +70,17 @@ class JobValidatorTest {
     }
 
     @Test
+    void aMaxRuntimeThatIsNotAGoDurationIsRefused() {
+        Job job = parse(VALID);
+        job.getSpec().setMaxRuntime("1h30m");
+        assertThat(JobValidator.validate(job)).isEmpty();
+
+        job.getSpec().setMaxRuntime("90 minutes");
+        assertThat(JobValidator.validate(job)).extracting(FieldError::toString)
+                .containsExactly("spec.maxRuntime: '90 minutes' is not a duration like 30s, 5m or 1h30m");
+    }
+
+    @Test
     void jobWithoutTasksIsRefused() {
         Job job = parse("""
                 apiVersion: batch.muster.dev/v1alpha1
