@@ -21,8 +21,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -67,7 +75,7 @@ class GangSchedulerQueueTest {
     }
 
     @Test
-    void aQueueBelowItsFairShareReclaimsAWholeGangFromTheQueueAboveIt() {
+    void aQueueBelowItsFairShareReclaimsAWholeGangFromTheQueueAboveIt() throws Exception {
         createQueue("a");
         createQueue("b");
         createGang("a-old", "a");
@@ -107,6 +115,11 @@ class GangSchedulerQueueTest {
                 assertThat(state.running()).isEqualTo(1);
             });
         });
+        // What kubectl get q prints: the server-side Table of the Queue CRD's printer columns.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(queueTable())
+                .anySatisfy(row -> assertThat(row).startsWith("a ").contains("Allocated={\"nvidia.com/gpu\":\"4\"}")
+                        .contains("Fair Share={\"nvidia.com/gpu\":\"4\"}").contains("Running=1"))
+                .anySatisfy(row -> assertThat(row).startsWith("b ").contains("Allocated={\"nvidia.com/gpu\":\"4\"}")));
         assertThat(registry.get(SchedulerMetrics.QUEUE_ALLOCATED).tags("queue", "a", "resource", "nvidia.com/gpu")
                 .gauge().value()).isEqualTo(4);
         assertThat(registry.get(SchedulerMetrics.GANGS_BROKEN).counter().count()).isZero();
@@ -158,6 +171,25 @@ class GangSchedulerQueueTest {
     private long running(String gang) {
         return pods(gang).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())
                 && pod.getMetadata().getDeletionTimestamp() == null).count();
+    }
+
+    /** Each row of the Queue Table as {@code name column=cell ...}. */
+    private List<String> queueTable() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(cluster.url() + "/apis/scheduling.muster.dev/v1alpha1/queues"))
+                .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode table = Serialization.jsonMapper().readTree(response.body());
+        List<String> rows = new ArrayList<>();
+        for (JsonNode row : table.path("rows")) {
+            StringBuilder text = new StringBuilder(row.path("cells").get(0).asText());
+            for (int i = 1; i < row.path("cells").size(); i++) {
+                JsonNode cell = row.path("cells").get(i);
+                text.append(' ').append(table.path("columnDefinitions").get(i).path("name").asText()).append('=')
+                        .append(cell.isValueNode() ? cell.asText() : cell.toString());
+            }
+            rows.add(text.toString());
+        }
+        return rows;
     }
 
     private Queue queue(String name) {
