@@ -41,11 +41,6 @@ final class BackfillReservation {
         this.now = now;
     }
 
-    /** The reservations made this cycle. */
-    List<Reservation> reservations() {
-        return reservations;
-    }
-
     /**
      * Reserves for a head gang that did not fit now, if releasing running gangs in their end order makes
      * room for it; the fewest released, by bisection, since each release only adds room.

@@ -49,8 +49,8 @@ final class PreemptionRound {
     List<Made> run(List<PendingGang> waiting) {
         List<PendingGang> order = new ArrayList<>(waiting);
         order.removeIf(gang -> ledger.leafOf(gang.gang().queue()) < 0);
-        order.sort(Comparator.comparing((PendingGang gang) -> !ledger.belowGuarantee(ledger.leafOf(gang.gang().queue())))
-                .thenComparingDouble(gang -> ledger.share(ledger.leafOf(gang.gang().queue())))
+        order.sort(Comparator.comparing((PendingGang gang) -> !ledger.belowGuarantee(leafOf(gang)))
+                .thenComparingDouble(gang -> ledger.share(leafOf(gang)))
                 .thenComparing(PendingGang::gang, GangOrder.PRIORITY_THEN_AGE));
         List<Made> made = new ArrayList<>();
         for (PendingGang gang : order) {
@@ -63,6 +63,10 @@ final class PreemptionRound {
             }
         }
         return made;
+    }
+
+    private int leafOf(PendingGang gang) {
+        return ledger.leafOf(gang.gang().queue());
     }
 
     private Made withinQueue(PendingGang gang) {
@@ -117,7 +121,7 @@ final class PreemptionRound {
             int victimLeaf = ledger.leafOf(victim.gang().gang().queue());
             victim.pods().forEach(p -> ledger.allocate(victimLeaf, p.pod().requests(), -1));
             evictions.add(new Eviction(victim.key(), victim.pods(), victim.whole(), gang.gang().key(), rule,
-                    rule.reason() + ": " + preemption.message() + standings));
+                    rule.reason() + ": " + preemption.message() + "." + standings));
         }
         preemption.placement().placements().forEach(p -> ledger.allocate(leaf, p.pod().requests(), 1));
         return new Made(gang, preemption, evictions);

@@ -11,10 +11,11 @@ import java.util.Set;
 /**
  * The room freed by evictions, promised to the gangs it was freed for until they bind. While a
  * preemptor's victims terminate, the pods still on their nodes count for the preemptor's queue, not the
- * victim's, so that no second round of evictions is made for the same room; the preemptor is tried
- * before every other gang, each pod on the node its victim search placed it on, and keeps whatever part of the
- * room it finds there, so that no other gang takes it. A promise ends when the preemptor binds, leaves, or still does not fit once every
- * victim is gone (someone else's pods took the room): it then waits as any gang does.
+ * victim's, so that no second round of evictions is made for the same room. The preemptor is tried
+ * before every other gang, each pod on the node its victim search placed it on, and keeps whatever part
+ * of the room it finds there, so that no other gang takes it. A promise ends when the preemptor binds,
+ * leaves, or still does not fit once every victim is gone (something else took the room): it then waits
+ * as any gang does.
  */
 final class Promises {
     private final Map<GroupKey, Promise> byGang = new LinkedHashMap<>();
@@ -92,11 +93,11 @@ final class Promises {
     }
 
     /** Counts the victims still terminating for their preemptor's queue instead of their own. */
-    void attribute(QueueLedger ledger, ClusterSnapshot snapshot, Map<GroupKey, String> queueOfGang) {
+    void attribute(QueueLedger ledger, ClusterSnapshot snapshot) {
         byGang.forEach((gang, promise) -> {
-            int to = ledger.leafOf(queueOfGang.get(gang));
+            int to = ledger.leafOfGang(gang);
             for (PodPlacement victim : remaining(gang, snapshot)) {
-                int from = ledger.leafOf(queueOfGang.get(victim.pod().group()));
+                int from = ledger.leafOfGang(victim.pod().group());
                 if (from >= 0 && to >= 0) {
                     ledger.allocate(from, victim.pod().requests(), -1);
                     ledger.allocate(to, victim.pod().requests(), 1);

@@ -12,6 +12,8 @@ import java.util.Map;
  */
 final class QueueLedger {
     private final QueueTree tree;
+    /** The queue of every running and pending gang, by key. */
+    private final Map<GroupKey, String> queueOf = new HashMap<>();
     private final int dims;
     private final long[][] allocated;
     private final long[][] demand;
@@ -26,7 +28,6 @@ final class QueueLedger {
     QueueLedger(QueueTree tree, ClusterSnapshot snapshot, Collection<PendingGang> pending,
                 Map<GroupKey, RunningGang> running) {
         this.tree = tree;
-        Map<GroupKey, String> queueOf = new HashMap<>();
         running.forEach((key, gang) -> queueOf.put(key, gang.gang().queue()));
         pending.forEach(gang -> queueOf.put(gang.gang().key(), gang.gang().queue()));
         this.dims = ResourceVector.dimensionCount();
@@ -41,7 +42,7 @@ final class QueueLedger {
                 add(capacity, node.info().allocatable(), 1);
             }
             for (PodInfo pod : node.snapshotPods()) {
-                int leaf = leafOf(queueOf.get(pod.group()));
+                int leaf = leafOfGang(pod.group());
                 if (leaf >= 0) {
                     allocate(leaf, pod.requests(), 1);
                 }
@@ -76,7 +77,12 @@ final class QueueLedger {
         return tree;
     }
 
-    /** The index of the gang's leaf queue, or -1 when it cannot be queued there. */
+    /** The leaf queue index of a running or pending gang of the cycle, or -1 when it has none. */
+    int leafOfGang(GroupKey gang) {
+        return leafOf(queueOf.get(gang));
+    }
+
+    /** The index of the named leaf queue, or -1 when gangs cannot be queued there. */
     int leafOf(String queue) {
         int index = queue == null ? -1 : tree.indexOf(queue);
         return index >= 0 && tree.leaf(index) ? index : -1;

@@ -54,10 +54,7 @@ public final class QueuePlanner {
         QueueTree tree = new QueueTree(queues);
         QueueLedger ledger = new QueueLedger(tree, snapshot, gangs, running);
         promises.retain(gangs);
-        Map<GroupKey, String> queueOfGang = new HashMap<>();
-        running.forEach((key, gang) -> queueOfGang.put(key, gang.gang().queue()));
-        gangs.forEach(gang -> queueOfGang.put(gang.gang().key(), gang.gang().queue()));
-        promises.attribute(ledger, snapshot, queueOfGang);
+        promises.attribute(ledger, snapshot);
 
         List<GangPlacement> placements = new ArrayList<>();
         List<QueueHold> holds = new ArrayList<>();
@@ -87,8 +84,8 @@ public final class QueuePlanner {
             evictions.addAll(made.evictions());
             placements.removeIf(result -> result.gang().key().equals(key));
             holds.add(new QueueHold(made.preemptor().gang(), made.preemptor().pending(), QueueHold.Reason.PREEMPTING,
-                    made.preemption().message() + " Waiting for the evicted pods to terminate; their room is "
-                            + "held for it."));
+                    "Preempting: " + made.preemption().message() + "; it waits for the evicted pods to "
+                            + "terminate, and their room is held for it."));
         }
         rememberWaiting(gangs, placements, holds, now);
         List<QueueStanding> standings = new ArrayList<>(tree.size());
@@ -138,16 +135,12 @@ public final class QueuePlanner {
             } else {
                 promises.drop(key);
                 placements.add(new GangPlacement(gang.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
-                        gang.pending(), result.unschedulable(), "Its victims are gone, yet it does not fit on the nodes "
-                        + "they freed (pods bound by others took the room); it waits in its queue again."));
+                        gang.pending(), result.unschedulable(),
+                        "Its victims are gone, yet it does not fit on the nodes they freed (pods bound by others took "
+                                + "the room); it waits in its queue again."));
             }
         }
         return others;
-    }
-
-    /** Since when the gang waits, or {@code null} if it did not wait at the end of the last cycle. */
-    Instant waitingSince(GroupKey gang) {
-        return waitingSince.get(gang);
     }
 
     private void rememberWaiting(Collection<PendingGang> gangs, List<GangPlacement> placements, List<QueueHold> holds,

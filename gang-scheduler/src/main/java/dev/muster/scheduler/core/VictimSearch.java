@@ -2,10 +2,11 @@ package dev.muster.scheduler.core;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,15 +42,17 @@ import java.util.Set;
  * preemptor the trial does not place with every allowed unit evicted gets no preemption, although, a
  * trial packing greedily, a smaller set might in rare cases let it fit. Short of these, when no
  * preemption is returned, no gang-safe victim set of the candidates makes the preemptor fit. The fewest
- * gangs broken is sought by taking surplus members before any gang whole and by dropping every unit not
- * needed, not by comparing every combination: among gangs taken whole the order is by priority, so two
- * gangs of a lower priority may be broken where one of a higher priority would have done.
+ * gangs broken is sought by taking surplus members before any gang whole, by dropping every unit not
+ * needed, and, when that still breaks several gangs, by looking for one gang (the first in preference
+ * order) that with surplus members makes room alone; sets breaking two or more gangs are not compared
+ * with each other by count, only by the preference order.
  *
  * <p>Cost, for P pods on n nodes, V of them the candidates', U allowed units and S units kept: one pass
  * over the pods, O(P), finds the candidates' pods, and O(V log V) sorts them. Before any trial, a
- * pre-check per node and pod shape counts the slots of the free room plus the room of the candidates'
- * pods there: only pods on nodes with such a slot become units, and a preemptor whose quorum exceeds the
- * slots in all is rejected at once (the trial's own pre-check, with every unit evicted). A trial then
+ * pre-check per node and pod shape of the preemptor counts the slots of the free room, and of the free
+ * room plus the room of the candidates' pods there, O(n) per shape: only pods whose eviction can add
+ * such a slot become units, and a preemptor whose quorum exceeds the slots in all is rejected at once
+ * (the trial's own pre-check, with every unit evicted). A trial then
  * evicts a set's pods, O(k log n) for k pods as the shape indexes rescore only the nodes touched, and
  * rejects from slot counts a set that cannot make room before placing anything. The shortest prefix is
  * found by galloping and then binary search, O(log L) trials of at most 2L units for a prefix of L, so a
@@ -131,49 +134,49 @@ public final class VictimSearch {
         if (toPlace == null || toPlace.isEmpty() || admission && preemptor.expected().isEmpty()) {
             return Optional.empty();
         }
-        return new Search(preemptor, admission, budget).run(toPlace, candidates);
+        SlotCounts counts = new SlotCounts(toPlace, QuorumBounds.of(preemptor, -1).needed());
+        return new Search(preemptor, admission, budget).run(counts, candidates);
     }
 
     /**
      * Every victim unit in preference order: surplus members of the gangs in {@link #VICTIM_ORDER},
-     * each gang's newest first, then the gangs whole in that order. Only members on nodes where some pod
-     * of the preemptor could run with every candidate's pods there evicted are surplus units, and only
-     * gangs with such a member are whole units: evicting others cannot make room for the preemptor.
+     * each gang's newest first, then the gangs whole in that order. A gang is a whole unit if some pod of
+     * the preemptor could run on one of its members' nodes with every candidate's pods there evicted. A
+     * member is a surplus unit only if evicting it frees what its node is short of (a resource it
+     * requests, or a pod slot) for a shape of the preemptor's pods that the free room lacks: a surplus
+     * member of a gang that frees nothing useful would use up the gang's surplus in place of one that
+     * does.
      *
      * @return the units; empty when, by slot counts per pod shape over the free room plus the room of
      *         every candidate's pods, the preemptor's quorum cannot fit, as the trial would find with
      *         every unit evicted
      */
-    private List<Unit> units(PendingGang preemptor, List<PodInfo> toPlace, Map<GroupKey, RunningGang> candidates) {
-        Map<PodShape, long[]> slotsByShape = new LinkedHashMap<>();
-        Map<PodShape, Integer> podsByShape = new HashMap<>();
-        for (PodInfo pod : toPlace) {
-            slotsByShape.putIfAbsent(pod.shape(), new long[1]);
-            podsByShape.merge(pod.shape(), 1, Integer::sum);
-        }
-        Map<GroupKey, Candidate> byKey = new HashMap<>();
+    private List<Unit> units(PendingGang preemptor, SlotCounts counts, Map<GroupKey, RunningGang> candidates) {
+        long[] free = new long[counts.shapes()];
+        long[] withEvicted = new long[counts.shapes()];
+        List<NodeRoom> rooms = new ArrayList<>();
         for (NodeState node : trial.nodes()) {
             List<PodInfo> takeable = takeable(node, preemptor.gang().key(), candidates);
-            ResourceTally room = new ResourceTally();
-            takeable.forEach(pod -> room.addPod(pod.requests()));
-            boolean useful = false;
-            for (Map.Entry<PodShape, long[]> shape : slotsByShape.entrySet()) {
-                long slots = slotsWithEvicted(shape.getKey(), node, room);
-                shape.getValue()[0] += slots;
-                useful |= slots > 0 && !takeable.isEmpty();
-            }
-            for (PodInfo pod : takeable) {
-                boolean onUsefulNode = useful;
-                byKey.computeIfAbsent(pod.group(), key -> new Candidate(candidates.get(key)))
-                        .members.add(new Member(pod, node, onUsefulNode));
+            long[] now = counts.onNode(node, List.of());
+            long[] with = takeable.isEmpty() ? now : counts.onNode(node, takeable);
+            SlotCounts.add(free, now, 1);
+            SlotCounts.add(withEvicted, with, 1);
+            if (!takeable.isEmpty()) {
+                rooms.add(new NodeRoom(node, takeable, now, with));
             }
         }
-        long reachable = 0;
-        for (Map.Entry<PodShape, long[]> shape : slotsByShape.entrySet()) {
-            reachable += Math.min(podsByShape.get(shape.getKey()), shape.getValue()[0]);
-        }
-        if (reachable < QuorumBounds.of(preemptor, -1).needed()) {
+        if (!counts.holdQuorum(withEvicted)) {
             return List.of();
+        }
+        boolean[] lacking = counts.lacking(free);
+        Map<GroupKey, Candidate> byKey = new HashMap<>();
+        for (NodeRoom room : rooms) {
+            boolean useful = SlotCounts.any(room.with());
+            boolean[] shortOf = counts.shortOf(room.node(), lacking, room.now(), room.with());
+            for (PodInfo pod : room.takeable()) {
+                byKey.computeIfAbsent(pod.group(), key -> new Candidate(candidates.get(key)))
+                        .members.add(new Member(pod, room.node(), useful, frees(pod, shortOf)));
+            }
         }
         List<Candidate> gangs = new ArrayList<>(byKey.values());
         gangs.sort(Comparator.comparing(candidate -> candidate.running, VICTIM_ORDER));
@@ -182,7 +185,7 @@ public final class VictimSearch {
         for (Candidate gang : gangs) {
             gang.members.sort(NEWEST_FIRST);
             for (Member member : gang.members) {
-                if (member.useful() && gang.keepsQuorumWithout(0, member.pod().task(), 0)) {
+                if (member.gains() && gang.keepsQuorumWithout(0, member.pod().task(), 0)) {
                     surplus.add(new Unit(gang, member));
                 }
             }
@@ -211,27 +214,18 @@ public final class VictimSearch {
         return takeable;
     }
 
-    /**
-     * How many pods of the shape the node holds with the pods counted in {@code room} evicted, as
-     * {@link NodeState#slotsFor} counts them; none if the shape's node filters reject the node.
-     */
-    private static long slotsWithEvicted(PodShape shape, NodeState node, ResourceTally room) {
-        if (shape.constraints().rejection(node.info()) != null) {
-            return 0;
+    /** Whether evicting the pod frees some of what the node is short of: a pod slot, or a resource it requests. */
+    private static boolean frees(PodInfo pod, boolean[] shortOf) {
+        if (shortOf[ResourceVector.PODS_DIM]) {
+            return true;
         }
-        ResourceVector allocatable = node.info().allocatable();
-        ResourceVector requested = node.requested();
-        long slots = allocatable.at(ResourceVector.PODS_DIM) - requested.at(ResourceVector.PODS_DIM)
-                + room.at(ResourceVector.PODS_DIM);
-        ResourceVector requests = shape.requests();
-        for (int d = 0; d < requests.length() && slots > 0; d++) {
-            long wanted = requests.at(d);
-            if (wanted > 0) {
-                long free = allocatable.at(d) - requested.at(d) + room.at(d);
-                slots = Math.min(slots, free < 0 ? 0 : free / wanted);
+        ResourceVector requests = pod.requests();
+        for (int d = 0; d < Math.min(requests.length(), shortOf.length); d++) {
+            if (shortOf[d] && requests.at(d) > 0) {
+                return true;
             }
         }
-        return Math.max(0, slots);
+        return false;
     }
 
     private static Set<PodInfo> identitySet(List<PodInfo> pods) {
@@ -252,32 +246,74 @@ public final class VictimSearch {
             this.budget = budget;
         }
 
-        Optional<Preemption> run(List<PodInfo> toPlace, Map<GroupKey, RunningGang> candidates) {
+        Optional<Preemption> run(SlotCounts counts, Map<GroupKey, RunningGang> candidates) {
             GangPlacement none = probe(List.of());
             boolean fitsAlready = fits(none);
             if (fitsAlready && (admission || none.unplaced().isEmpty())) {
                 return Optional.empty();
             }
-            List<Unit> allowed = allowedInOrder(units(work, toPlace, candidates));
-            if (allowed.isEmpty()) {
-                return Optional.empty();
-            }
-            int quorum = fitsAlready ? 0 : shortest(allowed, 1, allowed.size(), 0);
-            if (quorum < 0) {
-                return Optional.empty();
-            }
-            int length = quorum;
+            List<Unit> allowed = allowedInOrder(units(work, counts, candidates));
             int surplusCount = (int) allowed.stream().filter(unit -> !unit.whole()).count();
-            if (!admission && quorum < surplusCount) {
-                length = Math.max(quorum, morePods(allowed, quorum, surplusCount,
-                        placedWith(fitsAlready ? none : probe(allowed.subList(0, quorum)))));
+            List<Unit> set = choose(allowed, surplusCount, fitsAlready ? none : null);
+            if (set != null && set.stream().filter(Unit::whole).count() > 1) {
+                List<Unit> oneBroken = oneGangBroken(allowed, surplusCount, counts);
+                set = oneBroken != null ? oneBroken : set;
             }
-            List<Unit> set = minimal(withoutSurplusOfWhole(allowed.subList(0, length)));
-            if (set.isEmpty()) {
+            if (set == null || set.isEmpty()) {
                 return Optional.empty();
             }
             GangPlacement placement = trial(set, true);
             return fits(placement) ? Optional.of(preemption(set, placement)) : Optional.empty();
+        }
+
+        /**
+         * The minimal set chosen from the units: the shortest prefix with which the preemptor's quorum
+         * fits, grown among the units before {@code surplusEnd} (surplus members) as far as more of its
+         * pods then fit, then stripped of every unit not needed.
+         *
+         * @param fitting the preemptor's trial with nothing evicted if it fits so, else {@code null}
+         * @return the set; {@code null} if no prefix makes the quorum fit
+         */
+        private List<Unit> choose(List<Unit> units, int surplusEnd, GangPlacement fitting) {
+            if (units.isEmpty()) {
+                return null;
+            }
+            int quorum = fitting != null ? 0 : shortest(units, 1, units.size(), 0);
+            if (quorum < 0) {
+                return null;
+            }
+            int length = quorum;
+            if (!admission && quorum < surplusEnd) {
+                length = Math.max(quorum, morePods(units, quorum, surplusEnd,
+                        placedWith(fitting != null ? fitting : probe(units.subList(0, quorum)))));
+            }
+            return minimal(withoutSurplusOfWhole(units.subList(0, length)));
+        }
+
+        /**
+         * A minimal set breaking one gang only, for when the preference order broke more: the first gang,
+         * in preference order, that with surplus members makes the preemptor's quorum fit. A gang is
+         * tried only if slot counts say its members and every allowed surplus member evicted could hold
+         * the quorum.
+         *
+         * @return the set; {@code null} if no single gang does
+         */
+        private List<Unit> oneGangBroken(List<Unit> allowed, int surplusCount, SlotCounts counts) {
+            List<Unit> surplus = allowed.subList(0, surplusCount);
+            SurplusRoom room = new SurplusRoom(counts, surplus);
+            for (Unit gang : allowed.subList(surplusCount, allowed.size())) {
+                if (!room.holdsQuorumWith(gang.gang())) {
+                    continue;
+                }
+                List<Unit> units = new ArrayList<>(surplusCount + 1);
+                units.add(gang);
+                units.addAll(surplus);
+                List<Unit> set = choose(units, units.size(), null);
+                if (set != null && set.stream().filter(Unit::whole).count() <= 1) {
+                    return set;
+                }
+            }
+            return null;
         }
 
         /**
@@ -429,6 +465,42 @@ public final class VictimSearch {
                     : result.placed());
         }
 
+        /** Slot counts with every allowed surplus member evicted, and with a gang's members evicted too. */
+        private final class SurplusRoom {
+            private final SlotCounts counts;
+            private final Map<NodeState, List<PodInfo>> surplusOn = new IdentityHashMap<>();
+            private final long[] total;
+
+            SurplusRoom(SlotCounts counts, List<Unit> surplus) {
+                this.counts = counts;
+                for (Unit unit : surplus) {
+                    surplusOn.computeIfAbsent(unit.surplus().node(), node -> new ArrayList<>())
+                            .add(unit.surplus().pod());
+                }
+                this.total = new long[counts.shapes()];
+                for (NodeState node : trial.nodes()) {
+                    SlotCounts.add(total, counts.onNode(node, surplusOn.getOrDefault(node, List.of())), 1);
+                }
+            }
+
+            boolean holdsQuorumWith(Candidate gang) {
+                Map<NodeState, Set<PodInfo>> evictedOn = new IdentityHashMap<>();
+                for (Member member : gang.members) {
+                    evictedOn.computeIfAbsent(member.node(), node -> {
+                        Set<PodInfo> pods = Collections.newSetFromMap(new IdentityHashMap<>());
+                        pods.addAll(surplusOn.getOrDefault(node, List.of()));
+                        return pods;
+                    }).add(member.pod());
+                }
+                long[] slots = total.clone();
+                evictedOn.forEach((node, pods) -> {
+                    SlotCounts.add(slots, counts.onNode(node, surplusOn.getOrDefault(node, List.of())), -1);
+                    SlotCounts.add(slots, counts.onNode(node, pods), 1);
+                });
+                return counts.holdQuorum(slots);
+            }
+        }
+
         /** The budget's view of the units taken so far. */
         private final class Taken {
             private final Map<String, ResourceVector> byQueue = new HashMap<>();
@@ -501,6 +573,126 @@ public final class VictimSearch {
         }
     }
 
+    /**
+     * The trial's pre-check done by arithmetic, without evicting anything: per pod shape of the
+     * preemptor, how many pods the nodes hold with some pods evicted, and whether that holds its quorum,
+     * counting at most as many pods of a shape as the preemptor has.
+     */
+    private static final class SlotCounts {
+        private final PodShape[] shapes;
+        private final int[] podsOfShape;
+        private final int needed;
+
+        /**
+         * @param needed pods of the quorum still to place
+         */
+        SlotCounts(List<PodInfo> toPlace, int needed) {
+            Map<PodShape, Integer> byShape = new LinkedHashMap<>();
+            toPlace.forEach(pod -> byShape.merge(pod.shape(), 1, Integer::sum));
+            this.shapes = byShape.keySet().toArray(PodShape[]::new);
+            this.podsOfShape = byShape.values().stream().mapToInt(Integer::intValue).toArray();
+            this.needed = needed;
+        }
+
+        int shapes() {
+            return shapes.length;
+        }
+
+        /**
+         * Per shape, how many pods the node holds with these pods evicted, as {@link NodeState#slotsFor}
+         * counts them; none where the shape's node filters reject the node.
+         */
+        long[] onNode(NodeState node, Collection<PodInfo> evicted) {
+            ResourceTally room = new ResourceTally();
+            evicted.forEach(pod -> room.addPod(pod.requests()));
+            ResourceVector allocatable = node.info().allocatable();
+            ResourceVector requested = node.requested();
+            long[] slots = new long[shapes.length];
+            for (int s = 0; s < shapes.length; s++) {
+                if (shapes[s].constraints().rejection(node.info()) != null) {
+                    continue;
+                }
+                long fits = allocatable.at(ResourceVector.PODS_DIM) - requested.at(ResourceVector.PODS_DIM)
+                        + room.at(ResourceVector.PODS_DIM);
+                ResourceVector requests = shapes[s].requests();
+                for (int d = 0; d < requests.length() && fits > 0; d++) {
+                    long wanted = requests.at(d);
+                    if (wanted > 0) {
+                        long free = allocatable.at(d) - requested.at(d) + room.at(d);
+                        fits = Math.min(fits, free < 0 ? 0 : free / wanted);
+                    }
+                }
+                slots[s] = Math.max(0, fits);
+            }
+            return slots;
+        }
+
+        /**
+         * Per shape, whether these slots, summed over nodes, are fewer than the preemptor's pods of the
+         * shape; every shape when none is, as the shapes then compete for the same room.
+         */
+        boolean[] lacking(long[] slots) {
+            boolean[] lacking = new boolean[shapes.length];
+            boolean any = false;
+            for (int s = 0; s < shapes.length; s++) {
+                lacking[s] = slots[s] < podsOfShape[s];
+                any |= lacking[s];
+            }
+            if (!any) {
+                Arrays.fill(lacking, true);
+            }
+            return lacking;
+        }
+
+        /**
+         * Per resource dimension, whether the node's free room is short of it for a pod of a lacking shape
+         * that the node would hold more of with the candidates' pods there evicted ({@code PODS_DIM}: a
+         * pod slot); none if there is no such shape.
+         */
+        boolean[] shortOf(NodeState node, boolean[] lacking, long[] now, long[] with) {
+            ResourceVector allocatable = node.info().allocatable();
+            ResourceVector requested = node.requested();
+            boolean[] shortOf = new boolean[Math.max(ResourceVector.PODS_DIM + 1, requested.length())];
+            for (int s = 0; s < shapes.length; s++) {
+                if (!lacking[s] || with[s] <= now[s]) {
+                    continue;
+                }
+                ResourceVector requests = shapes[s].requests();
+                shortOf = Arrays.copyOf(shortOf, Math.max(shortOf.length, requests.length()));
+                shortOf[ResourceVector.PODS_DIM] |= allocatable.at(ResourceVector.PODS_DIM)
+                        <= requested.at(ResourceVector.PODS_DIM);
+                for (int d = 0; d < requests.length(); d++) {
+                    shortOf[d] |= requests.at(d) > 0 && requests.at(d) > allocatable.at(d) - requested.at(d);
+                }
+            }
+            return shortOf;
+        }
+
+        /** Whether slots per shape, summed over nodes, hold the quorum. */
+        boolean holdQuorum(long[] slots) {
+            long reachable = 0;
+            for (int s = 0; s < slots.length; s++) {
+                reachable += Math.min(podsOfShape[s], slots[s]);
+            }
+            return reachable >= needed;
+        }
+
+        static boolean any(long[] slots) {
+            for (long count : slots) {
+                if (count > 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        static void add(long[] total, long[] slots, int sign) {
+            for (int s = 0; s < total.length; s++) {
+                total[s] += sign * slots[s];
+            }
+        }
+    }
+
     /** The set without the surplus units of gangs it takes whole, which take those members anyway. */
     private static List<Unit> withoutSurplusOfWhole(List<Unit> set) {
         Set<Candidate> whole = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -512,9 +704,18 @@ public final class VictimSearch {
      * A running pod of a candidate gang.
      *
      * @param useful whether some pod of the preemptor could run on its node with the candidates' pods
-     *               there evicted
+     *               there evicted, which makes its gang a whole unit
+     * @param gains  whether evicting it frees what its node is short of for more pods of a shape of the
+     *               preemptor's that the free room lacks, which makes it a surplus unit
      */
-    private record Member(PodInfo pod, NodeState node, boolean useful) {
+    private record Member(PodInfo pod, NodeState node, boolean useful, boolean gains) {
+    }
+
+    /**
+     * A node with pods that may be taken, and its slots per shape of the preemptor as it is and with
+     * them evicted.
+     */
+    private record NodeRoom(NodeState node, List<PodInfo> takeable, long[] now, long[] with) {
     }
 
     /** A candidate gang and its members, newest first once sorted. */

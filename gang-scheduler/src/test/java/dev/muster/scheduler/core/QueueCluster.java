@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static dev.muster.scheduler.core.QueueFixtures.GPU;
 import static dev.muster.scheduler.core.QueueFixtures.T0;
 
 /**
@@ -215,10 +214,6 @@ final class QueueCluster {
 
     static Instant at(long seconds) {
         return T0.plusSeconds(seconds);
-    }
-
-    static long gpuOf(QueueStanding standing) {
-        return standing.allocated().get(GPU);
     }
 
     static QueueInfo queue(String name, String parent, int weight, long guarantee, Long limit,

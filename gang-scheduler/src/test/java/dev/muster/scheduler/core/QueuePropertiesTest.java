@@ -79,7 +79,8 @@ class QueuePropertiesTest {
             QueuePreemption preemption = new QueuePreemption(random.nextInt(4) == 0
                     ? QueuePreemption.WithinQueue.NEVER : QueuePreemption.WithinQueue.LOWER_PRIORITY,
                     random.nextInt(5) > 0, DELAY);
-            cluster.queue(QueueCluster.queue(top, null, 1 + random.nextInt(3), parent ? 0 : guarantee, null, preemption));
+            int weight = 1 + random.nextInt(3);
+            cluster.queue(QueueCluster.queue(top, null, weight, parent ? 0 : guarantee, null, preemption));
             if (parent) {
                 for (int c = 0; c < 2; c++) {
                     cluster.queue(QueueCluster.queue(top + "-" + c, top, 1 + random.nextInt(3), 0, null, preemption));

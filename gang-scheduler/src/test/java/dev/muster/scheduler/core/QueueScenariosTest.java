@@ -188,8 +188,9 @@ class QueueScenariosTest {
 
     @Test
     void scenario6HierarchyReclaimsWithinTheOrgAndLeavesTheOtherOrgAlone() {
-        List<QueueInfo> queues = List.of(queue("orgA", null, 1, 0, 24L, DEFAULTS), queue("A1", "orgA", 1, 0, null, DEFAULTS),
-                queue("A2", "orgA", 3, 0, null, DEFAULTS), queue("orgB", null, 1, 0, null, DEFAULTS));
+        List<QueueInfo> queues = List.of(queue("orgA", null, 1, 0, 24L, DEFAULTS),
+                queue("A1", "orgA", 1, 0, null, DEFAULTS), queue("A2", "orgA", 3, 0, null, DEFAULTS),
+                queue("orgB", null, 1, 0, null, DEFAULTS));
         QueueCluster all = cluster(queues);
         submit(all, "A1", 16);
         submit(all, "A2", 16);

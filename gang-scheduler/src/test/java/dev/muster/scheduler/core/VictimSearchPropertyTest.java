@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * On random small clusters, running gangs and preemptors, every victim set the search returns is checked
  * against plain arithmetic and fresh trials: it leaves no gang with {@code 0 < running < minMember} or a
  * task below its minimum, stays within the budget, really makes the preemptor fit node by node, and is
- * minimal (without any one of its units the preemptor no longer fits, or places fewer pods). When the
+ * minimal (without any one of its units the preemptor no longer fits, or places fewer pods), and breaks
+ * several gangs only if no gang taken whole alone makes room. When the
  * search returns none, the snapshot is exactly as before; and, where the search claims completeness (see
  * {@link VictimSearch}), an exhaustive search over every gang-safe victim set finds none either.
  */
@@ -88,6 +89,13 @@ class VictimSearchPropertyTest {
                 .as("seed %d: the preemptor's placement fits node by node", seed).isTrue();
         assertThat(CoreFixtures.requestedByNode(snapshot)).as("seed %d: the snapshot keeps the preemption", seed)
                 .isEqualTo(c.requestedAfter(evicted, preemption.placement().placements()));
+        long broken = preemption.victims().stream().filter(Preemption.Victim::whole).count();
+        if (broken > 1 && !refused[0]) {
+            for (GroupKey gang : c.pods.keySet()) {
+                assertThat(c.placedWith(Set.copyOf(c.members(gang))))
+                        .as("seed %d: breaks %d gangs where %s alone would do", seed, broken, gang).isNegative();
+            }
+        }
         int placed = preemption.placement().placements().size();
         for (Set<PodInfo> unit : units(c, preemption)) {
             Set<PodInfo> without = new HashSet<>(evicted);

@@ -227,6 +227,22 @@ class VictimSearchTest {
     }
 
     @Test
+    void oneGangIsBrokenRatherThanTwoOfALowerPriority() {
+        node("n1");
+        node("n2");
+        run("a", 0, 4, Map.of(), "n1", 4, 1);
+        run("b", 0, 4, Map.of(), "n1", 4, 1);
+        run("c", 5, 8, Map.of(), "n2", 8, 1);
+
+        Preemption preemption = search(state.snapshot()).find(preemptor("h", 1000, 1, 1, 8), running,
+                VictimBudget.UNLIMITED).orElseThrow();
+
+        // a and b come first by priority and make room together; c alone makes room too, breaking one gang.
+        assertThat(preemption.victims()).extracting(Preemption.Victim::key).containsExactly(key("c"));
+        assertThat(preemption.placement().placements()).extracting(PodPlacement::nodeName).containsExactly("n2");
+    }
+
+    @Test
     void surplusIsTakenBeforeAnyGangIsBroken() {
         node("n1");
         node("n2");
