@@ -2,6 +2,7 @@ package dev.muster.manager.cli;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -47,6 +48,9 @@ class CliOnLocalClusterTest {
                 "server.address", "127.0.0.1", "spring.main.banner-mode", "off", "muster.leader-election.enabled", false));
         managerUrl = "http://127.0.0.1:" + manager.getEnvironment().getProperty("local.server.port");
         muster = new CliRunner(cluster, dir);
+        Queue research = new Queue();
+        research.getMetadata().setName("research");
+        cluster.client().resource(research).create();
         CliRunner.apply(cluster, dir, job("train", "research", null, 3, 4, true));
         await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Running
                 && cluster.client().resources(Job.class).withName("train").get().getStatus().getRunning() == 4);
