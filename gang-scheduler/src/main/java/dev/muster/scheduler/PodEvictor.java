@@ -39,8 +39,8 @@ import java.util.function.BiConsumer;
  * and PodGroup controllers tell a preempted pod from a failed one by the scheduler's reason.
  *
  * <p>A pod already gone (404, or another pod under its name: 409) is fine: its room is free. An eviction
- * a PodDisruptionBudget refuses (429) deletes nothing: it is logged, counted and recorded as an Event on the
- * preemptor, whose promised room then is not there; the victim's remaining pods are not evicted, so a
+ * a PodDisruptionBudget refuses (429) deletes nothing: the pod's mark is set back to False, and the refusal
+ * is logged, counted and recorded as an Event on the preemptor, whose promised room then is not there; the victim's remaining pods are not evicted, so a
  * whole-gang eviction stops at the first refusal. If some of a whole gang's pods went before a refusal,
  * the gang is left below its minimum: that is logged, recorded on the gang and counted as a broken gang.
  *
@@ -118,6 +118,7 @@ final class PodEvictor {
                                 .withUid(pod.getMetadata().getUid()).endPreconditions().build())
                         .build());
                 if (!done) {
+                    unmarkTarget(pod);
                     refused(eviction, namespace + "/" + name, evicted);
                     victims.subList(i, victims.size())
                             .forEach(stays -> notEvicted.accept(stays.pod().namespace(), stays.pod().name()));
@@ -154,6 +155,26 @@ final class PodEvictor {
         client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                 .subresource("status")
                 .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(patch));
+    }
+
+    /**
+     * Sets the mark of a pod whose eviction was refused back to False: the pod stays, and is no preemption
+     * victim to the controllers (as kube-controller-manager resets a stale {@code DisruptionTarget}).
+     */
+    private void unmarkTarget(Pod pod) {
+        Map<String, Object> patch = Map.of("status", Map.of("conditions", List.of(Map.of(
+                "type", PodPreemption.DISRUPTION_TARGET, "status", "False",
+                "reason", PodPreemption.PREEMPTION_BY_SCHEDULER,
+                "message", "A PodDisruptionBudget refused the eviction; the pod stays",
+                "lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString()))));
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .subresource("status")
+                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(patch));
+        } catch (KubernetesClientException e) {
+            log.warn("pod {}/{}: could not take back its preemption mark: {}", pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(), e.getMessage());
+        }
     }
 
     private void refused(Eviction eviction, String pod, int evictedBefore) {

@@ -125,7 +125,10 @@ class PodEvictorTest {
 
         evictor.evictAll(List.of(wholeGang()));
 
-        assertThat(victims()).allSatisfy(pod -> assertThat(pod.getMetadata().getDeletionTimestamp()).isNull());
+        assertThat(victims()).allSatisfy(pod -> {
+            assertThat(pod.getMetadata().getDeletionTimestamp()).isNull();
+            assertThat(PodPreemption.isPreempted(pod)).isFalse();
+        });
         assertThat(registry.get(SchedulerMetrics.EVICTIONS_REFUSED).counter().count()).isEqualTo(1);
         assertThat(stayed).containsExactly("victim-0", "victim-1", "victim-2");
         assertThat(registry.get(SchedulerMetrics.GANGS_BROKEN).counter().count()).isZero();
