@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A cycle's preemption, after its placements: each gang that found too little room, in the queues'
@@ -24,16 +23,13 @@ final class PreemptionRound {
     private final VictimSearch search;
     private final Instant now;
     private final Map<GroupKey, Instant> waitingSince;
-    private final Set<String> terminating;
 
     /**
+     * @param search       the cycle's victim search, which leaves out pods already terminating
      * @param waitingSince since when each gang waits; a gang absent from it starts waiting now
-     * @param terminating  pods (namespace/name) evicted earlier and still terminating: never victims again,
-     *                     their room is promised already
      */
     PreemptionRound(QueueLedger ledger, Map<GroupKey, RunningGang> running, VictimSearch search, Instant now,
-                    Map<GroupKey, Instant> waitingSince, Set<String> terminating) {
-        this.terminating = terminating;
+                    Map<GroupKey, Instant> waitingSince) {
         this.ledger = ledger;
         this.running = running;
         this.search = search;
@@ -81,8 +77,7 @@ final class PreemptionRound {
             }
         });
         return candidates.isEmpty() ? null
-                : made(gang, search.find(gang, candidates, notTerminating(VictimBudget.UNLIMITED)),
-                        Eviction.Rule.WITHIN_QUEUE);
+                : made(gang, search.find(gang, candidates, VictimBudget.UNLIMITED), Eviction.Rule.WITHIN_QUEUE);
     }
 
     private Made reclaim(PendingGang gang) {
@@ -99,14 +94,7 @@ final class PreemptionRound {
                 candidates.put(key, other);
             }
         });
-        return candidates.isEmpty() ? null : made(gang, search.find(gang, candidates, notTerminating(budget)),
-                Eviction.Rule.RECLAIM);
-    }
-
-    /** The budget, refusing any unit with a pod that is terminating already. */
-    private VictimBudget notTerminating(VictimBudget budget) {
-        return (victim, pods, takenByQueue) -> pods.stream().noneMatch(pod -> terminating.contains(Promises.key(pod)))
-                && budget.allows(victim, pods, takenByQueue);
+        return candidates.isEmpty() ? null : made(gang, search.find(gang, candidates, budget), Eviction.Rule.RECLAIM);
     }
 
     private Made made(PendingGang gang, Optional<Preemption> found, Eviction.Rule rule) {

@@ -75,10 +75,13 @@ public final class QueuePlanner {
                 waiting.add(gang);
             }
         });
-        VictimSearch search = new VictimSearch(snapshot, args.scoring(), args.localityTopologyKey());
+        // Pods evicted for a promise are terminating: their room is promised already, and they no longer
+        // count toward their gang's quorum, so that taking more of the gang cannot break it.
+        Set<String> terminating = promises.evicted();
+        VictimSearch search = new VictimSearch(new GangTrial(snapshot, args.scoring(), args.localityTopologyKey()),
+                pod -> terminating.contains(Promises.key(pod)));
         List<Eviction> evictions = new ArrayList<>();
-        for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince,
-                promises.evicted()).run(waiting)) {
+        for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince).run(waiting)) {
             GroupKey key = made.preemptor().gang().key();
             promises.add(made.preemption());
             evictions.addAll(made.evictions());

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Preemption's victim search: which pods of running gangs to evict so that a waiting gang (the
@@ -81,6 +82,8 @@ public final class VictimSearch {
             .thenComparing(member -> member.node().name());
 
     private final GangTrial trial;
+    /** Pods evicted earlier and still terminating: neither members of their gang nor to be taken. */
+    private final Predicate<PodInfo> terminating;
 
     /**
      * A search on the cycle's trial runner, so that what the search keeps (evictions and the preemptor's
@@ -88,7 +91,16 @@ public final class VictimSearch {
      * is seen by the search.
      */
     public VictimSearch(GangTrial trial) {
+        this(trial, pod -> false);
+    }
+
+    /**
+     * A search that leaves out pods already terminating (evicted in an earlier cycle): they still take
+     * their room, but they no longer count toward their gang's quorum and are never taken again.
+     */
+    public VictimSearch(GangTrial trial, Predicate<PodInfo> terminating) {
         this.trial = Objects.requireNonNull(trial, "trial");
+        this.terminating = Objects.requireNonNull(terminating, "terminating");
     }
 
     /**
@@ -199,7 +211,7 @@ public final class VictimSearch {
 
     /**
      * The candidates' pods on the node that may be taken: bound when the snapshot was taken, not taken off
-     * since, and not the preemptor's.
+     * since, not terminating, and not the preemptor's.
      */
     private List<PodInfo> takeable(NodeState node, GroupKey preemptor, Map<GroupKey, RunningGang> candidates) {
         List<PodInfo> now = trial.podsOn(node);
@@ -207,7 +219,7 @@ public final class VictimSearch {
         List<PodInfo> takeable = new ArrayList<>();
         for (PodInfo pod : now) {
             if (candidates.containsKey(pod.group()) && !pod.group().equals(preemptor)
-                    && (bound == null || bound.contains(pod))) {
+                    && (bound == null || bound.contains(pod)) && !terminating.test(pod)) {
                 takeable.add(pod);
             }
         }

@@ -6,11 +6,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 
 import static dev.muster.scheduler.core.QueueCluster.at;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Random clusters, queues and jobs, checked after every cycle: no gang is left with 0 < running < min,
  * no queue stays below its guarantee while it asks for it and others hold room above their fair shares,
- * every eviction's room is taken by its preemptor, and no two queues reclaim from each other in turn.
+ * every eviction's room is taken by its preemptor, and no two queues reclaim from each other in turn
+ * while nothing else changes (no job ends or comes).
  */
 class QueuePropertiesTest {
     private static final int SEEDS = 40;
@@ -100,8 +99,8 @@ class QueuePropertiesTest {
         /** Per preemptor, its bound pods when pods were evicted for it, and by when it must have more. */
         private final Map<GroupKey, Integer> boundAtEviction = new HashMap<>();
         private final Map<GroupKey, Instant> mustTakeBy = new HashMap<>();
-        /** Reclaims after the last submission, as "from->to" pairs of queues. */
-        private final Set<String> reclaims = new HashSet<>();
+        /** When each queue last reclaimed from another, by "from->to" pair of queues. */
+        private final Map<String, Instant> reclaims = new HashMap<>();
         /** Per queue, since when it has been below its guarantee while asking for it. */
         private final Map<String, Instant> belowSince = new HashMap<>();
 
@@ -123,12 +122,14 @@ class QueuePropertiesTest {
                 QueueCluster.Job preemptor = cluster.jobs.get(eviction.preemptor());
                 boundAtEviction.putIfAbsent(eviction.preemptor(), preemptor.bound.size());
                 mustTakeBy.putIfAbsent(eviction.preemptor(), cluster.now.plus(TERMINATION).plusSeconds(2));
-                if (eviction.rule() == Eviction.Rule.RECLAIM && cluster.now.isAfter(at(SUBMIT_UNTIL))) {
+                if (eviction.rule() == Eviction.Rule.RECLAIM) {
                     String from = cluster.jobs.get(eviction.victim()).gang.queue();
                     String to = preemptor.gang.queue();
-                    assertThat(reclaims).as("%s: %s reclaims from %s after the reverse", where, to, from)
-                            .doesNotContain(to + "->" + from);
-                    reclaims.add(from + "->" + to);
+                    Instant reverse = reclaims.get(to + "->" + from);
+                    assertThat(reverse == null || lastChange().isAfter(reverse))
+                            .as("%s: %s reclaims from %s after the reverse at %s, nothing ended or came since", where,
+                                    to, from, reverse).isTrue();
+                    reclaims.put(from + "->" + to, cluster.now);
                 }
             }
             for (var it = mustTakeBy.entrySet().iterator(); it.hasNext(); ) {
@@ -143,6 +144,19 @@ class QueuePropertiesTest {
                 }
             }
             guarantees(where);
+        }
+
+        /**
+         * When a job last ended or was submitted: until then allocations move only by placements into room
+         * evictions freed, so a reclaim in reverse would be a loop.
+         */
+        private Instant lastChange() {
+            Instant last = Instant.MIN;
+            for (QueueCluster.Job job : cluster.jobs.values()) {
+                last = job.gang.createdAt().isAfter(last) ? job.gang.createdAt() : last;
+                last = job.endedAt != null && job.endedAt.isAfter(last) ? job.endedAt : last;
+            }
+            return last;
         }
 
         /**

@@ -1,0 +1,84 @@
+package dev.muster.scheduler.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.muster.scheduler.core.QueueFixtures.T0;
+import static dev.muster.scheduler.core.QueueFixtures.gang;
+import static dev.muster.scheduler.core.QueueFixtures.gpuCluster;
+import static dev.muster.scheduler.core.QueueFixtures.gpuPods;
+import static dev.muster.scheduler.core.QueueFixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Gangs the queues hold back, and the standings of a cycle. */
+class QueuePlannerTest {
+
+    private static PendingGang pending(String name, String queue, int gpus) {
+        GangInfo info = gang(name, queue, 1, 0, 0, null);
+        return new PendingGang(info, gpuPods(info, 1, gpus), 0, Map.of());
+    }
+
+    private static CyclePlan plan(List<QueueInfo> queues, PendingGang... gangs) {
+        return new QueuePlanner(CoschedulingArgs.defaults()).plan(gpuCluster(2).snapshot(), List.of(gangs), Map.of(),
+                queues, T0);
+    }
+
+    @Test
+    void aGangOfAQueueThatDoesNotExistWaitsNamingIt() {
+        CyclePlan plan = plan(List.of(queue("a", null, 1, 0, null)), pending("g", "nope", 1));
+
+        assertThat(plan.placements()).isEmpty();
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.reason().reason()).isEqualTo("QueueNotFound");
+            assertThat(hold.message()).isEqualTo("Queue nope does not exist.");
+        });
+    }
+
+    @Test
+    void onlyLeafQueuesTakeGangsAndBrokenParentsAreNamed() {
+        List<QueueInfo> queues = List.of(queue("org", null, 1, 0, null), queue("team", "org", 1, 0, null),
+                queue("orphan", "gone", 1, 0, null), queue("x", "y", 1, 0, null), queue("y", "x", 1, 0, null));
+
+        CyclePlan plan = plan(queues, pending("g1", "org", 1), pending("g2", "orphan", 1), pending("g3", "x", 1),
+                pending("g4", "team", 1));
+
+        assertThat(plan.holds()).extracting(QueueHold::message).containsExactlyInAnyOrder(
+                "Queue org has child queues; only leaf queues take jobs.",
+                "Queue orphan names parent gone, which does not exist.",
+                "Queue x is its own ancestor through parent y.");
+        assertThat(plan.placements()).singleElement().satisfies(r -> {
+            assertThat(r.gang().key().name()).isEqualTo("g4");
+            assertThat(r.placed()).isTrue();
+        });
+        assertThat(plan.standings()).extracting(QueueStanding::name).containsExactly("org", "team");
+    }
+
+    @Test
+    void aClosedQueueHoldsNewGangs() {
+        QueueInfo closed = new QueueInfo("a", null, 1, null, null, null, false);
+
+        assertThat(plan(List.of(closed), pending("g", "a", 1)).holds()).singleElement()
+                .satisfies(hold -> assertThat(hold.reason()).isEqualTo(QueueHold.Reason.QUEUE_CLOSED));
+    }
+
+    @Test
+    void aLimitHoldsTheGangThatWouldCrossItAndNotASmallerOne() {
+        CyclePlan plan = plan(List.of(queue("a", null, 1, 0, 4L)), pending("big", "a", 6), pending("small", "a", 4));
+
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.gang().key().name()).isEqualTo("big");
+            assertThat(hold.message()).isEqualTo(
+                    "Queue a holds 0 nvidia.com/gpu of its limit of 4; the gang requests 6 more.");
+        });
+        assertThat(plan.placements()).singleElement().satisfies(r -> assertThat(r.placed()).isTrue());
+        assertThat(plan.standings()).singleElement().satisfies(standing -> {
+            assertThat(standing.allocated().get(QueueFixtures.GPU)).isEqualTo(4);
+            assertThat(standing.demand().get(QueueFixtures.GPU)).isEqualTo(10);
+            assertThat(standing.fairShare().get(QueueFixtures.GPU)).isEqualTo(4);
+            assertThat(standing.share()).isEqualTo(1.0);
+            assertThat(standing.pendingGangs()).isEqualTo(2);
+        });
+    }
+}
