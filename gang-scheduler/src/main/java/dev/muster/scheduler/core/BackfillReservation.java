@@ -3,10 +3,11 @@ package dev.muster.scheduler.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -23,6 +24,10 @@ import java.util.TreeSet;
  * <p>The reserved room is counted in whole nodes: a gang that would end after the start stays off a
  * reserved node even if the head gang would leave part of it free, which keeps the start time safe
  * without tracking room within a node over time.
+ *
+ * <p>Cost: a copy of the snapshot and a trial runner per end time the bisection asks about, shared by every head gang of the cycle (head gangs are probed, which keeps nothing). A copy is
+ * taken when first asked for, so a later head gang's reservation does not see what the cycle placed
+ * since; reservations are computed afresh every cycle, which corrects that by the next one.
  */
 final class BackfillReservation {
     private final ClusterSnapshot snapshot;
@@ -30,8 +35,10 @@ final class BackfillReservation {
     private final CoschedulingArgs args;
     private final Instant now;
     private final List<Reservation> reservations = new ArrayList<>();
-    /** The running gangs that end by some time, earliest first; computed on first use. */
-    private List<RunningGang> ending;
+    /** Per number of end times released, a trial runner on a copy with the gangs ending by then released. */
+    private final Map<Integer, GangTrial> releasedTrials = new HashMap<>();
+    /** When running gangs end at the latest, distinct, earliest first; {@code null} until first asked. */
+    private List<Instant> ends;
 
     BackfillReservation(ClusterSnapshot snapshot, Map<GroupKey, RunningGang> running, CoschedulingArgs args,
                         Instant now) {
@@ -43,10 +50,11 @@ final class BackfillReservation {
 
     /**
      * Reserves for a head gang that did not fit now, if releasing running gangs in their end order makes
-     * room for it; the fewest released, by bisection, since each release only adds room.
+     * room for it; the earliest end time that does, by bisection over the distinct end times, since each
+     * release only adds room.
      */
     Reservation reserve(PendingGang head) {
-        List<RunningGang> order = ending();
+        List<Instant> order = ends();
         if (order.isEmpty() || !fitsAfter(head, order.size())) {
             return null;
         }
@@ -60,11 +68,10 @@ final class BackfillReservation {
                 low = mid + 1;
             }
         }
-        ClusterSnapshot released = releasedCopy(order.subList(0, low));
-        GangPlacement placement = trial(released, head);
+        GangPlacement placement = trialAfter(head, low);
         Set<String> nodes = new TreeSet<>();
         placement.placements().forEach(p -> nodes.add(p.nodeName()));
-        Reservation reservation = new Reservation(head.gang().key(), order.get(low - 1).endsBy(), nodes);
+        Reservation reservation = new Reservation(head.gang().key(), order.get(low - 1), nodes);
         reservations.add(reservation);
         return reservation;
     }
@@ -79,23 +86,52 @@ final class BackfillReservation {
                 avoid.addAll(reservation.nodes());
             }
         }
-        return avoid.isEmpty() ? null : NodeNamePin.pin(gang, NodeSelectorRequirement.Operator.NotIn, avoid);
+        return avoid.isEmpty() || !roomOn(avoid, gang) ? null
+                : NodeNamePin.pin(gang, NodeSelectorRequirement.Operator.NotIn, avoid);
+    }
+
+    /**
+     * Whether some pod of the gang fits the free room of one of the nodes by its requests. When none does,
+     * keeping the gang off them changes nothing, and it is tried unpinned: a pinned pod is a new shape,
+     * whose node index a trial builds anew, which is what a full cluster would pay for every waiting gang.
+     */
+    private boolean roomOn(Set<String> nodes, PendingGang gang) {
+        Set<ResourceVector> requests = new HashSet<>();
+        gang.pending().forEach(pod -> requests.add(pod.requests()));
+        gang.expected().forEach(pod -> requests.add(pod.requests()));
+        for (String name : nodes) {
+            NodeState node = snapshot.node(name).orElse(null);
+            if (node != null && requests.stream().anyMatch(request -> node.slotsFor(request) > 0)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean fitsAfter(PendingGang head, int released) {
-        GangPlacement placement = trial(releasedCopy(ending().subList(0, released)), head);
+        GangPlacement placement = trialAfter(head, released);
         return placement.placed() || placement.outcome() == GangPlacement.Outcome.ADMITTED;
     }
 
-    /** The head gang's trial, or its admission when its workload creates its pods once admitted. */
-    private GangPlacement trial(ClusterSnapshot copy, PendingGang head) {
-        GangTrial trial = new GangTrial(copy, args.scoring(), args.localityTopologyKey());
-        return head.expected().isEmpty() ? trial.attempt(head) : trial.admit(head);
+    /**
+     * The head gang's trial (or admission, for a workload that creates its pods once admitted) with the
+     * running gangs that end by the first {@code released} end times released, keeping nothing, so that
+     * the released copy and its trial runner serve every head gang of the cycle that asks about it.
+     */
+    private GangPlacement trialAfter(PendingGang head, int released) {
+        GangTrial trial = releasedTrials.computeIfAbsent(released, n -> new GangTrial(
+                releasedCopy(ends().get(n - 1)), args.scoring(), args.localityTopologyKey()));
+        return trial.probe(head, !head.expected().isEmpty());
     }
 
-    private ClusterSnapshot releasedCopy(List<RunningGang> released) {
+    /** A copy of the snapshot without the pods of the running gangs that end by the time. */
+    private ClusterSnapshot releasedCopy(Instant endedBy) {
         Set<GroupKey> keys = new HashSet<>();
-        released.forEach(gang -> keys.add(gang.gang().key()));
+        running.values().forEach(gang -> {
+            if (gang.endsBy() != null && !gang.endsBy().isAfter(endedBy)) {
+                keys.add(gang.gang().key());
+            }
+        });
         ClusterSnapshot copy = snapshot.copy();
         for (NodeState node : copy.nodeArray()) {
             for (PodInfo pod : node.snapshotPods()) {
@@ -107,14 +143,13 @@ final class BackfillReservation {
         return copy;
     }
 
-    private List<RunningGang> ending() {
-        if (ending == null) {
-            ending = running.values().stream().filter(gang -> gang.endsBy() != null)
-                    .sorted(Comparator.comparing(RunningGang::endsBy)
-                            .thenComparing(RunningGang::gang, GangOrder.PRIORITY_THEN_AGE))
+    /** When running gangs end at the latest, each time once, earliest first; computed on first use. */
+    private List<Instant> ends() {
+        if (ends == null) {
+            ends = running.values().stream().map(RunningGang::endsBy).filter(Objects::nonNull).distinct().sorted()
                     .toList();
         }
-        return ending;
+        return ends;
     }
 
     /**

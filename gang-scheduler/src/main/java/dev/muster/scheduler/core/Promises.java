@@ -1,8 +1,10 @@
 package dev.muster.scheduler.core;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,10 +41,28 @@ final class Promises {
     }
 
     /**
-     * The gang as its promise lets it be tried: the pods the preemption placed (all its pods when it waits
-     * for admission), pinned to the nodes it placed them on.
+     * Tries the promised gang as its promise lets it: only the pods the preemption placed, each on its
+     * node, keeping whatever part of that room is free ({@link GangPlacement.Outcome#RESERVED}) when not
+     * all of it is. Its other pods are left unplaced in the result.
      */
-    LocalityDomains.Pinned promised(PendingGang gang) {
+    GangPlacement attempt(GangTrial trial, PendingGang gang) {
+        LocalityDomains.Pinned pinned = promised(gang);
+        boolean admission = gang.pending().isEmpty() && !gang.expected().isEmpty();
+        // A reject percentage of 100 counts any partial placement as near: what room is free is kept.
+        GangPlacement result = pinned.unpin(admission ? trial.admit(pinned.gang())
+                : trial.attempt(pinned.gang(), 100, true));
+        Set<PodInfo> placed = Collections.newSetFromMap(new IdentityHashMap<>());
+        result.placements().forEach(p -> placed.add(p.pod()));
+        List<PodInfo> unplaced = gang.pending().stream().filter(pod -> !placed.contains(pod)).toList();
+        return new GangPlacement(result.gang(), result.outcome(), result.placements(), unplaced,
+                result.unschedulable(), result.message(), result.nearQuorum());
+    }
+
+    /**
+     * The gang as its promise lets it be tried: the pods the preemption placed (all its pods when it waits
+     * for admission), each pinned to the node it placed it on.
+     */
+    private LocalityDomains.Pinned promised(PendingGang gang) {
         Promise promise = byGang.get(gang.gang().key());
         List<PodInfo> pods = gang.pending().stream().filter(pod -> promise.nodes().containsKey(pod.name())).toList();
         PendingGang only = pods.isEmpty() ? gang : new PendingGang(gang.gang(), pods, gang.bound(), gang.boundByTask(),

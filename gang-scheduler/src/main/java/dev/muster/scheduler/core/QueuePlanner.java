@@ -119,11 +119,7 @@ public final class QueuePlanner {
         GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         for (GroupKey key : List.copyOf(promises.gangs())) {
             PendingGang gang = promised.get(key);
-            LocalityDomains.Pinned pinned = promises.promised(gang);
-            boolean admission = gang.pending().isEmpty() && !gang.expected().isEmpty();
-            // A reject percentage of 100 counts any partial placement as near: what room is free is kept.
-            GangPlacement result = pinned.unpin(admission ? trial.admit(pinned.gang())
-                    : trial.attempt(pinned.gang(), 100, true));
+            GangPlacement result = promises.attempt(trial, gang);
             if (result.placed() || result.outcome() == GangPlacement.Outcome.ADMITTED) {
                 promises.drop(key);
                 placements.add(result);

@@ -19,6 +19,11 @@
  * reasons come out as {@link dev.muster.scheduler.core.GangPlacement}s. For preemption,
  * {@link dev.muster.scheduler.core.VictimSearch} finds the running gangs' surplus members or whole gangs
  * whose eviction lets a waiting gang's trial place it, within a {@link dev.muster.scheduler.core.VictimBudget},
- * as a verified {@link dev.muster.scheduler.core.Preemption}.
+ * as a verified {@link dev.muster.scheduler.core.Preemption}. Under queues,
+ * {@link dev.muster.scheduler.core.QueuePlanner} plans a cycle as a {@link dev.muster.scheduler.core.CyclePlan}:
+ * fair shares ({@code FairShare}, {@code QueueLedger}), the queues' order and limits ({@code QueueOrder}),
+ * backfill ({@code BackfillReservation}), preemption within a queue and reclaim across queues
+ * ({@code PreemptionRound}, {@code ReclaimBudget}) and the room promised to preemptors ({@code Promises}),
+ * around {@code GangQueue}.
  */
 package dev.muster.scheduler.core;

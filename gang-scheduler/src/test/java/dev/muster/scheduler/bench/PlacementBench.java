@@ -7,7 +7,11 @@ import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GangPlanner;
 import dev.muster.scheduler.core.GangQueue;
 import dev.muster.scheduler.core.GangTrial;
+import dev.muster.scheduler.core.CyclePlan;
+import dev.muster.scheduler.core.GangInfo;
+import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.RunningGang;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.QueuePlanner;
 import dev.muster.scheduler.core.QueuePreemption;
@@ -15,11 +19,15 @@ import dev.muster.scheduler.core.ResourceVector;
 
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Benchmarks the placement core alone (no API server, no informers): one scheduling cycle's planning
@@ -177,9 +185,57 @@ public final class PlacementBench {
                 withMillis[run] = (end - second) / 1e6;
             }
         }
-        printQueued("no queues (GangQueue)", without, median(withoutMillis));
-        printQueued("20 queues (QueuePlanner)", with, median(withMillis));
-        System.out.printf("%nRatio 20 queues / no queues: %.2f×%n%n", median(withMillis) / median(withoutMillis));
+        printQueued("empty cluster, no queues (GangQueue)", without, median(withoutMillis));
+        printQueued("empty cluster, 20 queues (QueuePlanner)", with, median(withMillis));
+        loadedQueues(state, queued, queues);
+        System.out.printf("%nRatio 20 queues / no queues, empty cluster: %.2f×%n%n",
+                median(withMillis) / median(withoutMillis));
+    }
+
+    /**
+     * The next cycle: what the first placed runs (each gang with a {@code maxRuntime} of 10 to 59 minutes),
+     * the rest waits. Each queue's head gang reserves (running gangs released in end order on copies of
+     * the snapshot), and waiting gangs of a higher priority search for victims in their own queue.
+     */
+    private static void loadedQueues(ClusterState state, List<PendingGang> queued, List<QueueInfo> queues) {
+        ClusterState loaded = SyntheticCluster.gpuNodes(5_000);
+        List<GangPlacement> first = new GangQueue(CoschedulingArgs.defaults()).plan(state.snapshot(), queued,
+                Instant.EPOCH);
+        Map<GroupKey, RunningGang> running = new HashMap<>();
+        Set<GroupKey> placed = new HashSet<>();
+        for (GangPlacement result : first) {
+            if (result.placed()) {
+                result.placements().forEach(p -> loaded.occupy(p.nodeName(), p.pod()));
+                GangInfo gang = result.gang();
+                running.put(gang.key(), new RunningGang(gang.inQueue(gang.queue(),
+                        Duration.ofMinutes(10 + running.size() % 50)), Instant.EPOCH, 0));
+                placed.add(gang.key());
+            }
+        }
+        List<PendingGang> waiting = queued.stream().filter(g -> !placed.contains(g.gang().key())).toList();
+        List<GangPlacement> without = null;
+        CyclePlan with = null;
+        double[] withoutMillis = new double[RUNS];
+        double[] withMillis = new double[RUNS];
+        Instant now = Instant.EPOCH.plusSeconds(60);
+        for (int run = -WARMUP; run < RUNS; run++) {
+            ClusterSnapshot plain = loaded.snapshot();
+            long start = System.nanoTime();
+            without = new GangQueue(CoschedulingArgs.defaults()).plan(plain, waiting, now);
+            long middle = System.nanoTime();
+            ClusterSnapshot snapshot = loaded.snapshot();
+            long second = System.nanoTime();
+            with = new QueuePlanner(CoschedulingArgs.defaults()).plan(snapshot, waiting, running, queues, now);
+            long end = System.nanoTime();
+            if (run >= 0) {
+                withoutMillis[run] = (middle - start) / 1e6;
+                withMillis[run] = (end - second) / 1e6;
+            }
+        }
+        printQueued("next cycle, " + running.size() + " running, no queues (GangQueue)", without,
+                median(withoutMillis));
+        printQueued("next cycle, " + running.size() + " running, 20 queues (QueuePlanner), "
+                + with.evictions().size() + " evictions", with.placements(), median(withMillis));
     }
 
     private static void printQueued(String cycle, List<GangPlacement> results, double millis) {
