@@ -15,15 +15,17 @@ import java.util.TreeSet;
  * Backfill around the head gang of a queue that cannot start: it gets a reservation, a start time and
  * the nodes it will start on, found by releasing the running gangs in the order they end at the latest
  * ({@link RunningGang#endsBy()}) on a copy of the snapshot until the head gang's trial places it there.
- * Gangs tried after it may then start only where they do not delay it: anywhere if they end before the
- * start ({@code now + maxRuntime <= start}), else only on nodes the reservation does not need. Gangs
- * without {@code maxRuntime} never delay a reservation: they only get the other nodes. When releasing
- * every running gang that has a {@code maxRuntime} does not make room for the head gang, there is no
- * reservation and later gangs go anywhere, as without queues.
+ * Gangs tried after it may then start only where they do not delay it: if they end before the start
+ * ({@code now + maxRuntime <= start}), the reservation's room is lifted for their trial; otherwise the
+ * room free now on the nodes it needs is held for it, so they only get other room. Gangs without
+ * {@code maxRuntime} never delay a reservation. When releasing every running gang that has a
+ * {@code maxRuntime} does not make room for the head gang, there is no reservation and later gangs go
+ * anywhere, as without queues.
  *
- * <p>The reserved room is counted in whole nodes: a gang that would end after the start stays off a
- * reserved node even if the head gang would leave part of it free, which keeps the start time safe
- * without tracking room within a node over time.
+ * <p>The reserved room is counted in whole nodes: all that is free on a reserved node is held, even if
+ * the head gang would leave part of it free, which keeps the start time safe without tracking room
+ * within a node over time. The holds stay on the snapshot for the rest of the cycle, preemption
+ * included.
  *
  * <p>Cost: a copy of the snapshot and a trial runner per end time the bisection asks about, shared by every head gang of the cycle (head gangs are probed, which keeps nothing). A copy is
  * taken when first asked for, so a later head gang's reservation does not see what the cycle placed
@@ -35,6 +37,10 @@ final class BackfillReservation {
     private final CoschedulingArgs args;
     private final Instant now;
     private final List<Reservation> reservations = new ArrayList<>();
+    /** Per reservation, the statement holding its free room; absent while lifted for a trial. */
+    private final Map<Reservation, PlacementStatement> holds = new HashMap<>();
+    /** The reservations lifted for the gang being tried. */
+    private final List<Reservation> lifted = new ArrayList<>();
     /** Per number of end times released, a trial runner on a copy with the gangs ending by then released. */
     private final Map<Integer, GangTrial> releasedTrials = new HashMap<>();
     /** When running gangs end at the latest, distinct, earliest first; {@code null} until first asked. */
@@ -53,7 +59,7 @@ final class BackfillReservation {
      * room for it; the earliest end time that does, by bisection over the distinct end times, since each
      * release only adds room.
      */
-    Reservation reserve(PendingGang head) {
+    Reservation reserve(PendingGang head, GangTrial trial) {
         List<Instant> order = ends();
         if (order.isEmpty() || !fitsAfter(head, order.size())) {
             return null;
@@ -73,39 +79,61 @@ final class BackfillReservation {
         placement.placements().forEach(p -> nodes.add(p.nodeName()));
         Reservation reservation = new Reservation(head.gang().key(), order.get(low - 1), nodes);
         reservations.add(reservation);
+        hold(reservation, trial);
         return reservation;
     }
 
-    /** The gang as it may be tried without delaying any reservation: pinned off the nodes it must leave. */
-    LocalityDomains.Pinned restrict(PendingGang gang) {
+    /**
+     * Lifts the holds of the reservations the gang would not delay (it ends before they start), so that
+     * its trial may use their room; {@link #rehold} puts them back after the trial.
+     */
+    void liftFor(PendingGang gang) {
         Duration runtime = gang.gang().maxRuntime();
-        Set<String> avoid = new HashSet<>();
+        if (runtime == null) {
+            return;
+        }
         for (Reservation reservation : reservations) {
-            if (!reservation.gang().equals(gang.gang().key())
-                    && (runtime == null || now.plus(runtime).isAfter(reservation.start()))) {
-                avoid.addAll(reservation.nodes());
+            PlacementStatement hold = holds.get(reservation);
+            if (hold != null && !now.plus(runtime).isAfter(reservation.start())) {
+                hold.discard();
+                holds.remove(reservation);
+                lifted.add(reservation);
             }
         }
-        return avoid.isEmpty() || !roomOn(avoid, gang) ? null
-                : NodeNamePin.pin(gang, NodeSelectorRequirement.Operator.NotIn, avoid);
+    }
+
+    /** Holds again, with what is free on their nodes now, the reservations lifted for the last trial. */
+    void rehold(GangTrial trial) {
+        lifted.forEach(reservation -> hold(reservation, trial));
+        lifted.clear();
     }
 
     /**
-     * Whether some pod of the gang fits the free room of one of the nodes by its requests. When none does,
-     * keeping the gang off them changes nothing, and it is tried unpinned: a pinned pod is a new shape,
-     * whose node index a trial builds anew, which is what a full cluster would pay for every waiting gang.
+     * Holds the room free now on the reservation's nodes with one placeholder pod per node, on the cycle's
+     * trial runner, so that gangs tried later see it taken (a pod that requests nothing still fits the
+     * free pod slots). Holding room, rather than keeping gangs off the nodes, leaves their pods' shapes,
+     * and so the trial runner's node indexes, as they are.
      */
-    private boolean roomOn(Set<String> nodes, PendingGang gang) {
-        Set<ResourceVector> requests = new HashSet<>();
-        gang.pending().forEach(pod -> requests.add(pod.requests()));
-        gang.expected().forEach(pod -> requests.add(pod.requests()));
-        for (String name : nodes) {
-            NodeState node = snapshot.node(name).orElse(null);
-            if (node != null && requests.stream().anyMatch(request -> node.slotsFor(request) > 0)) {
-                return true;
+    private void hold(Reservation reservation, GangTrial trial) {
+        PlacementStatement hold = trial.statement();
+        for (String name : reservation.nodes()) {
+            NodeState node = snapshot.node(name).orElseThrow();
+            ResourceVector.Builder free = ResourceVector.builder();
+            boolean any = false;
+            for (int d = 0; d < node.info().allocatable().length(); d++) {
+                long room = d == ResourceVector.PODS_DIM ? 0 : node.info().allocatable().at(d) - node.requested().at(d);
+                if (room > 0) {
+                    free.set(ResourceVector.nameOf(d), room);
+                    any = true;
+                }
+            }
+            if (any) {
+                GroupKey gang = reservation.gang();
+                hold.allocate(new PodInfo(gang.namespace(), "reserved-for-" + gang.name() + "-on-" + name, gang, "", 0,
+                        free.build(), Map.of()), node);
             }
         }
-        return false;
+        holds.put(reservation, hold);
     }
 
     private boolean fitsAfter(PendingGang head, int released) {

@@ -105,7 +105,8 @@ public final class GangQueue {
                 toTry.add(entry.failedAt == null ? gang : gang.failedAt(entry.failedAt));
             }
         }
-        sequence.start(toTry);
+        GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
+        sequence.start(toTry, trial);
         List<PendingGang> first = new ArrayList<>(admittedFirst.size() + 1);
         admittedFirst.sort(Comparator
                 .comparing((PendingGang gang) -> entries.get(gang.gang().key()).heldRoom.since())
@@ -114,7 +115,6 @@ public final class GangQueue {
         if (holding != null) {
             first.add(holding);
         }
-        GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         boolean failureSeen = false;
         Iterator<PendingGang> firstOnes = first.iterator();
         for (PendingGang gang = next(firstOnes, sequence); gang != null; gang = next(firstOnes, sequence)) {

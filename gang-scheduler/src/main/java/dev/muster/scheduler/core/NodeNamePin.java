@@ -10,17 +10,12 @@ import java.util.function.Function;
 
 /**
  * Pins a gang's pods on or off nodes by name, as a required node affinity on {@code metadata.name} joined
- * to each of the pod's own required terms: backfill keeps gangs off a reservation's nodes, a promise keeps
- * each of its preemptor's pods on the node its victims freed for it. The result maps placements back to
+ * to each of the pod's own required terms: a promise keeps each of its preemptor's pods on the node its
+ * victims freed for it. The result maps placements back to
  * the gang's own pods.
  */
 final class NodeNamePin {
     private NodeNamePin() {
-    }
-
-    /** The gang with every pod (pending and expected) required {@code In} or {@code NotIn} the nodes. */
-    static LocalityDomains.Pinned pin(PendingGang gang, NodeSelectorRequirement.Operator operator, Set<String> nodes) {
-        return pin(gang, operator, pod -> nodes);
     }
 
     /** The gang with each pod required {@code In} or {@code NotIn} the nodes given for it. */

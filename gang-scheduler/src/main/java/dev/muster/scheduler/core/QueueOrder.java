@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * places or admits, so queues take turns as they fill.
  *
  * <p>The first gang of a queue that cannot start gets a {@link BackfillReservation}; gangs tried after
- * it are kept off the nodes it needs unless they end before it starts.
+ * it do not get the room it holds unless they end before it starts.
  *
  * <p>Gangs of a queue that does not exist or is closed are not tried; nor is a gang whose start would take
  * its queue or an ancestor above its limit. Each is {@linkplain #holds() held} with a message.
@@ -27,9 +27,10 @@ final class QueueOrder implements TrialSequence {
     private final List<QueueHold> holds = new ArrayList<>();
     /** Leaf queues whose head gang holds a backfill reservation this cycle. */
     private final Set<Integer> reserved = new HashSet<>();
-    /** The gang last yielded, and its pinned copy if backfill restricted it. */
+    /** The gang last yielded. */
     private PendingGang current;
-    private LocalityDomains.Pinned currentPin;
+    /** The cycle's trial runner, on which backfill holds reserved room. */
+    private GangTrial trial;
     /** Per leaf queue index, its gangs in order; sorted by index so that a scan is deterministic. */
     private final Map<Integer, Deque<PendingGang>> byQueue = new TreeMap<>();
 
@@ -45,7 +46,8 @@ final class QueueOrder implements TrialSequence {
     }
 
     @Override
-    public void start(List<PendingGang> gangs) {
+    public void start(List<PendingGang> gangs, GangTrial cycleTrial) {
+        this.trial = cycleTrial;
         Map<Integer, List<PendingGang>> lists = new TreeMap<>();
         for (PendingGang gang : gangs) {
             String queue = gang.gang().queue();
@@ -81,8 +83,10 @@ final class QueueOrder implements TrialSequence {
             String over = ledger.limitExceeded(leaf, QueueLedger.vector(QueueLedger.requests(pods)));
             if (over == null) {
                 current = gang;
-                currentPin = backfill == null ? null : backfill.restrict(gang);
-                return currentPin == null ? gang : currentPin.gang();
+                if (backfill != null) {
+                    backfill.liftFor(gang);
+                }
+                return gang;
             }
             holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_LIMIT, over));
         }
@@ -115,19 +119,17 @@ final class QueueOrder implements TrialSequence {
     @Override
     public GangPlacement tried(GangPlacement result) {
         boolean yielded = current != null && current.gang().key().equals(result.gang().key());
-        if (yielded && currentPin != null) {
-            result = currentPin.unpin(result);
-        } else if (yielded && backfill != null && result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES) {
-            // The first gang of its queue that cannot start, and that no reservation kept off nodes, is the
-            // queue's head: it reserves. One restricted by another's reservation waits behind that one.
+        if (yielded && backfill != null) {
+            backfill.rehold(trial);
+            // The first gang of its queue that cannot start is the queue's head: it reserves.
             int leaf = ledger.leafOf(result.gang().queue());
-            if (leaf >= 0 && !reserved.contains(leaf) && backfill.reserve(current) != null) {
+            if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES && leaf >= 0
+                    && !reserved.contains(leaf) && backfill.reserve(current, trial) != null) {
                 reserved.add(leaf);
             }
         }
         if (yielded) {
             current = null;
-            currentPin = null;
         }
         if (result.outcome() == GangPlacement.Outcome.PLACED || result.outcome() == GangPlacement.Outcome.ADMITTED) {
             int leaf = ledger.leafOf(result.gang().queue());

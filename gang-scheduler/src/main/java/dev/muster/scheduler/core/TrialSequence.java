@@ -10,8 +10,8 @@ import java.util.List;
  * so the sequence hears of every result, those of admitted gangs and the reservation holder included.
  */
 interface TrialSequence {
-    /** Starts a cycle with the gangs to order. */
-    void start(List<PendingGang> gangs);
+    /** Starts a cycle with the gangs to order, and the trial runner that will try them. */
+    void start(List<PendingGang> gangs, GangTrial trial);
 
     /** The next gang to try, or {@code null} when none is left. */
     PendingGang next();
@@ -25,7 +25,7 @@ interface TrialSequence {
             private Iterator<PendingGang> order;
 
             @Override
-            public void start(List<PendingGang> gangs) {
+            public void start(List<PendingGang> gangs, GangTrial trial) {
                 List<PendingGang> sorted = new ArrayList<>(gangs);
                 sorted.sort(GangOrder.QUEUE);
                 order = sorted.iterator();
