@@ -4,7 +4,12 @@ import dev.muster.scheduler.core.ClusterSnapshot;
 import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 
+import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.RunningGang;
+
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one scheduling cycle works on, taken from the cache at one instant.
@@ -12,6 +17,9 @@ import java.util.List;
  * @param snapshot the nodes and their usage, including assumed pods
  * @param gangs    gangs with pods to place whose PodGroup exists
  * @param missing  pending pods whose PodGroup does not exist, by group; not tried
+ * @param running  gangs of PodGroups with pods bound, by key
+ * @param queues   every queue, the default one included
  */
-record CycleInput(ClusterSnapshot snapshot, List<PendingGang> gangs, List<MissingPodGroup> missing) {
+record CycleInput(ClusterSnapshot snapshot, List<PendingGang> gangs, List<MissingPodGroup> missing,
+                  Map<GroupKey, RunningGang> running, List<QueueInfo> queues) {
 }

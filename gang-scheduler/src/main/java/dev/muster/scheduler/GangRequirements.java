@@ -16,7 +16,14 @@ import java.util.Map;
  * @param scheduleTimeout   the group's own permit waiting time, if it sets one
  * @param ownerJob          the Job that controls the group, {@code null} for a group of any other workload
  * @param topology          the group's {@code schedulingConstraints} topology, {@code null} if it sets none
+ * @param queue             the Queue the gang is in, {@link dev.muster.scheduler.core.QueueInfo#DEFAULT} when
+ *                          the group names none
+ * @param maxRuntime        the group's {@code maxRuntime}, {@code null} if it sets none
+ * @param scheduledAt       when the group's {@code Scheduled} condition last became True, {@code null} if it
+ *                          is not; when the running gang's quorum was bound
+ * @param evictions         how many times the gang was evicted whole ({@link PodEvictor#EVICTIONS_ANNOTATION})
  */
 record GangRequirements(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
-                        Instant createdAt, Duration scheduleTimeout, String ownerJob, GangTopology topology) {
+                        Instant createdAt, Duration scheduleTimeout, String ownerJob, GangTopology topology,
+                        String queue, Duration maxRuntime, Instant scheduledAt, int evictions) {
 }

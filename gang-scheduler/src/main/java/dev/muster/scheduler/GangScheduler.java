@@ -2,9 +2,12 @@ package dev.muster.scheduler;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.StatusRecorder;
+import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -39,7 +42,11 @@ import java.util.function.Predicate;
  * admitted before it, and holds that room until the pods are created and placed (verdict
  * {@code ADMITTED}, PodGroup phase Inqueue).
  *
- * <p>Informers on nodes, all pods, PodGroups, PriorityClasses and Jobs feed a cache; a cycle runs on one
+ * <p>Gangs are in Queues ({@code docs/queues.md}): each cycle plans under their fair shares, guarantees and
+ * limits, and may evict gangs, whole or their surplus members, through the Eviction API; it writes each
+ * Queue's status.
+ *
+ * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs and Queues feed a cache; a cycle runs on one
  * thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
@@ -86,7 +93,8 @@ public final class GangScheduler implements AutoCloseable {
     /**
      * A scheduler on the process's shared informers that registers its meters (names
      * {@code muster.scheduler.*}: cycle duration, gangs placed, pods bound, bind failures, pending groups
-     * by reason) with {@code meterRegistry}.
+     * by reason, per-queue allocation, fair share and demand, and preemption counters) with
+     * {@code meterRegistry}.
      */
     public GangScheduler(KubernetesClient client, SharedInformers informers, GangVerdictBoard board,
                          GangSchedulerConfig config, MeterRegistry meterRegistry) {
@@ -121,16 +129,21 @@ public final class GangScheduler implements AutoCloseable {
         SharedIndexInformer<PodGroup> podGroups = informers.informer(PodGroup.class);
         SharedIndexInformer<PriorityClass> priorityClasses = informers.informer(PriorityClass.class);
         SharedIndexInformer<Job> jobs = informers.informer(Job.class);
+        SharedIndexInformer<Queue> queues = informers.informer(Queue.class);
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
+        EventRecorder eventRecorder = new EventRecorder(client, COMPONENT);
+        SchedulingEvents events = new SchedulingEvents(eventRecorder, podGroups.getStore(), pods.getStore(), apiCalls);
         SchedulingCycle cycle = new SchedulingCycle(cache,
                 new BindingClient(client, apiCalls, bound -> metrics.podBound(), failed -> {
                     metrics.bindFailed();
                     cache.forget(failed);
                 }),
-                new PodConditionWriter(client, pods.getStore(), apiCalls, clock), board,
-                new SchedulingEvents(new EventRecorder(client, COMPONENT), podGroups.getStore(), pods.getStore(),
-                        apiCalls),
+                new PodEvictor(client, pods.getStore(), podGroups.getStore(), events, metrics, apiCalls, clock,
+                        cache::forgetEviction),
+                new QueueStatusWriter(new StatusRecorder<>(new StatusWriter(client), eventRecorder,
+                        config.queueStatusInterval(), QueueStatusWriter::countersOnly), queues.getStore(), apiCalls, clock),
+                new PodConditionWriter(client, pods.getStore(), apiCalls, clock), board, events,
                 metrics, this::isSynced, clock, config.coscheduling());
         trigger = new CycleTrigger("muster-scheduler", cycle);
         this.cycle = cycle;
@@ -147,7 +160,8 @@ public final class GangScheduler implements AutoCloseable {
         });
         watch(priorityClasses, trigger, cache::putPriorityClass, cache::removePriorityClass);
         watch(jobs, trigger, cache::putJob, cache::removeJob);
-        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs);
+        watch(queues, trigger, cache::putQueue, cache::removeQueue);
+        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs, queues);
         if (ownsInformers) {
             informers.start();
         }
@@ -178,6 +192,12 @@ public final class GangScheduler implements AutoCloseable {
     public List<QueuedGang> queue() {
         SchedulingCycle current = cycle;
         return current == null ? List.of() : current.waiting();
+    }
+
+    /** Where each queue stood after the latest cycle, parents before their children; empty before the first cycle. */
+    public List<QueueState> queues() {
+        SchedulingCycle current = cycle;
+        return current == null ? List.of() : current.queueStates();
     }
 
     /** Stops cycling, waits for the running cycle and API calls, and leaves the informers. Idempotent. */

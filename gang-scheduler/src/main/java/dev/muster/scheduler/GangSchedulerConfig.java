@@ -17,13 +17,18 @@ import java.util.Objects;
  * @param coscheduling    the coscheduling plugin's arguments and the node scoring
  * @param jobAdmission    which Jobs wait for their gang's admission before they create pods; the scheduler
  *                        admits exactly those, from their task templates, as the Job controller holds them
+ * @param queueStatusInterval least time between two writes of a Queue's status that change only its amounts
+ *                        and counts (the controllers' counter-write interval); a change of its conditions is
+ *                        written at once
  */
 public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, CoschedulingArgs coscheduling,
-                                  JobAdmissionRule jobAdmission) {
+                                  JobAdmissionRule jobAdmission, Duration queueStatusInterval) {
     /** Default {@link #cyclePeriod()}. */
     public static final Duration DEFAULT_CYCLE_PERIOD = Duration.ofSeconds(1);
     /** Default {@link #bindConcurrency()}. */
     public static final int DEFAULT_BIND_CONCURRENCY = 16;
+    /** Default {@link #queueStatusInterval()}, the controllers' default counter-write interval. */
+    public static final Duration DEFAULT_QUEUE_STATUS_INTERVAL = Duration.ofSeconds(1);
 
     public GangSchedulerConfig {
         Objects.requireNonNull(cyclePeriod, "cyclePeriod");
@@ -35,35 +40,44 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
         }
         Objects.requireNonNull(coscheduling, "coscheduling");
         Objects.requireNonNull(jobAdmission, "jobAdmission");
+        Objects.requireNonNull(queueStatusInterval, "queueStatusInterval");
+        if (queueStatusInterval.isNegative()) {
+            throw new IllegalArgumentException("queueStatusInterval must not be negative: " + queueStatusInterval);
+        }
     }
 
     /**
      * The production defaults: a cycle every second at the latest, 16 API calls in flight, the coscheduling
-     * plugin's defaults, and Jobs waiting for admission.
+     * plugin's defaults, Jobs waiting for admission, and Queue status amounts written at most every second.
      */
     public static GangSchedulerConfig defaults() {
         return new GangSchedulerConfig(DEFAULT_CYCLE_PERIOD, DEFAULT_BIND_CONCURRENCY, CoschedulingArgs.defaults(),
-                JobAdmissionRule.ON);
+                JobAdmissionRule.ON, DEFAULT_QUEUE_STATUS_INTERVAL);
     }
 
     /** This config with another cycle period. */
     public GangSchedulerConfig withCyclePeriod(Duration period) {
-        return new GangSchedulerConfig(period, bindConcurrency, coscheduling, jobAdmission);
+        return new GangSchedulerConfig(period, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval);
     }
 
     /** This config with another bound on concurrent API calls. */
     public GangSchedulerConfig withBindConcurrency(int concurrency) {
-        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling, jobAdmission);
+        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling, jobAdmission, queueStatusInterval);
     }
 
     /** This config with other coscheduling arguments. */
     public GangSchedulerConfig withCoscheduling(CoschedulingArgs args) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args, jobAdmission);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args, jobAdmission, queueStatusInterval);
     }
 
     /** This config with another rule for which Jobs wait for admission. */
     public GangSchedulerConfig withJobAdmission(JobAdmissionRule rule) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule, queueStatusInterval);
+    }
+
+    /** This config with another least time between two paced writes of a Queue's status. */
+    public GangSchedulerConfig withQueueStatusInterval(Duration interval) {
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, interval);
     }
 
     /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */

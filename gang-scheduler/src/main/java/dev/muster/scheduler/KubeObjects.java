@@ -5,7 +5,14 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.PodGroupLabel;
 import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
+import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
+import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueDefaults;
+import dev.muster.api.scheduling.v1alpha1.QueueSpec;
+import dev.muster.api.scheduling.v1alpha1.QueueTreeValidator;
 import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
@@ -21,6 +28,8 @@ import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PreferredTerm;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.QueuePreemption;
 import dev.muster.scheduler.core.SpreadConstraint;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
@@ -33,6 +42,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 
@@ -390,7 +400,73 @@ final class KubeObjects {
                 spec == null ? null : spec.getPriorityClassName(), createdAt(podGroup),
                 spec == null || spec.getScheduleTimeoutSeconds() == null ? null
                         : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
-                JobOwnership.controllingJob(podGroup).orElse(null), topology(spec));
+                JobOwnership.controllingJob(podGroup).orElse(null), topology(spec),
+                spec == null || spec.getQueue() == null || spec.getQueue().isBlank() ? QueueInfo.DEFAULT : spec.getQueue(),
+                maxRuntime(spec), scheduledAt(podGroup), evictions(podGroup));
+    }
+
+    /**
+     * The PodGroup's {@code maxRuntime}; {@code null} when unset. The CRD's schema admits only Go durations,
+     * so a value that does not parse was stored by something that bypassed it; it is treated as unset.
+     */
+    private static Duration maxRuntime(PodGroupSpec spec) {
+        if (spec == null || spec.getMaxRuntime() == null || spec.getMaxRuntime().isBlank()) {
+            return null;
+        }
+        try {
+            return GoDuration.parse(spec.getMaxRuntime());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** When the PodGroup's {@code Scheduled} condition became True, if it is. */
+    private static Instant scheduledAt(PodGroup podGroup) {
+        PodGroupStatus status = podGroup.getStatus();
+        if (status == null || status.getConditions() == null) {
+            return null;
+        }
+        return status.getConditions().stream()
+                .filter(c -> c != null && PodGroupCondition.SCHEDULED.equals(c.getType()) && "True".equals(c.getStatus())
+                        && c.getLastTransitionTime() != null)
+                .map(c -> OffsetDateTime.parse(c.getLastTransitionTime()).toInstant())
+                .findFirst().orElse(null);
+    }
+
+    /** The PodGroup's eviction count ({@link PodEvictor#EVICTIONS_ANNOTATION}); 0 when absent or not a count. */
+    static int evictions(PodGroup podGroup) {
+        Map<String, String> annotations = podGroup.getMetadata().getAnnotations();
+        String value = annotations == null ? null : annotations.get(PodEvictor.EVICTIONS_ANNOTATION);
+        if (value == null) {
+            return 0;
+        }
+        try {
+            return Math.max(Integer.parseInt(value.trim()), 0);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * A Queue as the placement core sees it, with {@link QueueDefaults} for what it leaves unset. A
+     * {@code reclaimDelay} that is not a duration counts as the default; {@link QueueTreeValidator} reports it
+     * in the queue's {@code Valid} condition.
+     */
+    static QueueInfo queueInfo(Queue queue) {
+        QueueSpec spec = queue.getSpec();
+        Duration reclaimDelay;
+        try {
+            reclaimDelay = QueueDefaults.reclaimDelay(spec);
+        } catch (IllegalArgumentException e) {
+            reclaimDelay = QueueDefaults.RECLAIM_DELAY;
+        }
+        Map<String, Quantity> limit = QueueDefaults.limit(spec);
+        return new QueueInfo(queue.getMetadata().getName(), spec == null ? null : spec.getParent(),
+                Math.max(QueueDefaults.weight(spec), 1), ResourceQuantities.toVector(QueueDefaults.guarantee(spec)),
+                limit.isEmpty() ? null : ResourceQuantities.toVector(limit),
+                new QueuePreemption(QueueDefaults.preemptsWithinQueue(spec) ? QueuePreemption.WithinQueue.LOWER_PRIORITY
+                        : QueuePreemption.WithinQueue.NEVER, QueueDefaults.reclaims(spec), reclaimDelay),
+                QueueDefaults.open(spec));
     }
 
     /**
@@ -430,6 +506,22 @@ final class KubeObjects {
 
     static boolean isDeleting(HasMetadata object) {
         return object.getMetadata().getDeletionTimestamp() != null;
+    }
+
+    /**
+     * When the pod was bound: its {@code PodScheduled=True} condition's transition time, else its creation
+     * time (a pod bound by its creator, with {@code spec.nodeName} set, has no such condition).
+     */
+    static Instant boundAt(Pod pod) {
+        if (pod.getStatus() != null && pod.getStatus().getConditions() != null) {
+            for (var condition : pod.getStatus().getConditions()) {
+                if (condition != null && "PodScheduled".equals(condition.getType()) && "True".equals(condition.getStatus())
+                        && condition.getLastTransitionTime() != null) {
+                    return OffsetDateTime.parse(condition.getLastTransitionTime()).toInstant();
+                }
+            }
+        }
+        return createdAt(pod);
     }
 
     /** Creation time; objects from emulators may lack it, and then sort as oldest. */

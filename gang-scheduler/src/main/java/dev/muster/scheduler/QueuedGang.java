@@ -11,8 +11,10 @@ package dev.muster.scheduler;
  *                  come last
  * @param state     why it waits, one CamelCase word: {@code Admitted} (room held while its pods are
  *                  created), {@code Reserved}, {@code NotEnoughResources}, {@code NotEnoughTasks},
- *                  {@code BackingOff}, {@code PodGroupNotFound}, or {@code Scheduled} for a placed gang
- *                  with pods beyond its quorum still pending
+ *                  {@code BackingOff}, {@code PodGroupNotFound}, {@code Scheduled} for a placed gang
+ *                  with pods beyond its quorum still pending, or a queue's hold: {@code QueueNotFound},
+ *                  {@code QueueClosed}, {@code QueueLimitReached}, {@code Preempting} (waiting for the pods
+ *                  evicted for it to terminate)
  * @param message   the scheduler's explanation, as the PodGroup condition and pod events carry it
  * @param priority  the gang's priority
  * @param minMember the gang's quorum

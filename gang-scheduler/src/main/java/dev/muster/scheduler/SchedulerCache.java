@@ -3,6 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
@@ -11,6 +12,8 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.RunningGang;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
@@ -35,6 +38,10 @@ import java.util.TreeMap;
  * <p>Pods the scheduler has placed are <em>assumed</em>, as in kube-scheduler: they use their node's
  * capacity at once, before the informer shows them bound, so the next cycle cannot place other pods on
  * the same room; a failed bind {@link #forget forgets} the assumption and the pod is pending again.
+ * Likewise pods a cycle evicts are assumed to be leaving ({@link #assumeEvicted}): they keep their room until
+ * they are gone, but stop making their gang a running one, so that the next cycle, which may start before
+ * the informer shows them Terminating, does not take them again; a refused eviction
+ * {@link #forgetEviction forgets} it.
  *
  * <p>Informer threads and the cycle thread call in concurrently; every method is synchronized, and
  * each is quick (no I/O).
@@ -53,6 +60,8 @@ final class SchedulerCache {
      */
     private final Set<GroupKey> waitingForAdmission = new LinkedHashSet<>();
     private final PriorityClasses priorityClasses = new PriorityClasses();
+    /** The Queues by name, as the placement core sees them. */
+    private final Map<String, QueueInfo> queues = new TreeMap<>();
     private final JobAdmissionRule jobAdmission;
 
     /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
@@ -183,6 +192,21 @@ final class SchedulerCache {
         return waiting != null && !waiting.pending.isEmpty();
     }
 
+    /** @return whether the queue changed while gangs wait, which can reorder, hold or release them */
+    synchronized boolean putQueue(Queue queue) {
+        QueueInfo now = KubeObjects.queueInfo(queue);
+        return !now.equals(queues.put(now.name(), now)) && anyWaiting();
+    }
+
+    /** @return whether gangs wait, which may now be held or reordered */
+    synchronized boolean removeQueue(Queue queue) {
+        return queues.remove(queue.getMetadata().getName()) != null && anyWaiting();
+    }
+
+    private boolean anyWaiting() {
+        return anyPending() || !waitingForAdmission.isEmpty();
+    }
+
     /** @return whether the class's value or default-ness changed while pods wait, which can reorder gangs */
     synchronized boolean putPriorityClass(PriorityClass priorityClass) {
         return priorityClasses.put(priorityClass) && anyPending();
@@ -201,7 +225,9 @@ final class SchedulerCache {
      * A snapshot and the gangs to try: gangs with pending pods, and gangs of Jobs that wait for admission
      * before they create pods (with the pods they will create, see {@link JobPodTemplates}). A gang of a
      * PodGroup that does not exist (yet) is not tried: its pods are listed apart, to be told why they
-     * wait. Only pods bound to nodes that still exist count toward a gang's quorum.
+     * wait. Only pods bound to nodes that still exist count toward a gang's quorum. Also every gang of a
+     * PodGroup with pods bound, as running, and the queues, {@link QueueInfo#DEFAULT} among them even before
+     * its Queue object exists, since gangs that name no queue are in it from the start.
      */
     synchronized CycleInput beginCycle() {
         List<PendingGang> gangs = new ArrayList<>();
@@ -237,7 +263,35 @@ final class SchedulerCache {
             int members = bound.total() + group.succeeded.values().stream().mapToInt(Integer::intValue).sum();
             gangs.add(new PendingGang(gang, pending, members, byTask, null, expected));
         }
-        return new CycleInput(cluster.snapshot(), gangs, missing);
+        return new CycleInput(cluster.snapshot(), gangs, missing, runningGangs(), queueInfos());
+    }
+
+    /**
+     * The gangs of PodGroups with pods bound to existing nodes and not leaving (being deleted, or evicted by a
+     * cycle), each started when its group's {@code Scheduled} condition says, else at the earliest bind the
+     * cache saw.
+     */
+    private Map<GroupKey, RunningGang> runningGangs() {
+        Map<GroupKey, RunningGang> running = new HashMap<>();
+        groups.forEach((key, group) -> {
+            GangRequirements spec = podGroups.get(key);
+            if (spec == null || group.bound.isEmpty() || group.bound.countOn(cluster::hasNode).total() == 0) {
+                return;
+            }
+            GangInfo gang = gangInfo(key, group, List.of());
+            Instant startedAt = spec.scheduledAt() != null ? spec.scheduledAt()
+                    : group.firstBoundAt != null ? group.firstBoundAt : spec.createdAt();
+            running.put(key, new RunningGang(gang, startedAt, spec.evictions()));
+        });
+        return running;
+    }
+
+    private List<QueueInfo> queueInfos() {
+        List<QueueInfo> list = new ArrayList<>(queues.values());
+        if (!queues.containsKey(QueueInfo.DEFAULT)) {
+            list.add(QueueInfo.of(QueueInfo.DEFAULT, 1));
+        }
+        return list;
     }
 
     /**
@@ -267,13 +321,15 @@ final class SchedulerCache {
         // The PodGroup's class if it names a known one, else its highest pod (pods of a group should agree).
         Integer groupPriority = priorityClasses.valueOf(spec.priorityClassName());
         int priority = groupPriority != null ? groupPriority
-                : group.pending.isEmpty() ? expected.stream().mapToInt(PodInfo::priority).max().orElse(0)
-                : group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0);
+                : !group.pending.isEmpty() ? group.pending.values().stream().mapToInt(this::priorityOf).max().orElse(0)
+                : !expected.isEmpty() ? expected.stream().mapToInt(PodInfo::priority).max().orElse(0)
+                : group.boundPriorities.isEmpty() ? 0 : group.boundPriorities.lastKey();
         // A Job's gang queues from when the job was submitted: its PodGroup is created later, and the job
         // controller's workers create the PodGroups of jobs submitted together in any order.
         JobPodTemplates job = ownerJob(key, spec);
         return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority,
-                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology());
+                job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology(), spec.queue(),
+                spec.maxRuntime());
     }
 
     /**
@@ -295,6 +351,26 @@ final class SchedulerCache {
             }
         }
         return requests;
+    }
+
+    /** Assumes the pods a cycle evicts are leaving; pods no longer bound are skipped. */
+    synchronized void assumeEvicted(List<PodPlacement> victims) {
+        for (PodPlacement victim : victims) {
+            String key = Cache.namespaceKeyFunc(victim.pod().namespace(), victim.pod().name());
+            CachedPod before = pods.get(key);
+            if (before != null && before.occupiesNode() && !before.evictionAssumed()) {
+                replace(key, before, before.withEvictionAssumed(true));
+            }
+        }
+    }
+
+    /** Undoes the assumption that the pod is leaving: its eviction was refused or failed. */
+    synchronized void forgetEviction(String namespace, String name) {
+        String key = Cache.namespaceKeyFunc(namespace, name);
+        CachedPod before = pods.get(key);
+        if (before != null && before.evictionAssumed()) {
+            replace(key, before, before.withEvictionAssumed(false));
+        }
     }
 
     /** Undoes the assumption of a pod whose bind failed, so it is pending again and its room is free. */
@@ -328,7 +404,10 @@ final class SchedulerCache {
         String uid = pod.getMetadata().getUid();
         String nodeName = KubeObjects.nodeName(pod);
         if (nodeName != null) {
-            return CachedPod.of(pod, PodState.BOUND, nodeName);
+            CachedPod bound = CachedPod.of(pod, PodState.BOUND, nodeName);
+            // The informer has not seen the eviction take effect yet; the pod is still leaving.
+            return before != null && before.evictionAssumed() && before.uid().equals(uid)
+                    ? bound.withEvictionAssumed(true) : bound;
         }
         if (!KubeObjects.isOurs(pod) || KubeObjects.isDeleting(pod)) {
             return null;
@@ -368,8 +447,14 @@ final class SchedulerCache {
         if (pod.occupiesNode()) {
             cluster.occupy(pod.nodeName(), pod.info());
             // A bound pod of no PodGroup is a finished gang of one; nothing needs its count.
-            if (!key.standalonePod()) {
-                groups.computeIfAbsent(key, k -> new GroupPods()).bound.add(pod.nodeName(), pod.info().task());
+            // A pod that is leaving keeps its room until it is gone, but is no longer a member of its gang.
+            if (!key.standalonePod() && !pod.leaving()) {
+                GroupPods group = groups.computeIfAbsent(key, k -> new GroupPods());
+                group.bound.add(pod.nodeName(), pod.info().task());
+                group.boundPriorities.merge(pod.info().priority(), 1, Integer::sum);
+                if (group.firstBoundAt == null || pod.boundAt().isBefore(group.firstBoundAt)) {
+                    group.firstBoundAt = pod.boundAt();
+                }
             }
         } else {
             groups.computeIfAbsent(key, k -> new GroupPods()).pending.put(pod.info().name(), pod);
@@ -389,10 +474,15 @@ final class SchedulerCache {
         }
         if (pod.occupiesNode()) {
             cluster.release(pod.nodeName(), pod.info());
-            if (key.standalonePod()) {
+            if (key.standalonePod() || pod.leaving()) {
                 return;
             }
-            groups.get(key).bound.remove(pod.nodeName(), pod.info().task());
+            GroupPods group = groups.get(key);
+            group.bound.remove(pod.nodeName(), pod.info().task());
+            group.boundPriorities.computeIfPresent(pod.info().priority(), (priority, n) -> n == 1 ? null : n - 1);
+            if (group.bound.isEmpty()) {
+                group.firstBoundAt = null;
+            }
         } else {
             groups.get(key).pending.remove(pod.info().name());
         }
@@ -415,11 +505,23 @@ final class SchedulerCache {
 
     /** A pod that is pending for us or uses a node's room. */
     private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
-                             Integer specPriority, String priorityClassName) {
+                             Integer specPriority, String priorityClassName, Instant boundAt, boolean deleting,
+                             boolean evictionAssumed) {
 
         static CachedPod of(Pod pod, PodState state, String nodeName) {
             return new CachedPod(pod.getMetadata().getUid(), KubeObjects.podInfo(pod), state, nodeName,
-                    KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName());
+                    KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName(),
+                    KubeObjects.boundAt(pod), KubeObjects.isDeleting(pod), false);
+        }
+
+        /** Whether the pod is going: being deleted, or evicted by a cycle. */
+        boolean leaving() {
+            return deleting || evictionAssumed;
+        }
+
+        CachedPod withEvictionAssumed(boolean assumed) {
+            return new CachedPod(uid, info, state, nodeName, createdAt, specPriority, priorityClassName, boundAt,
+                    deleting, assumed);
         }
 
         boolean occupiesNode() {
@@ -427,7 +529,8 @@ final class SchedulerCache {
         }
 
         CachedPod with(PodState newState, String newNode) {
-            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName);
+            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName, boundAt,
+                    deleting, evictionAssumed);
         }
     }
 
@@ -439,6 +542,10 @@ final class SchedulerCache {
         private final TreeMap<String, CachedPod> pending = new TreeMap<>();
         private final BoundMembers bound = new BoundMembers();
         private final Map<String, Integer> succeeded = new HashMap<>();
+        /** The bound pods' {@code spec.priority}, with how many have each: a running gang's priority. */
+        private final TreeMap<Integer, Integer> boundPriorities = new TreeMap<>();
+        /** The earliest bind of the pods bound now; {@code null} with none bound. */
+        private Instant firstBoundAt;
 
         boolean isEmpty() {
             return pending.isEmpty() && bound.isEmpty() && succeeded.isEmpty();

@@ -1,19 +1,29 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.Eviction;
 import dev.muster.scheduler.core.GangPlacement;
+import dev.muster.scheduler.core.QueueHold;
+import dev.muster.scheduler.core.QueueStanding;
+import dev.muster.scheduler.core.ResourceVector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The scheduler's meters: cycle duration, gangs placed, pods bound, bind failures, and the gangs left
- * waiting after the last cycle by why they wait.
+ * The scheduler's meters: cycle duration, gangs placed, pods bound, bind failures, the gangs left
+ * waiting after the last cycle by why they wait, and preemption: pods evicted by rule, evictions refused by
+ * a PodDisruptionBudget or failed, and gangs broken (left below their minimum, which must stay 0).
  */
 final class SchedulerMetrics {
     static final String CYCLE = "muster.scheduler.cycle";
@@ -21,11 +31,32 @@ final class SchedulerMetrics {
     static final String PODS_BOUND = "muster.scheduler.pods.bound";
     static final String BIND_FAILURES = "muster.scheduler.bind.failures";
     static final String PENDING_GROUPS = "muster.scheduler.pending.groups";
+    static final String PODS_EVICTED = "muster.scheduler.preemption.pods.evicted";
+    static final String GANGS_BROKEN = "muster.scheduler.preemption.gangs.broken";
+    static final String EVICTIONS_REFUSED = "muster.scheduler.preemption.evictions.refused";
+    static final String EVICTION_FAILURES = "muster.scheduler.preemption.eviction.failures";
+    static final String QUEUE_ALLOCATED = "muster.scheduler.queue.allocated";
+    static final String QUEUE_FAIR_SHARE = "muster.scheduler.queue.fair.share";
+    static final String QUEUE_DEMAND = "muster.scheduler.queue.demand";
+    static final String QUEUE_SHARE = "muster.scheduler.queue.share";
+    static final String QUEUE_PENDING_GANGS = "muster.scheduler.queue.pending.gangs";
+    static final String QUEUE_RUNNING_GANGS = "muster.scheduler.queue.running.gangs";
 
     private final Timer cycle;
     private final Counter gangsPlaced;
     private final Counter podsBound;
     private final Counter bindFailures;
+    private final Map<Eviction.Rule, Counter> podsEvicted = new EnumMap<>(Eviction.Rule.class);
+    private final Counter gangsBroken;
+    private final Counter evictionsRefused;
+    private final Counter evictionFailures;
+    private final Map<QueueHold.Reason, AtomicInteger> held = new EnumMap<>(QueueHold.Reason.class);
+    private final MultiGauge queueAllocated;
+    private final MultiGauge queueFairShare;
+    private final MultiGauge queueDemand;
+    private final MultiGauge queueShare;
+    private final MultiGauge queuePending;
+    private final MultiGauge queueRunning;
     private final Map<GangPlacement.Outcome, AtomicInteger> waiting = new EnumMap<>(GangPlacement.Outcome.class);
 
     SchedulerMetrics(MeterRegistry registry) {
@@ -36,6 +67,17 @@ final class SchedulerMetrics {
         podsBound = Counter.builder(PODS_BOUND).description("Pods bound through the Binding API").register(registry);
         bindFailures = Counter.builder(BIND_FAILURES).description("Bindings the API server refused or that failed")
                 .register(registry);
+        for (Eviction.Rule rule : Eviction.Rule.values()) {
+            podsEvicted.put(rule, Counter.builder(PODS_EVICTED).tag("reason", rule.reason())
+                    .description("Pods the scheduler evicted to make room for a gang, by the rule that allowed it")
+                    .register(registry));
+        }
+        gangsBroken = Counter.builder(GANGS_BROKEN)
+                .description("Gangs left running below their minimum by a preemption; must stay 0").register(registry);
+        evictionsRefused = Counter.builder(EVICTIONS_REFUSED)
+                .description("Evictions a PodDisruptionBudget refused").register(registry);
+        evictionFailures = Counter.builder(EVICTION_FAILURES)
+                .description("Evictions that failed for another reason than a PodDisruptionBudget").register(registry);
         for (GangPlacement.Outcome outcome : GangPlacement.Outcome.values()) {
             if (outcome != GangPlacement.Outcome.PLACED && outcome != GangPlacement.Outcome.WITHDRAWN) {
                 AtomicInteger count = registry.gauge(PENDING_GROUPS,
@@ -44,6 +86,22 @@ final class SchedulerMetrics {
                 waiting.put(outcome, count);
             }
         }
+        for (QueueHold.Reason reason : QueueHold.Reason.values()) {
+            held.put(reason, registry.gauge(PENDING_GROUPS, List.of(Tag.of("reason", reason.reason())), new AtomicInteger()));
+        }
+        queueAllocated = MultiGauge.builder(QUEUE_ALLOCATED)
+                .description("What a queue's bound pods request (its subtree's for a parent), cpu in cores")
+                .register(registry);
+        queueFairShare = MultiGauge.builder(QUEUE_FAIR_SHARE)
+                .description("A queue's entitlement by weighted water-filling, cpu in cores").register(registry);
+        queueDemand = MultiGauge.builder(QUEUE_DEMAND)
+                .description("What a queue's running and waiting gangs request, cpu in cores").register(registry);
+        queueShare = MultiGauge.builder(QUEUE_SHARE)
+                .description("A queue's allocation over its fair share on its dominant resource").register(registry);
+        queuePending = MultiGauge.builder(QUEUE_PENDING_GANGS).description("Gangs of a queue waiting to start")
+                .register(registry);
+        queueRunning = MultiGauge.builder(QUEUE_RUNNING_GANGS).description("Gangs of a queue running")
+                .register(registry);
     }
 
     /**
@@ -63,8 +121,11 @@ final class SchedulerMetrics {
         return cycle;
     }
 
-    /** Records one cycle's outcomes: gangs placed, and the gangs waiting by reason. */
-    void recordCycle(List<GangPlacement> results) {
+    /** Records one cycle's outcomes: gangs placed, and the gangs waiting (tried, or held by their queue) by reason. */
+    void recordCycle(List<GangPlacement> results, List<QueueHold> holds) {
+        Map<QueueHold.Reason, Integer> holdCounts = new EnumMap<>(QueueHold.Reason.class);
+        holds.forEach(hold -> holdCounts.merge(hold.reason(), 1, Integer::sum));
+        held.forEach((reason, gauge) -> gauge.set(holdCounts.getOrDefault(reason, 0)));
         Map<GangPlacement.Outcome, Integer> counts = new EnumMap<>(GangPlacement.Outcome.class);
         for (GangPlacement result : results) {
             if (result.placed()) {
@@ -76,11 +137,70 @@ final class SchedulerMetrics {
         waiting.forEach((outcome, gauge) -> gauge.set(counts.getOrDefault(outcome, 0)));
     }
 
+    /**
+     * Records where each queue stands: allocation, fair share and demand per resource (tags {@code queue} and
+     * {@code resource}), dominant share, and pending and running gangs (tag {@code queue}). Queues that are
+     * gone stop being reported.
+     */
+    void recordQueues(List<QueueStanding> standings) {
+        List<MultiGauge.Row<?>> allocated = new ArrayList<>();
+        List<MultiGauge.Row<?>> fairShare = new ArrayList<>();
+        List<MultiGauge.Row<?>> demand = new ArrayList<>();
+        List<MultiGauge.Row<?>> share = new ArrayList<>();
+        List<MultiGauge.Row<?>> pending = new ArrayList<>();
+        List<MultiGauge.Row<?>> running = new ArrayList<>();
+        for (QueueStanding standing : standings) {
+            Tags queue = Tags.of("queue", standing.name());
+            Set<String> resources = new TreeSet<>(standing.demand().asMap().keySet());
+            resources.addAll(standing.allocated().asMap().keySet());
+            resources.addAll(standing.fairShare().asMap().keySet());
+            resources.remove(ResourceVector.PODS);
+            perResource(queue, resources, standing.allocated(), allocated);
+            perResource(queue, resources, standing.fairShare(), fairShare);
+            perResource(queue, resources, standing.demand(), demand);
+            share.add(MultiGauge.Row.of(queue, standing.share()));
+            pending.add(MultiGauge.Row.of(queue, standing.pendingGangs()));
+            running.add(MultiGauge.Row.of(queue, standing.runningGangs()));
+        }
+        queueAllocated.register(allocated, true);
+        queueFairShare.register(fairShare, true);
+        queueDemand.register(demand, true);
+        queueShare.register(share, true);
+        queuePending.register(pending, true);
+        queueRunning.register(running, true);
+    }
+
+    /** One row per resource, cpu in cores; a resource the queue has none of is reported as 0. */
+    private static void perResource(Tags queue, Set<String> resources, ResourceVector amounts,
+                                    List<MultiGauge.Row<?>> rows) {
+        for (String resource : resources) {
+            long amount = amounts.get(resource);
+            double value = ResourceVector.CPU.equals(resource) ? amount / 1000.0 : amount;
+            rows.add(MultiGauge.Row.of(queue.and("resource", resource), value));
+        }
+    }
+
     void podBound() {
         podsBound.increment();
     }
 
     void bindFailed() {
         bindFailures.increment();
+    }
+
+    void podEvicted(Eviction.Rule rule) {
+        podsEvicted.get(rule).increment();
+    }
+
+    void gangBroken() {
+        gangsBroken.increment();
+    }
+
+    void evictionRefused() {
+        evictionsRefused.increment();
+    }
+
+    void evictionFailed() {
+        evictionFailures.increment();
     }
 }

@@ -3,10 +3,14 @@ package dev.muster.scheduler;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GangQueue;
+import dev.muster.scheduler.core.CyclePlan;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.QueueHold;
+import dev.muster.scheduler.core.QueuePlanner;
+import dev.muster.scheduler.core.QueueStanding;
+import dev.muster.scheduler.core.ResourceVector;
 import dev.muster.support.gang.GangVerdict;
 import dev.muster.support.gang.GangVerdictBoard;
 import org.slf4j.Logger;
@@ -18,47 +22,57 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 /**
- * One scheduling cycle: snapshot the cache, plan every waiting gang with the placement core's
- * {@link GangQueue}, assume and bind what was placed, and report the rest: a verdict per PodGroup on the
- * board, the {@code PodScheduled} condition of each pod left pending, an event per gang when why it waits
- * changes, and the meters. Pods whose PodGroup does not exist are not planned; they get the condition and
- * an event saying the group is missing, and no verdict, since there is no PodGroup to give it to. Runs on
- * the scheduler thread only; the API calls it starts run elsewhere.
+ * One scheduling cycle: snapshot the cache, plan every waiting gang under the queues with the placement
+ * core's {@link QueuePlanner}, assume and bind what was placed, evict what it decided to evict
+ * ({@link PodEvictor}), and report the rest: a verdict per PodGroup on the board, the {@code PodScheduled}
+ * condition of each pod left pending, an event per gang when why it waits changes, each Queue's status,
+ * and the meters. Gangs the queues hold (their queue is missing or closed, a limit, or waiting for their
+ * victims to terminate) are reported as waiting with the hold's reason. Pods whose PodGroup does not
+ * exist are not planned; they get the condition and an event saying the group is missing, and no verdict,
+ * since there is no PodGroup to give it to. Runs on the scheduler thread only; the API calls it starts run
+ * elsewhere.
  */
 final class SchedulingCycle implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(SchedulingCycle.class);
 
     private final SchedulerCache cache;
     private final BindingClient binder;
+    private final PodEvictor evictor;
+    private final QueueStatusWriter queueStatus;
     private final PodConditionWriter conditions;
     private final GangVerdictBoard board;
     private final SchedulingEvents events;
     private final SchedulerMetrics metrics;
     private final BooleanSupplier cacheSynced;
     private final Clock clock;
-    /** Backoffs, the reservation and failure times live here, from one cycle to the next. */
-    private final GangQueue queue;
+    /** Backoffs, reservations, failure times and promises live here, from one cycle to the next. */
+    private final QueuePlanner planner;
     /** Why each gang waited in the last cycle, so that a gang waiting for the same reason logs once. */
     private Map<GroupKey, String> lastWaits = Map.of();
     /** The waiting gangs as the last cycle left them, for readers on other threads. */
     private volatile List<QueuedGang> waiting = List.of();
+    /** Where each queue stood after the last cycle, for readers on other threads. */
+    private volatile List<QueueStanding> standings = List.of();
 
-    SchedulingCycle(SchedulerCache cache, BindingClient binder, PodConditionWriter conditions, GangVerdictBoard board,
-                    SchedulingEvents events, SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock,
-                    CoschedulingArgs coscheduling) {
+    SchedulingCycle(SchedulerCache cache, BindingClient binder, PodEvictor evictor, QueueStatusWriter queueStatus,
+                    PodConditionWriter conditions, GangVerdictBoard board, SchedulingEvents events,
+                    SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock, CoschedulingArgs coscheduling) {
         this.cache = cache;
         this.binder = binder;
+        this.evictor = evictor;
+        this.queueStatus = queueStatus;
         this.conditions = conditions;
         this.board = board;
         this.events = events;
         this.metrics = metrics;
         this.cacheSynced = cacheSynced;
         this.clock = clock;
-        this.queue = new GangQueue(coscheduling);
+        this.planner = new QueuePlanner(coscheduling);
     }
 
     @Override
@@ -73,9 +87,14 @@ final class SchedulingCycle implements Runnable {
     private void runSynced() {
         CycleInput input = cache.beginCycle();
         Instant now = clock.instant();
+        CyclePlan plan = planner.plan(input.snapshot(), input.gangs(), input.running(), input.queues(), now);
         List<GangPlacement> results = new ArrayList<>();
-        for (GangPlacement result : queue.plan(input.snapshot(), input.gangs(), now)) {
+        for (GangPlacement result : plan.placements()) {
             results.add(result.notingNotEvaluated());
+        }
+        if (!plan.evictions().isEmpty()) {
+            plan.evictions().forEach(eviction -> cache.assumeEvicted(eviction.pods()));
+            evictor.evictAll(plan.evictions());
         }
         String transitionId = UUID.randomUUID().toString();
         Map<GroupKey, String> waits = new HashMap<>();
@@ -110,6 +129,17 @@ final class SchedulingCycle implements Runnable {
                 logWait(result, waits);
             }
         }
+        for (QueueHold hold : plan.holds()) {
+            for (PodInfo pod : hold.pending()) {
+                conditions.markUnschedulable(pod.namespace(), pod.name(), hold.message());
+            }
+            GroupKey key = hold.gang().key();
+            if (!key.standalonePod()) {
+                board.publish(new GangVerdict(key.namespace(), key.name(), GangVerdict.Outcome.UNSCHEDULABLE,
+                        hold.reason().reason(), hold.message(), transitionId, now));
+            }
+            logWait(key, "held (" + hold.reason().reason() + "): " + hold.message(), waits);
+        }
         for (MissingPodGroup missing : input.missing()) {
             for (PodInfo pod : missing.pods()) {
                 conditions.markUnschedulable(pod.namespace(), pod.name(), missing.message());
@@ -117,10 +147,13 @@ final class SchedulingCycle implements Runnable {
             logWait(missing.group(), missing.pods().size() + " pod(s) wait: " + missing.message(), waits);
         }
         lastWaits = waits;
-        waiting = queueView(results, input.missing());
-        events.report(results);
+        waiting = queueView(results, plan.holds(), input.missing());
+        standings = plan.standings();
+        events.report(results, plan.holds());
         events.reportMissing(input.missing());
-        metrics.recordCycle(results);
+        queueStatus.write(plan.standings());
+        metrics.recordCycle(results, plan.holds());
+        metrics.recordQueues(plan.standings());
     }
 
     /** The gangs that waited after the last cycle, in the order the next cycle tries them. */
@@ -128,7 +161,22 @@ final class SchedulingCycle implements Runnable {
         return waiting;
     }
 
-    private static List<QueuedGang> queueView(List<GangPlacement> results, List<MissingPodGroup> missing) {
+    /** Where each queue stood after the last cycle, parents before their children. */
+    List<QueueState> queueStates() {
+        return standings.stream().map(standing -> new QueueState(standing.name(), amounts(standing.allocated()),
+                amounts(standing.fairShare()), amounts(standing.demand()),
+                Double.isFinite(standing.share()) ? standing.share() : null, standing.pendingGangs(),
+                standing.runningGangs())).toList();
+    }
+
+    private static Map<String, String> amounts(ResourceVector vector) {
+        Map<String, String> amounts = new TreeMap<>();
+        ResourceQuantities.toQuantities(vector).forEach((resource, quantity) -> amounts.put(resource, quantity.toString()));
+        return amounts;
+    }
+
+    private static List<QueuedGang> queueView(List<GangPlacement> results, List<QueueHold> holds,
+                                              List<MissingPodGroup> missing) {
         List<GangPlacement> tried = new ArrayList<>();
         List<GangPlacement> backedOff = new ArrayList<>();
         for (GangPlacement result : results) {
@@ -144,6 +192,12 @@ final class SchedulingCycle implements Runnable {
             view.add(new QueuedGang(key.namespace(), key.name(), !key.standalonePod(), view.size() + 1,
                     SchedulerMetrics.reasonTag(result.outcome()), result.pendingPodMessage(), result.gang().priority(),
                     result.gang().minMember(), result.unplaced().size()));
+        }
+        for (QueueHold hold : holds) {
+            GroupKey key = hold.gang().key();
+            view.add(new QueuedGang(key.namespace(), key.name(), !key.standalonePod(), view.size() + 1,
+                    hold.reason().reason(), hold.message(), hold.gang().priority(), hold.gang().minMember(),
+                    hold.pending().size()));
         }
         for (MissingPodGroup group : missing) {
             view.add(new QueuedGang(group.group().namespace(), group.group().name(), true, view.size() + 1,

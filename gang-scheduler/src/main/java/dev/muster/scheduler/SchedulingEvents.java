@@ -1,22 +1,27 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.scheduler.core.Eviction;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.QueueHold;
 import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.stream.Collectors;
 
 /**
  * Records a {@code FailedScheduling} Warning event on a PodGroup (or on the pod of a gang of one) each
@@ -26,6 +31,10 @@ import java.util.concurrent.RejectedExecutionException;
  * A pod whose PodGroup does not exist gets one {@code PodGroupNotFound} Warning event on itself, since
  * there is no PodGroup to record it on. A gang whose pods use pod spec fields the scheduler does not
  * evaluate gets one {@code PodSpecNotEvaluated} Warning event naming them, again only when they change.
+ * Each preemption is an event on both sides: {@code Preempted} on the victim, naming the preemptor and the
+ * rule, and {@code Preempting} on the preemptor, naming its victims; an eviction a PodDisruptionBudget
+ * refuses is an {@code EvictionRefused} Warning on the preemptor, and a gang left below its minimum by one a
+ * {@code GangBroken} Warning on the gang.
  */
 final class SchedulingEvents {
     static final String FAILED_SCHEDULING = "FailedScheduling";
@@ -33,6 +42,10 @@ final class SchedulingEvents {
     static final String ADMITTED = "Admitted";
     static final String POD_GROUP_NOT_FOUND = "PodGroupNotFound";
     static final String POD_SPEC_NOT_EVALUATED = "PodSpecNotEvaluated";
+    static final String PREEMPTED = "Preempted";
+    static final String PREEMPTING = "Preempting";
+    static final String EVICTION_REFUSED = "EvictionRefused";
+    static final String GANG_BROKEN = "GangBroken";
 
     private final EventRecorder recorder;
     private final Store<PodGroup> podGroups;
@@ -52,8 +65,11 @@ final class SchedulingEvents {
         this.executor = executor;
     }
 
-    /** Records what changed since the last cycle; gangs absent from {@code results} are forgotten. */
-    void report(List<GangPlacement> results) {
+    /**
+     * Records what changed since the last cycle; gangs absent from {@code results} and {@code holds} are
+     * forgotten. A held gang gets a {@code FailedScheduling} Warning with the hold's message.
+     */
+    void report(List<GangPlacement> results, List<QueueHold> holds) {
         Map<GroupKey, String> now = new HashMap<>();
         Map<GroupKey, SortedSet<String>> notEvaluatedNow = new HashMap<>();
         for (GangPlacement result : results) {
@@ -79,6 +95,14 @@ final class SchedulingEvents {
                         message);
             }
         }
+        for (QueueHold hold : holds) {
+            GroupKey key = hold.gang().key();
+            String event = FAILED_SCHEDULING + ": " + hold.message();
+            now.put(key, event);
+            if (!event.equals(recorded.get(key))) {
+                record(key, EventRecorder.WARNING, FAILED_SCHEDULING, hold.message());
+            }
+        }
         recorded = now;
         toldNotEvaluated = notEvaluatedNow;
     }
@@ -99,6 +123,37 @@ final class SchedulingEvents {
             }
         }
         toldMissing = now;
+    }
+
+    /** Records one cycle's preemptions: one event per victim gang and one per preemptor. */
+    void reportPreemptions(List<Eviction> evictions) {
+        Map<GroupKey, List<Eviction>> byPreemptor = new LinkedHashMap<>();
+        for (Eviction eviction : evictions) {
+            record(eviction.victim(), EventRecorder.NORMAL, PREEMPTED, eviction.message());
+            byPreemptor.computeIfAbsent(eviction.preemptor(), key -> new ArrayList<>()).add(eviction);
+        }
+        byPreemptor.forEach((preemptor, victims) -> record(preemptor, EventRecorder.NORMAL, PREEMPTING,
+                "Evicting " + victims.stream().map(SchedulingEvents::victim).collect(Collectors.joining(", "))
+                        + " (" + victims.get(0).rule().reason() + ")"));
+    }
+
+    /** A PodDisruptionBudget refused the eviction of {@code pod}: the preemptor's room is not freed. */
+    void reportEvictionRefused(Eviction eviction, String pod) {
+        record(eviction.preemptor(), EventRecorder.WARNING, EVICTION_REFUSED, "A PodDisruptionBudget refused the "
+                + "eviction of pod " + pod + " of " + eviction.victim() + "; the room it was to free is not there");
+    }
+
+    /** Some of a whole gang's pods were evicted before the rest were refused: it runs below its minimum. */
+    void reportGangBroken(Eviction eviction, int evicted) {
+        record(eviction.victim(), EventRecorder.WARNING, GANG_BROKEN, evicted + " pod(s) were evicted for "
+                + eviction.preemptor() + " before a PodDisruptionBudget refused the rest; the gang runs below "
+                + "its minimum");
+    }
+
+    /** A victim for the preemptor's event, e.g. {@code default/a-7 (4 pods, the whole gang)}. */
+    private static String victim(Eviction eviction) {
+        return eviction.victim() + " (" + eviction.pods().size() + " pod(s)"
+                + (eviction.wholeGang() ? ", the whole gang)" : " beyond its minimum)");
     }
 
     private void record(GroupKey key, String type, String reason, String message) {

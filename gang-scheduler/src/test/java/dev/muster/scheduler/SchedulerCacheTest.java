@@ -9,6 +9,12 @@ import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
+import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.RunningGang;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodPlacement;
 import dev.muster.scheduler.core.ResourceVector;
@@ -245,6 +251,70 @@ class SchedulerCacheTest {
         cache.removePriorityClass(priorityClass("urgent", 1000, false));
         assertThat(priorities()).as("a PodGroup naming an unknown class falls back to its pods")
                 .containsEntry("a", 5);
+    }
+
+    @Test
+    void aGangWithPodsBoundRunsInItsQueueSinceItsScheduledConditionWithItsEvictionCount() {
+        cache.putNode(node("node-0", "4"));
+        PodGroup podGroup = podGroup("train", 2);
+        podGroup.getSpec().setQueue("research");
+        podGroup.getSpec().setMaxRuntime("1h");
+        podGroup.getMetadata().setAnnotations(Map.of(PodEvictor.EVICTIONS_ANNOTATION, "2"));
+        PodGroupCondition scheduled = new PodGroupCondition();
+        scheduled.setType(PodGroupCondition.SCHEDULED);
+        scheduled.setStatus("True");
+        scheduled.setLastTransitionTime("2024-01-01T00:05:00Z");
+        PodGroupStatus status = new PodGroupStatus();
+        status.setConditions(List.of(scheduled));
+        podGroup.setStatus(status);
+        cache.putPodGroup(podGroup);
+        cache.putPod(boundTo(pod("train-0", "train", "worker", "1"), "node-0"));
+        cache.putPod(boundTo(pod("train-1", "train", "worker", "1"), "node-0"));
+
+        RunningGang running = cache.beginCycle().running().get(GroupKey.podGroup("ns", "train"));
+
+        assertThat(running.gang().queue()).isEqualTo("research");
+        assertThat(running.gang().maxRuntime()).isEqualTo(Duration.ofHours(1));
+        assertThat(running.startedAt()).isEqualTo(Instant.parse("2024-01-01T00:05:00Z"));
+        assertThat(running.evictions()).isEqualTo(2);
+    }
+
+    @Test
+    void evictedPodsKeepTheirRoomButAreNoLongerTheirGangsMembersUntilTheEvictionIsRefused() {
+        cache.putNode(node("node-0", "4"));
+        cache.putPodGroup(podGroup("train", 2));
+        Pod first = boundTo(pod("train-0", "train", "worker", "1"), "node-0");
+        Pod second = boundTo(pod("train-1", "train", "worker", "1"), "node-0");
+        cache.putPod(first);
+        cache.putPod(second);
+        GroupKey train = GroupKey.podGroup("ns", "train");
+        List<PodPlacement> victims = List.of(new PodPlacement(KubeObjects.podInfo(first), "node-0"),
+                new PodPlacement(KubeObjects.podInfo(second), "node-0"));
+
+        cache.assumeEvicted(victims);
+        // The informer shows the status patch before the deletion: the pods are still leaving.
+        cache.putPod(new PodBuilder(first).editMetadata().withResourceVersion("2").endMetadata().build());
+
+        assertThat(cache.beginCycle().running()).doesNotContainKey(train);
+        assertThat(freeCpu("node-0")).isEqualTo(2000);
+
+        cache.forgetEviction("ns", "train-0");
+        cache.forgetEviction("ns", "train-1");
+
+        assertThat(cache.beginCycle().running()).containsKey(train);
+        assertThat(freeCpu("node-0")).isEqualTo(2000);
+    }
+
+    @Test
+    void theDefaultQueueIsPlannedBeforeItsObjectExistsAndAQueueObjectReplacesIt() {
+        assertThat(cache.beginCycle().queues()).extracting(QueueInfo::name).containsExactly(QueueInfo.DEFAULT);
+
+        Queue queue = new Queue();
+        queue.getMetadata().setName(QueueInfo.DEFAULT);
+        queue.getSpec().setWeight(3);
+        cache.putQueue(queue);
+
+        assertThat(cache.beginCycle().queues()).singleElement().satisfies(q -> assertThat(q.weight()).isEqualTo(3));
     }
 
     private Map<String, Integer> priorities() {

@@ -53,23 +53,23 @@ class SchedulingEventsTest {
     @Test
     void aGangThatStaysPlacedOrWaitsForTheSameReasonIsToldOnce() {
         for (int cycle = 0; cycle < 3; cycle++) {
-            events.report(List.of(result(GangPlacement.Outcome.PLACED, "2 pod(s) placed or bound; minMember 2 met.")));
+            events.report(List.of(result(GangPlacement.Outcome.PLACED, "2 pod(s) placed or bound; minMember 2 met.")), List.of());
         }
         verify(recorder, times(1)).record(eq(podGroup), eq(EventRecorder.NORMAL), eq(SchedulingEvents.SCHEDULED), anyString());
 
         for (int cycle = 0; cycle < 3; cycle++) {
-            events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/3 nodes are available.")));
+            events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/3 nodes are available.")), List.of());
         }
-        events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/4 nodes are available.")));
+        events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/4 nodes are available.")), List.of());
         verify(recorder, times(2)).record(eq(podGroup), eq(EventRecorder.WARNING),
                 eq(SchedulingEvents.FAILED_SCHEDULING), anyString());
     }
 
     @Test
     void aGangThatLeavesTheQueueAndComesBackIsToldAgain() {
-        events.report(List.of(result(GangPlacement.Outcome.PLACED, "placed")));
-        events.report(List.of());
-        events.report(List.of(result(GangPlacement.Outcome.PLACED, "placed")));
+        events.report(List.of(result(GangPlacement.Outcome.PLACED, "placed")), List.of());
+        events.report(List.of(), List.of());
+        events.report(List.of(result(GangPlacement.Outcome.PLACED, "placed")), List.of());
 
         verify(recorder, times(2)).record(any(), eq(EventRecorder.NORMAL), eq(SchedulingEvents.SCHEDULED), eq("placed"));
         verify(recorder, times(0)).record(any(Pod.class), anyString(), anyString(), anyString());
@@ -83,7 +83,7 @@ class SchedulingEventsTest {
                 List.of(claims), null, "0/3 nodes are available.").notingNotEvaluated();
 
         for (int cycle = 0; cycle < 3; cycle++) {
-            events.report(List.of(waiting));
+            events.report(List.of(waiting), List.of());
         }
 
         assertThat(waiting.message()).isEqualTo("0/3 nodes are available. " + GangPlacement.NOT_EVALUATED

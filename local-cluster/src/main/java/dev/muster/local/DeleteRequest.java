@@ -27,10 +27,31 @@ record DeleteRequest(Long gracePeriodSeconds, String uidPrecondition, String ver
      */
     static DeleteRequest of(String pathWithQuery, byte[] body) {
         JsonNode options = options(body);
+        DeleteRequest request = of(options);
+        return request.gracePeriodSeconds() != null ? request
+                : new DeleteRequest(queryGracePeriod(pathWithQuery), request.uidPrecondition(), request.versionPrecondition());
+    }
+
+    /**
+     * Reads {@code DeleteOptions} given as an object, as an Eviction's {@code deleteOptions}; a missing node is
+     * no options.
+     *
+     * @throws IllegalArgumentException if the options are not an object or the grace period is not an integer
+     */
+    static DeleteRequest of(JsonNode options) {
+        if (options.isMissingNode() || options.isNull()) {
+            return DEFAULT;
+        }
+        if (!options.isObject()) {
+            throw new IllegalArgumentException("deleteOptions is not a JSON object");
+        }
         JsonNode grace = options.path("gracePeriodSeconds");
-        Long gracePeriod = grace.isIntegralNumber() ? Long.valueOf(grace.asLong()) : queryGracePeriod(pathWithQuery);
+        if (!grace.isMissingNode() && !grace.isNull() && !grace.isIntegralNumber()) {
+            throw new IllegalArgumentException("gracePeriodSeconds is not an integer: " + grace);
+        }
         JsonNode preconditions = options.path("preconditions");
-        return new DeleteRequest(gracePeriod, text(preconditions.path("uid")), text(preconditions.path("resourceVersion")));
+        return new DeleteRequest(grace.isIntegralNumber() ? Long.valueOf(grace.asLong()) : null,
+                text(preconditions.path("uid")), text(preconditions.path("resourceVersion")));
     }
 
     /** The reason the preconditions refuse {@code stored}, as the API server words it; null if they allow it. */

@@ -28,6 +28,8 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.mockwebserver.http.MockResponse;
 
@@ -68,7 +70,7 @@ final class DiscoveryDocuments {
 
     /** kubectl's short names and categories live in the API server, not in the model classes, hence this list. */
     private static final List<BuiltIn> BUILT_INS = List.of(
-            new BuiltIn(Pod.class, ALL_VERBS, List.of("po"), List.of("status", "binding"), ALL),
+            new BuiltIn(Pod.class, ALL_VERBS, List.of("po"), List.of("status", "binding", "eviction"), ALL),
             new BuiltIn(Binding.class, CREATE_ONLY, NONE, NONE, NONE),
             new BuiltIn(Node.class, ALL_VERBS, List.of("no"), STATUS, NONE),
             new BuiltIn(Namespace.class, ALL_VERBS, List.of("ns"), NONE, NONE),
@@ -86,6 +88,7 @@ final class DiscoveryDocuments {
             new BuiltIn(CronJob.class, ALL_VERBS, List.of("cj"), STATUS, ALL),
             new BuiltIn(Lease.class, ALL_VERBS, NONE, NONE, NONE),
             new BuiltIn(io.fabric8.kubernetes.api.model.events.v1.Event.class, ALL_VERBS, List.of("ev"), NONE, NONE),
+            new BuiltIn(PodDisruptionBudget.class, ALL_VERBS, List.of("pdb"), STATUS, NONE),
             new BuiltIn(PriorityClass.class, ALL_VERBS, List.of("pc"), NONE, NONE),
             new BuiltIn(CustomResourceDefinition.class, ALL_VERBS, List.of("crd", "crds"), STATUS, NONE));
 
@@ -174,9 +177,17 @@ final class DiscoveryDocuments {
             list.add(resource(plural, HasMetadata.getSingular(type), HasMetadata.getKind(type), namespaced,
                     builtIn.verbs(), builtIn.shortNames(), builtIn.categories()));
             for (String subresource : builtIn.subresources()) {
-                list.add(subresource.equals("binding")
-                        ? resource(plural + "/binding", "", HasMetadata.getKind(Binding.class), namespaced, CREATE_ONLY, NONE, NONE)
-                        : resource(plural + "/" + subresource, "", HasMetadata.getKind(type), namespaced, STATUS_VERBS, NONE, NONE));
+                list.add(switch (subresource) {
+                    case "binding" -> resource(plural + "/binding", "", HasMetadata.getKind(Binding.class), namespaced,
+                            CREATE_ONLY, NONE, NONE);
+                    // Served under pods, as the API server does, but of kind policy/v1 Eviction.
+                    case "eviction" -> new APIResourceBuilder(resource(plural + "/eviction", "",
+                            HasMetadata.getKind(Eviction.class), namespaced, CREATE_ONLY, NONE, NONE))
+                            .withGroup(HasMetadata.getGroup(Eviction.class))
+                            .withVersion(HasMetadata.getVersion(Eviction.class)).build();
+                    default -> resource(plural + "/" + subresource, "", HasMetadata.getKind(type), namespaced,
+                            STATUS_VERBS, NONE, NONE);
+                });
             }
         }
         for (CustomResourceDefinition crd : storedCrds.get()) {

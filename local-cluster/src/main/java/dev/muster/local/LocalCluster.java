@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A Kubernetes cluster in this JVM for {@code ./muster local}, integration tests and benchmarks: an API
  * emulator on a free port of 127.0.0.1 (plain HTTP) with Muster's CRDs installed and a {@code default}
  * namespace, a pool of simulated nodes {@code node-0 .. node-(n-1)}, and a simulated kubelet that runs the pods
- * bound to any node of the cluster. Connect with {@link #client()} or, from outside the JVM, through
+ * bound to any node of the cluster, and a disruption controller that keeps the status of PodDisruptionBudgets,
+ * which the Eviction API respects. Connect with {@link #client()} or, from outside the JVM, through
  * {@link #writeKubeconfig(Path)}.
  *
  * <pre>{@code
@@ -52,13 +53,16 @@ public final class LocalCluster implements AutoCloseable {
     private final KubernetesClient client;
     private final SimulatedNodes nodes;
     private final SimulatedKubelet kubelet;
+    private final SimulatedDisruptionController disruptionController;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LocalCluster(ApiEmulator emulator, KubernetesClient client, SimulatedNodes nodes, SimulatedKubelet kubelet) {
+    private LocalCluster(ApiEmulator emulator, KubernetesClient client, SimulatedNodes nodes, SimulatedKubelet kubelet,
+                         SimulatedDisruptionController disruptionController) {
         this.emulator = emulator;
         this.client = client;
         this.nodes = nodes;
         this.kubelet = kubelet;
+        this.disruptionController = disruptionController;
     }
 
     /**
@@ -86,9 +90,16 @@ public final class LocalCluster implements AutoCloseable {
                 client.nodes().resource(nodes.poolNode(i)).create();
             }
             SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
+            SimulatedDisruptionController disruptionController;
+            try {
+                disruptionController = SimulatedDisruptionController.start(emulator.newClient(true));
+            } catch (RuntimeException e) {
+                kubelet.close();
+                throw e;
+            }
             log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
                     config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
-            return new LocalCluster(emulator, client, nodes, kubelet);
+            return new LocalCluster(emulator, client, nodes, kubelet, disruptionController);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -198,13 +209,14 @@ public final class LocalCluster implements AutoCloseable {
         return Serialization.unmarshal(body, GenericKubernetesResource.class);
     }
 
-    /** Stops the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */
+    /** Stops the disruption controller, the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
+            disruptionController.close();
             kubelet.close();
             client.close();
         } finally {

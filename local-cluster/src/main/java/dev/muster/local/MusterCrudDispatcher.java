@@ -19,6 +19,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,8 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, graceful and
+ * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, eviction
+ * ({@link EvictionSubresource}, PodDisruptionBudgets respected), graceful and
  * cascading deletion ({@link Deletion}), the fields an update cannot change (a pod's status, the deletion
  * marks), pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
  * Tables, the admission of custom resources against their stored CRDs ({@link CrdAdmission}), and
@@ -58,6 +60,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final DiscoveryDocuments discovery = new DiscoveryDocuments(this::storedCrds);
     private final ServerSideTables tables = new ServerSideTables(this::storedCrds);
     private final BindingSubresource binder = new BindingSubresource(store);
+    private final EvictionSubresource evictions = new EvictionSubresource(store, this::delete, Clock.systemUTC());
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
     private final SelectedCollections selected = new SelectedCollections(super::dispatch);
     private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
@@ -116,6 +119,9 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
         if (request.method() == HttpMethod.POST && BindingSubresource.isBinding(path)) {
             return withBody(request, body -> locked(requestLock.writeLock(), () -> binder.bind(path, body)));
+        }
+        if (request.method() == HttpMethod.POST && EvictionSubresource.isEviction(path)) {
+            return withBody(request, body -> locked(requestLock.writeLock(), () -> evictions.evict(path, body)));
         }
         if (parse(path).isEmpty()) {
             // Not a resource path: the stock dispatcher would answer a GET with every object it holds.
@@ -576,6 +582,14 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 }
             }
             return handleUpdate(request(HttpMethod.PUT, path, object));
+        }
+
+        @Override
+        public List<ObjectNode> list(String collectionPath) {
+            JsonNode list = Json.stored(handleGet(collectionPath).getBody().getBytes());
+            List<ObjectNode> items = new ArrayList<>();
+            list.path("items").forEach(item -> items.add((ObjectNode) item));
+            return items;
         }
 
         @Override

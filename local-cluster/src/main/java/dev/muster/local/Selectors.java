@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -67,6 +68,34 @@ final class Selectors {
         return new Selectors(requirements);
     }
 
+    /**
+     * A {@code meta/v1 LabelSelector} object ({@code matchLabels}, {@code matchExpressions} with {@code In},
+     * {@code NotIn}, {@code Exists}, {@code DoesNotExist}) as label requirements, as
+     * {@code metav1.LabelSelectorAsSelector} reads it: an empty selector selects everything.
+     *
+     * @throws IllegalArgumentException if an expression has an unknown operator, naming it
+     */
+    static Selectors ofLabelSelector(JsonNode selector) {
+        List<Requirement> requirements = new ArrayList<>();
+        selector.path("matchLabels").fields().forEachRemaining(label -> requirements.add(
+                new Requirement(labelValue(label.getKey()), Operator.IN, Set.of(label.getValue().asText()))));
+        for (JsonNode expression : selector.path("matchExpressions")) {
+            String key = expression.path("key").asText();
+            Set<String> values = new HashSet<>();
+            expression.path("values").forEach(value -> values.add(value.asText()));
+            Operator operator = switch (expression.path("operator").asText()) {
+                case "In" -> Operator.IN;
+                case "NotIn" -> Operator.NOT_IN;
+                case "Exists" -> Operator.EXISTS;
+                case "DoesNotExist" -> Operator.NOT_EXISTS;
+                default -> throw new IllegalArgumentException("matchExpressions: \"" + expression.path("operator").asText()
+                        + "\" is not a valid label selector operator");
+            };
+            requirements.add(new Requirement(labelValue(key), operator, Set.copyOf(values)));
+        }
+        return new Selectors(requirements);
+    }
+
     /** The path without its selector parameters, for the stock dispatcher, which would misapply them. */
     static String withoutSelectors(String pathWithQuery) {
         int query = pathWithQuery.indexOf('?');
@@ -91,11 +120,15 @@ final class Selectors {
         return requirements.stream().allMatch(r -> r.matches(object));
     }
 
-    private static Requirement labelRequirement(String requirement) {
-        Function<String, Function<JsonNode, String>> label = key -> object -> {
+    private static Function<JsonNode, String> labelValue(String key) {
+        return object -> {
             JsonNode value = object.path("metadata").path("labels").path(key);
             return value.isMissingNode() || value.isNull() ? null : value.asText();
         };
+    }
+
+    private static Requirement labelRequirement(String requirement) {
+        Function<String, Function<JsonNode, String>> label = Selectors::labelValue;
         Matcher set = SET_REQUIREMENT.matcher(requirement);
         if (set.matches()) {
             Set<String> values = Set.copyOf(List.of(set.group(3).trim().split("\\s*,\\s*")));

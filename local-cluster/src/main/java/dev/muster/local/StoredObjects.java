@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.mockwebserver.http.MockResponse;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,6 +16,9 @@ interface StoredObjects {
 
     /** The object at an API path (a trailing {@code /status} is allowed), if it exists. */
     Optional<ObjectNode> get(String path);
+
+    /** The objects of the collection at an API path (e.g. one kind in one namespace). */
+    List<ObjectNode> list(String collectionPath);
 
     /** Replaces the object at an API path as a PUT would; {@code /status} paths replace only the status. */
     MockResponse replace(String path, JsonNode object);

@@ -59,7 +59,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
                 new CoschedulingArgs(scheduler.permitWaitingTime(), scheduler.podGroupBackoff(),
                         scheduler.podGroupRejectPercentage(), scheduler.nodeScoring(), scheduler.localityTopologyKey(),
                         scheduler.admissionTimeout()),
-                jobAdmission());
+                jobAdmission(), controllers.counterWriteInterval());
     }
 
     /**
@@ -82,7 +82,8 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      *                             has admitted its PodGroup (Inqueue), as with Volcano and Kueue; off, pods are
      *                             created at once and the scheduler admits nothing ahead of them
      * @param counterWriteInterval least time between two status writes of one Job or PodGroup that only move its
-     *                             pod counts; phase and condition changes are written at once
+     *                             pod counts, and of one Queue that only move its amounts and gang counts; phase
+     *                             and condition changes are written at once
      */
     public record Controllers(Integer jobWorkers, Integer podGroupWorkers, Boolean jobsWaitForAdmission,
                               Duration counterWriteInterval) {

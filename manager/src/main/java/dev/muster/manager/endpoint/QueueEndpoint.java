@@ -7,7 +7,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code /actuator/queue}: the gangs the scheduler's latest cycle left waiting, in the order the next cycle
- * tries them, each with why it waits: the first place to look when a job does not start.
+ * tries them, each with why it waits: the first place to look when a job does not start; and where each
+ * Queue stands (allocation, fair share, demand, pending gangs).
  */
 @Component
 @Endpoint(id = "queue")
@@ -21,6 +22,6 @@ public class QueueEndpoint {
     /** {@code GET /actuator/queue}. */
     @ReadOperation
     public SchedulerQueue queue() {
-        return new SchedulerQueue(scheduler.isSynced(), scheduler.queue());
+        return new SchedulerQueue(scheduler.isSynced(), scheduler.queue(), scheduler.queues());
     }
 }
