@@ -2,9 +2,10 @@ package dev.muster.scheduler.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,8 +15,8 @@ import java.util.TreeSet;
 /**
  * Backfill around the head gang of a queue that cannot start: it gets a reservation, a start time and
  * the nodes it will start on, found by releasing the running gangs in the order they end at the latest
- * ({@link RunningGang#endsBy()}) on a copy of the snapshot until the head gang's trial places it there.
- * Gangs tried after it may then start only where they do not delay it: if they end before the start
+ * ({@link RunningGang#endsBy()}) until the head gang's trial places it there. Gangs tried after it may
+ * then start only where they do not delay it: if they end before the start
  * ({@code now + maxRuntime <= start}), the reservation's room is lifted for their trial; otherwise the
  * room free now on the nodes it needs is held for it, so they only get other room. Gangs without
  * {@code maxRuntime} never delay a reservation. When releasing every running gang that has a
@@ -27,60 +28,85 @@ import java.util.TreeSet;
  * within a node over time. The holds stay on the snapshot for the rest of the cycle, preemption
  * included.
  *
- * <p>Cost: a copy of the snapshot and a trial runner per end time the bisection asks about, shared by every head gang of the cycle (head gangs are probed, which keeps nothing). A copy is
- * taken when first asked for, so a later head gang's reservation does not see what the cycle placed
- * since; reservations are computed afresh every cycle, which corrects that by the next one.
+ * <p>Cost: the releases are evictions on the cycle's own trial runner, one {@link PlacementStatement}
+ * per end time, all discarded once the start is found, so no snapshot is copied and the shape indexes
+ * rescore only the nodes the released gangs run on. The end times are searched by galloping (1, 2, 4, ...
+ * end times released) and then bisection, since each release only adds room: what is released grows
+ * with the answer, not with the number of running gangs. Only a head gang that did not fit for lack
+ * of room asks; one that needs room a gang without {@code maxRuntime} holds costs releasing every
+ * bounded gang once.
  */
 final class BackfillReservation {
     private final ClusterSnapshot snapshot;
     private final Map<GroupKey, RunningGang> running;
-    private final CoschedulingArgs args;
     private final Instant now;
     private final List<Reservation> reservations = new ArrayList<>();
     /** Per reservation, the statement holding its free room; absent while lifted for a trial. */
     private final Map<Reservation, PlacementStatement> holds = new HashMap<>();
     /** The reservations lifted for the gang being tried. */
     private final List<Reservation> lifted = new ArrayList<>();
-    /** Per number of end times released, a trial runner on a copy with the gangs ending by then released. */
-    private final Map<Integer, GangTrial> releasedTrials = new HashMap<>();
     /** When running gangs end at the latest, distinct, earliest first; {@code null} until first asked. */
     private List<Instant> ends;
+    /** Per end time (index into {@link #ends}), the bound pods of the running gangs that end then. */
+    private List<List<Bound>> endingPods;
 
-    BackfillReservation(ClusterSnapshot snapshot, Map<GroupKey, RunningGang> running, CoschedulingArgs args,
-                        Instant now) {
+    BackfillReservation(ClusterSnapshot snapshot, Map<GroupKey, RunningGang> running, Instant now) {
         this.snapshot = snapshot;
         this.running = running;
-        this.args = args;
         this.now = now;
     }
 
     /**
-     * Reserves for a head gang that did not fit now, if releasing running gangs in their end order makes
-     * room for it; the earliest end time that does, by bisection over the distinct end times, since each
-     * release only adds room.
+     * Reserves for a head gang that did not fit now on the cycle's trial runner, if releasing running
+     * gangs in their end order makes room for it; the trial runner is as before when this returns,
+     * except for the new reservation's hold.
      */
     Reservation reserve(PendingGang head, GangTrial trial) {
-        List<Instant> order = ends();
-        if (order.isEmpty() || !fitsAfter(head, order.size())) {
+        prepare();
+        int count = ends.size();
+        if (count == 0) {
             return null;
         }
-        int low = 1;
-        int high = order.size();
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            if (fitsAfter(head, mid)) {
-                high = mid;
-            } else {
-                low = mid + 1;
+        Releases releases = new Releases(trial);
+        try {
+            // Galloping: end times 1, 2, 4, 8, ... past the last that did not fit, then bisection, so that
+            // what is released (and undone) grows with the answer rather than with every running gang.
+            int low = 1;
+            int high = low - 1;
+            GangPlacement fit = null;
+            for (int step = 1; high < count; step *= 2) {
+                high = Math.min(count, low + step - 1);
+                releases.releaseTo(high);
+                fit = probe(head, trial);
+                if (fit != null) {
+                    break;
+                }
+                low = high + 1;
             }
+            if (fit == null) {
+                return null;
+            }
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                releases.releaseTo(mid);
+                GangPlacement placement = probe(head, trial);
+                if (placement != null) {
+                    high = mid;
+                    fit = placement;
+                } else {
+                    low = mid + 1;
+                }
+            }
+            Set<String> nodes = new TreeSet<>();
+            fit.placements().forEach(p -> nodes.add(p.nodeName()));
+            releases.releaseTo(0);
+            Reservation reservation = new Reservation(head.gang().key(), ends.get(low - 1), nodes);
+            reservations.add(reservation);
+            hold(reservation, trial);
+            return reservation;
+        } finally {
+            releases.releaseTo(0);
         }
-        GangPlacement placement = trialAfter(head, low);
-        Set<String> nodes = new TreeSet<>();
-        placement.placements().forEach(p -> nodes.add(p.nodeName()));
-        Reservation reservation = new Reservation(head.gang().key(), order.get(low - 1), nodes);
-        reservations.add(reservation);
-        hold(reservation, trial);
-        return reservation;
     }
 
     /**
@@ -136,48 +162,68 @@ final class BackfillReservation {
         holds.put(reservation, hold);
     }
 
-    private boolean fitsAfter(PendingGang head, int released) {
-        GangPlacement placement = trialAfter(head, released);
-        return placement.placed() || placement.outcome() == GangPlacement.Outcome.ADMITTED;
-    }
-
     /**
-     * The head gang's trial (or admission, for a workload that creates its pods once admitted) with the
-     * running gangs that end by the first {@code released} end times released, keeping nothing, so that
-     * the released copy and its trial runner serve every head gang of the cycle that asks about it.
+     * The head gang's trial (or admission, for a workload that creates its pods once admitted) as the
+     * trial runner stands, keeping nothing; {@code null} when it does not fit.
      */
-    private GangPlacement trialAfter(PendingGang head, int released) {
-        GangTrial trial = releasedTrials.computeIfAbsent(released, n -> new GangTrial(
-                releasedCopy(ends().get(n - 1)), args.scoring(), args.localityTopologyKey()));
-        return trial.probe(head, !head.expected().isEmpty());
+    private static GangPlacement probe(PendingGang head, GangTrial trial) {
+        GangPlacement placement = trial.probe(head, !head.expected().isEmpty());
+        return placement.placed() || placement.outcome() == GangPlacement.Outcome.ADMITTED ? placement : null;
     }
 
-    /** A copy of the snapshot without the pods of the running gangs that end by the time. */
-    private ClusterSnapshot releasedCopy(Instant endedBy) {
-        Set<GroupKey> keys = new HashSet<>();
-        running.values().forEach(gang -> {
-            if (gang.endsBy() != null && !gang.endsBy().isAfter(endedBy)) {
-                keys.add(gang.gang().key());
-            }
-        });
-        ClusterSnapshot copy = snapshot.copy();
-        for (NodeState node : copy.nodeArray()) {
+    /** Finds, on first use, the end times and the bound pods of the running gangs ending at each. */
+    private void prepare() {
+        if (ends != null) {
+            return;
+        }
+        ends = running.values().stream().map(RunningGang::endsBy).filter(Objects::nonNull).distinct().sorted()
+                .toList();
+        Map<Instant, Integer> endIndex = new HashMap<>();
+        endingPods = new ArrayList<>(ends.size());
+        for (Instant end : ends) {
+            endIndex.put(end, endIndex.size());
+            endingPods.add(new ArrayList<>());
+        }
+        for (NodeState node : snapshot.nodeArray()) {
             for (PodInfo pod : node.snapshotPods()) {
-                if (keys.contains(pod.group())) {
-                    node.unplace(pod.requests());
+                RunningGang gang = running.get(pod.group());
+                if (gang != null && gang.endsBy() != null) {
+                    endingPods.get(endIndex.get(gang.endsBy())).add(new Bound(pod, node));
                 }
             }
         }
-        return copy;
     }
 
-    /** When running gangs end at the latest, each time once, earliest first; computed on first use. */
-    private List<Instant> ends() {
-        if (ends == null) {
-            ends = running.values().stream().map(RunningGang::endsBy).filter(Objects::nonNull).distinct().sorted()
-                    .toList();
+    /** A bound pod of a running gang, on its node. */
+    private record Bound(PodInfo pod, NodeState node) {
+    }
+
+    /**
+     * The running gangs released on the trial runner: those ending by the first {@code released} end
+     * times, as a stack of statements, one per end time.
+     */
+    private final class Releases {
+        private final GangTrial trial;
+        private final Deque<PlacementStatement> statements = new ArrayDeque<>();
+        private int released;
+
+        Releases(GangTrial trial) {
+            this.trial = trial;
         }
-        return ends;
+
+        /** Releases exactly the running gangs that end by the first {@code count} end times. */
+        void releaseTo(int count) {
+            for (; released > count; released--) {
+                statements.pop().discard();
+            }
+            // One statement per end time, so that releasing fewer undoes only the latest.
+            for (int e = released; e < count; e++) {
+                PlacementStatement statement = trial.statement();
+                endingPods.get(e).forEach(bound -> statement.evict(bound.pod(), bound.node()));
+                statements.push(statement);
+            }
+            released = count;
+        }
     }
 
     /**

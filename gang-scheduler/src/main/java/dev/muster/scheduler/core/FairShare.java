@@ -59,13 +59,9 @@ final class FairShare {
         }
     }
 
-    /**
-     * The queue's limit on one resource; unbounded when it has no limit or its limit does not name the
-     * resource (a vector cannot tell a zero amount from an absent one, so a zero limit does not cap).
-     */
+    /** The queue's limit on one resource (zero caps too); unbounded when its limit does not name the resource. */
     static double limit(QueueInfo queue, int dim) {
-        long amount = queue.limit() == null ? 0 : queue.limit().at(dim);
-        return amount == 0 ? Double.POSITIVE_INFINITY : amount;
+        return queue.limits(ResourceVector.nameOf(dim)) ? queue.limit().at(dim) : Double.POSITIVE_INFINITY;
     }
 
     /**

@@ -10,8 +10,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The order of a cycle under queues: the next gang comes from the leaf queue below its guarantee (while
- * it asks for it) first, else from the one with the lowest share, ties by name; inside a queue by
+ * The order of a cycle under queues: level by level from the root, the next gang comes from the child
+ * queue below its guarantee (while it asks for it) first, else from the one with the lowest share, ties
+ * by name, down to a leaf queue; inside a queue by
  * priority, then submission ({@link GangOrder#PRIORITY_THEN_AGE}). Shares follow every gang the cycle
  * places or admits, so queues take turns as they fill.
  *
@@ -92,28 +93,42 @@ final class QueueOrder implements TrialSequence {
         }
     }
 
-    /** The leaf queue to take the next gang from, or -1 when every queue is done. */
+    /**
+     * The leaf queue to take the next gang from, or -1 when every queue is done: from the root down, the
+     * child (with gangs left in its subtree) below its guarantee first, else the one with the lowest
+     * share, ties by name, so that siblings are compared under their parent as fair share divides
+     * among them, and a deep leaf of an over-served subtree does not go before an under-served queue.
+     */
     private int nextQueue() {
-        int best = -1;
-        boolean bestBelow = false;
-        double bestShare = 0;
-        for (Map.Entry<Integer, Deque<PendingGang>> entry : byQueue.entrySet()) {
-            if (entry.getValue().isEmpty()) {
-                continue;
+        Set<Integer> waiting = new HashSet<>();
+        byQueue.forEach((leaf, gangs) -> {
+            if (!gangs.isEmpty()) {
+                waiting.addAll(ledger.tree().pathUp(leaf));
             }
-            int leaf = entry.getKey();
-            boolean below = ledger.belowGuarantee(leaf);
-            double share = ledger.share(leaf);
-            boolean better = best < 0 || below && !bestBelow
-                    || below == bestBelow && (share < bestShare || share == bestShare
-                    && ledger.tree().queue(leaf).name().compareTo(ledger.tree().queue(best).name()) < 0);
-            if (better) {
-                best = leaf;
-                bestBelow = below;
-                bestShare = share;
+        });
+        int at = QueueTree.ROOT;
+        while (at == QueueTree.ROOT || !ledger.tree().leaf(at)) {
+            int best = -1;
+            for (int child : ledger.tree().children(at)) {
+                if (waiting.contains(child) && (best < 0 || goesBefore(child, best))) {
+                    best = child;
+                }
             }
+            if (best < 0) {
+                return -1;
+            }
+            at = best;
         }
-        return best;
+        return at;
+    }
+
+    private boolean goesBefore(int queue, int other) {
+        boolean below = ledger.belowGuarantee(queue);
+        if (below != ledger.belowGuarantee(other)) {
+            return below;
+        }
+        int byShare = Double.compare(ledger.share(queue), ledger.share(other));
+        return byShare != 0 ? byShare < 0 : ledger.tree().queue(queue).name().compareTo(ledger.tree().queue(other).name()) < 0;
     }
 
     @Override

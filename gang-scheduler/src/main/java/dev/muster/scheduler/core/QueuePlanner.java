@@ -59,7 +59,7 @@ public final class QueuePlanner {
         List<GangPlacement> placements = new ArrayList<>();
         List<QueueHold> holds = new ArrayList<>();
         List<PendingGang> others = tryPromised(snapshot, gangs, ledger, placements, holds);
-        QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, args, now));
+        QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, now));
         placements.addAll(gangQueue.plan(snapshot, others, now, order));
         holds.addAll(order.holds());
 

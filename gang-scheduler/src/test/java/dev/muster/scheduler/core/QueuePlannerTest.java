@@ -81,4 +81,63 @@ class QueuePlannerTest {
             assertThat(standing.pendingGangs()).isEqualTo(2);
         });
     }
+
+    @Test
+    void aLimitOfZeroCapsTheResourceItNames() {
+        QueueInfo noGpus = new QueueInfo("cpu-only", null, 1, null, QueueFixtures.gpus(0), java.util.Set.of(QueueFixtures.GPU),
+                null, true);
+
+        CyclePlan plan = plan(List.of(noGpus, queue("other", null, 1, 0, null)), pending("g", "cpu-only", 1),
+                pending("h", "other", 1));
+
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.gang().key().name()).isEqualTo("g");
+            assertThat(hold.reason()).isEqualTo(QueueHold.Reason.QUEUE_LIMIT);
+            assertThat(hold.message()).isEqualTo(
+                    "Queue cpu-only holds 0 nvidia.com/gpu of its limit of 0; the gang requests 1 more.");
+        });
+        assertThat(plan.placements()).singleElement().satisfies(r -> assertThat(r.gang().key().name()).isEqualTo("h"));
+        assertThat(plan.standings()).filteredOn(s -> s.name().equals("cpu-only")).singleElement().satisfies(standing -> {
+            assertThat(standing.fairShare().get(QueueFixtures.GPU)).isZero();
+            assertThat(standing.demand().get(QueueFixtures.GPU)).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aLimitGivenAsAVectorAloneCapsOnlyItsNonZeroResources() {
+        QueueInfo queue = new QueueInfo("a", null, 1, null, QueueFixtures.gpus(0), null, true);
+
+        assertThat(queue.limits(QueueFixtures.GPU)).isFalse();
+        assertThat(plan(List.of(queue), pending("g", "a", 1)).placements()).singleElement()
+                .satisfies(r -> assertThat(r.placed()).isTrue());
+    }
+
+    @Test
+    void theOrderComparesSiblingsLevelByLevelNotLeavesAcrossTheTree() {
+        // 32 GPUs. orgA (a1, a2) and b split 16 / 16; a2 runs 16 and b 8, 8 are free. Leaf against leaf,
+        // a1 (0 of its 8) would go before b (8 of its 16); under the root, b (0.5) goes before orgA (1.0).
+        ClusterState state = gpuCluster(4);
+        Map<GroupKey, RunningGang> running = new java.util.HashMap<>();
+        runOn(state, running, gang("a2-run", "a2", 2, 0, 0, null), 2, "n01", "n02");
+        runOn(state, running, gang("b-run", "b", 1, 0, 0, null), 1, "n03");
+        List<QueueInfo> queues = List.of(queue("orgA", null, 1, 0, null), queue("a1", "orgA", 1, 0, null),
+                queue("a2", "orgA", 1, 0, null), queue("b", null, 1, 0, null));
+
+        CyclePlan plan = new QueuePlanner(CoschedulingArgs.defaults()).plan(state.snapshot(),
+                List.of(pending("a1-job", "a1", 8), pending("b-job", "b", 8), pending("b-job2", "b", 8)),
+                running, queues, T0);
+
+        assertThat(plan.placements()).filteredOn(GangPlacement::placed).singleElement()
+                .satisfies(r -> assertThat(r.gang().key().name()).isEqualTo("b-job"));
+    }
+
+    /** Binds the gang's pods of 8 GPUs, one per node, as running since T0. */
+    private static void runOn(ClusterState state, Map<GroupKey, RunningGang> running, GangInfo gang, int pods,
+                              String... nodes) {
+        List<PodInfo> bound = gpuPods(gang, pods, 8);
+        for (int i = 0; i < pods; i++) {
+            state.occupy(nodes[i], bound.get(i));
+        }
+        running.put(gang.key(), new RunningGang(gang, T0, 0));
+    }
 }
