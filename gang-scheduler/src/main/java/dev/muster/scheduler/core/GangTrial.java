@@ -283,8 +283,9 @@ public final class GangTrial {
         private boolean tryPlace(int i) {
             PodInfo pod = pending.get(i);
             ShapeIndex index = indexes.of(pod);
-            PodChecks checks = PodChecks.prepare(pod, layout);
-            List<PodScore> scores = podScores(pod);
+            boolean concerned = layout.mayConcern(pod);
+            PodChecks checks = concerned ? PodChecks.prepare(pod, layout) : null;
+            List<PodScore> scores = concerned ? podScores(pod) : null;
             // Pods without scores that depend on the pods around a node keep the heap's fast path.
             int best = scores != null ? index.bestScored(checks, scores)
                     : checks == null ? index.best() : index.bestPassing(checks);

@@ -64,8 +64,10 @@ final class PodLayout {
         this.current = new List[nodes.length];
         for (int n = 0; n < nodes.length; n++) {
             for (PodInfo pod : nodes[n].snapshotPods()) {
-                countAntiAffinityOwner(pod, n, 1);
-                countScoringOwner(pod, n, 1);
+                if (!pod.interPod().isEmpty()) {
+                    countAntiAffinityOwner(pod, n, 1);
+                    countScoringOwner(pod, n, 1);
+                }
             }
         }
     }
@@ -193,6 +195,15 @@ final class PodLayout {
         return !antiAffinityOwners.isEmpty();
     }
 
+    /**
+     * Whether a {@link PodFilter} or {@link PodScore} may have something to say about the pod: it has
+     * inter-pod terms, host ports or spread, or a pod in the layout has terms that may select it. When not,
+     * the pod takes its shape index's best node and none of them need preparing.
+     */
+    boolean mayConcern(PodInfo pod) {
+        return !antiAffinityOwners.isEmpty() || !scoringOwners.isEmpty() || !pod.interPod().isEmpty();
+    }
+
     /** The pod was placed on the node (or its eviction undone). */
     void added(PodInfo pod, int node) {
         record(pod, node, 1);
@@ -232,10 +243,10 @@ final class PodLayout {
         logNodes[logSize] = node;
         logSigns[logSize] = (byte) sign;
         logSize++;
-        if (!pod.interPod().antiAffinity().isEmpty()) {
+        if (!pod.interPod().isEmpty()) {
             countAntiAffinityOwner(pod, node, sign);
+            countScoringOwner(pod, node, sign);
         }
-        countScoringOwner(pod, node, sign);
     }
 
     /**

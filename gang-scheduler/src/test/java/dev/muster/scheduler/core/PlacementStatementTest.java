@@ -32,7 +32,7 @@ class PlacementStatementTest {
 
     /** The index of 3-cpu pods, which fit node-1 only until the bound pod's room is freed. */
     private static ShapeIndex threeCpuIndex(ClusterSnapshot snapshot, NodeChanges changes) {
-        return new ShapeIndex(BOUND.shape(), snapshot.nodeArray(), NodeScoring.MOST_ALLOCATED, changes);
+        return new ShapeIndex(BOUND.shape(), snapshot.nodeArray(), NodeScoring.MOST_ALLOCATED, changes, false);
     }
 
     private static long slotsNow(ShapeIndex index, NodeChanges changes) {
