@@ -82,23 +82,11 @@ final class KubeObjects {
 
     /**
      * The fields of the pod spec that bear on placement in kube-scheduler and that this scheduler does
-     * not evaluate: an inter-pod (anti-)affinity term's non-empty namespaceSelector (namespace labels are
-     * not watched), volume topology (claims and
-     * ephemeral volumes, whose PV node affinity and storage-class zones are not read) and DRA claims.
+     * not evaluate: volume topology (claims and ephemeral volumes, whose PV node affinity and
+     * storage-class zones are not read) and DRA claims.
      */
     static SortedSet<String> notEvaluated(PodSpec spec) {
         SortedSet<String> fields = new TreeSet<>();
-        Affinity affinity = spec.getAffinity();
-        if (affinity != null && affinity.getPodAffinity() != null) {
-            notEvaluatedTerms("spec.affinity.podAffinity", affinity.getPodAffinity()
-                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
-                    affinity.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
-        }
-        if (affinity != null && affinity.getPodAntiAffinity() != null) {
-            notEvaluatedTerms("spec.affinity.podAntiAffinity", affinity.getPodAntiAffinity()
-                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
-                    affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
-        }
         if (spec.getVolumes() != null) {
             for (var volume : spec.getVolumes()) {
                 if (volume.getPersistentVolumeClaim() != null) {
@@ -113,19 +101,6 @@ final class KubeObjects {
             fields.add("spec.resourceClaims");
         }
         return fields;
-    }
-
-    private static void notEvaluatedTerms(String path, List<io.fabric8.kubernetes.api.model.PodAffinityTerm> required,
-                                          List<WeightedPodAffinityTerm> preferred, SortedSet<String> fields) {
-        if (preferred != null && preferred.stream().anyMatch(t -> t.getPodAffinityTerm() != null
-                && t.getPodAffinityTerm().getNamespaceSelector() != null
-                && !isEmpty(t.getPodAffinityTerm().getNamespaceSelector()))) {
-            fields.add(path + ".preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.namespaceSelector");
-        }
-        if (required != null && required.stream().anyMatch(t -> t.getNamespaceSelector() != null
-                && !isEmpty(t.getNamespaceSelector()))) {
-            fields.add(path + ".requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector");
-        }
     }
 
     /**
@@ -226,8 +201,8 @@ final class KubeObjects {
     /**
      * One term as kube-scheduler reads it: matchLabelKeys and mismatchLabelKeys become In and NotIn of
      * the pod's own values; no namespaces and no namespaceSelector mean the pod's namespace, an empty
-     * namespaceSelector means every namespace. A non-empty namespaceSelector selects namespaces by labels
-     * the scheduler does not watch, so only the listed namespaces count.
+     * namespaceSelector means every namespace, a non-empty one adds the namespaces whose labels it selects
+     * to those listed.
      */
     private static PodAffinityTerm term(io.fabric8.kubernetes.api.model.PodAffinityTerm term, String namespace,
                                         Map<String, String> labels) {
@@ -243,7 +218,8 @@ final class KubeObjects {
         if (namespaces.isEmpty() && namespaceSelector == null) {
             namespaces.add(namespace);
         }
-        return new PodAffinityTerm(selector, namespaces, allNamespaces, term.getTopologyKey());
+        return new PodAffinityTerm(selector, namespaces, allNamespaces,
+                allNamespaces ? null : labelSelector(namespaceSelector), term.getTopologyKey());
     }
 
     private static void addOwnValues(List<NodeSelectorRequirement> selector, List<String> keys,

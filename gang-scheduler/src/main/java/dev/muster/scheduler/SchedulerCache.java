@@ -11,6 +11,7 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
@@ -29,7 +30,7 @@ import java.util.TreeMap;
 
 /**
  * The scheduler's view of the cluster, fed by informer events: node capacity and what every bound pod
- * uses (whoever bound it), the pending pods of our scheduler grouped by gang, how many pods of each
+ * uses (whoever bound it), namespaces' labels, the pending pods of our scheduler grouped by gang, how many pods of each
  * gang are bound, the PodGroups' requirements, and the Jobs whose pods wait for their gang's admission.
  *
  * <p>Pods the scheduler has placed are <em>assumed</em>, as in kube-scheduler: they use their node's
@@ -75,6 +76,16 @@ final class SchedulerCache {
         String name = node.getMetadata().getName();
         cluster.removeNode(name);
         return groups.values().stream().anyMatch(group -> !group.pending.isEmpty() && group.bound.anyOn(name));
+    }
+
+    /** @return whether the namespace's labels changed, which can change what a namespaceSelector selects */
+    synchronized boolean putNamespace(Namespace namespace) {
+        return cluster.putNamespace(namespace.getMetadata().getName(), namespace.getMetadata().getLabels());
+    }
+
+    /** @return whether the namespace was known */
+    synchronized boolean removeNamespace(Namespace namespace) {
+        return cluster.removeNamespace(namespace.getMetadata().getName());
     }
 
     /** @return whether the change can make a pending pod schedulable: a new pending pod, or freed capacity */

@@ -136,12 +136,12 @@ class KubeObjectsTest {
 
         assertThat(terms.preferredAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(30,
                 PodAffinityTerm.ofLabels(Map.of("app", "db"), "ns", "zone")));
-        // A non-empty namespaceSelector selects by namespace labels the scheduler does not watch: said so.
+        // A non-empty namespaceSelector selects the namespaces whose labels it matches, and no own namespace.
         assertThat(terms.preferredAntiAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(5,
                 new PodAffinityTerm(List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
-                        Set.of("web"))), Set.of(), false, "kubernetes.io/hostname")));
-        assertThat(KubeObjects.notEvaluated(spec)).containsExactly("spec.affinity.podAntiAffinity"
-                + ".preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.namespaceSelector");
+                        Set.of("web"))), Set.of(), false, List.of(new NodeSelectorRequirement("t",
+                        NodeSelectorRequirement.Operator.In, Set.of("a"))), "kubernetes.io/hostname")));
+        assertThat(KubeObjects.notEvaluated(spec)).isEmpty();
     }
 
     @Test
@@ -191,7 +191,6 @@ class KubeObjectsTest {
                 .build();
 
         assertThat(KubeObjects.notEvaluated(spec)).containsExactly(
-                "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector",
                 "spec.resourceClaims",
                 "spec.volumes[].persistentVolumeClaim");
         assertThat(KubeObjects.notEvaluated(new PodSpecBuilder().addNewVolume().withName("tmp").withNewEmptyDir()

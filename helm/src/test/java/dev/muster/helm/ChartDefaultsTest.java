@@ -53,6 +53,7 @@ class ChartDefaultsTest {
             "core pods/status: patch",
             "core nodes: get list watch",
             "scheduling.k8s.io priorityclasses: get list watch",
+            "core namespaces: list watch",
             "core services: create delete list watch",
             "core secrets: create delete list watch",
             "core configmaps: create delete list update watch",

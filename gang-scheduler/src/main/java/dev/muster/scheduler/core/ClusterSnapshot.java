@@ -3,6 +3,7 @@ package dev.muster.scheduler.core;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,9 +14,11 @@ import java.util.Optional;
  */
 public final class ClusterSnapshot {
     private final NodeState[] nodes;
+    private final Map<String, Map<String, String>> namespaceLabels;
 
-    ClusterSnapshot(NodeState[] nodes) {
+    ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels) {
         this.nodes = nodes;
+        this.namespaceLabels = namespaceLabels;
     }
 
     /** Nodes in the snapshot, schedulable or not. */
@@ -45,6 +48,11 @@ public final class ClusterSnapshot {
             }
         }
         return Optional.empty();
+    }
+
+    /** Per namespace the scheduler knows, its labels. */
+    public Map<String, Map<String, String>> namespaceLabels() {
+        return namespaceLabels;
     }
 
     NodeState[] nodeArray() {

@@ -69,7 +69,7 @@ public final class GangTrial {
         this.nodes = snapshot.nodeArray();
         this.changes = new NodeChanges(nodes.length);
         this.indexes = new ShapeIndexes(nodes, scoring, changes);
-        this.layout = new PodLayout(nodes);
+        this.layout = new PodLayout(snapshot);
         this.defaultTopology = topologyKey == null ? null : GangTopology.preferred(topologyKey);
     }
 

@@ -22,6 +22,7 @@ import java.util.function.Predicate;
  */
 final class PodLayout {
     private final NodeState[] nodes;
+    private final Map<String, Map<String, String>> namespaceLabels;
     /**
      * Per node, its pods as of {@link #podsCursor} in the log, copied from the snapshot's on the node's
      * first change; {@code null} before. Kept only as far as a filter asks (host ports), so that a
@@ -59,8 +60,9 @@ final class PodLayout {
     private int logSize;
 
     @SuppressWarnings("unchecked")
-    PodLayout(NodeState[] nodes) {
-        this.nodes = nodes;
+    PodLayout(ClusterSnapshot snapshot) {
+        this.nodes = snapshot.nodeArray();
+        this.namespaceLabels = snapshot.namespaceLabels();
         this.current = new List[nodes.length];
         for (int n = 0; n < nodes.length; n++) {
             for (PodInfo pod : nodes[n].snapshotPods()) {
@@ -70,6 +72,11 @@ final class PodLayout {
                 }
             }
         }
+    }
+
+    /** Whether the term selects the pod, given the namespaces' labels as the cycle's snapshot has them. */
+    boolean selects(PodAffinityTerm term, PodInfo pod) {
+        return term.matches(pod, namespaceLabels);
     }
 
     /** The pods on the node now. */
@@ -147,7 +154,7 @@ final class PodLayout {
     private void addSelecting(List<PodAffinityTerm> terms, PodInfo pod, List<DomainCounts> against) {
         for (PodAffinityTerm term : terms) {
             DomainCounts owners = antiAffinityOwners.get(term);
-            if (owners.total() > 0 && term.matches(pod)) {
+            if (owners.total() > 0 && selects(term, pod)) {
                 against.add(owners);
             }
         }
@@ -259,7 +266,7 @@ final class PodLayout {
         }
         List<Map.Entry<ScoringTerm, DomainCounts>> against = new ArrayList<>(0);
         for (Map.Entry<ScoringTerm, DomainCounts> entry : scoringOwners.entrySet()) {
-            if (entry.getValue().total() > 0 && entry.getKey().term().matches(pod)) {
+            if (entry.getValue().total() > 0 && selects(entry.getKey().term(), pod)) {
                 against.add(entry);
             }
         }
