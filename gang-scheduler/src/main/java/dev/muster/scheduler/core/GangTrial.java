@@ -36,8 +36,9 @@ import java.util.Map;
  *
  * <p>With a gang topology (the gang's own, else the scheduler's gang locality as a preferred one), the
  * quorum is first tried within one domain of each level in turn, tightest first: the domain that holds it
- * by slot counts with the least room to spare ({@link LocalityDomains}); failing that, anywhere, unless
- * the topology is required, and then the gang waits.
+ * by slot counts with the least room to spare ({@link LocalityDomains}), or the one the gang's bound pods
+ * are all in; failing that, anywhere, unless the topology is required, and then the gang waits. A required
+ * topology holds a partly bound gang's pods beyond its quorum to the bound pods' domain too.
  */
 public final class GangTrial {
     private final NodeState[] nodes;
@@ -98,16 +99,18 @@ public final class GangTrial {
             return rejected;
         }
         GangTopology topology = work.gang().topology() != null ? work.gang().topology() : defaultTopology;
-        if (topology != null && quorum.needed() > 0) {
+        // A required topology holds the gang's pods beyond its quorum too, once some are bound.
+        if (topology != null && (quorum.needed() > 0 || topology.required() && work.bound() > 0)) {
             GangPlacement local = attemptWithinOneDomain(work, quorum, topology);
             if (local != null) {
                 return local;
             }
             if (topology.required()) {
+                String withBound = work.bound() > 0 ? " together with its " + work.bound() + " bound pod(s)" : "";
                 return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
                         work.pending(), null, "No single domain of " + String.join(", then ", topology.levels())
-                        + " holds the " + quorum.needed() + " pod(s) the quorum still needs, and the PodGroup's "
-                        + "topology is required.");
+                        + " holds the " + quorum.needed() + " pod(s) the quorum still needs" + withBound
+                        + ", and the PodGroup's topology is required.");
             }
         }
         return new Attempt(work).run(quorum, mayReserve);
@@ -140,7 +143,7 @@ public final class GangTrial {
 
     /**
      * Gang topology: tries the quorum, and nothing short of it, level by level within the tightest domain
-     * that holds it by slot counts.
+     * that holds it by slot counts or, for a gang with pods bound, within the domain they are all in.
      *
      * @return the placement, or {@code null} if no domain of any level holds the quorum, leaving the
      *         snapshot as it was
@@ -148,7 +151,8 @@ public final class GangTrial {
     private GangPlacement attemptWithinOneDomain(PendingGang work, QuorumBounds quorum, GangTopology topology) {
         for (String level : topology.levels()) {
             LocalityDomains locality = localities.computeIfAbsent(level, key -> new LocalityDomains(nodes, key));
-            String domain = locality.tightestHolding(indexes.count(work.pending(), null), quorum.needed());
+            String domain = work.bound() > 0 ? locality.boundDomain(work.gang().key())
+                    : locality.tightestHolding(indexes.count(work.pending(), null), quorum.needed());
             if (domain == null) {
                 continue;
             }
