@@ -8,8 +8,11 @@ import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -40,8 +43,8 @@ import java.util.function.Predicate;
  * admitted before it, and holds that room until the pods are created and placed (verdict
  * {@code ADMITTED}, PodGroup phase Inqueue).
  *
- * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs and namespaces feed a cache; a cycle
- * runs on one thread whenever something happened that can make a pod schedulable, and at least every
+ * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs, namespaces, claims, volumes and
+ * storage classes feed a cache; a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
  * controller) writes PodGroup status; this class never writes it.
@@ -123,6 +126,9 @@ public final class GangScheduler implements AutoCloseable {
         SharedIndexInformer<PriorityClass> priorityClasses = informers.informer(PriorityClass.class);
         SharedIndexInformer<Job> jobs = informers.informer(Job.class);
         SharedIndexInformer<Namespace> namespaces = informers.informer(Namespace.class);
+        SharedIndexInformer<PersistentVolumeClaim> claims = informers.informer(PersistentVolumeClaim.class);
+        SharedIndexInformer<PersistentVolume> volumes = informers.informer(PersistentVolume.class);
+        SharedIndexInformer<StorageClass> storageClasses = informers.informer(StorageClass.class);
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         SchedulingCycle cycle = new SchedulingCycle(cache,
@@ -150,7 +156,10 @@ public final class GangScheduler implements AutoCloseable {
         watch(priorityClasses, trigger, cache::putPriorityClass, cache::removePriorityClass);
         watch(jobs, trigger, cache::putJob, cache::removeJob);
         watch(namespaces, trigger, cache::putNamespace, cache::removeNamespace);
-        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs, namespaces);
+        watch(claims, trigger, cache::putClaim, cache::removeClaim);
+        watch(volumes, trigger, cache::putVolume, cache::removeVolume);
+        watch(storageClasses, trigger, cache::putStorageClass, cache::removeStorageClass);
+        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs, namespaces, claims, volumes, storageClasses);
         if (ownsInformers) {
             informers.start();
         }
@@ -160,7 +169,7 @@ public final class GangScheduler implements AutoCloseable {
     }
 
     /**
-     * Whether the node, pod, PodGroup, PriorityClass, Job and namespace informers have all listed once and their
+     * Whether the informers have all listed once and their
      * handlers have delivered that listing to the scheduler's cache; no cycle runs before. An informer
      * reports synced as soon as its store is filled, while its handlers get the objects asynchronously,
      * so a first cycle on {@code hasSynced()} alone could place a gang it sees only half of.

@@ -11,10 +11,14 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.VolumeCatalog;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import dev.muster.support.admission.JobAdmissionRule;
 
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -30,8 +34,9 @@ import java.util.TreeMap;
 
 /**
  * The scheduler's view of the cluster, fed by informer events: node capacity and what every bound pod
- * uses (whoever bound it), namespaces' labels, the pending pods of our scheduler grouped by gang, how many pods of each
- * gang are bound, the PodGroups' requirements, and the Jobs whose pods wait for their gang's admission.
+ * uses (whoever bound it), namespaces' labels, claims, volumes and storage classes, the pending pods of
+ * our scheduler grouped by gang, how many pods of each gang are bound, the PodGroups' requirements, and
+ * the Jobs whose pods wait for their gang's admission.
  *
  * <p>Pods the scheduler has placed are <em>assumed</em>, as in kube-scheduler: they use their node's
  * capacity at once, before the informer shows them bound, so the next cycle cannot place other pods on
@@ -54,6 +59,7 @@ final class SchedulerCache {
      */
     private final Set<GroupKey> waitingForAdmission = new LinkedHashSet<>();
     private final PriorityClasses priorityClasses = new PriorityClasses();
+    private final VolumeCatalog volumes = new VolumeCatalog();
     private final JobAdmissionRule jobAdmission;
 
     /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
@@ -76,6 +82,36 @@ final class SchedulerCache {
         String name = node.getMetadata().getName();
         cluster.removeNode(name);
         return groups.values().stream().anyMatch(group -> !group.pending.isEmpty() && group.bound.anyOn(name));
+    }
+
+    /** @return whether the claim changed while pods wait, whose volume topology it may be */
+    synchronized boolean putClaim(PersistentVolumeClaim claim) {
+        return volumes.putClaim(KubeObjects.claimInfo(claim)) && anyPending();
+    }
+
+    /** @return whether the claim was known while pods wait */
+    synchronized boolean removeClaim(PersistentVolumeClaim claim) {
+        return volumes.removeClaim(claim.getMetadata().getNamespace(), claim.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether the volume changed while pods wait */
+    synchronized boolean putVolume(PersistentVolume volume) {
+        return volumes.putVolume(KubeObjects.persistentVolumeInfo(volume)) && anyPending();
+    }
+
+    /** @return whether the volume was known while pods wait */
+    synchronized boolean removeVolume(PersistentVolume volume) {
+        return volumes.removeVolume(volume.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether the class changed while pods wait */
+    synchronized boolean putStorageClass(StorageClass storageClass) {
+        return volumes.putStorageClass(KubeObjects.storageClassInfo(storageClass)) && anyPending();
+    }
+
+    /** @return whether the class was known while pods wait */
+    synchronized boolean removeStorageClass(StorageClass storageClass) {
+        return volumes.removeStorageClass(storageClass.getMetadata().getName()) && anyPending();
     }
 
     /** @return whether the namespace's labels changed, which can change what a namespaceSelector selects */
@@ -233,7 +269,8 @@ final class SchedulerCache {
                 continue;
             }
             List<PodInfo> pending = new ArrayList<>(group.pending.size());
-            group.pending.values().forEach(pod -> pending.add(pod.info()));
+            // Volume topology is read now, as claims are bound and classes change while pods wait.
+            group.pending.values().forEach(pod -> pending.add(volumes.withVolumeTopology(pod.info(), pod.claims())));
             GangInfo gang = gangInfo(key, group, expected);
             if (gang == null) {
                 missing.add(new MissingPodGroup(key, pending));
@@ -426,11 +463,12 @@ final class SchedulerCache {
 
     /** A pod that is pending for us or uses a node's room. */
     private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
-                             Integer specPriority, String priorityClassName) {
+                             Integer specPriority, String priorityClassName, List<String> claims) {
 
         static CachedPod of(Pod pod, PodState state, String nodeName) {
             return new CachedPod(pod.getMetadata().getUid(), KubeObjects.podInfo(pod), state, nodeName,
-                    KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName());
+                    KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName(),
+                    KubeObjects.claimNames(pod));
         }
 
         boolean occupiesNode() {
@@ -438,7 +476,7 @@ final class SchedulerCache {
         }
 
         CachedPod with(PodState newState, String newNode) {
-            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName);
+            return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName, claims);
         }
     }
 

@@ -3,23 +3,32 @@ package dev.muster.scheduler;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
+import dev.muster.scheduler.core.ClaimInfo;
 import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.HostPort;
 import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
-import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.NodeSelectorTerm;
+import dev.muster.scheduler.core.PersistentVolumeInfo;
+import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PreferredTerm;
 import dev.muster.scheduler.core.SpreadConstraint;
+import dev.muster.scheduler.core.StorageClassInfo;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TopologySelectorTermBuilder;
+import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -190,11 +199,40 @@ class KubeObjectsTest {
                 .addNewResourceClaim().withName("gpu").endResourceClaim()
                 .build();
 
-        assertThat(KubeObjects.notEvaluated(spec)).containsExactly(
-                "spec.resourceClaims",
+        assertThat(KubeObjects.notEvaluated(spec)).containsExactly("spec.resourceClaims");
+        // Admission places a Job's pods from its templates, before their claims' topology can be read.
+        assertThat(KubeObjects.notEvaluatedInTemplate(spec)).containsExactly("spec.resourceClaims",
                 "spec.volumes[].persistentVolumeClaim");
-        assertThat(KubeObjects.notEvaluated(new PodSpecBuilder().addNewVolume().withName("tmp").withNewEmptyDir()
-                .endEmptyDir().endVolume().build())).isEmpty();
+        assertThat(KubeObjects.notEvaluatedInTemplate(new PodSpecBuilder().addNewVolume().withName("tmp")
+                .withNewEmptyDir().endEmptyDir().endVolume().build())).isEmpty();
+    }
+
+    @Test
+    void readsClaimsOfVolumesAndEphemeralVolumesAndTheTopologyOfVolumesAndClasses() {
+        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata().withNewSpec()
+                .addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName("claim").endPersistentVolumeClaim()
+                .endVolume()
+                .addNewVolume().withName("scratch").withNewEphemeral().endEphemeral().endVolume()
+                .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume().endSpec().build();
+        NodeSelectorTerm inB = new NodeSelectorTerm(List.of(new NodeSelectorRequirement("zone",
+                NodeSelectorRequirement.Operator.In, Set.of("b"))), List.of());
+
+        assertThat(KubeObjects.claimNames(pod)).containsExactly("claim", "p-scratch");
+        assertThat(KubeObjects.claimInfo(new PersistentVolumeClaimBuilder().withNewMetadata().withName("claim")
+                .withNamespace("ns").endMetadata().withNewSpec().withStorageClassName("").endSpec().build()))
+                .isEqualTo(new ClaimInfo("ns", "claim", null, null));
+        assertThat(KubeObjects.persistentVolumeInfo(new PersistentVolumeBuilder().withNewMetadata().withName("pv")
+                .endMetadata().withNewSpec().withNewNodeAffinity().withNewRequired().addNewNodeSelectorTerm()
+                .addNewMatchExpression().withKey("zone").withOperator("In").withValues("b").endMatchExpression()
+                .endNodeSelectorTerm().endRequired().endNodeAffinity().endSpec().build()))
+                .isEqualTo(new PersistentVolumeInfo("pv", List.of(inB)));
+        assertThat(KubeObjects.storageClassInfo(new StorageClassBuilder().withNewMetadata().withName("late")
+                .endMetadata().withVolumeBindingMode("WaitForFirstConsumer").addToAllowedTopologies(
+                        new TopologySelectorTermBuilder().addNewMatchLabelExpression().withKey("zone").withValues("b")
+                                .endMatchLabelExpression().build()).build()))
+                .isEqualTo(new StorageClassInfo("late", true, List.of(inB)));
+        assertThat(KubeObjects.storageClassInfo(new StorageClassBuilder().withNewMetadata().withName("default")
+                .endMetadata().build())).isEqualTo(new StorageClassInfo("default", false, List.of()));
     }
 
     @Test

@@ -54,6 +54,8 @@ class ChartDefaultsTest {
             "core nodes: get list watch",
             "scheduling.k8s.io priorityclasses: get list watch",
             "core namespaces: list watch",
+            "core persistentvolumes: list watch",
+            "storage.k8s.io storageclasses: list watch",
             "core services: create delete list watch",
             "core secrets: create delete list watch",
             "core configmaps: create delete list update watch",
