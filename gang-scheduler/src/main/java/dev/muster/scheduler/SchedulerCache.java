@@ -339,7 +339,7 @@ final class SchedulerCache {
                 CachedPod assumed = before.with(PodState.ASSUMED, placement.nodeName());
                 replace(key, before, assumed);
                 requests.add(new BindRequest(placement.pod().namespace(), placement.pod().name(), before.uid(),
-                        placement.nodeName()));
+                        placement.nodeName(), volumes.claimsToProvision(placement.pod().namespace(), before.claims())));
             }
         }
         return requests;

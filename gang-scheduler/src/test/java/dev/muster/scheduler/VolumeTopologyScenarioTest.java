@@ -78,6 +78,8 @@ class VolumeTopologyScenarioTest extends SchedulerScenario {
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("bound")).hasSize(1));
         assertThat(zoneOf(bound("bound").get(0))).isEqualTo("b");
+        assertThat(client.persistentVolumeClaims().inNamespace(NS).withName("data").get().getMetadata()
+                .getAnnotations()).doesNotContainKey(BindingClient.SELECTED_NODE);
         assertThat(verdict("bound")).hasValueSatisfying(v -> assertThat(v.message()).doesNotContain("Not evaluated"));
     }
 
@@ -97,6 +99,12 @@ class VolumeTopologyScenarioTest extends SchedulerScenario {
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("late")).hasSize(2));
         assertThat(bound("late")).extracting(this::zoneOf).containsOnly("b");
+        // Each claim is told its pod's node, as a provisioner needs to create the volume there.
+        for (Pod pod : bound("late")) {
+            String claim = pod.getSpec().getVolumes().get(0).getPersistentVolumeClaim().getClaimName();
+            assertThat(client.persistentVolumeClaims().inNamespace(NS).withName(claim).get().getMetadata()
+                    .getAnnotations()).containsEntry(BindingClient.SELECTED_NODE, pod.getSpec().getNodeName());
+        }
     }
 
     @Test

@@ -60,7 +60,7 @@ class ChartDefaultsTest {
             "core secrets: create delete list watch",
             "core configmaps: create delete list update watch",
             "networking.k8s.io networkpolicies: create delete list watch",
-            "core persistentvolumeclaims: create delete list watch",
+            "core persistentvolumeclaims: create delete list patch watch",
             "core events: create");
 
     static final List<String> EXPECTED_LEASE_RULES = List.of(

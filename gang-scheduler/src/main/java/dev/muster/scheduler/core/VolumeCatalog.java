@@ -81,6 +81,23 @@ public final class VolumeCatalog {
         return pod.withConstraints(pod.constraints().withVolumes(topologiesOf(pod.namespace(), claimNames)));
     }
 
+    /**
+     * Of these claims of a pod in the namespace, those a provisioner creates a volume for once told the
+     * pod's node (kube-scheduler's PreBind writes it): unbound, with a {@code WaitForFirstConsumer} class.
+     */
+    public List<String> claimsToProvision(String namespace, List<String> claimNames) {
+        List<String> toProvision = new ArrayList<>(0);
+        for (String claimName : claimNames) {
+            ClaimInfo claim = claims.get(namespace + "/" + claimName);
+            StorageClassInfo storageClass = claim == null || claim.volumeName() != null
+                    || claim.storageClassName() == null ? null : classes.get(claim.storageClassName());
+            if (storageClass != null && storageClass.waitForFirstConsumer()) {
+                toProvision.add(claimName);
+            }
+        }
+        return toProvision;
+    }
+
     private VolumeTopology topologyOf(String namespace, String claimName) {
         ClaimInfo claim = claims.get(namespace + "/" + claimName);
         if (claim == null) {

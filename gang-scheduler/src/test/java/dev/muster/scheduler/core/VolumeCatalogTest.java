@@ -87,6 +87,13 @@ class VolumeCatalogTest {
     }
 
     @Test
+    void onlyUnboundWaitForFirstConsumerClaimsAreToBeProvisionedForTheirPodsNode() {
+        assertThat(catalog().claimsToProvision("ns", List.of("bound-b", "unbound-late-in-c", "unbound-late",
+                "unbound-early", "unbound-no-class", "unbound-unknown-class", "missing")))
+                .containsExactly("unbound-late-in-c", "unbound-late");
+    }
+
+    @Test
     void aChangeIsReportedOnlyWhenSomethingChanged() {
         VolumeCatalog catalog = new VolumeCatalog();
 
