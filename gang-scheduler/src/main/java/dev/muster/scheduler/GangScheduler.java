@@ -169,8 +169,8 @@ public final class GangScheduler implements AutoCloseable {
     }
 
     /**
-     * Whether the informers have all listed once and their
-     * handlers have delivered that listing to the scheduler's cache; no cycle runs before. An informer
+     * Whether the informers have all listed once and their handlers have delivered that listing to the
+     * scheduler's cache; no cycle runs before. An informer
      * reports synced as soon as its store is filled, while its handlers get the objects asynchronously,
      * so a first cycle on {@code hasSynced()} alone could place a gang it sees only half of.
      */
