@@ -287,14 +287,14 @@ public final class GangTrial {
         private boolean tryPlace(int i) {
             PodInfo pod = pending.get(i);
             ShapeIndex index = indexes.of(pod);
+            // Pods no filter or score of the pods around a node concerns take the heap's top; kept apart from
+            // the rest, so that this path stays small enough for the JIT to inline whole.
             boolean concerned = layout.mayConcern(pod);
-            PodChecks checks = concerned ? PodChecks.prepare(pod, layout) : null;
-            List<PodScore> scores = concerned ? podScores(pod) : null;
-            // Pods without scores that depend on the pods around a node keep the heap's fast path.
-            int best = scores != null ? index.bestScored(checks, scores)
-                    : checks == null ? index.best() : index.bestPassing(checks);
+            int best = concerned ? bestAmongPods(pod, index) : index.best();
             if (best < 0) {
-                lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
+                if (!concerned) {
+                    lastMisfit = index.misfit(changes);
+                }
                 return false;
             }
             NodeState node = nodes[best];
@@ -302,6 +302,21 @@ public final class GangTrial {
             placements.add(new PodPlacement(pod, node.name()));
             placed[i] = true;
             return true;
+        }
+
+        /**
+         * The best node for a pod that filters or scores of the pods around a node may concern, or -1 with
+         * {@link #lastMisfit} saying why.
+         */
+        private int bestAmongPods(PodInfo pod, ShapeIndex index) {
+            PodChecks checks = PodChecks.prepare(pod, layout);
+            List<PodScore> scores = podScores(pod);
+            int best = scores != null ? index.bestScored(checks, scores)
+                    : checks == null ? index.best() : index.bestPassing(checks);
+            if (best < 0) {
+                lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
+            }
+            return best;
         }
 
         /** The score plugins that concern the pod, in kube-scheduler's order; {@code null} if none does. */

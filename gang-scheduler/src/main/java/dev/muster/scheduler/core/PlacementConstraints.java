@@ -181,9 +181,10 @@ public final class PlacementConstraints {
         if (!matchesNodeAffinity(node)) {
             return UnschedulableMessage.NODE_SELECTOR_MISMATCH;
         }
-        for (VolumeTopology volume : volumes) {
-            if (!volume.reachableFrom(node)) {
-                return volume.reason();
+        // Indexed: this runs for every node and shape, and most pods have no volume topology.
+        for (int v = 0; v < volumes.size(); v++) {
+            if (!volumes.get(v).reachableFrom(node)) {
+                return volumes.get(v).reason();
             }
         }
         return null;
