@@ -3,20 +3,27 @@ package dev.muster.scheduler;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
  * Binds pods through the {@code pods/{name}/binding} subresource, as kube-scheduler does, on the API
  * executor so that the cycle thread never waits for the API server. fabric8 has no DSL for this
- * subresource, hence the raw POST.
+ * subresource, hence the raw POST. A pod's unbound {@code WaitForFirstConsumer} claims are first
+ * annotated with its node; unlike kube-scheduler, the pod is then bound without waiting for them to be
+ * provisioned, and its kubelet waits for the volumes.
  */
 final class BindingClient {
     private static final Logger log = LoggerFactory.getLogger(BindingClient.class);
+    /** The annotation kube-scheduler writes on a delayed-binding claim: the node its pod was placed on. */
+    static final String SELECTED_NODE = "volume.kubernetes.io/selected-node";
 
     private final KubernetesClient client;
     private final Executor executor;
@@ -44,6 +51,16 @@ final class BindingClient {
     }
 
     private void bind(BindRequest request) {
+        try {
+            for (String claim : request.claimsToProvision()) {
+                selectNode(request, claim);
+            }
+        } catch (RuntimeException e) {
+            log.warn("telling claim(s) {} of pod {} their node {} failed: {}", request.claimsToProvision(),
+                    request.podKey(), request.nodeName(), e.getMessage());
+            onFailure.accept(request);
+            return;
+        }
         Binding binding = new BindingBuilder()
                 .withNewMetadata().withNamespace(request.namespace()).withName(request.podName())
                 .withUid(request.uid()).endMetadata()
@@ -61,5 +78,18 @@ final class BindingClient {
             log.warn("binding pod {} to {} failed: {}", request.podKey(), request.nodeName(), e.getMessage());
             onFailure.accept(request);
         }
+    }
+
+    /**
+     * Tells a {@code WaitForFirstConsumer} claim the node its pod goes to, as kube-scheduler's VolumeBinding
+     * PreBind does, so that its provisioner creates the volume there; a merge patch of the one annotation,
+     * which leaves every other field to its writers.
+     */
+    private void selectNode(BindRequest request, String claim) {
+        client.persistentVolumeClaims().inNamespace(request.namespace()).withName(claim)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+                        Map.of("annotations", Map.of(SELECTED_NODE, request.nodeName())))));
+        log.info("claim {}/{} of pod {} is to be provisioned for node {}", request.namespace(), claim,
+                request.podKey(), request.nodeName());
     }
 }

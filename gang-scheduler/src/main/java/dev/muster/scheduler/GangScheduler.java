@@ -9,9 +9,13 @@ import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -46,8 +50,8 @@ import java.util.function.Predicate;
  * limits, and may evict gangs, whole or their surplus members, through the Eviction API; it writes each
  * Queue's status.
  *
- * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs and Queues feed a cache; a cycle runs on one
- * thread whenever something happened that can make a pod schedulable, and at least every
+ * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs, Queues, namespaces, claims, volumes and
+ * storage classes feed a cache; a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
  * controller) writes PodGroup status; this class never writes it.
@@ -130,6 +134,10 @@ public final class GangScheduler implements AutoCloseable {
         SharedIndexInformer<PriorityClass> priorityClasses = informers.informer(PriorityClass.class);
         SharedIndexInformer<Job> jobs = informers.informer(Job.class);
         SharedIndexInformer<Queue> queues = informers.informer(Queue.class);
+        SharedIndexInformer<Namespace> namespaces = informers.informer(Namespace.class);
+        SharedIndexInformer<PersistentVolumeClaim> claims = informers.informer(PersistentVolumeClaim.class);
+        SharedIndexInformer<PersistentVolume> volumes = informers.informer(PersistentVolume.class);
+        SharedIndexInformer<StorageClass> storageClasses = informers.informer(StorageClass.class);
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         EventRecorder eventRecorder = new EventRecorder(client, COMPONENT);
@@ -161,7 +169,12 @@ public final class GangScheduler implements AutoCloseable {
         watch(priorityClasses, trigger, cache::putPriorityClass, cache::removePriorityClass);
         watch(jobs, trigger, cache::putJob, cache::removeJob);
         watch(queues, trigger, cache::putQueue, cache::removeQueue);
-        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs, queues);
+        watch(namespaces, trigger, cache::putNamespace, cache::removeNamespace);
+        watch(claims, trigger, cache::putClaim, cache::removeClaim);
+        watch(volumes, trigger, cache::putVolume, cache::removeVolume);
+        watch(storageClasses, trigger, cache::putStorageClass, cache::removeStorageClass);
+        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs, namespaces, claims, volumes, storageClasses,
+                queues);
         if (ownsInformers) {
             informers.start();
         }
@@ -171,8 +184,8 @@ public final class GangScheduler implements AutoCloseable {
     }
 
     /**
-     * Whether the node, pod, PodGroup, PriorityClass and Job informers have all listed once and their
-     * handlers have delivered that listing to the scheduler's cache; no cycle runs before. An informer
+     * Whether the informers have all listed once and their handlers have delivered that listing to the
+     * scheduler's cache; no cycle runs before. An informer
      * reports synced as soon as its store is filled, while its handlers get the objects asynchronously,
      * so a first cycle on {@code hasSynced()} alone could place a gang it sees only half of.
      */

@@ -106,7 +106,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             return new TaskTemplate(task.getName(), PodRequests.of(pod), KubeObjects.constraints(pod),
                     pod.getPriority(), pod.getPriorityClassName(), labels,
                     KubeObjects.interPodTerms(pod, job.getMetadata().getNamespace(), labels),
-                    KubeObjects.notEvaluated(pod));
+                    KubeObjects.notEvaluatedInTemplate(pod));
         }
     }
 }

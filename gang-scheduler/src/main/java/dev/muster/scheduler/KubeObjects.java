@@ -17,6 +17,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
+import dev.muster.scheduler.core.ClaimInfo;
 import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.HostPort;
@@ -26,11 +27,13 @@ import dev.muster.scheduler.core.NodeSelectorRequirement;
 import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodAffinityTerm;
+import dev.muster.scheduler.core.PersistentVolumeInfo;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PreferredTerm;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.QueuePreemption;
 import dev.muster.scheduler.core.SpreadConstraint;
+import dev.muster.scheduler.core.StorageClassInfo;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -39,12 +42,15 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -92,23 +98,23 @@ final class KubeObjects {
 
     /**
      * The fields of the pod spec that bear on placement in kube-scheduler and that this scheduler does
-     * not evaluate: an inter-pod (anti-)affinity term's non-empty namespaceSelector (namespace labels are
-     * not watched), volume topology (claims and
-     * ephemeral volumes, whose PV node affinity and storage-class zones are not read) and DRA claims.
+     * not evaluate: DRA claims.
      */
     static SortedSet<String> notEvaluated(PodSpec spec) {
         SortedSet<String> fields = new TreeSet<>();
-        Affinity affinity = spec.getAffinity();
-        if (affinity != null && affinity.getPodAffinity() != null) {
-            notEvaluatedTerms("spec.affinity.podAffinity", affinity.getPodAffinity()
-                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
-                    affinity.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
+        if (spec.getResourceClaims() != null && !spec.getResourceClaims().isEmpty()) {
+            fields.add("spec.resourceClaims");
         }
-        if (affinity != null && affinity.getPodAntiAffinity() != null) {
-            notEvaluatedTerms("spec.affinity.podAntiAffinity", affinity.getPodAntiAffinity()
-                            .getRequiredDuringSchedulingIgnoredDuringExecution(),
-                    affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), fields);
-        }
+        return fields;
+    }
+
+    /**
+     * The fields of a pod template that bear on placement and that admission, which places the pods a Job
+     * will create from it, does not evaluate: those of {@link #notEvaluated}, and the volume topology of
+     * claims and ephemeral volumes, which is evaluated once the pods exist.
+     */
+    static SortedSet<String> notEvaluatedInTemplate(PodSpec spec) {
+        SortedSet<String> fields = notEvaluated(spec);
         if (spec.getVolumes() != null) {
             for (var volume : spec.getVolumes()) {
                 if (volume.getPersistentVolumeClaim() != null) {
@@ -119,23 +125,59 @@ final class KubeObjects {
                 }
             }
         }
-        if (spec.getResourceClaims() != null && !spec.getResourceClaims().isEmpty()) {
-            fields.add("spec.resourceClaims");
-        }
         return fields;
     }
 
-    private static void notEvaluatedTerms(String path, List<io.fabric8.kubernetes.api.model.PodAffinityTerm> required,
-                                          List<WeightedPodAffinityTerm> preferred, SortedSet<String> fields) {
-        if (preferred != null && preferred.stream().anyMatch(t -> t.getPodAffinityTerm() != null
-                && t.getPodAffinityTerm().getNamespaceSelector() != null
-                && !isEmpty(t.getPodAffinityTerm().getNamespaceSelector()))) {
-            fields.add(path + ".preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.namespaceSelector");
+    /**
+     * The claims of the pod's volumes, in order: a {@code persistentVolumeClaim}'s claim, and for an
+     * {@code ephemeral} volume the claim its controller creates, named {@code <pod>-<volume>}.
+     */
+    static List<String> claimNames(Pod pod) {
+        List<io.fabric8.kubernetes.api.model.Volume> volumes = pod.getSpec().getVolumes();
+        if (volumes == null || volumes.isEmpty()) {
+            return List.of();
         }
-        if (required != null && required.stream().anyMatch(t -> t.getNamespaceSelector() != null
-                && !isEmpty(t.getNamespaceSelector()))) {
-            fields.add(path + ".requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector");
+        List<String> claims = new ArrayList<>(0);
+        for (var volume : volumes) {
+            if (volume.getPersistentVolumeClaim() != null && volume.getPersistentVolumeClaim().getClaimName() != null) {
+                claims.add(volume.getPersistentVolumeClaim().getClaimName());
+            } else if (volume.getEphemeral() != null) {
+                claims.add(pod.getMetadata().getName() + "-" + volume.getName());
+            }
         }
+        return List.copyOf(claims);
+    }
+
+    static ClaimInfo claimInfo(PersistentVolumeClaim claim) {
+        var spec = claim.getSpec();
+        return new ClaimInfo(claim.getMetadata().getNamespace(), claim.getMetadata().getName(),
+                spec == null ? null : spec.getVolumeName(), spec == null ? null : spec.getStorageClassName());
+    }
+
+    static PersistentVolumeInfo persistentVolumeInfo(PersistentVolume volume) {
+        var affinity = volume.getSpec() == null ? null : volume.getSpec().getNodeAffinity();
+        var required = affinity == null ? null : affinity.getRequired();
+        return new PersistentVolumeInfo(volume.getMetadata().getName(),
+                required == null || required.getNodeSelectorTerms() == null ? List.of()
+                        : required.getNodeSelectorTerms().stream().map(KubeObjects::term).toList());
+    }
+
+    /** A class's allowedTopologies become node selector terms: each label expression an In of its values. */
+    static StorageClassInfo storageClassInfo(StorageClass storageClass) {
+        List<NodeSelectorTerm> allowed = new ArrayList<>();
+        if (storageClass.getAllowedTopologies() != null) {
+            for (var topology : storageClass.getAllowedTopologies()) {
+                List<NodeSelectorRequirement> requirements = new ArrayList<>();
+                if (topology.getMatchLabelExpressions() != null) {
+                    topology.getMatchLabelExpressions().forEach(e -> requirements.add(new NodeSelectorRequirement(
+                            e.getKey(), NodeSelectorRequirement.Operator.In,
+                            e.getValues() == null ? List.of() : e.getValues())));
+                }
+                allowed.add(new NodeSelectorTerm(requirements, List.of()));
+            }
+        }
+        return new StorageClassInfo(storageClass.getMetadata().getName(),
+                "WaitForFirstConsumer".equals(storageClass.getVolumeBindingMode()), allowed);
     }
 
     /**
@@ -236,8 +278,8 @@ final class KubeObjects {
     /**
      * One term as kube-scheduler reads it: matchLabelKeys and mismatchLabelKeys become In and NotIn of
      * the pod's own values; no namespaces and no namespaceSelector mean the pod's namespace, an empty
-     * namespaceSelector means every namespace. A non-empty namespaceSelector selects namespaces by labels
-     * the scheduler does not watch, so only the listed namespaces count.
+     * namespaceSelector means every namespace, a non-empty one adds the namespaces whose labels it selects
+     * to those listed.
      */
     private static PodAffinityTerm term(io.fabric8.kubernetes.api.model.PodAffinityTerm term, String namespace,
                                         Map<String, String> labels) {
@@ -253,7 +295,8 @@ final class KubeObjects {
         if (namespaces.isEmpty() && namespaceSelector == null) {
             namespaces.add(namespace);
         }
-        return new PodAffinityTerm(selector, namespaces, allNamespaces, term.getTopologyKey());
+        return new PodAffinityTerm(selector, namespaces, allNamespaces,
+                allNamespaces ? null : labelSelector(namespaceSelector), term.getTopologyKey());
     }
 
     private static void addOwnValues(List<NodeSelectorRequirement> selector, List<String> keys,
@@ -463,7 +506,7 @@ final class KubeObjects {
         Map<String, Quantity> limit = QueueDefaults.limit(spec);
         return new QueueInfo(queue.getMetadata().getName(), spec == null ? null : spec.getParent(),
                 Math.max(QueueDefaults.weight(spec), 1), ResourceQuantities.toVector(QueueDefaults.guarantee(spec)),
-                limit.isEmpty() ? null : ResourceQuantities.toVector(limit),
+                limit.isEmpty() ? null : ResourceQuantities.toVector(limit), limit.keySet(),
                 new QueuePreemption(QueueDefaults.preemptsWithinQueue(spec) ? QueuePreemption.WithinQueue.LOWER_PRIORITY
                         : QueuePreemption.WithinQueue.NEVER, QueueDefaults.reclaims(spec), reclaimDelay),
                 QueueDefaults.open(spec));

@@ -14,9 +14,14 @@ import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.RunningGang;
+import dev.muster.scheduler.core.VolumeCatalog;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import dev.muster.support.admission.JobAdmissionRule;
 
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -32,8 +37,9 @@ import java.util.TreeMap;
 
 /**
  * The scheduler's view of the cluster, fed by informer events: node capacity and what every bound pod
- * uses (whoever bound it), the pending pods of our scheduler grouped by gang, how many pods of each
- * gang are bound, the PodGroups' requirements, and the Jobs whose pods wait for their gang's admission.
+ * uses (whoever bound it), namespaces' labels, claims, volumes and storage classes, the pending pods of
+ * our scheduler grouped by gang, how many pods of each gang are bound, the PodGroups' requirements, and
+ * the Jobs whose pods wait for their gang's admission.
  *
  * <p>Pods the scheduler has placed are <em>assumed</em>, as in kube-scheduler: they use their node's
  * capacity at once, before the informer shows them bound, so the next cycle cannot place other pods on
@@ -62,6 +68,7 @@ final class SchedulerCache {
     private final PriorityClasses priorityClasses = new PriorityClasses();
     /** The Queues by name, as the placement core sees them. */
     private final Map<String, QueueInfo> queues = new TreeMap<>();
+    private final VolumeCatalog volumes = new VolumeCatalog();
     private final JobAdmissionRule jobAdmission;
 
     /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
@@ -84,6 +91,46 @@ final class SchedulerCache {
         String name = node.getMetadata().getName();
         cluster.removeNode(name);
         return groups.values().stream().anyMatch(group -> !group.pending.isEmpty() && group.bound.anyOn(name));
+    }
+
+    /** @return whether the claim changed while pods wait, whose volume topology it may be */
+    synchronized boolean putClaim(PersistentVolumeClaim claim) {
+        return volumes.putClaim(KubeObjects.claimInfo(claim)) && anyPending();
+    }
+
+    /** @return whether the claim was known while pods wait */
+    synchronized boolean removeClaim(PersistentVolumeClaim claim) {
+        return volumes.removeClaim(claim.getMetadata().getNamespace(), claim.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether the volume changed while pods wait */
+    synchronized boolean putVolume(PersistentVolume volume) {
+        return volumes.putVolume(KubeObjects.persistentVolumeInfo(volume)) && anyPending();
+    }
+
+    /** @return whether the volume was known while pods wait */
+    synchronized boolean removeVolume(PersistentVolume volume) {
+        return volumes.removeVolume(volume.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether the class changed while pods wait */
+    synchronized boolean putStorageClass(StorageClass storageClass) {
+        return volumes.putStorageClass(KubeObjects.storageClassInfo(storageClass)) && anyPending();
+    }
+
+    /** @return whether the class was known while pods wait */
+    synchronized boolean removeStorageClass(StorageClass storageClass) {
+        return volumes.removeStorageClass(storageClass.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether the namespace's labels changed, which can change what a namespaceSelector selects */
+    synchronized boolean putNamespace(Namespace namespace) {
+        return cluster.putNamespace(namespace.getMetadata().getName(), namespace.getMetadata().getLabels());
+    }
+
+    /** @return whether the namespace was known */
+    synchronized boolean removeNamespace(Namespace namespace) {
+        return cluster.removeNamespace(namespace.getMetadata().getName());
     }
 
     /** @return whether the change can make a pending pod schedulable: a new pending pod, or freed capacity */
@@ -248,7 +295,8 @@ final class SchedulerCache {
                 continue;
             }
             List<PodInfo> pending = new ArrayList<>(group.pending.size());
-            group.pending.values().forEach(pod -> pending.add(pod.info()));
+            // Volume topology is read now, as claims are bound and classes change while pods wait.
+            group.pending.values().forEach(pod -> pending.add(volumes.withVolumeTopology(pod.info(), pod.claims())));
             GangInfo gang = gangInfo(key, group, expected);
             if (gang == null) {
                 missing.add(new MissingPodGroup(key, pending));
@@ -347,7 +395,7 @@ final class SchedulerCache {
                 CachedPod assumed = before.with(PodState.ASSUMED, placement.nodeName());
                 replace(key, before, assumed);
                 requests.add(new BindRequest(placement.pod().namespace(), placement.pod().name(), before.uid(),
-                        placement.nodeName()));
+                        placement.nodeName(), volumes.claimsToProvision(placement.pod().namespace(), before.claims())));
             }
         }
         return requests;
@@ -506,12 +554,13 @@ final class SchedulerCache {
     /** A pod that is pending for us or uses a node's room. */
     private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
                              Integer specPriority, String priorityClassName, Instant boundAt, boolean deleting,
-                             boolean evictionAssumed) {
+                             boolean evictionAssumed, List<String> claims) {
 
         static CachedPod of(Pod pod, PodState state, String nodeName) {
             return new CachedPod(pod.getMetadata().getUid(), KubeObjects.podInfo(pod), state, nodeName,
                     KubeObjects.createdAt(pod), pod.getSpec().getPriority(), pod.getSpec().getPriorityClassName(),
-                    KubeObjects.boundAt(pod), KubeObjects.isDeleting(pod), false);
+                    KubeObjects.boundAt(pod), KubeObjects.isDeleting(pod), false,
+                    KubeObjects.claimNames(pod));
         }
 
         /** Whether the pod is going: being deleted, or evicted by a cycle. */
@@ -521,7 +570,7 @@ final class SchedulerCache {
 
         CachedPod withEvictionAssumed(boolean assumed) {
             return new CachedPod(uid, info, state, nodeName, createdAt, specPriority, priorityClassName, boundAt,
-                    deleting, assumed);
+                    deleting, assumed, claims);
         }
 
         boolean occupiesNode() {
@@ -530,7 +579,7 @@ final class SchedulerCache {
 
         CachedPod with(PodState newState, String newNode) {
             return new CachedPod(uid, info, newState, newNode, createdAt, specPriority, priorityClassName, boundAt,
-                    deleting, evictionAssumed);
+                    deleting, evictionAssumed, claims);
         }
     }
 

@@ -1,27 +1,36 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
+import dev.muster.scheduler.core.ClaimInfo;
 import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.HostPort;
 import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.NodeSelectorRequirement;
-import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.NodeSelectorTerm;
+import dev.muster.scheduler.core.PersistentVolumeInfo;
+import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodAffinityTerm;
 import dev.muster.scheduler.core.PreferredTerm;
 import dev.muster.scheduler.core.SpreadConstraint;
+import dev.muster.scheduler.core.StorageClassInfo;
 import dev.muster.scheduler.core.Taint;
 import dev.muster.scheduler.core.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TopologySelectorTermBuilder;
+import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -150,12 +159,12 @@ class KubeObjectsTest {
 
         assertThat(terms.preferredAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(30,
                 PodAffinityTerm.ofLabels(Map.of("app", "db"), "ns", "zone")));
-        // A non-empty namespaceSelector selects by namespace labels the scheduler does not watch: said so.
+        // A non-empty namespaceSelector selects the namespaces whose labels it matches, and no own namespace.
         assertThat(terms.preferredAntiAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(5,
                 new PodAffinityTerm(List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
-                        Set.of("web"))), Set.of(), false, "kubernetes.io/hostname")));
-        assertThat(KubeObjects.notEvaluated(spec)).containsExactly("spec.affinity.podAntiAffinity"
-                + ".preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.namespaceSelector");
+                        Set.of("web"))), Set.of(), false, List.of(new NodeSelectorRequirement("t",
+                        NodeSelectorRequirement.Operator.In, Set.of("a"))), "kubernetes.io/hostname")));
+        assertThat(KubeObjects.notEvaluated(spec)).isEmpty();
     }
 
     @Test
@@ -204,12 +213,40 @@ class KubeObjectsTest {
                 .addNewResourceClaim().withName("gpu").endResourceClaim()
                 .build();
 
-        assertThat(KubeObjects.notEvaluated(spec)).containsExactly(
-                "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[].namespaceSelector",
-                "spec.resourceClaims",
+        assertThat(KubeObjects.notEvaluated(spec)).containsExactly("spec.resourceClaims");
+        // Admission places a Job's pods from its templates, before their claims' topology can be read.
+        assertThat(KubeObjects.notEvaluatedInTemplate(spec)).containsExactly("spec.resourceClaims",
                 "spec.volumes[].persistentVolumeClaim");
-        assertThat(KubeObjects.notEvaluated(new PodSpecBuilder().addNewVolume().withName("tmp").withNewEmptyDir()
-                .endEmptyDir().endVolume().build())).isEmpty();
+        assertThat(KubeObjects.notEvaluatedInTemplate(new PodSpecBuilder().addNewVolume().withName("tmp")
+                .withNewEmptyDir().endEmptyDir().endVolume().build())).isEmpty();
+    }
+
+    @Test
+    void readsClaimsOfVolumesAndEphemeralVolumesAndTheTopologyOfVolumesAndClasses() {
+        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata().withNewSpec()
+                .addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName("claim").endPersistentVolumeClaim()
+                .endVolume()
+                .addNewVolume().withName("scratch").withNewEphemeral().endEphemeral().endVolume()
+                .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume().endSpec().build();
+        NodeSelectorTerm inB = new NodeSelectorTerm(List.of(new NodeSelectorRequirement("zone",
+                NodeSelectorRequirement.Operator.In, Set.of("b"))), List.of());
+
+        assertThat(KubeObjects.claimNames(pod)).containsExactly("claim", "p-scratch");
+        assertThat(KubeObjects.claimInfo(new PersistentVolumeClaimBuilder().withNewMetadata().withName("claim")
+                .withNamespace("ns").endMetadata().withNewSpec().withStorageClassName("").endSpec().build()))
+                .isEqualTo(new ClaimInfo("ns", "claim", null, null));
+        assertThat(KubeObjects.persistentVolumeInfo(new PersistentVolumeBuilder().withNewMetadata().withName("pv")
+                .endMetadata().withNewSpec().withNewNodeAffinity().withNewRequired().addNewNodeSelectorTerm()
+                .addNewMatchExpression().withKey("zone").withOperator("In").withValues("b").endMatchExpression()
+                .endNodeSelectorTerm().endRequired().endNodeAffinity().endSpec().build()))
+                .isEqualTo(new PersistentVolumeInfo("pv", List.of(inB)));
+        assertThat(KubeObjects.storageClassInfo(new StorageClassBuilder().withNewMetadata().withName("late")
+                .endMetadata().withVolumeBindingMode("WaitForFirstConsumer").addToAllowedTopologies(
+                        new TopologySelectorTermBuilder().addNewMatchLabelExpression().withKey("zone").withValues("b")
+                                .endMatchLabelExpression().build()).build()))
+                .isEqualTo(new StorageClassInfo("late", true, List.of(inB)));
+        assertThat(KubeObjects.storageClassInfo(new StorageClassBuilder().withNewMetadata().withName("default")
+                .endMetadata().build())).isEqualTo(new StorageClassInfo("default", false, List.of()));
     }
 
     @Test
@@ -225,5 +262,19 @@ class KubeObjectsTest {
         constraints.setTopology(List.of());
         assertThat(KubeObjects.topology(spec)).isNull();
         assertThat(KubeObjects.topology(new PodGroupSpec())).isNull();
+    }
+
+    @Test
+    void aQueueLimitCapsEveryResourceItNamesZeroIncluded() {
+        Queue queue = new Queue();
+        queue.setMetadata(new ObjectMetaBuilder().withName("cpu-only").build());
+        queue.getSpec().setLimit(Map.of("nvidia.com/gpu", new Quantity("0"), "cpu", new Quantity("8")));
+
+        var info = KubeObjects.queueInfo(queue);
+
+        assertThat(info.limits("nvidia.com/gpu")).isTrue();
+        assertThat(info.limits("cpu")).isTrue();
+        assertThat(info.limits("memory")).isFalse();
+        assertThat(info.limit().get("cpu")).isEqualTo(8000);
     }
 }

@@ -56,11 +56,14 @@ class ChartDefaultsTest {
             "core pods/status: patch",
             "core nodes: get list watch",
             "scheduling.k8s.io priorityclasses: get list watch",
+            "core namespaces: list watch",
+            "core persistentvolumes: list watch",
+            "storage.k8s.io storageclasses: list watch",
             "core services: create delete list watch",
             "core secrets: create delete list watch",
             "core configmaps: create delete list update watch",
             "networking.k8s.io networkpolicies: create delete list watch",
-            "core persistentvolumeclaims: create delete list watch",
+            "core persistentvolumeclaims: create delete list patch watch",
             "core events: create");
 
     static final List<String> EXPECTED_LEASE_RULES = List.of(

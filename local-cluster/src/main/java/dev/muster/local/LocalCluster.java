@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.NamedContextBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -85,6 +86,12 @@ public final class LocalCluster implements AutoCloseable {
             }
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("default").endMetadata()
                     .build()).create();
+            // The default class claims get (ClaimDefaults); nothing provisions volumes, the simulated kubelet needs none.
+            client.storage().v1().storageClasses().resource(new StorageClassBuilder().withNewMetadata()
+                    .withName(ClaimDefaults.DEFAULT_CLASS)
+                    .addToAnnotations("storageclass.kubernetes.io/is-default-class", "true").endMetadata()
+                    .withProvisioner("muster.dev/simulated").withVolumeBindingMode("WaitForFirstConsumer").build())
+                    .create();
             SimulatedNodes nodes = new SimulatedNodes(config);
             for (int i = 0; i < config.nodes(); i++) {
                 client.nodes().resource(nodes.poolNode(i)).create();

@@ -157,7 +157,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                         : delete(path, options));
             }
             case POST -> {
-                if (PodDefaults.appliesTo(path)) {
+                if (PodDefaults.appliesTo(path) || ClaimDefaults.appliesTo(path)) {
                     return withBody(request, body -> locked(requestLock.readLock(), () -> create(path, body)));
                 }
             }
@@ -462,7 +462,8 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse create(String collectionPath, JsonNode object) {
-        JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object) : object;
+        JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object)
+                : ClaimDefaults.appliesTo(collectionPath) ? ClaimDefaults.apply(object) : object;
         return handleCreate(request(HttpMethod.POST, collectionPath, defaulted));
     }
 

@@ -2,6 +2,7 @@ package dev.muster.local;
 
 import dev.muster.api.MusterLabels;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Config;
@@ -72,6 +73,22 @@ class LocalClusterTest {
         assertThat(created.getStatus().getPhase()).isEqualTo("Pending");
         assertThat(created.getSpec().getSchedulerName()).isEqualTo("default-scheduler");
         assertThat(created.getSpec().getRestartPolicy()).isEqualTo("Never");
+    }
+
+    @Test
+    void claimsWithoutAClassGetTheDefaultOneWhichBindsWhenAPodIsScheduled() {
+        var defaulted = client.persistentVolumeClaims().resource(new PersistentVolumeClaimBuilder().withNewMetadata()
+                .withName("data").endMetadata().withNewSpec().addToAccessModes("ReadWriteOnce").endSpec().build()).create();
+        var noClass = client.persistentVolumeClaims().resource(new PersistentVolumeClaimBuilder().withNewMetadata()
+                .withName("static").endMetadata().withNewSpec().withStorageClassName("").endSpec().build()).create();
+
+        assertThat(defaulted.getSpec().getStorageClassName()).isEqualTo("standard");
+        assertThat(noClass.getSpec().getStorageClassName()).isEmpty();
+        assertThat(client.storage().v1().storageClasses().withName("standard").get()).satisfies(c -> {
+            assertThat(c.getVolumeBindingMode()).isEqualTo("WaitForFirstConsumer");
+            assertThat(c.getMetadata().getAnnotations()).containsEntry("storageclass.kubernetes.io/is-default-class",
+                    "true");
+        });
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.muster.scheduler.core;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,9 +14,11 @@ import java.util.Optional;
  */
 public final class ClusterSnapshot {
     private final NodeState[] nodes;
+    private final Map<String, Map<String, String>> namespaceLabels;
 
-    ClusterSnapshot(NodeState[] nodes) {
+    ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels) {
         this.nodes = nodes;
+        this.namespaceLabels = namespaceLabels;
     }
 
     /** Nodes in the snapshot, schedulable or not. */
@@ -47,13 +50,9 @@ public final class ClusterSnapshot {
         return Optional.empty();
     }
 
-    /** A copy on which trials change nothing of this snapshot (what-if trials, such as backfill's). */
-    ClusterSnapshot copy() {
-        NodeState[] copies = new NodeState[nodes.length];
-        for (int i = 0; i < nodes.length; i++) {
-            copies[i] = nodes[i].copy();
-        }
-        return new ClusterSnapshot(copies);
+    /** Per namespace the scheduler knows, its labels. */
+    public Map<String, Map<String, String>> namespaceLabels() {
+        return namespaceLabels;
     }
 
     NodeState[] nodeArray() {

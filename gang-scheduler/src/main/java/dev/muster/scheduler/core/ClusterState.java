@@ -23,6 +23,11 @@ public final class ClusterState {
      * never changed, so a snapshot can share it.
      */
     private final Map<String, List<PodInfo>> pods = new HashMap<>();
+    /**
+     * Per namespace, its labels, which inter-pod terms' namespaceSelectors select; replaced, never
+     * changed, so a snapshot can share it.
+     */
+    private Map<String, Map<String, String>> namespaceLabels = Map.of();
 
     /**
      * Adds or replaces a node.
@@ -45,6 +50,37 @@ public final class ClusterState {
             usage.remove(name);
         }
         return known;
+    }
+
+    /**
+     * Adds or replaces a namespace's labels.
+     *
+     * @return whether they changed
+     */
+    public boolean putNamespace(String name, Map<String, String> labels) {
+        Map<String, String> now = labels == null ? Map.of() : Map.copyOf(labels);
+        if (now.equals(namespaceLabels.get(name))) {
+            return false;
+        }
+        Map<String, Map<String, String>> after = new HashMap<>(namespaceLabels);
+        after.put(name, now);
+        namespaceLabels = Map.copyOf(after);
+        return true;
+    }
+
+    /**
+     * Forgets a namespace.
+     *
+     * @return whether it was known
+     */
+    public boolean removeNamespace(String name) {
+        if (!namespaceLabels.containsKey(name)) {
+            return false;
+        }
+        Map<String, Map<String, String>> after = new HashMap<>(namespaceLabels);
+        after.remove(name);
+        namespaceLabels = Map.copyOf(after);
+        return true;
     }
 
     /** Whether the node is in the cluster; usage counted on a node that is not shows in no snapshot. */
@@ -108,6 +144,6 @@ public final class ClusterState {
                     pods.getOrDefault(node.name(), List.of()));
             i++;
         }
-        return new ClusterSnapshot(copy);
+        return new ClusterSnapshot(copy, namespaceLabels);
     }
 }

@@ -36,8 +36,9 @@ import java.util.Map;
  *
  * <p>With a gang topology (the gang's own, else the scheduler's gang locality as a preferred one), the
  * quorum is first tried within one domain of each level in turn, tightest first: the domain that holds it
- * by slot counts with the least room to spare ({@link LocalityDomains}); failing that, anywhere, unless
- * the topology is required, and then the gang waits.
+ * by slot counts with the least room to spare ({@link LocalityDomains}), or the one the gang's bound pods
+ * are all in; failing that, anywhere, unless the topology is required, and then the gang waits. A required
+ * topology holds a partly bound gang's pods beyond its quorum to the bound pods' domain too.
  */
 public final class GangTrial {
     private final NodeState[] nodes;
@@ -71,7 +72,7 @@ public final class GangTrial {
         this.nodes = snapshot.nodeArray();
         this.changes = new NodeChanges(nodes.length);
         this.indexes = new ShapeIndexes(nodes, scoring, changes);
-        this.layout = new PodLayout(nodes);
+        this.layout = new PodLayout(snapshot);
         this.defaultTopology = topologyKey == null ? null : GangTopology.preferred(topologyKey);
     }
 
@@ -131,16 +132,18 @@ public final class GangTrial {
             return rejected;
         }
         GangTopology topology = work.gang().topology() != null ? work.gang().topology() : defaultTopology;
-        if (topology != null && quorum.needed() > 0) {
+        // A required topology holds the gang's pods beyond its quorum too, once some are bound.
+        if (topology != null && (quorum.needed() > 0 || topology.required() && work.bound() > 0)) {
             GangPlacement local = attemptWithinOneDomain(work, quorum, topology);
             if (local != null) {
                 return local;
             }
             if (topology.required()) {
+                String withBound = work.bound() > 0 ? " together with its " + work.bound() + " bound pod(s)" : "";
                 return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
                         work.pending(), null, "No single domain of " + String.join(", then ", topology.levels())
-                        + " holds the " + quorum.needed() + " pod(s) the quorum still needs, and the PodGroup's "
-                        + "topology is required.");
+                        + " holds the " + quorum.needed() + " pod(s) the quorum still needs" + withBound
+                        + ", and the PodGroup's topology is required.");
             }
         }
         return new Attempt(work).run(quorum, mayReserve);
@@ -173,7 +176,7 @@ public final class GangTrial {
 
     /**
      * Gang topology: tries the quorum, and nothing short of it, level by level within the tightest domain
-     * that holds it by slot counts.
+     * that holds it by slot counts or, for a gang with pods bound, within the domain they are all in.
      *
      * @return the placement, or {@code null} if no domain of any level holds the quorum, leaving the
      *         snapshot as it was
@@ -181,7 +184,8 @@ public final class GangTrial {
     private GangPlacement attemptWithinOneDomain(PendingGang work, QuorumBounds quorum, GangTopology topology) {
         for (String level : topology.levels()) {
             LocalityDomains locality = localities.computeIfAbsent(level, key -> new LocalityDomains(nodes, key));
-            String domain = locality.tightestHolding(indexes.count(work.pending(), null), quorum.needed());
+            String domain = work.bound() > 0 ? locality.boundDomain(work.gang().key())
+                    : locality.tightestHolding(indexes.count(work.pending(), null), quorum.needed());
             if (domain == null) {
                 continue;
             }
@@ -316,13 +320,14 @@ public final class GangTrial {
         private boolean tryPlace(int i) {
             PodInfo pod = pending.get(i);
             ShapeIndex index = indexes.of(pod);
-            PodChecks checks = PodChecks.prepare(pod, layout);
-            List<PodScore> scores = podScores(pod);
-            // Pods without scores that depend on the pods around a node keep the heap's fast path.
-            int best = scores != null ? index.bestScored(checks, scores)
-                    : checks == null ? index.best() : index.bestPassing(checks);
+            // Pods no filter or score of the pods around a node concerns take the heap's top; kept apart from
+            // the rest, so that this path stays small enough for the JIT to inline whole.
+            boolean concerned = layout.mayConcern(pod);
+            int best = concerned ? bestAmongPods(pod, index) : index.best();
             if (best < 0) {
-                lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
+                if (!concerned) {
+                    lastMisfit = index.misfit(changes);
+                }
                 return false;
             }
             NodeState node = nodes[best];
@@ -330,6 +335,21 @@ public final class GangTrial {
             placements.add(new PodPlacement(pod, node.name()));
             placed[i] = true;
             return true;
+        }
+
+        /**
+         * The best node for a pod that filters or scores of the pods around a node may concern, or -1 with
+         * {@link #lastMisfit} saying why.
+         */
+        private int bestAmongPods(PodInfo pod, ShapeIndex index) {
+            PodChecks checks = PodChecks.prepare(pod, layout);
+            List<PodScore> scores = podScores(pod);
+            int best = scores != null ? index.bestScored(checks, scores)
+                    : checks == null ? index.best() : index.bestPassing(checks);
+            if (best < 0) {
+                lastMisfit = checks == null ? index.misfit(changes) : index.misfit(checks);
+            }
+            return best;
         }
 
         /** The score plugins that concern the pod, in kube-scheduler's order; {@code null} if none does. */

@@ -37,14 +37,14 @@ final class InterPodAffinity implements PodFilter {
         for (PodAffinityTerm term : affinityTerms) {
             // Counts pods selected by all the terms, keyed by the list, as kube-scheduler's affinityCounts.
             PodLayout.DomainCounts counts = layout.counts(affinityTerms,
-                    p -> affinityTerms.stream().allMatch(t -> t.matches(p)), term.topologyKey());
+                    p -> affinityTerms.stream().allMatch(t -> layout.selects(t, p)), term.topologyKey());
             affinity.add(counts);
             selectedAnywhere |= counts.total() > 0;
         }
-        boolean firstOfItsGroup = !selectedAnywhere && affinityTerms.stream().allMatch(t -> t.matches(pod));
+        boolean firstOfItsGroup = !selectedAnywhere && affinityTerms.stream().allMatch(t -> layout.selects(t, pod));
         List<PodLayout.DomainCounts> anti = new ArrayList<>(antiTerms.size());
         for (PodAffinityTerm term : antiTerms) {
-            anti.add(layout.counts(term, term::matches, term.topologyKey()));
+            anti.add(layout.counts(term, p -> layout.selects(term, p), term.topologyKey()));
         }
         return node -> {
             boolean together = true;

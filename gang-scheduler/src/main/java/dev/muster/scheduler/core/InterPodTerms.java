@@ -55,7 +55,8 @@ public record InterPodTerms(List<PodAffinityTerm> affinity, List<PodAffinityTerm
 
     /** Whether there is nothing to evaluate. */
     public boolean isEmpty() {
-        return affinity.isEmpty() && antiAffinity.isEmpty() && hostPorts.isEmpty() && spread.isEmpty()
+        // Pods without terms share NONE, and every placement asks.
+        return this == NONE || affinity.isEmpty() && antiAffinity.isEmpty() && hostPorts.isEmpty() && spread.isEmpty()
                 && softSpread.isEmpty() && preferredAffinity.isEmpty() && preferredAntiAffinity.isEmpty();
     }
 }

@@ -30,9 +30,7 @@ final class LocalityDomains {
      * @param podsByShape the pods counted per shape index, each caught up
      */
     String tightestHolding(Map<ShapeIndex, int[]> podsByShape, int needed) {
-        if (domains == null) {
-            domains = new TopologyDomains(nodes, topologyKey);
-        }
+        TopologyDomains domains = domains();
         long[] reachable = new long[domains.count()];
         long[] free = new long[domains.count()];
         for (Map.Entry<ShapeIndex, int[]> entry : podsByShape.entrySet()) {
@@ -50,6 +48,34 @@ final class LocalityDomains {
             }
         }
         return best < 0 ? null : domains.name(best);
+    }
+
+    /**
+     * The domain of every node the snapshot has a pod of the gang on (bound or being bound), or
+     * {@code null} if it has none there, or they are on nodes of more than one domain or without the key:
+     * then no domain of this level holds the whole gang.
+     */
+    String boundDomain(GroupKey gang) {
+        int found = -1;
+        for (int n = 0; n < nodes.length; n++) {
+            for (PodInfo pod : nodes[n].snapshotPods()) {
+                if (pod.group().equals(gang)) {
+                    int domain = domains().of(n);
+                    if (domain < 0 || found >= 0 && domain != found) {
+                        return null;
+                    }
+                    found = domain;
+                }
+            }
+        }
+        return found < 0 ? null : domains().name(found);
+    }
+
+    private TopologyDomains domains() {
+        if (domains == null) {
+            domains = new TopologyDomains(nodes, topologyKey);
+        }
+        return domains;
     }
 
     /** The gang with each pending pod required on the domain, unless the pod names a domain of its own. */

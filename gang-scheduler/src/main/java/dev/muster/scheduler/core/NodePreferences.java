@@ -21,9 +21,13 @@ final class NodePreferences {
      * Per node, its weighted, normalised preference score for pods with these constraints; {@code null}
      * if no eligible node matches a preferred term or has such a taint, which leaves ranking to the
      * resource score alone, exactly as without preferences.
+     *
+     * @param preferNoScheduleTaints whether some node has a {@code PreferNoSchedule} taint
+     *                               ({@link #anyPreferNoSchedule}), asked once per cycle rather than per shape
      */
-    static long[] of(PlacementConstraints constraints, NodeState[] nodes, boolean[] eligible) {
-        if (constraints.preferredAffinity().isEmpty() && !anyPreferNoSchedule(nodes)) {
+    static long[] of(PlacementConstraints constraints, NodeState[] nodes, boolean[] eligible,
+                     boolean preferNoScheduleTaints) {
+        if (constraints.preferredAffinity().isEmpty() && !preferNoScheduleTaints) {
             return null;
         }
         long[] affinity = new long[nodes.length];
@@ -51,7 +55,7 @@ final class NodePreferences {
     }
 
     /** Whether a node has a PreferNoSchedule taint: most clusters have none, and then no shape needs a pass. */
-    private static boolean anyPreferNoSchedule(NodeState[] nodes) {
+    static boolean anyPreferNoSchedule(NodeState[] nodes) {
         for (NodeState node : nodes) {
             for (Taint taint : node.info().taints()) {
                 if (Taint.PREFER_NO_SCHEDULE.equals(taint.effect())) {

@@ -20,11 +20,6 @@ public final class NodeState {
         this.pods = pods;
     }
 
-    /** A copy whose requests change apart from this node's, for a trial on a copy of the snapshot. */
-    NodeState copy() {
-        return new NodeState(info, requested.copy(), index, pods);
-    }
-
     /** The node as the informer last showed it. */
     public NodeInfo info() {
         return info;

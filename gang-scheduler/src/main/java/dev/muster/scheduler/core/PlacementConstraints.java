@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Where a pod may go regardless of free capacity: its nodeSelector, required node affinity (terms ORed;
- * none means any node) and tolerations; and how nodes score for it beyond their resources: preferred
+ * none means any node), tolerations and the topology of its volumes; and how nodes score for it beyond their resources: preferred
  * node affinity and {@code PreferNoSchedule} taints it does not tolerate. Pods with equal constraints pass
  * and score the same nodes, so the core evaluates them once per distinct value per cycle; the hash is
  * computed once because it keys that work.
@@ -19,6 +19,7 @@ public final class PlacementConstraints {
     private final List<NodeSelectorTerm> requiredAffinity;
     private final List<Toleration> tolerations;
     private final List<PreferredTerm> preferredAffinity;
+    private final List<VolumeTopology> volumes;
     private final int hash;
 
     /**
@@ -39,11 +40,26 @@ public final class PlacementConstraints {
      */
     public PlacementConstraints(Map<String, String> nodeSelector, List<NodeSelectorTerm> requiredAffinity,
                                 List<Toleration> tolerations, List<PreferredTerm> preferredAffinity) {
+        this(nodeSelector, requiredAffinity, tolerations, preferredAffinity, List.of());
+    }
+
+    /**
+     * @param nodeSelector      labels a node must carry
+     * @param requiredAffinity  {@code requiredDuringSchedulingIgnoredDuringExecution} terms; empty for none
+     * @param tolerations       the pod's tolerations
+     * @param preferredAffinity {@code preferredDuringSchedulingIgnoredDuringExecution} terms; empty for none
+     * @param volumes           per volume with a topology, the nodes it can be used from; all must hold
+     */
+    public PlacementConstraints(Map<String, String> nodeSelector, List<NodeSelectorTerm> requiredAffinity,
+                                List<Toleration> tolerations, List<PreferredTerm> preferredAffinity,
+                                List<VolumeTopology> volumes) {
         this.nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
         this.requiredAffinity = requiredAffinity == null ? List.of() : List.copyOf(requiredAffinity);
         this.tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
         this.preferredAffinity = preferredAffinity == null ? List.of() : List.copyOf(preferredAffinity);
-        this.hash = Objects.hash(this.nodeSelector, this.requiredAffinity, this.tolerations, this.preferredAffinity);
+        this.volumes = volumes == null ? List.of() : List.copyOf(volumes);
+        this.hash = Objects.hash(this.nodeSelector, this.requiredAffinity, this.tolerations, this.preferredAffinity,
+                this.volumes);
     }
 
     /** Only a nodeSelector. */
@@ -68,9 +84,18 @@ public final class PlacementConstraints {
         return preferredAffinity;
     }
 
+    public List<VolumeTopology> volumes() {
+        return volumes;
+    }
+
     /** This with another nodeSelector, everything else the same. */
     public PlacementConstraints withNodeSelector(Map<String, String> selector) {
-        return new PlacementConstraints(selector, requiredAffinity, tolerations, preferredAffinity);
+        return new PlacementConstraints(selector, requiredAffinity, tolerations, preferredAffinity, volumes);
+    }
+
+    /** This with the topology of the pod's volumes, everything else the same. */
+    public PlacementConstraints withVolumes(List<VolumeTopology> topologies) {
+        return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, preferredAffinity, topologies);
     }
 
     /** kube-scheduler's NodeAffinity score before normalising: the weights of the preferred terms the node matches. */
@@ -138,7 +163,9 @@ public final class PlacementConstraints {
 
     /**
      * The first filter, in kube-scheduler's order, that keeps a pod with these constraints off the node
-     * before resources are even looked at: its reason text, or null if the node passes.
+     * before resources are even looked at: its reason text, or null if the node passes. Volume topology
+     * comes last; kube-scheduler's VolumeBinding runs after the resource fit, so a node failing both counts
+     * under the volume's reason here, under the resource there.
      */
     public String rejection(NodeInfo node) {
         if (node.unschedulable()) {
@@ -154,6 +181,12 @@ public final class PlacementConstraints {
         if (!matchesNodeAffinity(node)) {
             return UnschedulableMessage.NODE_SELECTOR_MISMATCH;
         }
+        // Indexed: this runs for every node and shape, and most pods have no volume topology.
+        for (int v = 0; v < volumes.size(); v++) {
+            if (!volumes.get(v).reachableFrom(node)) {
+                return volumes.get(v).reason();
+            }
+        }
         return null;
     }
 
@@ -161,7 +194,8 @@ public final class PlacementConstraints {
     public boolean equals(Object o) {
         return this == o || o instanceof PlacementConstraints other && hash == other.hash
                 && nodeSelector.equals(other.nodeSelector) && requiredAffinity.equals(other.requiredAffinity)
-                && tolerations.equals(other.tolerations) && preferredAffinity.equals(other.preferredAffinity);
+                && tolerations.equals(other.tolerations) && preferredAffinity.equals(other.preferredAffinity)
+                && volumes.equals(other.volumes);
     }
 
     @Override
@@ -172,6 +206,6 @@ public final class PlacementConstraints {
     @Override
     public String toString() {
         return "nodeSelector=" + nodeSelector + ", requiredAffinity=" + requiredAffinity + ", tolerations="
-                + tolerations + ", preferredAffinity=" + preferredAffinity;
+                + tolerations + ", preferredAffinity=" + preferredAffinity + ", volumes=" + volumes;
     }
 }

@@ -22,6 +22,7 @@ import java.util.function.Predicate;
  */
 final class PodLayout {
     private final NodeState[] nodes;
+    private final Map<String, Map<String, String>> namespaceLabels;
     /**
      * Per node, its pods as of {@link #podsCursor} in the log, copied from the snapshot's on the node's
      * first change; {@code null} before. Kept only as far as a filter asks (host ports), so that a
@@ -59,15 +60,23 @@ final class PodLayout {
     private int logSize;
 
     @SuppressWarnings("unchecked")
-    PodLayout(NodeState[] nodes) {
-        this.nodes = nodes;
+    PodLayout(ClusterSnapshot snapshot) {
+        this.nodes = snapshot.nodeArray();
+        this.namespaceLabels = snapshot.namespaceLabels();
         this.current = new List[nodes.length];
         for (int n = 0; n < nodes.length; n++) {
             for (PodInfo pod : nodes[n].snapshotPods()) {
-                countAntiAffinityOwner(pod, n, 1);
-                countScoringOwner(pod, n, 1);
+                if (!pod.interPod().isEmpty()) {
+                    countAntiAffinityOwner(pod, n, 1);
+                    countScoringOwner(pod, n, 1);
+                }
             }
         }
+    }
+
+    /** Whether the term selects the pod, given the namespaces' labels as the cycle's snapshot has them. */
+    boolean selects(PodAffinityTerm term, PodInfo pod) {
+        return term.matches(pod, namespaceLabels);
     }
 
     /** The pods on the node now. */
@@ -145,7 +154,7 @@ final class PodLayout {
     private void addSelecting(List<PodAffinityTerm> terms, PodInfo pod, List<DomainCounts> against) {
         for (PodAffinityTerm term : terms) {
             DomainCounts owners = antiAffinityOwners.get(term);
-            if (owners.total() > 0 && term.matches(pod)) {
+            if (owners.total() > 0 && selects(term, pod)) {
                 against.add(owners);
             }
         }
@@ -193,6 +202,15 @@ final class PodLayout {
         return !antiAffinityOwners.isEmpty();
     }
 
+    /**
+     * Whether a {@link PodFilter} or {@link PodScore} may have something to say about the pod: it has
+     * inter-pod terms, host ports or spread, or a pod in the layout has terms that may select it. When not,
+     * the pod takes its shape index's best node and none of them need preparing.
+     */
+    boolean mayConcern(PodInfo pod) {
+        return !antiAffinityOwners.isEmpty() || !scoringOwners.isEmpty() || !pod.interPod().isEmpty();
+    }
+
     /** The pod was placed on the node (or its eviction undone). */
     void added(PodInfo pod, int node) {
         record(pod, node, 1);
@@ -232,10 +250,10 @@ final class PodLayout {
         logNodes[logSize] = node;
         logSigns[logSize] = (byte) sign;
         logSize++;
-        if (!pod.interPod().antiAffinity().isEmpty()) {
+        if (!pod.interPod().isEmpty()) {
             countAntiAffinityOwner(pod, node, sign);
+            countScoringOwner(pod, node, sign);
         }
-        countScoringOwner(pod, node, sign);
     }
 
     /**
@@ -248,7 +266,7 @@ final class PodLayout {
         }
         List<Map.Entry<ScoringTerm, DomainCounts>> against = new ArrayList<>(0);
         for (Map.Entry<ScoringTerm, DomainCounts> entry : scoringOwners.entrySet()) {
-            if (entry.getValue().total() > 0 && entry.getKey().term().matches(pod)) {
+            if (entry.getValue().total() > 0 && selects(entry.getKey().term(), pod)) {
                 against.add(entry);
             }
         }

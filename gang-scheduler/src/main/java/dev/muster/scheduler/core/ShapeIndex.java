@@ -51,7 +51,12 @@ final class ShapeIndex {
     private UnschedulableMessage misfitWhenFull;
     private int misfitWhenFullVersion = -1;
 
-    ShapeIndex(PodShape shape, NodeState[] nodes, NodeScoring scoring, NodeChanges changes) {
+    /**
+     * @param preferNoScheduleTaints whether some node has a {@code PreferNoSchedule} taint, which every
+     *                               shape's score must then weigh
+     */
+    ShapeIndex(PodShape shape, NodeState[] nodes, NodeScoring scoring, NodeChanges changes,
+               boolean preferNoScheduleTaints) {
         this.shape = shape;
         this.nodes = nodes;
         this.scoring = scoring;
@@ -68,7 +73,7 @@ final class ShapeIndex {
             rejections[n] = shape.constraints().rejection(nodes[n].info());
             eligible[n] = rejections[n] == null;
         }
-        this.preference = NodePreferences.of(shape.constraints(), nodes, eligible);
+        this.preference = NodePreferences.of(shape.constraints(), nodes, eligible, preferNoScheduleTaints);
         this.resourceScale = 100.0 / NodeState.resourcesScored(requests);
         for (int n = 0; n < nodes.length; n++) {
             version[n] = changes.version(n);

@@ -16,6 +16,8 @@ final class ShapeIndexes {
     private final NodeState[] nodes;
     private final NodeScoring scoring;
     private final NodeChanges changes;
+    /** Whether some node has a PreferNoSchedule taint: a pass over every node, so once per cycle. */
+    private final boolean preferNoScheduleTaints;
     private final Map<PodShape, ShapeIndex> indexes = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<PodShape, ShapeIndex> eldest) {
@@ -28,6 +30,7 @@ final class ShapeIndexes {
         this.nodes = nodes;
         this.scoring = scoring;
         this.changes = changes;
+        this.preferNoScheduleTaints = NodePreferences.anyPreferNoSchedule(nodes);
     }
 
     /** The index of the pod's shape, caught up with every change so far. */
@@ -63,7 +66,7 @@ final class ShapeIndexes {
         PodShape shape = pod.shape();
         ShapeIndex index = indexes.get(shape);
         if (index == null) {
-            index = new ShapeIndex(shape, nodes, scoring, changes);
+            index = new ShapeIndex(shape, nodes, scoring, changes, preferNoScheduleTaints);
             indexes.put(shape, index);
         }
         lastIndex = index;

@@ -11,7 +11,8 @@
  * ({@link dev.muster.scheduler.core.GangTopology}, {@link dev.muster.scheduler.core.LocalityDomains}),
  * finds nodes through a per-shape {@link dev.muster.scheduler.core.ShapeIndex}
  * ({@link dev.muster.scheduler.core.ShapeIndexes}) that filters them by
- * {@link dev.muster.scheduler.core.PlacementConstraints} and scores them with their preferences
+ * {@link dev.muster.scheduler.core.PlacementConstraints} (volume topology included, read from the
+ * {@link dev.muster.scheduler.core.VolumeCatalog}) and scores them with their preferences
  * ({@link dev.muster.scheduler.core.NodePreferences}), checks what depends on the pods around a node
  * ({@link dev.muster.scheduler.core.PodFilter}s: host ports, topology spread, inter-pod affinity) against
  * the cycle's {@link dev.muster.scheduler.core.PodLayout}, and records what it does to the snapshot in a

@@ -65,4 +65,19 @@ class ClusterStateTest {
         assertThat(state.putNode(node("node-0", 4))).isFalse();
         assertThat(state.putNode(node("node-0", 8))).isTrue();
     }
+
+    @Test
+    void namespaceLabelsChangeForLaterSnapshotsOnly() {
+        ClusterState state = new ClusterState();
+        assertThat(state.putNamespace("team", java.util.Map.of("tier", "gold"))).isTrue();
+        ClusterSnapshot before = state.snapshot();
+
+        assertThat(state.putNamespace("team", java.util.Map.of("tier", "gold"))).isFalse();
+        assertThat(state.putNamespace("team", java.util.Map.of("tier", "silver"))).isTrue();
+        assertThat(state.removeNamespace("team")).isTrue();
+        assertThat(state.removeNamespace("team")).isFalse();
+
+        assertThat(before.namespaceLabels()).isEqualTo(java.util.Map.of("team", java.util.Map.of("tier", "gold")));
+        assertThat(state.snapshot().namespaceLabels()).isEmpty();
+    }
 }

@@ -24,9 +24,26 @@ class GangTopologyTest {
 
     /** Zone a: racks a1 and a2 of two 4-cpu nodes each; zone b: rack b1 of three. */
     private static ClusterSnapshot racks() {
+        return rackState().snapshot();
+    }
+
+    private static ClusterState rackState() {
         return cluster(placed("a1-0", "a1", "a"), placed("a1-1", "a1", "a"), placed("a2-0", "a2", "a"),
                 placed("a2-1", "a2", "a"), placed("b1-0", "b1", "b"), placed("b1-1", "b1", "b"),
-                placed("b1-2", "b1", "b")).snapshot();
+                placed("b1-2", "b1", "b"));
+    }
+
+    /** The racks with two 2-cpu pods of the gang bound to b1-0, which fills it. */
+    private static ClusterSnapshot twoBoundOnB1(GangInfo gang) {
+        ClusterState state = rackState();
+        for (PodInfo bound : pods(gang, "bound", 2, cpu(2))) {
+            state.occupy("b1-0", bound);
+        }
+        return state.snapshot();
+    }
+
+    private static PendingGang withTwoBound(GangInfo gang, List<PodInfo> pending) {
+        return new PendingGang(gang, pending, 2, Map.of("bound", 2));
     }
 
     private static GangInfo gang(String name, int minMember, GangTopology topology) {
@@ -78,5 +95,53 @@ class GangTopologyTest {
         assertThat(spread.placed()).isTrue();
         assertThat(nodesOf(own)).allSatisfy(n -> assertThat(n).startsWith("a1"));
         assertThat(nodesOf(byDefault)).allSatisfy(n -> assertThat(n).startsWith("b1"));
+    }
+
+    @Test
+    void aPartlyBoundGangRequiredInOneRackGoesToTheRackOfItsBoundPods() {
+        GangInfo gang = gang("train", 4, new GangTopology(List.of(RACK), true));
+
+        GangPlacement result = new GangTrial(twoBoundOnB1(gang))
+                .attempt(withTwoBound(gang, pods(gang, "w", 2, cpu(2))));
+
+        // On the racks alone, a1 would be the tightest rack that holds two pods.
+        assertThat(result.placed()).isTrue();
+        assertThat(nodesOf(result)).containsExactly("b1-1", "b1-1");
+    }
+
+    @Test
+    void aPartlyBoundGangWaitsWhenTheRackOfItsBoundPodsCannotHoldTheRest() {
+        GangInfo gang = gang("train", 5, new GangTopology(List.of(RACK), true));
+
+        GangPlacement result = new GangTrial(twoBoundOnB1(gang))
+                .attempt(withTwoBound(gang, pods(gang, "w", 3, cpu(4))));
+
+        assertThat(result.outcome()).isEqualTo(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES);
+        assertThat(result.message()).isEqualTo("No single domain of rack holds the 3 pod(s) the quorum still needs "
+                + "together with its 2 bound pod(s), and the PodGroup's topology is required.");
+    }
+
+    @Test
+    void podsBeyondAQuorumMetByBoundPodsStayInTheirRackToo() {
+        GangInfo gang = gang("train", 2, new GangTopology(List.of(RACK), true));
+
+        GangPlacement result = new GangTrial(twoBoundOnB1(gang))
+                .attempt(withTwoBound(gang, pods(gang, "w", 1, cpu(2))));
+
+        assertThat(nodesOf(result)).containsExactly("b1-1");
+    }
+
+    @Test
+    void boundPodsAcrossTwoRacksLeaveNoRackForTheRestButAZoneMay() {
+        GangInfo gang = gang("train", 3, new GangTopology(List.of(RACK, ZONE), true));
+        ClusterState state = rackState();
+        List<PodInfo> bound = pods(gang, "bound", 2, cpu(2));
+        state.occupy("a1-0", bound.get(0));
+        state.occupy("a2-0", bound.get(1));
+
+        GangPlacement result = new GangTrial(state.snapshot())
+                .attempt(withTwoBound(gang, pods(gang, "w", 1, cpu(4))));
+
+        assertThat(nodesOf(result)).singleElement().satisfies(n -> assertThat(n).startsWith("a"));
     }
 }

@@ -185,8 +185,48 @@ class InterPodAffinityTest {
         PodAffinityTerm all = new PodAffinityTerm(own.selector(), java.util.Set.of(), true, HOST);
         PodAffinityTerm noSelector = new PodAffinityTerm(null, java.util.Set.of(), true, HOST);
 
-        assertThat(own.matches(other)).isFalse();
-        assertThat(all.matches(other)).isTrue();
-        assertThat(noSelector.matches(other)).isFalse();
+        assertThat(own.matches(other, Map.of())).isFalse();
+        assertThat(all.matches(other, Map.of())).isTrue();
+        assertThat(noSelector.matches(other, Map.of())).isFalse();
+    }
+
+    @Test
+    void aNamespaceSelectorAddsTheNamespacesWhoseLabelsItSelects() {
+        PodInfo inOther = new PodInfo("other", "p", GroupKey.podGroup("other", "g"), "", 0, cpu(1),
+                PlacementConstraints.NONE, Map.of("app", "web"), InterPodTerms.NONE);
+        PodInfo inNs = new PodInfo("ns", "q", GroupKey.podGroup("ns", "g"), "", 0, cpu(1),
+                PlacementConstraints.NONE, Map.of("app", "web"), InterPodTerms.NONE);
+        List<NodeSelectorRequirement> teamA = List.of(new NodeSelectorRequirement("team",
+                NodeSelectorRequirement.Operator.In, List.of("a")));
+        PodAffinityTerm term = new PodAffinityTerm(PodAffinityTerm.ofLabels(Map.of("app", "web"), "ns", HOST)
+                .selector(), java.util.Set.of("ns"), false, teamA, HOST);
+        Map<String, Map<String, String>> labels = Map.of("other", Map.of("team", "a"), "ns", Map.of("team", "b"));
+
+        assertThat(term.matches(inOther, labels)).as("selected by its namespace's labels").isTrue();
+        assertThat(term.matches(inNs, labels)).as("named, whatever its labels").isTrue();
+        assertThat(term.matches(inOther, Map.of("other", Map.of("team", "b")))).isFalse();
+        assertThat(term.matches(inOther, Map.of())).as("a namespace without known labels").isFalse();
+    }
+
+    @Test
+    void anAntiAffinityTermKeepsAPodOffPodsOfTheNamespacesItsSelectorSelects() {
+        ClusterState state = cluster(labelled("node-0", "z"), labelled("node-1", "z"));
+        state.putNamespace("team-a", Map.of("team", "a"));
+        state.putNamespace("team-b", Map.of("team", "b"));
+        GangInfo runningGang = gang("running", 1);
+        state.occupy("node-0", new PodInfo("team-a", "web-a", runningGang.key(), "", 0, cpu(1),
+                PlacementConstraints.NONE, Map.of("app", "web"), InterPodTerms.NONE));
+        state.occupy("node-1", new PodInfo("team-b", "web-b", runningGang.key(), "", 0, cpu(1),
+                PlacementConstraints.NONE, Map.of("app", "web"), InterPodTerms.NONE));
+        PodAffinityTerm awayFromTeamA = new PodAffinityTerm(PodAffinityTerm.ofLabels(Map.of("app", "web"), "ns", HOST)
+                .selector(), java.util.Set.of(), false, List.of(new NodeSelectorRequirement("team",
+                NodeSelectorRequirement.Operator.In, List.of("a"))), HOST);
+        GangInfo gang = gang("g", 1);
+        PodInfo pod = new PodInfo("ns", "p", gang.key(), "", 0, cpu(1), PlacementConstraints.NONE, Map.of(),
+                new InterPodTerms(List.of(), List.of(awayFromTeamA), List.of()));
+
+        GangPlacement result = new GangTrial(state.snapshot()).attempt(pending(gang, List.of(pod)));
+
+        assertThat(result.placements()).extracting(PodPlacement::nodeName).containsExactly("node-1");
     }
 }

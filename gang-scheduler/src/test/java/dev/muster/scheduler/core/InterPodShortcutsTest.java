@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * discard pods, nodes are found by walking the per-shape heaps, and ScheduleAnyway spread and preferred
  * inter-pod affinity are scored from the same counts over the nodes that pass. None of it may change a
  * decision: on random clusters with running pods and sequences of gangs carrying affinities and
- * anti-affinities (required and preferred), host ports and topology spread constraints of both kinds, the trial places exactly as a plain scan of every node per pod that
+ * anti-affinities (required and preferred, by namespace names and namespaceSelectors), host ports and
+ * topology spread constraints of both kinds, the trial places exactly as a plain scan of every node per pod that
  * evaluates and scores every term against every pod directly.
  */
 class InterPodShortcutsTest {
@@ -27,6 +28,8 @@ class InterPodShortcutsTest {
     private static final String[] APPS = {"a", "b", "c"};
     private static final String[] KEYS = {HOST, ZONE};
     private static final Taint TAINT = new Taint("dedicated", "x", Taint.NO_SCHEDULE);
+    /** Pods' namespaces: two with labels a namespaceSelector selects, one the scheduler has no labels of. */
+    private static final String[] NAMESPACES = {"ns", "ns-b", "ns-c"};
 
     @Test
     void placesExactlyLikeAScanThatEvaluatesEveryTermDirectly() {
@@ -52,9 +55,13 @@ class InterPodShortcutsTest {
         ClusterState referenceState = new ClusterState();
         nodes.forEach(state::putNode);
         nodes.forEach(referenceState::putNode);
+        for (ClusterState each : List.of(state, referenceState)) {
+            each.putNamespace("ns", Map.of("team", "a"));
+            each.putNamespace("ns-b", Map.of("team", "b"));
+        }
         GangInfo running = gang("running", 1);
         for (int p = 0; p < random.nextInt(8); p++) {
-            PodInfo pod = randomPod(random, running, "running-" + p);
+            PodInfo pod = randomPod(random, running, "running-" + p, NAMESPACES[random.nextInt(3)]);
             String node = nodes.get(random.nextInt(nodes.size())).name();
             state.occupy(node, pod);
             referenceState.occupy(node, pod);
@@ -64,11 +71,12 @@ class InterPodShortcutsTest {
         for (int g = 0; g < 1 + random.nextInt(5); g++) {
             GangInfo gang = gang("g" + g, random.nextInt(8));
             List<PodInfo> pods = new ArrayList<>();
-            PodInfo shape = randomPod(random, gang, "shape");
+            String namespace = NAMESPACES[random.nextInt(3)];
+            PodInfo shape = randomPod(random, gang, "shape", namespace);
             for (int p = 0; p < 1 + random.nextInt(10); p++) {
-                PodInfo like = random.nextInt(4) == 0 ? randomPod(random, gang, "other") : shape;
-                pods.add(new PodInfo("ns", "g" + g + "-" + p, gang.key(), "", 0, like.requests(), like.constraints(),
-                        like.labels(), like.interPod()));
+                PodInfo like = random.nextInt(4) == 0 ? randomPod(random, gang, "other", namespace) : shape;
+                pods.add(new PodInfo(namespace, "g" + g + "-" + p, gang.key(), "", 0, like.requests(),
+                        like.constraints(), like.labels(), like.interPod()));
             }
 
             GangPlacement result = trial.attempt(pending(gang, pods));
@@ -81,7 +89,7 @@ class InterPodShortcutsTest {
         }
     }
 
-    private static PodInfo randomPod(Random random, GangInfo gang, String name) {
+    private static PodInfo randomPod(Random random, GangInfo gang, String name, String namespace) {
         Map<String, String> labels = random.nextInt(5) == 0 ? Map.of() : Map.of("app", APPS[random.nextInt(3)]);
         List<PodAffinityTerm> affinity = new ArrayList<>();
         List<PodAffinityTerm> anti = new ArrayList<>();
@@ -120,16 +128,27 @@ class InterPodShortcutsTest {
             ports.add(new HostPort(random.nextBoolean() ? null : "10.0.0." + random.nextInt(2),
                     random.nextBoolean() ? "TCP" : "UDP", 80 + random.nextInt(2)));
         }
-        return new PodInfo("ns", name, gang.key(), "", 0,
+        return new PodInfo(namespace, name, gang.key(), "", 0,
                 ResourceVector.builder().cpuMillis(500L * (1 + random.nextInt(6))).build(),
                 constraints, labels, new InterPodTerms(affinity, anti, ports, spread, softSpread, preferred,
                 preferredAnti));
     }
 
-    /** Mostly a label to match; sometimes only a NotIn or an Exists, which selects pods without any In. */
+    /**
+     * Mostly a label to match in namespace ns; sometimes only a NotIn or an Exists, which selects pods
+     * without any In; sometimes in the namespaces a namespaceSelector selects, besides one it names.
+     */
     private static PodAffinityTerm randomTerm(Random random) {
         String key = KEYS[random.nextInt(2)];
-        return switch (random.nextInt(5)) {
+        return switch (random.nextInt(7)) {
+            case 5 -> new PodAffinityTerm(PodAffinityTerm.ofLabels(Map.of("app", APPS[random.nextInt(3)]), "ns", key)
+                    .selector(), random.nextBoolean() ? java.util.Set.of("ns-c") : java.util.Set.of(), false,
+                    List.of(new NodeSelectorRequirement("team", NodeSelectorRequirement.Operator.In,
+                            List.of(random.nextBoolean() ? "a" : "b"))), key);
+            case 6 -> new PodAffinityTerm(List.of(new NodeSelectorRequirement("app",
+                    NodeSelectorRequirement.Operator.Exists, List.of())), java.util.Set.of(), false,
+                    List.of(new NodeSelectorRequirement("team", NodeSelectorRequirement.Operator.NotIn,
+                            List.of("a"))), key);
             case 0 -> new PodAffinityTerm(List.of(new NodeSelectorRequirement("app",
                     NodeSelectorRequirement.Operator.NotIn, List.of(APPS[random.nextInt(3)]))), java.util.Set.of("ns"),
                     false, key);
@@ -147,6 +166,10 @@ class InterPodShortcutsTest {
         private final ClusterSnapshot snapshot;
         /** Per node name, the pods on it, starting from the snapshot's. */
         private final Map<String, List<PodInfo>> pods = new HashMap<>();
+
+        private boolean selects(PodAffinityTerm term, PodInfo pod) {
+            return term.matches(pod, snapshot.namespaceLabels());
+        }
 
         Direct(ClusterSnapshot snapshot) {
             this.snapshot = snapshot;
@@ -273,22 +296,22 @@ class InterPodShortcutsTest {
                 for (NodeState other : snapshot.nodeArray()) {
                     for (PodInfo existing : pods.get(other.name())) {
                         for (WeightedPodAffinityTerm t : pod.interPod().preferredAffinity()) {
-                            score += sameDomain(node, other, t.term()) && t.term().matches(existing) ? t.weight() : 0;
+                            score += sameDomain(node, other, t.term()) && selects(t.term(), existing) ? t.weight() : 0;
                         }
                         for (WeightedPodAffinityTerm t : pod.interPod().preferredAntiAffinity()) {
-                            score -= sameDomain(node, other, t.term()) && t.term().matches(existing) ? t.weight() : 0;
+                            score -= sameDomain(node, other, t.term()) && selects(t.term(), existing) ? t.weight() : 0;
                         }
                         for (WeightedPodAffinityTerm t : existing.interPod().preferredAffinity()) {
                             concerned |= selectsFrom(other, t.term(), pod);
-                            score += sameDomain(node, other, t.term()) && t.term().matches(pod) ? t.weight() : 0;
+                            score += sameDomain(node, other, t.term()) && selects(t.term(), pod) ? t.weight() : 0;
                         }
                         for (WeightedPodAffinityTerm t : existing.interPod().preferredAntiAffinity()) {
                             concerned |= selectsFrom(other, t.term(), pod);
-                            score -= sameDomain(node, other, t.term()) && t.term().matches(pod) ? t.weight() : 0;
+                            score -= sameDomain(node, other, t.term()) && selects(t.term(), pod) ? t.weight() : 0;
                         }
                         for (PodAffinityTerm t : existing.interPod().affinity()) {
                             concerned |= selectsFrom(other, t, pod);
-                            score += sameDomain(node, other, t) && t.matches(pod) ? 1 : 0;
+                            score += sameDomain(node, other, t) && selects(t, pod) ? 1 : 0;
                         }
                     }
                 }
@@ -312,8 +335,8 @@ class InterPodShortcutsTest {
         }
 
         /** Whether the term of a pod on the node scores the pod: it selects it and the node has the key. */
-        private static boolean selectsFrom(NodeState owner, PodAffinityTerm term, PodInfo pod) {
-            return owner.info().labels().containsKey(term.topologyKey()) && term.matches(pod);
+        private boolean selectsFrom(NodeState owner, PodAffinityTerm term, PodInfo pod) {
+            return owner.info().labels().containsKey(term.topologyKey()) && selects(term, pod);
         }
 
         /** Every DoNotSchedule constraint, counting the selected pods of eligible nodes one by one. */
@@ -354,7 +377,7 @@ class InterPodShortcutsTest {
                 if (!labels.containsKey(term.topologyKey())) {
                     return false;
                 }
-                together &= anyInDomain(node, term.topologyKey(), p -> affinity.stream().allMatch(t -> t.matches(p)));
+                together &= anyInDomain(node, term.topologyKey(), p -> affinity.stream().allMatch(t -> selects(t, p)));
             }
             if (!together) {
                 boolean selectedAnywhere = false;
@@ -362,15 +385,15 @@ class InterPodShortcutsTest {
                     for (NodeState other : snapshot.nodeArray()) {
                         selectedAnywhere |= other.info().labels().containsKey(term.topologyKey())
                                 && pods.get(other.name()).stream()
-                                .anyMatch(p -> affinity.stream().allMatch(t -> t.matches(p)));
+                                .anyMatch(p -> affinity.stream().allMatch(t -> selects(t, p)));
                     }
                 }
-                if (selectedAnywhere || !affinity.stream().allMatch(t -> t.matches(pod))) {
+                if (selectedAnywhere || !affinity.stream().allMatch(t -> selects(t, pod))) {
                     return false;
                 }
             }
             for (PodAffinityTerm term : pod.interPod().antiAffinity()) {
-                if (labels.containsKey(term.topologyKey()) && anyInDomain(node, term.topologyKey(), term::matches)) {
+                if (labels.containsKey(term.topologyKey()) && anyInDomain(node, term.topologyKey(), p -> selects(term, p))) {
                     return false;
                 }
             }
@@ -379,7 +402,7 @@ class InterPodShortcutsTest {
                     for (PodAffinityTerm term : owner.interPod().antiAffinity()) {
                         String value = labels.get(term.topologyKey());
                         if (value != null && value.equals(other.info().labels().get(term.topologyKey()))
-                                && term.matches(pod)) {
+                                && selects(term, pod)) {
                             return false;
                         }
                     }

@@ -64,10 +64,11 @@ class NodePreferencesTest {
                 new PreferredTerm(10, new NodeSelectorTerm(List.of(new NodeSelectorRequirement("zone",
                         NodeSelectorRequirement.Operator.In, List.of("b"))), List.of()))));
 
-        assertThat(NodePreferences.of(weighted, nodes, new boolean[] {true, true, true}))
+        assertThat(NodePreferences.of(weighted, nodes, new boolean[] {true, true, true}, false))
                 .containsExactly(2 * 75 + 3 * 100, 2 * 100 + 3 * 100, 3 * 100);
-        assertThat(NodePreferences.of(weighted, nodes, new boolean[] {true, false, true}))
+        assertThat(NodePreferences.of(weighted, nodes, new boolean[] {true, false, true}, false))
                 .startsWith(2 * 100 + 3 * 100);
-        assertThat(NodePreferences.of(PlacementConstraints.NONE, nodes, new boolean[] {true, true, true})).isNull();
+        assertThat(NodePreferences.of(PlacementConstraints.NONE, nodes, new boolean[] {true, true, true}, false))
+                .isNull();
     }
 }

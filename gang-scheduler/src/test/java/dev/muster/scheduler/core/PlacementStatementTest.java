@@ -32,7 +32,7 @@ class PlacementStatementTest {
 
     /** The index of 3-cpu pods, which fit node-1 only until the bound pod's room is freed. */
     private static ShapeIndex threeCpuIndex(ClusterSnapshot snapshot, NodeChanges changes) {
-        return new ShapeIndex(BOUND.shape(), snapshot.nodeArray(), NodeScoring.MOST_ALLOCATED, changes);
+        return new ShapeIndex(BOUND.shape(), snapshot.nodeArray(), NodeScoring.MOST_ALLOCATED, changes, false);
     }
 
     private static long slotsNow(ShapeIndex index, NodeChanges changes) {
@@ -48,7 +48,7 @@ class PlacementStatementTest {
         ShapeIndex index = threeCpuIndex(snapshot, changes);
         assertThat(slotsNow(index, changes)).isEqualTo(1);
 
-        PlacementStatement statement = new PlacementStatement(changes, new PodLayout(snapshot.nodeArray()));
+        PlacementStatement statement = new PlacementStatement(changes, new PodLayout(snapshot));
         statement.evict(BOUND, snapshot.node("node-0").orElseThrow());
         assertThat(requestedByNode(snapshot)).isEqualTo(requestedByNode(cluster(node("node-0", 4), node("node-1", 4))
                 .snapshot()));
@@ -67,7 +67,7 @@ class PlacementStatementTest {
         NodeState node0 = snapshot.node("node-0").orElseThrow();
         PodInfo whole = pod(NEW_GANG, "new-0", "", cpu(4));
 
-        PlacementStatement statement = new PlacementStatement(changes, new PodLayout(snapshot.nodeArray()));
+        PlacementStatement statement = new PlacementStatement(changes, new PodLayout(snapshot));
         statement.evict(BOUND, node0);
         statement.allocate(whole, node0);
         statement.commit();
@@ -83,10 +83,10 @@ class PlacementStatementTest {
         ClusterSnapshot snapshot = twoNodesOneBound().snapshot();
         NodeState node1 = snapshot.node("node-1").orElseThrow();
         PodInfo pending = pod(NEW_GANG, "new-0", "", cpu(1));
-        PlacementStatement committed = new PlacementStatement(new NodeChanges(snapshot.nodeCount()), new PodLayout(snapshot.nodeArray()));
+        PlacementStatement committed = new PlacementStatement(new NodeChanges(snapshot.nodeCount()), new PodLayout(snapshot));
         committed.allocate(pending, node1);
         committed.commit();
-        PlacementStatement discarded = new PlacementStatement(new NodeChanges(snapshot.nodeCount()), new PodLayout(snapshot.nodeArray()));
+        PlacementStatement discarded = new PlacementStatement(new NodeChanges(snapshot.nodeCount()), new PodLayout(snapshot));
         discarded.discard();
 
         assertThatThrownBy(() -> committed.allocate(pending, node1)).isInstanceOf(IllegalStateException.class);
