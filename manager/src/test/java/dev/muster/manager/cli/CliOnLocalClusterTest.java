@@ -34,9 +34,9 @@ import static org.awaitility.Awaitility.await;
  * with children {@code research} and {@code archive} (Closed), and {@code default}, which the manager creates.
  * Every command's output is compared whole, with ages made 3d by {@link CliRunner}'s clock.
  *
- * <p>The queues' status is written here ({@link QueueFixtures}), as the scheduler would write it after a cycle on this workload
- * (research's weight 3 against default's 1 gives it 9 of the 12 GPUs as fair share): the commands show what
- * is on the object, whoever wrote it.
+ * <p>The queues' status is the scheduler's, after its cycles on this workload (org's weight 3 against default's 1
+ * gives it 9 of the 12 GPUs as fair share; the job of the Closed queue archive waits there, and the scheduler's
+ * queue lists only the gangs it tries, so eval is 2nd and giant 3rd).
  */
 class CliOnLocalClusterTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -120,12 +120,9 @@ class CliOnLocalClusterTest {
         await().atMost(PATIENCE).until(() -> muster.run("jobs", "-n", "team-b").out().contains("Suspended")
                 && reason("team-b", "old").equals(JobFacts.QUEUE_CLOSED) && reason("team-b", "lost").equals(JobFacts.QUEUE_NOT_FOUND));
         await().atMost(PATIENCE).until(() -> cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get() != null);
-        Map<String, String> trains = Map.of("cpu", "7", "memory", "26Gi", GPU, "12");
-        QueueFixtures.writeStatus(cluster.client(), "org", QueueFixtures.status(trains, Map.of(GPU, "9"), trains, 0, 1));
-        QueueFixtures.writeStatus(cluster.client(), "research", QueueFixtures.status(trains, Map.of(GPU, "9"), trains, 0, 1));
-        QueueFixtures.writeStatus(cluster.client(), "archive", QueueFixtures.status(Map.of(), Map.of(), Map.of(), 0, 0));
-        QueueFixtures.writeStatus(cluster.client(), Queue.DEFAULT, QueueFixtures.status(Map.of(GPU, "0"), Map.of(GPU, "3"),
-                Map.of("cpu", "8", "memory", "32Gi", GPU, "28"), 3, 0));
+        // The scheduler writes the queues' status after its cycles; wait until it tells of every waiting gang.
+        await().atMost(PATIENCE).until(() -> pendingGangs(Queue.DEFAULT) == 3 && pendingGangs("archive") == 1
+                && pendingGangs("org") == 1);
         for (String name : new String[]{"tune", "eval", "giant"}) {
             await().atMost(PATIENCE).until(() -> muster.run("describe", "job", name).out().contains("Unschedulable"));
         }
@@ -243,7 +240,7 @@ class CliOnLocalClusterTest {
                   3d    Normal    Created            Job/eval        Pending: waiting for 1 of 1 pods to start (minAvailable 1)
                   3d    Warning   FailedScheduling   PodGroup/eval   %<s
                 Why it waits:
-                  3rd in the scheduler's queue; %<s
+                  2nd in the scheduler's queue; %<s
                 """.formatted(NO_GPUS + " The gang needs 1 pod(s) placed at once for minMember 1."));
     }
 
@@ -263,25 +260,26 @@ class CliOnLocalClusterTest {
         assertThat(muster.run("describe", "job", "giant", "--manager-url", managerUrl).out()).endsWith("""
                 Why it waits:
                   can never run: each worker pod asks for 16 nvidia.com/gpu, the largest node has 4
-                  4th in the scheduler's queue; %s The gang needs 1 pod(s) placed at once for minMember 1.
+                  3rd in the scheduler's queue; %s The gang needs 1 pod(s) placed at once for minMember 1.
                 """.formatted(NO_GPUS));
     }
 
     @Test
     void queuesShowTheirSpecAndWhatTheSchedulerWroteInTheirStatus() {
-        assertThat(muster.run("queues")).isEqualTo(ok("""
-                NAME       PARENT   WEIGHT   STATE    GUARANTEE          LIMIT               ALLOCATED                             FAIR SHARE         PENDING   RUNNING
-                archive    org      1        Closed   nvidia.com/gpu=2   <none>              <none>                                <none>             0         0
-                default    <none>   1        Open     <none>             <none>              nvidia.com/gpu=0                      nvidia.com/gpu=3   3         0
-                org        <none>   3        Open     nvidia.com/gpu=6   nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=12   nvidia.com/gpu=9   0         1
-                research   org      2        Open     nvidia.com/gpu=4   nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=12   nvidia.com/gpu=9   0         1
-                """));
+        // Amount changes are written paced (the counter-write interval): wait for the last of them.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(muster.run("queues")).isEqualTo(ok("""
+                NAME       PARENT   WEIGHT   STATE    GUARANTEE          LIMIT               ALLOCATED                             FAIR SHARE                           PENDING   RUNNING
+                archive    org      1        Closed   nvidia.com/gpu=2   <none>              <none>                                <none>                               1         0
+                default    <none>   1        Open     <none>             <none>              <none>                                cpu=8,memory=32Gi,nvidia.com/gpu=3   3         0
+                org        <none>   3        Open     nvidia.com/gpu=6   nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=9   1         1
+                research   org      2        Open     nvidia.com/gpu=4   nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=12   cpu=7,memory=26Gi,nvidia.com/gpu=9   0         1
+                """)));
         assertThat(muster.run("q")).isEqualTo(muster.run("queues"));
     }
 
     @Test
     void describeAQueueShowsItsResourcesConditionsAndJobs() {
-        assertThat(muster.run("describe", "queue", "research")).isEqualTo(ok("""
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(muster.run("describe", "queue", "research")).isEqualTo(ok("""
                 Name:           research
                 Parent:         org
                 Children:       <none>
@@ -293,8 +291,8 @@ class CliOnLocalClusterTest {
                 Age:            3d
                 Resources:
                   RESOURCE         GUARANTEE   LIMIT   ALLOCATED   FAIR SHARE   DEMAND
-                  cpu              -           -       7           -            7
-                  memory           -           -       26Gi        -            26Gi
+                  cpu              -           -       7           7            7
+                  memory           -           -       26Gi        26Gi         26Gi
                   nvidia.com/gpu   4           12      12          9            12
                 Conditions:
                   TYPE    STATUS   REASON   AGE   MESSAGE
@@ -302,7 +300,7 @@ class CliOnLocalClusterTest {
                 Jobs:
                   NAMESPACE   NAME    PHASE     REASON                TASKS                    AGE
                   default     train   Running   MinAvailableReached   master 1/1, worker 3/3   3d
-                """));
+                """)));
         assertThat(muster.run("describe", "q", "org").out()).contains("""
                 Parent:         <none>
                 Children:       archive, research
@@ -409,6 +407,11 @@ class CliOnLocalClusterTest {
         Job job = cluster.client().resources(Job.class).withName(name).get();
         return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
                 : job.getStatus().getState().getPhase();
+    }
+
+    private static int pendingGangs(String queue) {
+        Queue q = cluster.client().resources(Queue.class).withName(queue).get();
+        return q == null || q.getStatus() == null || q.getStatus().getPending() == null ? -1 : q.getStatus().getPending();
     }
 
     private static String reason(String namespace, String name) {

@@ -36,15 +36,14 @@ import static org.awaitility.Awaitility.await;
  * {@code dashboard-workload.yaml} applied and settled, and a headless chromium pointed at the dashboard.
  *
  * <p>The settled workload: {@code train} (2 × 4 GPUs) Running, holding two nodes' GPUs; {@code llm}
- * (2 × 6 GPUs) Pending, first in the scheduler's queue, since no node has 6; {@code quick} Completed. The
+ * (2 × 6 GPUs) Pending, first in the scheduler's queue, held by its queue's limit (and no node has 6 GPUs
+ * anyway); {@code quick} Completed. The
  * queues: {@code default}, and {@code org} (guarantee 4 GPUs, limit 12) with children {@code research} (weight
  * 2, guarantee 4 GPUs, limit 8), which {@code train} and {@code llm} are in, and {@code vision} (limit 16 GPUs,
- * above its parent's: not valid). Their status is written here as the scheduler
- * would write it on this workload ({@link QueueFixtures}).
+ * above its parent's: not valid). Their status is the scheduler's.
  */
 final class Dashboard implements AutoCloseable {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final String GPU = "nvidia.com/gpu";
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
@@ -91,13 +90,12 @@ final class Dashboard implements AutoCloseable {
             await().atMost(PATIENCE).until(() -> dashboard.phase("train") == JobPhase.Running
                     && dashboard.phase("quick") == JobPhase.Completed && dashboard.phase("llm") == JobPhase.Pending
                     && client.resources(Queue.class).withName(Queue.DEFAULT).get() != null);
-            Map<String, String> trains = Map.of("cpu", "4", "memory", "16Gi", GPU, "8");
-            Map<String, String> demand = Map.of("cpu", "8", "memory", "32Gi", GPU, "20");
-            QueueFixtures.writeStatus(client, "org", QueueFixtures.status(trains, Map.of(GPU, "8"), demand, 1, 1));
-            QueueFixtures.writeStatus(client, "research", QueueFixtures.status(trains, Map.of(GPU, "8"), demand, 1, 1));
-            QueueFixtures.writeStatus(client, "vision", QueueFixtures.status(Map.of(), Map.of(), Map.of(), 0, 0));
-            QueueFixtures.writeStatus(client, Queue.DEFAULT, QueueFixtures.status(Map.of(GPU, "0"), Map.of(GPU, "4"),
-                    Map.of(), 0, 0));
+            // The queues' status is the scheduler's: wait until it tells of research's running and waiting gang.
+            await().atMost(PATIENCE).until(() -> {
+                Queue research = client.resources(Queue.class).withName("research").get();
+                return research.getStatus() != null && Integer.valueOf(1).equals(research.getStatus().getPending())
+                        && Integer.valueOf(1).equals(research.getStatus().getRunning());
+            });
             return dashboard;
         } catch (Exception | AssertionError e) {
             // The caller gets no Dashboard to close: do not leave a browser and a cluster running.

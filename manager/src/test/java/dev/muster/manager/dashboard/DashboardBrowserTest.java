@@ -38,6 +38,8 @@ class DashboardBrowserTest {
         }
     }
 
+    private static final String LLM_HELD = "Queue research holds 8 nvidia.com/gpu of its limit of 8; the gang requests 12 more.";
+
     @Test
     void queuesPageShowsEachQueueInItsTreeWithItsAmountsPerResourceAndItsWaitingGangs() {
         dashboard.open("#/queues", By.cssSelector("tr[data-queue='research'] li[data-gang='default/llm']"));
@@ -55,10 +57,12 @@ class DashboardBrowserTest {
                 .isCloseTo(110, within(0.01));
         assertThat(text(research + "[data-resource='cpu'] .guarantee")).isEqualTo("-");
         assertThat(text(research + "li[data-gang='default/llm'] .position"))
-                .isEqualTo("1st in the scheduler's queue, NotEnoughResources");
+                .isEqualTo("1st in the scheduler's queue, QueueLimitReached");
         assertThat(dashboard.browser.findElements(By.cssSelector(research + ".invalid"))).isEmpty();
         assertThat(text("#queues-table tr[data-queue='vision'] .invalid")).startsWith("InvalidSpec: spec.limit");
-        assertThat(text("#queues-table tr[data-queue='default'] [data-resource='nvidia.com/gpu'] .fairShare")).isEqualTo("4");
+        // default asks for nothing: the scheduler gives it no share of any resource, so it has no resource rows.
+        assertThat(dashboard.browser.findElements(By.cssSelector("#queues-table tr[data-queue='default'] [data-resource]")))
+                .isEmpty();
     }
 
     @Test
@@ -67,8 +71,9 @@ class DashboardBrowserTest {
         String llm = "#queue-table tr[data-gang='default/llm'] ";
         assertThat(text(llm + ".position")).isEqualTo("1");
         assertThat(text(llm + ".pods")).isEqualTo("0 pending, quorum 2");
-        assertThat(text(llm + ".state")).isEqualTo("NotEnoughResources");
-        assertThat(text(llm + ".message")).contains("3 Insufficient nvidia.com/gpu");
+        // research's limit of 8 GPUs holds llm before any node is tried.
+        assertThat(text(llm + ".state")).isEqualTo("QueueLimitReached");
+        assertThat(text(llm + ".message")).isEqualTo(LLM_HELD);
         assertThat(attributes("#queue-table tr[data-gang]", "data-gang")).containsExactly("default/llm");
         // train's two pods hold 4 GPUs, 2 cpu and 8Gi each; quick has finished and holds nothing.
         assertThat(text("#cluster-resources [data-resource='nvidia.com/gpu']")).isEqualTo("8 / 12");
@@ -107,11 +112,10 @@ class DashboardBrowserTest {
     @Test
     void aWaitingJobsPageSaysWhereItIsInTheQueueAndWhy() {
         dashboard.open("#/job/default/llm", By.id("why-waits"));
-        assertThat(text("#why-waits")).startsWith("1st in the scheduler's queue (NotEnoughResources, priority 0): ")
-                .contains("3 Insufficient nvidia.com/gpu");
+        assertThat(text("#why-waits")).isEqualTo("1st in the scheduler's queue (QueueLimitReached, priority 0): " + LLM_HELD);
         assertThat(text("#job-phase")).isEqualTo("Pending");
         assertThat(text("#no-pods")).isEqualTo("No pods: the gang has not been admitted.");
-        assertThat(text("#podgroup-conditions tr[data-type='Unschedulable']")).contains("True").contains("NotEnoughResources");
+        assertThat(text("#podgroup-conditions tr[data-type='Unschedulable']")).contains("True").contains("QueueLimitReached");
     }
 
     @Test
