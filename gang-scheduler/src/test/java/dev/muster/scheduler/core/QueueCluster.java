@@ -52,6 +52,13 @@ final class QueueCluster {
         final Duration runtime;
         final long gpusEach;
         Instant startedAt;
+        /**
+         * For a job whose pods are created only once its gang is admitted (a Muster Job's), how long after
+         * the admission they are; {@code null}: its pods exist from the start.
+         */
+        Duration creationDelay;
+        /** When its gang was admitted (its first admission), for a job whose pods wait for it. */
+        Instant admittedAt;
         /** When it ended; its pods left their nodes then, and {@link #bound} says where they ran. */
         Instant endedAt;
         int evicted;
@@ -68,6 +75,11 @@ final class QueueCluster {
         PodInfo newPod() {
             return new PodInfo("ns", gang.key().name() + "-" + podGeneration++, gang.key(), "", gang.priority(),
                     QueueFixtures.gpus(gpusEach), Map.of());
+        }
+
+        /** Whether its workload still waits for its gang's admission, or the delay after it, to create its pods. */
+        boolean podsNotCreated(Instant now) {
+            return creationDelay != null && (admittedAt == null || now.isBefore(admittedAt.plus(creationDelay)));
         }
 
         long gpusBound() {
@@ -116,7 +128,9 @@ final class QueueCluster {
             if (job.endedAt != null) {
                 continue;
             }
-            if (!job.pending.isEmpty()) {
+            if (job.podsNotCreated(now)) {
+                pending.add(new PendingGang(job.gang, List.of(), job.bound.size(), Map.of(), null, job.pending));
+            } else if (!job.pending.isEmpty()) {
                 pending.add(new PendingGang(job.gang, job.pending, job.bound.size(), Map.of()));
             }
             if (job.startedAt != null) {
@@ -125,6 +139,10 @@ final class QueueCluster {
         }
         CyclePlan plan = planner.plan(state.snapshot(), pending, running, queues, now);
         for (GangPlacement result : plan.placements()) {
+            Job admitted = jobs.get(result.gang().key());
+            if (result.outcome() == GangPlacement.Outcome.ADMITTED && admitted.admittedAt == null) {
+                admitted.admittedAt = now;
+            }
             if (!result.placed()) {
                 continue;
             }
