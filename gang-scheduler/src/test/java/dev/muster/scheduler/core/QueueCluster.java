@@ -30,11 +30,23 @@ final class QueueCluster {
     private final List<Terminating> terminating = new ArrayList<>();
     private int podGeneration;
 
-    QueueCluster(int nodes, CoschedulingArgs args) {
+    /** What every pod requests besides its GPUs. */
+    private final ResourceVector podExtra;
+
+    /**
+     * Nodes of 8 GPUs with {@code nodeExtra} allocatable besides, and pods requesting {@code podExtra}
+     * besides their GPUs.
+     */
+    QueueCluster(int nodes, CoschedulingArgs args, ResourceVector nodeExtra, ResourceVector podExtra) {
         for (int i = 1; i <= nodes; i++) {
-            state.putNode(QueueFixtures.gpuNode("n" + i));
+            state.putNode(QueueFixtures.gpuNode("n" + i, nodeExtra));
         }
+        this.podExtra = podExtra;
         planner = new QueuePlanner(args);
+    }
+
+    QueueCluster(int nodes, CoschedulingArgs args) {
+        this(nodes, args, ResourceVector.ZERO, ResourceVector.ZERO);
     }
 
     QueueCluster(int nodes) {
@@ -74,7 +86,7 @@ final class QueueCluster {
 
         PodInfo newPod() {
             return new PodInfo("ns", gang.key().name() + "-" + podGeneration++, gang.key(), "", gang.priority(),
-                    QueueFixtures.gpus(gpusEach), Map.of());
+                    QueueFixtures.gpus(gpusEach).plus(podExtra), Map.of());
         }
 
         /** Whether its workload still waits for its gang's admission, or the delay after it, to create its pods. */

@@ -16,8 +16,23 @@ class QueueScenariosTest {
 
     @Test
     void scenario1HeavierQueueReclaimsWholeGangsThenNothingMoves() {
-        QueueCluster cluster = new QueueCluster(4).queue(queue("A", null, 1, 0, null, DEFAULTS))
-                .queue(queue("B", null, 3, 0, null, DEFAULTS));
+        assertScenario1(new QueueCluster(4));
+    }
+
+    /**
+     * Scenario 1 with pods that also request cpu and memory, of which the nodes have plenty: only the
+     * GPUs are contended, so the cpu and memory B would take beyond A's fair share of them (A's demand,
+     * nothing being short) do not block the reclaim, and the evictions are the GPU-only ones.
+     */
+    @Test
+    void scenario1WithCpuAndMemoryRequestedBesidesTheGpus() {
+        ResourceVector plenty = ResourceVector.builder().cpuMillis(64_000).memoryBytes(256L << 30).build();
+        ResourceVector perPod = ResourceVector.builder().cpuMillis(1_000).memoryBytes(1L << 30).build();
+        assertScenario1(new QueueCluster(4, CoschedulingArgs.defaults(), plenty, perPod));
+    }
+
+    private static void assertScenario1(QueueCluster cluster) {
+        cluster.queue(queue("A", null, 1, 0, null, DEFAULTS)).queue(queue("B", null, 3, 0, null, DEFAULTS));
         for (int i = 1; i <= 8; i++) {
             cluster.submit("a" + i, "A", 4, 1, 4);
         }
