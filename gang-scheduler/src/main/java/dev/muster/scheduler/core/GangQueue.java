@@ -142,6 +142,18 @@ public final class GangQueue {
         return results;
     }
 
+    /**
+     * Records an admission made outside this queue's trials, as one of its own: a gang admitted to the
+     * room evicted for it ({@link QueuePlanner}'s promises). It is then tried first in later cycles, as
+     * admitted gangs are, so its room goes to no gang after it, and its admission timeout runs from now.
+     */
+    void recordAdmission(GangPlacement admission, Instant now) {
+        if (admission.outcome() != GangPlacement.Outcome.ADMITTED) {
+            throw new IllegalArgumentException("Not an admission: " + admission.outcome());
+        }
+        record(admission, false, now);
+    }
+
     private static PendingGang next(Iterator<PendingGang> first, TrialSequence sequence) {
         return first.hasNext() ? first.next() : sequence.next();
     }

@@ -18,6 +18,8 @@ final class QueueLedger {
     private final long[][] allocated;
     private final long[][] demand;
     private final double[][] fair;
+    /** What the schedulable nodes have free at the start of the cycle, per dimension. */
+    private final long[] free;
     private final int[] pendingGangs;
     private final int[] runningGangs;
 
@@ -37,9 +39,12 @@ final class QueueLedger {
         pendingGangs = new int[n];
         runningGangs = new int[n];
         long[] capacity = new long[dims];
+        free = new long[dims];
         for (NodeState node : snapshot.nodeArray()) {
             if (node.info().schedulable()) {
                 add(capacity, node.info().allocatable(), 1);
+                add(free, node.info().allocatable(), 1);
+                add(free, node.requested(), -1);
             }
             for (PodInfo pod : node.snapshotPods()) {
                 int leaf = leafOfGang(pod.group());
@@ -105,6 +110,30 @@ final class QueueLedger {
 
     int dims() {
         return dims;
+    }
+
+    /**
+     * The resources contended for the gang: those the schedulable nodes together have less of free than
+     * its pods (those to place and those its workload will create) request. When there is enough of each
+     * in total and the gang waits only because the free room is split across nodes, every resource it
+     * requests is contended, since no one of them can be singled out.
+     */
+    boolean[] contendedFor(PendingGang gang) {
+        long[] wanted = requests(gang.pending());
+        long[] expected = requests(gang.expected());
+        boolean[] contended = new boolean[dims];
+        boolean any = false;
+        for (int d = 0; d < dims; d++) {
+            wanted[d] += expected[d];
+            contended[d] = d != ResourceVector.PODS_DIM && wanted[d] > 0 && free[d] < wanted[d];
+            any |= contended[d];
+        }
+        if (!any) {
+            for (int d = 0; d < dims; d++) {
+                contended[d] = d != ResourceVector.PODS_DIM && wanted[d] > 0;
+            }
+        }
+        return contended;
     }
 
     /** Allocation over fair share on the dominant resource. */

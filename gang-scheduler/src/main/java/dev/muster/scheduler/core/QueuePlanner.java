@@ -60,7 +60,13 @@ public final class QueuePlanner {
         List<QueueHold> holds = new ArrayList<>();
         List<PendingGang> others = tryPromised(snapshot, gangs, ledger, placements, holds);
         QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, now));
+        List<GangPlacement> admittedByPromise = placements.stream()
+                .filter(result -> result.outcome() == GangPlacement.Outcome.ADMITTED).toList();
         placements.addAll(gangQueue.plan(snapshot, others, now, order));
+        // A promise ends with the admission, while the pods are still to be created: from the next cycle
+        // on the gang queue holds the room, as for the gangs it admits itself, and tries the gang first.
+        // Recorded after this cycle's plan, which leaves the promised gangs out and would forget them.
+        admittedByPromise.forEach(result -> gangQueue.recordAdmission(result, now));
         holds.addAll(order.holds());
 
         List<PendingGang> waiting = new ArrayList<>();
@@ -99,8 +105,8 @@ public final class QueuePlanner {
     }
 
     /**
-     * Tries the promised gangs, oldest promise first, each keeping whatever room it finds; returns the
-     * gangs left for the queues' order.
+     * Tries the promised gangs, oldest promise first, each keeping whatever room it finds; a gang admitted
+     * there is handed to the gang queue as admitted. Returns the gangs left for the queues' order.
      */
     private List<PendingGang> tryPromised(ClusterSnapshot snapshot, Collection<PendingGang> gangs, QueueLedger ledger,
                                           List<GangPlacement> placements, List<QueueHold> holds) {

@@ -7,16 +7,21 @@ import java.util.Map;
  * What a gang of one queue may reclaim from the others ({@code docs/queues.md}), as the {@link VictimBudget}
  * of its victim search. The two queues are compared at the level just below their common ancestor: the
  * waiting side {@code W} (the waiting queue or its ancestor there) and the victim side {@code V}. Taking
- * pods from {@code V}, with what the set took before, is allowed only if, on every resource:
+ * pods from {@code V}, with what the set took before, is allowed only if:
  *
  * <ul>
- *   <li>{@code V} keeps at least its fair share: reclaim takes only what a queue holds above it;</li>
- *   <li>{@code V} and the victim's own queue keep at least their guarantee;</li>
- *   <li>the waiting queue, and {@code W}, hold at most their fair share with everything taken: a queue
- *       never evicts in order to borrow;</li>
- *   <li>{@code W}'s share then is at most {@code V}'s: a reclaim never turns the tables, so two queues
- *       cannot reclaim from each other in turn.</li>
+ *   <li>on every resource contended for the waiting gang ({@link QueueLedger#contendedFor}), {@code V}
+ *       keeps at least its fair share (reclaim takes only what a queue holds above it), and the waiting
+ *       queue, and {@code W}, hold at most their fair share with everything taken (a queue never evicts
+ *       in order to borrow);</li>
+ *   <li>on every resource, {@code V} and the victim's own queue keep at least their guarantee;</li>
+ *   <li>{@code W}'s share (on its dominant resource) then is at most {@code V}'s: a reclaim never turns
+ *       the tables, so two queues cannot reclaim from each other in turn.</li>
  * </ul>
+ *
+ * <p>The fair-share rules leave out the resources that are not contended: where there is plenty (cpu and
+ * memory on a GPU cluster, say) a queue's fair share is its demand, so no queue is above it and any pod
+ * requesting some would block every reclaim, though freeing it costs no one their share.
  *
  * <p>Every rule only tightens as more is taken, so the budget is monotone, as the search wants.
  */
@@ -27,11 +32,14 @@ final class ReclaimBudget implements VictimBudget {
     private final QueueLedger ledger;
     private final QueueTree tree;
     private final int waitingLeaf;
+    /** Per dimension, whether the fair-share rules apply to it: the resources contended for the waiting gang. */
+    private final boolean[] contended;
 
-    ReclaimBudget(QueueLedger ledger, int waitingLeaf) {
+    ReclaimBudget(QueueLedger ledger, int waitingLeaf, boolean[] contended) {
         this.ledger = ledger;
         this.tree = ledger.tree();
         this.waitingLeaf = waitingLeaf;
+        this.contended = contended;
     }
 
     /** Whether the running gang's queue is one the waiting queue may reclaim from at all, before any take. */
@@ -42,7 +50,7 @@ final class ReclaimBudget implements VictimBudget {
             return false;
         }
         for (int d = 0; d < ledger.dims(); d++) {
-            if (d != ResourceVector.PODS_DIM && ledger.allocated(sides[1], d) > ledger.fair(sides[1], d) + EPSILON) {
+            if (contended[d] && ledger.allocated(sides[1], d) > ledger.fair(sides[1], d) + EPSILON) {
                 return true;
             }
         }
@@ -76,10 +84,13 @@ final class ReclaimBudget implements VictimBudget {
             if (d == ResourceVector.PODS_DIM || these[d] == 0 && total[d] == 0) {
                 continue;
             }
-            if (ledger.allocated(victimSide, d) - fromVictimSide[d] < ledger.fair(victimSide, d) - EPSILON
-                    || below(victimSide, d, fromVictimSide[d]) || below(victimLeaf, d, fromVictimLeaf[d])
+            if (below(victimSide, d, fromVictimSide[d]) || below(victimLeaf, d, fromVictimLeaf[d])) {
+                return false;
+            }
+            if (contended[d]
+                    && (ledger.allocated(victimSide, d) - fromVictimSide[d] < ledger.fair(victimSide, d) - EPSILON
                     || ledger.allocated(waitingLeaf, d) + total[d] > ledger.fair(waitingLeaf, d) + EPSILON
-                    || ledger.allocated(waitingSide, d) + fromVictimSide[d] > ledger.fair(waitingSide, d) + EPSILON) {
+                    || ledger.allocated(waitingSide, d) + fromVictimSide[d] > ledger.fair(waitingSide, d) + EPSILON)) {
                 return false;
             }
         }

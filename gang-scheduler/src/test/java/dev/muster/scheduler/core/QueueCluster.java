@@ -30,11 +30,23 @@ final class QueueCluster {
     private final List<Terminating> terminating = new ArrayList<>();
     private int podGeneration;
 
-    QueueCluster(int nodes, CoschedulingArgs args) {
+    /** What every pod requests besides its GPUs. */
+    private final ResourceVector podExtra;
+
+    /**
+     * Nodes of 8 GPUs with {@code nodeExtra} allocatable besides, and pods requesting {@code podExtra}
+     * besides their GPUs.
+     */
+    QueueCluster(int nodes, CoschedulingArgs args, ResourceVector nodeExtra, ResourceVector podExtra) {
         for (int i = 1; i <= nodes; i++) {
-            state.putNode(QueueFixtures.gpuNode("n" + i));
+            state.putNode(QueueFixtures.gpuNode("n" + i, nodeExtra));
         }
+        this.podExtra = podExtra;
         planner = new QueuePlanner(args);
+    }
+
+    QueueCluster(int nodes, CoschedulingArgs args) {
+        this(nodes, args, ResourceVector.ZERO, ResourceVector.ZERO);
     }
 
     QueueCluster(int nodes) {
@@ -52,6 +64,13 @@ final class QueueCluster {
         final Duration runtime;
         final long gpusEach;
         Instant startedAt;
+        /**
+         * For a job whose pods are created only once its gang is admitted (a Muster Job's), how long after
+         * the admission they are; {@code null}: its pods exist from the start.
+         */
+        Duration creationDelay;
+        /** When its gang was admitted (its first admission), for a job whose pods wait for it. */
+        Instant admittedAt;
         /** When it ended; its pods left their nodes then, and {@link #bound} says where they ran. */
         Instant endedAt;
         int evicted;
@@ -67,7 +86,12 @@ final class QueueCluster {
 
         PodInfo newPod() {
             return new PodInfo("ns", gang.key().name() + "-" + podGeneration++, gang.key(), "", gang.priority(),
-                    QueueFixtures.gpus(gpusEach), Map.of());
+                    QueueFixtures.gpus(gpusEach).plus(podExtra), Map.of());
+        }
+
+        /** Whether its workload still waits for its gang's admission, or the delay after it, to create its pods. */
+        boolean podsNotCreated(Instant now) {
+            return creationDelay != null && (admittedAt == null || now.isBefore(admittedAt.plus(creationDelay)));
         }
 
         long gpusBound() {
@@ -116,7 +140,9 @@ final class QueueCluster {
             if (job.endedAt != null) {
                 continue;
             }
-            if (!job.pending.isEmpty()) {
+            if (job.podsNotCreated(now)) {
+                pending.add(new PendingGang(job.gang, List.of(), job.bound.size(), Map.of(), null, job.pending));
+            } else if (!job.pending.isEmpty()) {
                 pending.add(new PendingGang(job.gang, job.pending, job.bound.size(), Map.of()));
             }
             if (job.startedAt != null) {
@@ -125,6 +151,10 @@ final class QueueCluster {
         }
         CyclePlan plan = planner.plan(state.snapshot(), pending, running, queues, now);
         for (GangPlacement result : plan.placements()) {
+            Job admitted = jobs.get(result.gang().key());
+            if (result.outcome() == GangPlacement.Outcome.ADMITTED && admitted.admittedAt == null) {
+                admitted.admittedAt = now;
+            }
             if (!result.placed()) {
                 continue;
             }

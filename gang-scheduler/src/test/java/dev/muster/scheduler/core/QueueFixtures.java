@@ -20,7 +20,13 @@ final class QueueFixtures {
 
     /** A node of 8 GPUs and 110 pod slots. */
     static NodeInfo gpuNode(String name) {
-        return new NodeInfo(name, Map.of(), ResourceVector.builder().set(GPU, 8).pods(110).build(), true, false);
+        return gpuNode(name, ResourceVector.ZERO);
+    }
+
+    /** A node of 8 GPUs and 110 pod slots, with {@code extra} allocatable besides. */
+    static NodeInfo gpuNode(String name, ResourceVector extra) {
+        return new NodeInfo(name, Map.of(), ResourceVector.builder().set(GPU, 8).pods(110).build().plus(extra), true,
+                false);
     }
 
     /** A cluster of {@code count} 8-GPU nodes n01, n02, ... */

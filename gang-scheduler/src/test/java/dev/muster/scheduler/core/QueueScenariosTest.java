@@ -16,8 +16,23 @@ class QueueScenariosTest {
 
     @Test
     void scenario1HeavierQueueReclaimsWholeGangsThenNothingMoves() {
-        QueueCluster cluster = new QueueCluster(4).queue(queue("A", null, 1, 0, null, DEFAULTS))
-                .queue(queue("B", null, 3, 0, null, DEFAULTS));
+        assertScenario1(new QueueCluster(4));
+    }
+
+    /**
+     * Scenario 1 with pods that also request cpu and memory, of which the nodes have plenty: only the
+     * GPUs are contended, so the cpu and memory B would take beyond A's fair share of them (A's demand,
+     * nothing being short) do not block the reclaim, and the evictions are the GPU-only ones.
+     */
+    @Test
+    void scenario1WithCpuAndMemoryRequestedBesidesTheGpus() {
+        ResourceVector plenty = ResourceVector.builder().cpuMillis(64_000).memoryBytes(256L << 30).build();
+        ResourceVector perPod = ResourceVector.builder().cpuMillis(1_000).memoryBytes(1L << 30).build();
+        assertScenario1(new QueueCluster(4, CoschedulingArgs.defaults(), plenty, perPod));
+    }
+
+    private static void assertScenario1(QueueCluster cluster) {
+        cluster.queue(queue("A", null, 1, 0, null, DEFAULTS)).queue(queue("B", null, 3, 0, null, DEFAULTS));
         for (int i = 1; i <= 8; i++) {
             cluster.submit("a" + i, "A", 4, 1, 4);
         }
@@ -41,6 +56,44 @@ class QueueScenariosTest {
 
         cluster.runUntil(at(40 + 600), SECOND);
         assertThat(cluster.evictions).hasSize(6);
+        assertThat(cluster.gpus("A")).isEqualTo(8);
+        assertThat(cluster.gpus("B")).isEqualTo(24);
+    }
+
+    /**
+     * Scenario 1 with B's gangs as a Muster Job's: their pods are created only once the gang is admitted,
+     * a few cycles later, and evicted pods take a while to leave. A gang admitted through its promise
+     * keeps the room it was admitted to until its pods bind there: a gang of higher priority arriving
+     * meanwhile does not take it, and no gang preempts twice.
+     */
+    @Test
+    void scenario1GangsAdmittedThroughTheirPromiseKeepTheirRoom() {
+        QueuePreemption noWithinQueue = new QueuePreemption(QueuePreemption.WithinQueue.NEVER, true,
+                DEFAULTS.reclaimDelay());
+        QueueCluster cluster = new QueueCluster(4).queue(queue("A", null, 1, 0, null, DEFAULTS))
+                .queue(queue("B", null, 3, 0, null, noWithinQueue));
+        cluster.termination = Duration.ofSeconds(5);
+        for (int i = 1; i <= 8; i++) {
+            cluster.submit("a" + i, "A", 4, 1, 4);
+        }
+        cluster.cycle();
+        cluster.advanceTo(at(1));
+        for (int i = 1; i <= 6; i++) {
+            cluster.submit("b" + i, "B", 4, 1, 4).creationDelay = Duration.ofSeconds(3);
+        }
+        cluster.runUntil(at(36), SECOND);
+        assertThat(cluster.jobs.values()).filteredOn(job -> job.admittedAt != null).isNotEmpty();
+        cluster.submit("c", "B", 4, 1, 4, 5, null, null);
+        cluster.runUntil(at(40 + 600), SECOND);
+
+        assertThat(cluster.evictions).extracting(e -> e.victim().name())
+                .containsExactlyInAnyOrder("a3", "a4", "a5", "a6", "a7", "a8");
+        assertThat(cluster.evictions).extracting(e -> e.preemptor().name())
+                .containsExactlyInAnyOrder("b1", "b2", "b3", "b4", "b5", "b6");
+        for (int i = 1; i <= 6; i++) {
+            assertThat(cluster.job("b" + i).bound).as("b" + i).hasSize(4);
+        }
+        assertThat(cluster.job("c").bound).isEmpty();
         assertThat(cluster.gpus("A")).isEqualTo(8);
         assertThat(cluster.gpus("B")).isEqualTo(24);
     }
