@@ -41,6 +41,11 @@ public record PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<S
         this(gang, pending, bound, boundByTask, null);
     }
 
+    /** Whether the gang has no pod yet and waits to be admitted before its workload creates them. */
+    public boolean waitsForAdmission() {
+        return pending.isEmpty() && !expected.isEmpty();
+    }
+
     /** Bound pods of one task. */
     public int boundOf(String task) {
         return boundByTask.getOrDefault(task, 0);

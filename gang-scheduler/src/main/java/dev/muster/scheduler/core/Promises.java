@@ -44,18 +44,45 @@ final class Promises {
      * Tries the promised gang as its promise lets it: only the pods the preemption placed, each on its
      * node, keeping whatever part of that room is free ({@link GangPlacement.Outcome#RESERVED}) when not
      * all of it is. Its other pods are left unplaced in the result.
+     *
+     * <p>A gang waiting for admission is admitted only once every victim is gone: an admission takes the
+     * whole quorum's room or none, so the part its first victims freed would meanwhile be free for any other
+     * gang (the evicted gangs, waiting to be admitted again, first of all), and once the last victim left
+     * the preemptor would no longer fit and would reclaim again. Until then the room its departed victims
+     * freed is kept as they took it, each on its node, on the trial's snapshot: exactly that room, so that
+     * another promise's room on the same nodes stays that promise's. The result is then a reservation.
      */
-    GangPlacement attempt(GangTrial trial, PendingGang gang) {
+    GangPlacement attempt(GangTrial trial, PendingGang gang, ClusterSnapshot snapshot) {
+        List<PodPlacement> remaining = remaining(gang.gang().key(), snapshot);
+        if (gang.waitsForAdmission() && !remaining.isEmpty()) {
+            keepDepartedRoom(trial, byGang.get(gang.gang().key()), remaining, snapshot);
+            return new GangPlacement(gang.gang(), GangPlacement.Outcome.RESERVED, List.of(), gang.pending(), null,
+                    remaining.size() + " pod(s) evicted for it are still terminating; their room is held for it.");
+        }
         LocalityDomains.Pinned pinned = promised(gang);
-        boolean admission = gang.pending().isEmpty() && !gang.expected().isEmpty();
         // A reject percentage of 100 counts any partial placement as near: what room is free is kept.
-        GangPlacement result = pinned.unpin(admission ? trial.admit(pinned.gang())
+        GangPlacement result = pinned.unpin(gang.waitsForAdmission() ? trial.admit(pinned.gang())
                 : trial.attempt(pinned.gang(), 100, true));
         Set<PodInfo> placed = Collections.newSetFromMap(new IdentityHashMap<>());
         result.placements().forEach(p -> placed.add(p.pod()));
         List<PodInfo> unplaced = gang.pending().stream().filter(pod -> !placed.contains(pod)).toList();
         return new GangPlacement(result.gang(), result.outcome(), result.placements(), unplaced,
                 result.unschedulable(), result.message(), result.nearQuorum());
+    }
+
+    /** Takes again, on the trial's snapshot, the room of each victim of the promise that has left its node. */
+    private static void keepDepartedRoom(GangTrial trial, Promise promise, List<PodPlacement> remaining,
+                                         ClusterSnapshot snapshot) {
+        PlacementStatement statement = trial.statement();
+        for (PodPlacement victim : promise.victims()) {
+            if (remaining.contains(victim)) {
+                continue;
+            }
+            // Unless pods bound since (another scheduler's) took it: there is then no room to keep.
+            snapshot.node(victim.nodeName()).filter(node -> node.slotsFor(victim.pod().requests()) > 0)
+                    .ifPresent(node -> statement.allocate(victim.pod(), node));
+        }
+        statement.commit();
     }
 
     /**

@@ -125,7 +125,7 @@ public final class QueuePlanner {
         GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         for (GroupKey key : List.copyOf(promises.gangs())) {
             PendingGang gang = promised.get(key);
-            GangPlacement result = promises.attempt(trial, gang);
+            GangPlacement result = promises.attempt(trial, gang, snapshot);
             if (result.placed() || result.outcome() == GangPlacement.Outcome.ADMITTED) {
                 promises.drop(key);
                 placements.add(result);

@@ -66,13 +66,16 @@ import java.util.function.Predicate;
 public final class VictimSearch {
     /**
      * Victim gangs in the order they are taken: the lowest priority, then the fewest evictions, then
-     * the latest created; the key breaks the remaining ties so the search is deterministic.
+     * the latest created; the key, last first, breaks the remaining ties so the search is deterministic.
+     * Creation times have whole seconds, and gangs submitted in one second are usually named in the order
+     * they were made ({@code run-1}, {@code run-2}), so among them the last name counts as the newest, as
+     * for a gang's own pods.
      */
     static final Comparator<RunningGang> VICTIM_ORDER = Comparator
             .comparingInt((RunningGang running) -> running.gang().priority())
             .thenComparingInt(RunningGang::evictions)
             .thenComparing(running -> running.gang().createdAt(), Comparator.reverseOrder())
-            .thenComparing(running -> running.gang().key().toString());
+            .thenComparing(running -> running.gang().key().toString(), Comparator.reverseOrder());
 
     /** A gang's members newest first; an unknown creation time counts as the oldest; then by name, last first. */
     private static final Comparator<Member> NEWEST_FIRST = Comparator

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import static dev.muster.scheduler.core.QueueFixtures.T0;
 
@@ -25,6 +26,12 @@ final class QueueCluster {
     final List<Eviction> evictions = new ArrayList<>();
     /** How long an evicted pod takes to leave its node. */
     Duration termination = Duration.ZERO;
+    /**
+     * Up to how much later than {@link #termination} each evicted pod leaves its node, drawn at random
+     * (seeded): kubelets stop pods one by one, so the victims' room is freed piece by piece.
+     */
+    Duration terminationSpread = Duration.ZERO;
+    private final Random spread = new Random(14);
     Instant now = T0;
     CyclePlan lastPlan;
     private final List<Terminating> terminating = new ArrayList<>();
@@ -173,12 +180,15 @@ final class QueueCluster {
             Job victim = jobs.get(eviction.victim());
             for (PodPlacement pod : eviction.pods()) {
                 victim.bound.remove(pod.pod());
-                terminating.add(new Terminating(pod.pod(), pod.nodeName(), now.plus(termination)));
+                long late = terminationSpread.isZero() ? 0 : spread.nextLong(terminationSpread.toMillis());
+                terminating.add(new Terminating(pod.pod(), pod.nodeName(), now.plus(termination).plusMillis(late)));
                 victim.pending.add(victim.newPod());
             }
             if (eviction.wholeGang()) {
                 victim.startedAt = null;
                 victim.evicted++;
+                // A Muster Job whose whole gang is preempted waits for admission again before it creates pods.
+                victim.admittedAt = null;
             }
         }
         lastPlan = plan;

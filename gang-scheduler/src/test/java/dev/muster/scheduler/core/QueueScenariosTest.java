@@ -1,6 +1,8 @@
 package dev.muster.scheduler.core;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -94,6 +96,39 @@ class QueueScenariosTest {
             assertThat(cluster.job("b" + i).bound).as("b" + i).hasSize(4);
         }
         assertThat(cluster.job("c").bound).isEmpty();
+        assertThat(cluster.gpus("A")).isEqualTo(8);
+        assertThat(cluster.gpus("B")).isEqualTo(24);
+    }
+
+    /**
+     * Scenario 1 as the manager runs it: every gang is a Muster Job's, whose pods are created only once the
+     * gang is admitted, and the evicted pods leave their nodes one by one, at random within the spread. While
+     * a preemptor waits for the last of its victims, the room the first ones freed stays its own, and the
+     * room freed for another preemptor on the same node stays that one's: the evicted gangs, waiting for
+     * admission again, take none of it, and nothing is evicted a second time.
+     */
+    @ParameterizedTest(name = "termination {0} ms + up to {1} ms, pods created {2} ms after admission, cycle every {3} ms")
+    @CsvSource({"1000, 3200, 600, 500", "0, 800, 0, 100", "0, 1600, 0, 200", "500, 2400, 300, 100",
+            "1000, 800, 900, 200", "0, 3200, 600, 100"})
+    void scenario1WithVictimsLeavingOneByOneAndEveryGangWaitingForAdmission(long termination, long spread,
+                                                                            long creation, long period) {
+        QueueCluster cluster = new QueueCluster(4).queue(queue("A", null, 1, 0, null, DEFAULTS))
+                .queue(queue("B", null, 3, 0, null, DEFAULTS));
+        cluster.termination = Duration.ofMillis(termination);
+        cluster.terminationSpread = Duration.ofMillis(spread);
+        for (int i = 1; i <= 8; i++) {
+            cluster.submit("a" + i, "A", 4, 1, 4).creationDelay = Duration.ofMillis(creation);
+        }
+        cluster.runUntil(at(8), SECOND);
+        assertThat(cluster.gpus("A")).isEqualTo(32);
+        for (int i = 1; i <= 6; i++) {
+            cluster.submit("b" + i, "B", 4, 1, 4).creationDelay = Duration.ofMillis(creation);
+        }
+        cluster.runUntil(at(8 + 600), Duration.ofMillis(period));
+
+        assertThat(cluster.evictions).extracting(e -> e.victim().name())
+                .containsExactlyInAnyOrder("a3", "a4", "a5", "a6", "a7", "a8");
+        assertThat(cluster.evictedPods()).isEqualTo(24);
         assertThat(cluster.gpus("A")).isEqualTo(8);
         assertThat(cluster.gpus("B")).isEqualTo(24);
     }
