@@ -4,6 +4,7 @@ import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.controller.ApiErrors;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.job.plugin.PluginObject;
@@ -16,7 +17,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.HttpURLConnection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -157,7 +157,7 @@ final class JobResourceWriter {
             client.resource(object).create();
             return true;
         } catch (KubernetesClientException e) {
-            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+            if (ApiErrors.alreadyExists(e)) {
                 return false;
             }
             throw e;

@@ -1,7 +1,6 @@
 package dev.muster.support.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,7 +138,7 @@ public final class Controller implements AutoCloseable {
             } catch (Throwable e) {
                 // Any Throwable, not only Exceptions: a worker that dies on an Error would leave its share of
                 // keys unreconciled for good.
-                if (isConflict(e)) {
+                if (ApiErrors.isConflict(e)) {
                     // Another writer (often our own previous write) got there first: the decision was made on a
                     // stale cache. The informer brings the newer object and enqueues it; the delay is a backstop.
                     // Not a failure, so it does not grow the backoff.
@@ -175,10 +174,6 @@ public final class Controller implements AutoCloseable {
      */
     public synchronized int deadWorkers() {
         return closed ? 0 : (int) threads.stream().filter(t -> !t.isAlive()).count();
-    }
-
-    private static boolean isConflict(Throwable e) {
-        return e instanceof KubernetesClientException k && k.getCode() == 409;
     }
 
     /** Stops the workers and drops what is queued; {@link #start()} may start them again. */

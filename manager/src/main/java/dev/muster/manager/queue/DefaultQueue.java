@@ -4,11 +4,11 @@ import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.QueueSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.muster.support.controller.ApiErrors;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.HttpURLConnection;
 
 /**
  * The queue {@value Queue#DEFAULT}, which jobs naming no queue are in: created by the leading manager at start
@@ -40,7 +40,7 @@ public final class DefaultQueue {
             client.resource(desired()).create();
             log.info("queue {}: created (weight 1, no guarantee, no limit)", Queue.DEFAULT);
         } catch (KubernetesClientException e) {
-            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+            if (ApiErrors.alreadyExists(e)) {
                 log.info("queue {}: exists, left as it is", Queue.DEFAULT);
                 return;
             }
