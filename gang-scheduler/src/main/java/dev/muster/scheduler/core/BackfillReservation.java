@@ -176,19 +176,33 @@ final class BackfillReservation {
         if (ends != null) {
             return;
         }
-        ends = running.values().stream().map(RunningGang::endsBy).filter(Objects::nonNull).distinct().sorted()
-                .toList();
+        Map<GroupKey, Instant> endOf = new HashMap<>();
+        running.forEach((key, gang) -> {
+            Instant end = gang.endsBy();
+            if (end != null) {
+                endOf.put(key, end);
+            }
+        });
+        ends = endOf.values().stream().distinct().sorted().toList();
         Map<Instant, Integer> endIndex = new HashMap<>();
         endingPods = new ArrayList<>(ends.size());
         for (Instant end : ends) {
             endIndex.put(end, endIndex.size());
             endingPods.add(new ArrayList<>());
         }
+        Map<GroupKey, Integer> endIndexOf = new HashMap<>();
+        endOf.forEach((key, end) -> endIndexOf.put(key, endIndex.get(end)));
+        // A gang's pods lie next to each other on a node: it is looked up once for them.
+        GroupKey lastGang = null;
+        Integer lastEnd = null;
         for (NodeState node : snapshot.nodeArray()) {
             for (PodInfo pod : node.snapshotPods()) {
-                RunningGang gang = running.get(pod.group());
-                if (gang != null && gang.endsBy() != null) {
-                    endingPods.get(endIndex.get(gang.endsBy())).add(new Bound(pod, node));
+                if (!Objects.equals(pod.group(), lastGang)) {
+                    lastGang = pod.group();
+                    lastEnd = endIndexOf.get(lastGang);
+                }
+                if (lastEnd != null) {
+                    endingPods.get(lastEnd).add(new Bound(pod, node));
                 }
             }
         }

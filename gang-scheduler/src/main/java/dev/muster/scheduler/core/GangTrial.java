@@ -86,7 +86,8 @@ public final class GangTrial {
 
     /**
      * What {@link #attempt(PendingGang)}, or {@link #admit} when {@code admission}, would conclude now,
-     * with its placements, keeping nothing: the snapshot is as before whatever the outcome.
+     * with its placements, keeping nothing: the snapshot is as before whatever the outcome. A gang rejected
+     * from slot counts comes back without the node-by-node explanation ({@code unschedulable} is null).
      */
     GangPlacement probe(PendingGang work, boolean admission) {
         probing = true;
@@ -231,6 +232,12 @@ public final class GangTrial {
         }
         if (reachable >= needed) {
             return null;
+        }
+        if (probing) {
+            // A probe's caller asks only whether the gang fits; explaining why not scans every node, and
+            // backfill and victim searches probe many times between changes of the snapshot.
+            return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
+                    work.pending(), null, shortfallText);
         }
         UnschedulableMessage why = shortest.misfitWhenFull(changes);
         return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(), work.pending(),

@@ -118,6 +118,38 @@ public final class NodeState {
      * pod requests never name. Every shortfall counts, as kube-scheduler lists them all.
      */
     void countShortfalls(ResourceVector podRequests, long alreadyPlaced, int[] shortByDimension) {
+        if (podRequests.length() < Long.SIZE) {
+            long shortfalls = shortfalls(podRequests, alreadyPlaced);
+            for (int d = 0; shortfalls != 0; d++, shortfalls >>>= 1) {
+                if ((shortfalls & 1) != 0) {
+                    shortByDimension[d]++;
+                }
+            }
+            return;
+        }
+        countEachShortfall(podRequests, alreadyPlaced, shortByDimension);
+    }
+
+    /**
+     * The dimensions {@link #countShortfalls} would count, as bit d for dimension d; for requests of fewer
+     * than 64 dimensions.
+     */
+    long shortfalls(ResourceVector podRequests, long alreadyPlaced) {
+        ResourceVector allocatable = info.allocatable();
+        long shortfalls = 0;
+        if (requested.at(ResourceVector.PODS_DIM) + alreadyPlaced >= allocatable.at(ResourceVector.PODS_DIM)) {
+            shortfalls |= 1L << ResourceVector.PODS_DIM;
+        }
+        for (int d = 0; d < podRequests.length(); d++) {
+            long wanted = podRequests.at(d);
+            if (wanted > 0 && wanted > allocatable.at(d) - requested.at(d) - alreadyPlaced * wanted) {
+                shortfalls |= 1L << d;
+            }
+        }
+        return shortfalls;
+    }
+
+    private void countEachShortfall(ResourceVector podRequests, long alreadyPlaced, int[] shortByDimension) {
         ResourceVector allocatable = info.allocatable();
         if (requested.at(ResourceVector.PODS_DIM) + alreadyPlaced >= allocatable.at(ResourceVector.PODS_DIM)) {
             shortByDimension[ResourceVector.PODS_DIM]++;

@@ -3,6 +3,7 @@ package dev.muster.scheduler.core;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One cycle's accounts of the queues: per queue (a parent's cover its subtree) and per resource, what is
@@ -40,6 +41,11 @@ final class QueueLedger {
         runningGangs = new int[n];
         long[] capacity = new long[dims];
         free = new long[dims];
+        // Every bound pod is looked at: summed per leaf first, and a gang's pods, which lie next to each other
+        // on a node, looked up once, before the sums are added up the tree.
+        long[][] byLeaf = new long[n][];
+        GroupKey lastGang = null;
+        int lastLeaf = -1;
         for (NodeState node : snapshot.nodeArray()) {
             if (node.info().schedulable()) {
                 add(capacity, node.info().allocatable(), 1);
@@ -47,9 +53,24 @@ final class QueueLedger {
                 add(free, node.requested(), -1);
             }
             for (PodInfo pod : node.snapshotPods()) {
-                int leaf = leafOfGang(pod.group());
-                if (leaf >= 0) {
-                    allocate(leaf, pod.requests(), 1);
+                if (!Objects.equals(pod.group(), lastGang)) {
+                    lastGang = pod.group();
+                    lastLeaf = leafOfGang(lastGang);
+                }
+                if (lastLeaf >= 0) {
+                    if (byLeaf[lastLeaf] == null) {
+                        byLeaf[lastLeaf] = new long[dims];
+                    }
+                    add(byLeaf[lastLeaf], pod.requests(), 1);
+                }
+            }
+        }
+        for (int leaf = 0; leaf < n; leaf++) {
+            if (byLeaf[leaf] != null) {
+                for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
+                    for (int d = 0; d < dims; d++) {
+                        allocated[q][d] += byLeaf[leaf][d];
+                    }
                 }
             }
         }
@@ -58,9 +79,12 @@ final class QueueLedger {
             int leaf = leafOf(gang.gang().queue());
             count(pendingGangs, leaf);
             if (leaf >= 0) {
-                for (int q : tree.pathUp(leaf)) {
-                    gang.pending().forEach(pod -> add(demand[q], pod.requests(), 1));
-                    gang.expected().forEach(pod -> add(demand[q], pod.requests(), 1));
+                long[] asked = requests(gang.pending());
+                long[] expected = requests(gang.expected());
+                for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
+                    for (int d = 0; d < dims; d++) {
+                        demand[q][d] += asked[d] + expected[d];
+                    }
                 }
             }
         }
@@ -73,8 +97,8 @@ final class QueueLedger {
     }
 
     private void count(int[] counts, int leaf) {
-        if (leaf >= 0) {
-            tree.pathUp(leaf).forEach(q -> counts[q]++);
+        for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
+            counts[q]++;
         }
     }
 
@@ -95,7 +119,7 @@ final class QueueLedger {
 
     /** Adds (sign 1) or removes (sign -1) requests from the leaf and its ancestors. */
     void allocate(int leaf, ResourceVector requests, int sign) {
-        for (int q : tree.pathUp(leaf)) {
+        for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
             add(allocated[q], requests, sign);
         }
     }

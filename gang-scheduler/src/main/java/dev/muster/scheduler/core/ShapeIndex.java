@@ -50,6 +50,15 @@ final class ShapeIndex {
     private int misfitVersion = -1;
     private UnschedulableMessage misfitWhenFull;
     private int misfitWhenFullVersion = -1;
+    /**
+     * From the first {@link #misfitWhenFull} on, per eligible node what it lacks once its slots are filled
+     * (bit d: dimension d), and per dimension how many nodes lack it, kept by {@link #catchUp} for the nodes
+     * it rescores: backfill and victim searches change and restore nodes between rejections, and explaining
+     * afresh after each would scan every node. {@code null} before, and for requests of 64 dimensions or more.
+     */
+    private long[] shortWhenFull;
+    private int[] shortWhenFullByDimension;
+    private Map<String, Integer> rejectionCounts;
 
     /**
      * @param preferNoScheduleTaints whether some node has a {@code PreferNoSchedule} taint, which every
@@ -117,6 +126,11 @@ final class ShapeIndex {
             int now = nodes[n].slotsFor(requests);
             totalSlots += now - slots[n];
             slots[n] = now;
+            if (shortWhenFull != null) {
+                tallyWhenFull(n, -1);
+                shortWhenFull[n] = nodes[n].shortfalls(requests, now);
+                tallyWhenFull(n, 1);
+            }
             if (now > 0) {
                 append(score(n), n, current);
                 siftUp(heapSize - 1);
@@ -254,10 +268,40 @@ final class ShapeIndex {
      */
     UnschedulableMessage misfitWhenFull(NodeChanges changes) {
         if (misfitWhenFullVersion != changes.size()) {
-            misfitWhenFull = explain(slots);
+            misfitWhenFull = shape.requests().length() < Long.SIZE ? tallyWhenFull() : explain(slots);
             misfitWhenFullVersion = changes.size();
         }
         return misfitWhenFull;
+    }
+
+    /** {@link #explain} of the full nodes from the tallies, made on first use. Call {@link #catchUp} first. */
+    private UnschedulableMessage tallyWhenFull() {
+        ResourceVector requests = shape.requests();
+        if (shortWhenFull == null) {
+            shortWhenFull = new long[nodes.length];
+            shortWhenFullByDimension = new int[Math.max(requests.length(), ResourceVector.PODS_DIM + 1)];
+            rejectionCounts = new HashMap<>();
+            for (int n = 0; n < nodes.length; n++) {
+                if (rejections[n] != null) {
+                    rejectionCounts.merge(rejections[n], 1, Integer::sum);
+                } else {
+                    shortWhenFull[n] = nodes[n].shortfalls(requests, slots[n]);
+                    tallyWhenFull(n, 1);
+                }
+            }
+        }
+        Map<String, Integer> counts = new HashMap<>(rejectionCounts);
+        addShortfalls(shortWhenFullByDimension, counts);
+        return new UnschedulableMessage(nodes.length, counts);
+    }
+
+    private void tallyWhenFull(int node, int sign) {
+        long shortfalls = shortWhenFull[node];
+        for (int d = 0; shortfalls != 0; d++, shortfalls >>>= 1) {
+            if ((shortfalls & 1) != 0) {
+                shortWhenFullByDimension[d] += sign;
+            }
+        }
     }
 
     /**
