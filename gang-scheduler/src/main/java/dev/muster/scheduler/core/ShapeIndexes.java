@@ -1,6 +1,5 @@
 package dev.muster.scheduler.core;
 
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +45,9 @@ final class ShapeIndexes {
      * @param task only the pods of this task; {@code null} for all
      */
     Map<ShapeIndex, int[]> count(List<PodInfo> pods, String task) {
-        Map<ShapeIndex, int[]> counts = new IdentityHashMap<>();
+        // In the order the gang's pods show the shapes, not by identity hash: a rejection explains the shape
+        // short of the most slots, the first of those tied, and must say the same from one cycle to the next.
+        Map<ShapeIndex, int[]> counts = new LinkedHashMap<>();
         for (PodInfo pod : pods) {
             if (task == null || pod.task().equals(task)) {
                 counts.computeIfAbsent(indexOf(pod), i -> new int[1])[0]++;

@@ -67,6 +67,56 @@ class GangTrialShortcutsTest {
         }
     }
 
+    /**
+     * A gang rejected from slot counts is told why, node by node, as if every slot were filled; the trial
+     * keeps that explanation per node and tallies it as nodes change. After random placements kept and
+     * undone (as backfill and victim searches do between rejections), it says exactly what a trial made
+     * afresh on the same nodes says.
+     */
+    @Test
+    void explainsARejectionExactlyLikeAFreshTrial() {
+        for (int seed = 0; seed < 200; seed++) {
+            Random random = new Random(seed);
+            List<NodeInfo> nodes = new ArrayList<>();
+            for (int i = 0; i < 2 + random.nextInt(12); i++) {
+                nodes.add(new NodeInfo(String.format("node-%02d", i), Map.of("zone", "z" + random.nextInt(2)),
+                        ResourceVector.builder().cpuMillis(1000L * (2 + random.nextInt(31)))
+                                .memoryBytes(GI * (2 + random.nextInt(63))).pods(3 + random.nextInt(20))
+                                .set("nvidia.com/gpu", random.nextInt(3) * 4L).build(),
+                        true, false, random.nextInt(4) == 0 ? List.of(GPU_ONLY) : List.of()));
+            }
+            ClusterSnapshot snapshot = stateOf(nodes).snapshot();
+            GangTrial trial = new GangTrial(snapshot);
+            // More pods than any of these clusters has slots for: rejected from slot counts, and told why.
+            GangInfo big = gang("big", 1_000);
+            List<PodInfo> shapes = randomPods(random, big);
+            List<PodInfo> bigPods = new ArrayList<>();
+            for (int p = 0; p < 1_000; p++) {
+                PodInfo shape = shapes.get(p % shapes.size());
+                bigPods.add(new PodInfo("ns", "big-" + p, big.key(), "", 0, shape.requests(), shape.constraints()));
+            }
+            for (int round = 0; round < 6; round++) {
+                GangInfo filler = gang("filler-" + round, 1);
+                PlacementStatement statement = trial.statement();
+                for (PodInfo pod : randomPods(random, filler)) {
+                    NodeState node = snapshot.nodeArray()[random.nextInt(nodes.size())];
+                    if (node.slotsFor(pod.requests()) > 0) {
+                        statement.allocate(pod, node);
+                    }
+                }
+                if (random.nextBoolean()) {
+                    statement.commit();
+                } else {
+                    statement.discard();
+                }
+                GangPlacement kept = trial.attempt(pending(big, bigPods));
+                GangPlacement fresh = new GangTrial(snapshot).attempt(pending(big, bigPods));
+                assertThat(kept.unschedulable()).as("seed %d round %d", seed, round).isNotNull();
+                assertThat(kept.message()).as("seed %d round %d", seed, round).isEqualTo(fresh.message());
+            }
+        }
+    }
+
     private static List<PodInfo> randomPods(Random random, GangInfo gang) {
         List<PodInfo> shapes = new ArrayList<>();
         for (int s = 0; s < 1 + random.nextInt(3); s++) {
