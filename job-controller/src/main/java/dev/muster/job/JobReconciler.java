@@ -20,6 +20,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.BooleanSupplier;
 
 /**
  * Reconciles one Job: reads it, its pods and its PodGroup from the cache, lets {@link JobStatusDecider}
@@ -31,6 +33,8 @@ import java.util.Optional;
 final class JobReconciler implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(JobReconciler.class);
     private static final Duration WAIT_FOR_SYNC = Duration.ofMillis(200);
+    /** A backstop: the informer's event for the newer job wakes the reconcile anyway. */
+    private static final Duration STALE_CACHE_RETRY = Duration.ofMillis(200);
     /** Timestamps are whole seconds; waking a little after a deadline avoids waking just before it. */
     private static final Duration WAKE_UP_SLACK = Duration.ofMillis(50);
 
@@ -98,6 +102,16 @@ final class JobReconciler implements Reconciler {
             return ReconcileResult.after(outcome.heldBack().get());
         }
         boolean written = outcome.written();
+        // A decision that wrote nothing was not checked against the job as it is: its cache may lag behind
+        // the pods' (its own last write not seen yet), and a decision on an older version of the job could
+        // delete the pods of the version after it, or create again pods of a version just stopped. Before
+        // either, the job is read once from the API server.
+        CacheCheck current = new CacheCheck(written, () -> children.isCurrent(job));
+        if (!decision.podsToDelete().isEmpty() && !current.confirmed()) {
+            log.debug("job {}: cached at rv {}, older than the API server's; deciding again before deleting pods",
+                    key, job.getMetadata().getResourceVersion());
+            return ReconcileResult.after(STALE_CACHE_RETRY);
+        }
         int stopped = 0;
         for (Pod pod : decision.podsToDelete()) {
             // Recorded one by one, so that a failure part-way leaves no deleted pod unrecorded.
@@ -120,7 +134,14 @@ final class JobReconciler implements Reconciler {
             // find; the admission above was judged on the job as it ran.
             Admission forPods = decision.preempted() ? gate.check(withStatus(job, decision.status()), group) : admission;
             if (missingClaims.isEmpty() && forPods.allowsPods() && decision.queueHold().isEmpty()) {
-                created = children.createMissingPods(job, decision.status().getVersion(), pods, decision.openTasks());
+                OptionalInt made = children.createMissingPods(job, decision.status().getVersion(), pods,
+                        decision.openTasks(), current::confirmed);
+                if (made.isEmpty()) {
+                    log.debug("job {}: cached at rv {}, older than the API server's; deciding again before creating "
+                            + "pods", key, job.getMetadata().getResourceVersion());
+                    return ReconcileResult.after(STALE_CACHE_RETRY);
+                }
+                created = made.getAsInt();
             }
         }
         logDecision(key, decision, written, created, stopped,
@@ -128,6 +149,24 @@ final class JobReconciler implements Reconciler {
         return decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
+    }
+
+    /** Whether the cached job is the job as it is: known when this reconcile wrote its status, else read once. */
+    private static final class CacheCheck {
+        private final BooleanSupplier read;
+        private Boolean confirmed;
+
+        CacheCheck(boolean written, BooleanSupplier read) {
+            this.read = read;
+            this.confirmed = written ? Boolean.TRUE : null;
+        }
+
+        boolean confirmed() {
+            if (confirmed == null) {
+                confirmed = read.getAsBoolean();
+            }
+            return confirmed;
+        }
     }
 
     /** The job with the status just decided, for judging what the decision leads to. */

@@ -22,15 +22,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The job controller's write side for a job's children. Pods are create-only: an existing pod is never
- * changed, and one that already exists (409) counts as created. The PodGroup's controller-owned fields
+ * changed, and one that already exists (409 {@code AlreadyExists}) counts as created. The PodGroup's controller-owned fields
  * are updated with the resourceVersion they were read at, so a concurrent change makes the API server
  * refuse the write instead of being overwritten.
  */
@@ -74,14 +76,23 @@ final class JobResourceWriter {
 
     /**
      * Creates the pods of {@code version} of the open tasks that do not exist yet, in parallel slow-start
-     * batches; returns how many this call created. A failed creation is recorded as a
+     * batches; returns how many this call created, or nothing, creating nothing, when pods are missing and
+     * {@code cacheConfirmed} says the job as cached may be stale. A failed creation is recorded as a
      * {@code FailedCreatePod} event and rethrown after its batch, so the reconcile retries with backoff.
      */
-    int createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks) {
+    OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
+                                  BooleanSupplier cacheConfirmed) {
         Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        List<Pod> missing = JobPodPlanner.missingPods(job, version, names, openTasks);
+        if (missing.isEmpty()) {
+            return OptionalInt.of(0);
+        }
+        if (!cacheConfirmed.getAsBoolean()) {
+            return OptionalInt.empty();
+        }
         AtomicInteger created = new AtomicInteger();
         try {
-            SlowStartBatch.run(JobPodPlanner.missingPods(job, version, names, openTasks), apiCalls, pod -> {
+            SlowStartBatch.run(missing, apiCalls, pod -> {
                 if (createIfAbsent(pod)) {
                     created.incrementAndGet();
                 }
@@ -92,7 +103,17 @@ final class JobResourceWriter {
                     "could not create pod " + pod + ": " + failure.getCause().getMessage());
             throw failure.getCause();
         }
-        return created.get();
+        return OptionalInt.of(created.get());
+    }
+
+    /**
+     * Whether the job as cached is the job as it is: the API server has it at the same resourceVersion. A
+     * quorum read, asked only before acting on a decision that no optimistic-locked write confirmed.
+     */
+    boolean isCurrent(Job job) {
+        Job live = client.resources(Job.class).inNamespace(job.getMetadata().getNamespace())
+                .withName(job.getMetadata().getName()).get();
+        return live != null && Objects.equals(live.getMetadata().getResourceVersion(), job.getMetadata().getResourceVersion());
     }
 
     /**
