@@ -197,7 +197,7 @@ final class BackfillReservation {
         Integer lastEnd = null;
         for (NodeState node : snapshot.nodeArray()) {
             for (PodInfo pod : node.snapshotPods()) {
-                if (!Objects.equals(pod.group(), lastGang)) {
+                if (pod.group() != lastGang && !Objects.equals(pod.group(), lastGang)) {
                     lastGang = pod.group();
                     lastEnd = endIndexOf.get(lastGang);
                 }

@@ -45,6 +45,11 @@ public final class NodeState {
         return requested.toVector();
     }
 
+    /** What the pods on this node request of one dimension, without copying the whole tally. */
+    long requested(int dim) {
+        return requested.at(dim);
+    }
+
     /** Allocatable minus requested; negative when pods of other schedulers overcommit the node. */
     public long free(String resource) {
         int dim = ResourceVector.dimensionOf(resource);

@@ -3,6 +3,7 @@ package dev.muster.scheduler.core;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +21,8 @@ import java.util.Optional;
 final class PreemptionRound {
     private final QueueLedger ledger;
     private final Map<GroupKey, RunningGang> running;
+    /** The running gangs of each leaf queue, in {@link #running}'s order: within-queue candidates. */
+    private final Map<Integer, Map<GroupKey, RunningGang>> runningByLeaf = new HashMap<>();
     private final VictimSearch search;
     private final Instant now;
     private final Map<GroupKey, Instant> waitingSince;
@@ -35,6 +38,8 @@ final class PreemptionRound {
         this.search = search;
         this.now = now;
         this.waitingSince = waitingSince;
+        running.forEach((key, gang) -> runningByLeaf
+                .computeIfAbsent(ledger.leafOf(gang.gang().queue()), leaf -> new LinkedHashMap<>()).put(key, gang));
     }
 
     /** A preemption made for one gang, under one rule, as evictions. */
@@ -71,8 +76,8 @@ final class PreemptionRound {
             return null;
         }
         Map<GroupKey, RunningGang> candidates = new LinkedHashMap<>();
-        running.forEach((key, other) -> {
-            if (ledger.leafOf(other.gang().queue()) == leaf && other.gang().priority() < gang.gang().priority()) {
+        runningByLeaf.getOrDefault(leaf, Map.of()).forEach((key, other) -> {
+            if (other.gang().priority() < gang.gang().priority()) {
                 candidates.put(key, other);
             }
         });

@@ -50,10 +50,12 @@ final class QueueLedger {
             if (node.info().schedulable()) {
                 add(capacity, node.info().allocatable(), 1);
                 add(free, node.info().allocatable(), 1);
-                add(free, node.requested(), -1);
+                for (int d = 0; d < dims; d++) {
+                    free[d] -= node.requested(d);
+                }
             }
             for (PodInfo pod : node.snapshotPods()) {
-                if (!Objects.equals(pod.group(), lastGang)) {
+                if (pod.group() != lastGang && !Objects.equals(pod.group(), lastGang)) {
                     lastGang = pod.group();
                     lastLeaf = leafOfGang(lastGang);
                 }
@@ -224,13 +226,31 @@ final class QueueLedger {
     /** The sum of the pods' requests, per dimension. */
     static long[] requests(Iterable<PodInfo> pods) {
         long[] sum = new long[ResourceVector.dimensionCount()];
-        pods.forEach(pod -> add(sum, pod.requests(), 1));
+        // A gang's pods come in runs of one shape: each run is added once, times its length.
+        ResourceVector run = null;
+        long length = 0;
+        for (PodInfo pod : pods) {
+            ResourceVector requests = pod.requests();
+            if (requests == run || requests.equals(run)) {
+                length++;
+                continue;
+            }
+            if (run != null) {
+                add(sum, run, length);
+            }
+            run = requests;
+            length = 1;
+        }
+        if (run != null) {
+            add(sum, run, length);
+        }
         return sum;
     }
 
-    static void add(long[] amounts, ResourceVector vector, int sign) {
+    /** Adds {@code times} the vector to the amounts; a negative {@code times} takes it off. */
+    static void add(long[] amounts, ResourceVector vector, long times) {
         for (int d = 0; d < vector.length() && d < amounts.length; d++) {
-            amounts[d] += sign * vector.at(d);
+            amounts[d] += times * vector.at(d);
         }
     }
 

@@ -37,8 +37,8 @@ import java.util.Set;
  * <p>Not a test: speed depends on the machine and whatever else runs on it, so no build fails on it.
  */
 public final class PlacementBench {
-    private static final int WARMUP = 3;
-    private static final int RUNS = 5;
+    private static final int WARMUP = 20;
+    private static final int RUNS = 15;
     private static final int TOTAL_PODS = 50_000;
 
     private PlacementBench() {
