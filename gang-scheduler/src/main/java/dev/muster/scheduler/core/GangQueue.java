@@ -76,15 +76,16 @@ public final class GangQueue {
      * @return one result per gang: withdrawn and backed-off gangs first, then in the order tried
      */
     public List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs, Instant now) {
-        return plan(snapshot, gangs, now, TrialSequence.byGangOrder());
+        return plan(gangs, now, TrialSequence.byGangOrder(),
+                new GangTrial(snapshot, args.scoring(), args.localityTopologyKey()));
     }
 
     /**
      * Plans one cycle as {@link #plan(ClusterSnapshot, Collection, Instant)} does, with the gangs that are
-     * neither admitted nor hold the reservation tried in the sequence's order, and only those it yields.
+     * neither admitted nor hold the reservation tried in the sequence's order, and only those it yields, on
+     * the cycle's trial runner (which the caller may have used before, and may use after).
      */
-    List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs, Instant now,
-                             TrialSequence sequence) {
+    List<GangPlacement> plan(Collection<PendingGang> gangs, Instant now, TrialSequence sequence, GangTrial trial) {
         List<GangPlacement> results = new ArrayList<>(gangs.size());
         forgetAbsent(gangs, results);
         List<PendingGang> toTry = new ArrayList<>(gangs.size());
@@ -105,7 +106,6 @@ public final class GangQueue {
                 toTry.add(entry.failedAt == null ? gang : gang.failedAt(entry.failedAt));
             }
         }
-        GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         sequence.start(toTry, trial);
         List<PendingGang> first = new ArrayList<>(admittedFirst.size() + 1);
         admittedFirst.sort(Comparator

@@ -58,11 +58,14 @@ public final class QueuePlanner {
 
         List<GangPlacement> placements = new ArrayList<>();
         List<QueueHold> holds = new ArrayList<>();
-        List<PendingGang> others = tryPromised(snapshot, gangs, ledger, placements, holds);
+        // One trial runner for the whole cycle: promises, the queues' order with backfill, then the victim
+        // searches, each seeing what the ones before kept, with the shape indexes built once.
+        GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
+        List<PendingGang> others = tryPromised(trial, snapshot, gangs, ledger, placements, holds);
         QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, now));
         List<GangPlacement> admittedByPromise = placements.stream()
                 .filter(result -> result.outcome() == GangPlacement.Outcome.ADMITTED).toList();
-        placements.addAll(gangQueue.plan(snapshot, others, now, order));
+        placements.addAll(gangQueue.plan(others, now, order, trial));
         // A promise ends with the admission, while the pods are still to be created: from the next cycle
         // on the gang queue holds the room, as for the gangs it admits itself, and tries the gang first.
         // Recorded after this cycle's plan, which leaves the promised gangs out and would forget them.
@@ -84,8 +87,7 @@ public final class QueuePlanner {
         // Pods evicted for a promise are terminating: their room is promised already, and they no longer
         // count toward their gang's quorum, so that taking more of the gang cannot break it.
         Set<String> terminating = promises.evicted();
-        VictimSearch search = new VictimSearch(new GangTrial(snapshot, args.scoring(), args.localityTopologyKey()),
-                pod -> terminating.contains(Promises.key(pod)));
+        VictimSearch search = new VictimSearch(trial, pod -> terminating.contains(Promises.key(pod)));
         List<Eviction> evictions = new ArrayList<>();
         for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince).run(waiting)) {
             GroupKey key = made.preemptor().gang().key();
@@ -108,8 +110,8 @@ public final class QueuePlanner {
      * Tries the promised gangs, oldest promise first, each keeping whatever room it finds; a gang admitted
      * there is handed to the gang queue as admitted. Returns the gangs left for the queues' order.
      */
-    private List<PendingGang> tryPromised(ClusterSnapshot snapshot, Collection<PendingGang> gangs, QueueLedger ledger,
-                                          List<GangPlacement> placements, List<QueueHold> holds) {
+    private List<PendingGang> tryPromised(GangTrial trial, ClusterSnapshot snapshot, Collection<PendingGang> gangs,
+                                          QueueLedger ledger, List<GangPlacement> placements, List<QueueHold> holds) {
         List<PendingGang> others = new ArrayList<>();
         Map<GroupKey, PendingGang> promised = new HashMap<>();
         for (PendingGang gang : gangs) {
@@ -122,7 +124,6 @@ public final class QueuePlanner {
         if (promised.isEmpty()) {
             return others;
         }
-        GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         for (GroupKey key : List.copyOf(promises.gangs())) {
             PendingGang gang = promised.get(key);
             GangPlacement result = promises.attempt(trial, gang, snapshot);
