@@ -15,6 +15,8 @@ final class QueueLedger {
     private final QueueTree tree;
     /** The queue of every running and pending gang, by key. */
     private final Map<GroupKey, String> queueOf = new HashMap<>();
+    /** Per pending gang, {@link #askedBy}. */
+    private final Map<GroupKey, long[]> asked = new HashMap<>();
     private final int dims;
     private final long[][] allocated;
     private final long[][] demand;
@@ -81,11 +83,10 @@ final class QueueLedger {
             int leaf = leafOf(gang.gang().queue());
             count(pendingGangs, leaf);
             if (leaf >= 0) {
-                long[] asked = requests(gang.pending());
-                long[] expected = requests(gang.expected());
+                long[] asked = askedBy(gang);
                 for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
                     for (int d = 0; d < dims; d++) {
-                        demand[q][d] += asked[d] + expected[d];
+                        demand[q][d] += asked[d];
                     }
                 }
             }
@@ -145,12 +146,10 @@ final class QueueLedger {
      * requests is contended, since no one of them can be singled out.
      */
     boolean[] contendedFor(PendingGang gang) {
-        long[] wanted = requests(gang.pending());
-        long[] expected = requests(gang.expected());
+        long[] wanted = askedBy(gang);
         boolean[] contended = new boolean[dims];
         boolean any = false;
         for (int d = 0; d < dims; d++) {
-            wanted[d] += expected[d];
             contended[d] = d != ResourceVector.PODS_DIM && wanted[d] > 0 && free[d] < wanted[d];
             any |= contended[d];
         }
@@ -160,6 +159,21 @@ final class QueueLedger {
             }
         }
         return contended;
+    }
+
+    /**
+     * What the gang's pods request together, those to place and those its workload will create; summed once
+     * per cycle, since the order's limit checks and the reclaim rules ask again. Not to be changed.
+     */
+    long[] askedBy(PendingGang gang) {
+        return asked.computeIfAbsent(gang.gang().key(), key -> {
+            long[] sum = requests(gang.pending());
+            long[] expected = requests(gang.expected());
+            for (int d = 0; d < sum.length; d++) {
+                sum[d] += expected[d];
+            }
+            return sum;
+        });
     }
 
     /** Allocation over fair share on the dominant resource. */

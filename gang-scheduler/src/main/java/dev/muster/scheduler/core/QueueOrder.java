@@ -79,9 +79,7 @@ final class QueueOrder implements TrialSequence {
                 return null;
             }
             PendingGang gang = byQueue.get(leaf).poll();
-            List<PodInfo> pods = new ArrayList<>(gang.pending());
-            pods.addAll(gang.expected());
-            String over = ledger.limitExceeded(leaf, QueueLedger.vector(QueueLedger.requests(pods)));
+            String over = ledger.limitExceeded(leaf, QueueLedger.vector(ledger.askedBy(gang)));
             if (over == null) {
                 current = gang;
                 if (backfill != null) {

@@ -52,13 +52,18 @@ final class ShapeIndex {
     private int misfitWhenFullVersion = -1;
     /**
      * From the first {@link #misfitWhenFull} on, per eligible node what it lacks once its slots are filled
-     * (bit d: dimension d), and per dimension how many nodes lack it, kept by {@link #catchUp} for the nodes
-     * it rescores: backfill and victim searches change and restore nodes between rejections, and explaining
-     * afresh after each would scan every node. {@code null} before, and for requests of 64 dimensions or more.
+     * (bit d: dimension d), and per dimension how many nodes lack it, brought up to date at the next
+     * explanation for the nodes {@link #catchUp} rescored since: backfill and victim searches change and
+     * restore nodes many times between rejections, and explaining afresh would scan every node. {@code null}
+     * before, and for requests of 64 dimensions or more.
      */
     private long[] shortWhenFull;
     private int[] shortWhenFullByDimension;
     private Map<String, Integer> rejectionCounts;
+    /** The nodes rescored since the tallies were last brought up to date, each once. */
+    private int[] untallied;
+    private int untalliedCount;
+    private boolean[] isUntallied;
 
     /**
      * @param preferNoScheduleTaints whether some node has a {@code PreferNoSchedule} taint, which every
@@ -126,10 +131,9 @@ final class ShapeIndex {
             int now = nodes[n].slotsFor(requests);
             totalSlots += now - slots[n];
             slots[n] = now;
-            if (shortWhenFull != null) {
-                tallyWhenFull(n, -1);
-                shortWhenFull[n] = nodes[n].shortfalls(requests, now);
-                tallyWhenFull(n, 1);
+            if (shortWhenFull != null && !isUntallied[n]) {
+                isUntallied[n] = true;
+                untallied[untalliedCount++] = n;
             }
             if (now > 0) {
                 append(score(n), n, current);
@@ -277,7 +281,18 @@ final class ShapeIndex {
     /** {@link #explain} of the full nodes from the tallies, made on first use. Call {@link #catchUp} first. */
     private UnschedulableMessage tallyWhenFull() {
         ResourceVector requests = shape.requests();
-        if (shortWhenFull == null) {
+        if (shortWhenFull != null) {
+            for (int i = 0; i < untalliedCount; i++) {
+                int n = untallied[i];
+                tallyWhenFull(n, -1);
+                shortWhenFull[n] = nodes[n].shortfalls(requests, slots[n]);
+                tallyWhenFull(n, 1);
+                isUntallied[n] = false;
+            }
+            untalliedCount = 0;
+        } else {
+            untallied = new int[nodes.length];
+            isUntallied = new boolean[nodes.length];
             shortWhenFull = new long[nodes.length];
             shortWhenFullByDimension = new int[Math.max(requests.length(), ResourceVector.PODS_DIM + 1)];
             rejectionCounts = new HashMap<>();
