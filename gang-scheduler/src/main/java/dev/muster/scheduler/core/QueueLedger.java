@@ -43,11 +43,13 @@ final class QueueLedger {
         runningGangs = new int[n];
         long[] capacity = new long[dims];
         free = new long[dims];
-        // Every bound pod is looked at: summed per leaf first, and a gang's pods, which lie next to each other
-        // on a node, looked up once, before the sums are added up the tree.
-        long[][] byLeaf = new long[n][];
+        // Every bound pod is looked at: summed per leaf first, a gang's pods, which lie next to each other on
+        // a node, looked up once and added in runs of one shape, before the sums are added up the tree.
+        long[][] byLeaf = new long[n + 1][dims];
         GroupKey lastGang = null;
         int lastLeaf = -1;
+        ResourceVector run = null;
+        long length = 0;
         for (NodeState node : snapshot.nodeArray()) {
             if (node.info().schedulable()) {
                 add(capacity, node.info().allocatable(), 1);
@@ -57,20 +59,24 @@ final class QueueLedger {
                 }
             }
             for (PodInfo pod : node.snapshotPods()) {
-                if (pod.group() != lastGang && !Objects.equals(pod.group(), lastGang)) {
-                    lastGang = pod.group();
-                    lastLeaf = leafOfGang(lastGang);
+                GroupKey gang = pod.group();
+                if (gang != lastGang && !Objects.equals(gang, lastGang)) {
+                    addRun(byLeaf, lastLeaf, run, length);
+                    run = null;
+                    lastGang = gang;
+                    lastLeaf = leafOfGang(gang);
                 }
-                if (lastLeaf >= 0) {
-                    if (byLeaf[lastLeaf] == null) {
-                        byLeaf[lastLeaf] = new long[dims];
-                    }
-                    add(byLeaf[lastLeaf], pod.requests(), 1);
+                if (pod.requests() != run) {
+                    addRun(byLeaf, lastLeaf, run, length);
+                    run = pod.requests();
+                    length = 0;
                 }
+                length++;
             }
         }
+        addRun(byLeaf, lastLeaf, run, length);
         for (int leaf = 0; leaf < n; leaf++) {
-            if (byLeaf[leaf] != null) {
+            if (tree.leaf(leaf)) {
                 for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
                     for (int d = 0; d < dims; d++) {
                         allocated[q][d] += byLeaf[leaf][d];
@@ -97,6 +103,13 @@ final class QueueLedger {
             }
         }
         fair = FairShare.compute(tree, capacity, demand);
+    }
+
+    /** Adds a run of {@code length} pods requesting {@code run} to the leaf's sum; pods of no queue go to the spare last row. */
+    private static void addRun(long[][] byLeaf, int leaf, ResourceVector run, long length) {
+        if (run != null) {
+            add(byLeaf[leaf >= 0 ? leaf : byLeaf.length - 1], run, length);
+        }
     }
 
     private void count(int[] counts, int leaf) {
