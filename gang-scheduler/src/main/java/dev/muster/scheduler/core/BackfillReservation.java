@@ -147,7 +147,7 @@ final class BackfillReservation {
             ResourceVector.Builder free = ResourceVector.builder();
             boolean any = false;
             for (int d = 0; d < node.info().allocatable().length(); d++) {
-                long room = d == ResourceVector.PODS_DIM ? 0 : node.info().allocatable().at(d) - node.requested().at(d);
+                long room = d == ResourceVector.PODS_DIM ? 0 : node.info().allocatable().at(d) - node.requested(d);
                 if (room > 0) {
                     free.set(ResourceVector.nameOf(d), room);
                     any = true;
