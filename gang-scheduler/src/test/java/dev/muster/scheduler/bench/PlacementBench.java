@@ -37,8 +37,14 @@ import java.util.Set;
  * <p>Not a test: speed depends on the machine and whatever else runs on it, so no build fails on it.
  */
 public final class PlacementBench {
-    private static final int WARMUP = 20;
-    private static final int RUNS = 15;
+    private static final int WARMUP = 3;
+    private static final int RUNS = 5;
+    /**
+     * The queue rows compare two paths of different size: the queue path's code is reached by the JIT later,
+     * so a few warm-up cycles measured it half-compiled, at up to twice its steady cost.
+     */
+    private static final int QUEUE_WARMUP = 20;
+    private static final int QUEUE_RUNS = 15;
     private static final int TOTAL_PODS = 50_000;
 
     private PlacementBench() {
@@ -162,15 +168,16 @@ public final class PlacementBench {
                     gang.boundByTask(), gang.lastFailedAt(), gang.expected()));
         }
         ClusterState state = SyntheticCluster.gpuNodes(5_000);
-        System.out.println("## Mixed workload in 20 queues (QueuePlanner) against no queues (GangQueue), 5,000 nodes");
+        System.out.println("## Mixed workload in 20 queues (QueuePlanner) against no queues (GangQueue), 5,000 nodes; median of "
+                + QUEUE_RUNS + " cycles after " + QUEUE_WARMUP + " warm-up");
         System.out.println();
         System.out.println("| cycle | gangs placed | pods placed | cycle (ms) | pods placed/s |");
         System.out.println("|---|---:|---:|---:|---:|");
         List<GangPlacement> without = null;
         List<GangPlacement> with = null;
-        double[] withoutMillis = new double[RUNS];
-        double[] withMillis = new double[RUNS];
-        for (int run = -WARMUP; run < RUNS; run++) {
+        double[] withoutMillis = new double[QUEUE_RUNS];
+        double[] withMillis = new double[QUEUE_RUNS];
+        for (int run = -QUEUE_WARMUP; run < QUEUE_RUNS; run++) {
             ClusterSnapshot plain = state.snapshot();
             long start = System.nanoTime();
             without = new GangQueue(CoschedulingArgs.defaults()).plan(plain, gangs, Instant.EPOCH);
@@ -215,10 +222,10 @@ public final class PlacementBench {
         List<PendingGang> waiting = queued.stream().filter(g -> !placed.contains(g.gang().key())).toList();
         List<GangPlacement> without = null;
         CyclePlan with = null;
-        double[] withoutMillis = new double[RUNS];
-        double[] withMillis = new double[RUNS];
+        double[] withoutMillis = new double[QUEUE_RUNS];
+        double[] withMillis = new double[QUEUE_RUNS];
         Instant now = Instant.EPOCH.plusSeconds(60);
-        for (int run = -WARMUP; run < RUNS; run++) {
+        for (int run = -QUEUE_WARMUP; run < QUEUE_RUNS; run++) {
             ClusterSnapshot plain = loaded.snapshot();
             long start = System.nanoTime();
             without = new GangQueue(CoschedulingArgs.defaults()).plan(plain, waiting, now);
