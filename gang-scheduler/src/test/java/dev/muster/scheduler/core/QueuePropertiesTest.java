@@ -14,10 +14,11 @@ import static dev.muster.scheduler.core.QueueCluster.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Random clusters, queues and jobs, checked after every cycle: no gang is left with 0 < running < min,
- * no queue stays below its guarantee while it asks for it and others hold room above their fair shares,
- * every eviction's room is taken by its preemptor, and no two queues reclaim from each other in turn
- * while nothing else changes (no job ends or comes).
+ * Random clusters, queues and jobs, checked after every cycle: no gang is left with 0 < running < min;
+ * no queue stays below its guarantee while it asks for it and free room could start its gang (any queue),
+ * or others hold room above their fair shares (a queue that may reclaim); every eviction's room is taken
+ * by its preemptor; and no two queues reclaim from each other in turn unless the fair shares they are
+ * compared by changed, or a job of either came or ended, in between.
  */
 class QueuePropertiesTest {
     private static final int SEEDS = 40;
@@ -92,6 +93,10 @@ class QueuePropertiesTest {
         return leaves;
     }
 
+    /** A reclaim: when, and the fair shares of the two sides compared then. */
+    private record Reclaim(Instant at, long fairFrom, long fairTo) {
+    }
+
     /** The invariants, with what they remember across cycles. */
     private static final class Checks {
         private final long seed;
@@ -99,8 +104,10 @@ class QueuePropertiesTest {
         /** Per preemptor, its bound pods when pods were evicted for it, and by when it must have more. */
         private final Map<GroupKey, Integer> boundAtEviction = new HashMap<>();
         private final Map<GroupKey, Instant> mustTakeBy = new HashMap<>();
-        /** When each queue last reclaimed from another, by "from->to" pair of queues. */
-        private final Map<String, Instant> reclaims = new HashMap<>();
+        /** Each queue's last reclaim from another, by "from->to" pair of queues. */
+        private final Map<String, Reclaim> reclaims = new HashMap<>();
+        /** Per queue with a guarantee, since when free room it could start a gang in has stood unused. */
+        private final Map<String, Instant> unusedSince = new HashMap<>();
         /** Per queue, since when it has been below its guarantee while asking for it. */
         private final Map<String, Instant> belowSince = new HashMap<>();
 
@@ -125,11 +132,15 @@ class QueuePropertiesTest {
                 if (eviction.rule() == Eviction.Rule.RECLAIM) {
                     String from = cluster.jobs.get(eviction.victim()).gang.queue();
                     String to = preemptor.gang.queue();
-                    Instant reverse = reclaims.get(to + "->" + from);
-                    assertThat(reverse == null || lastChange().isAfter(reverse))
-                            .as("%s: %s reclaims from %s after the reverse at %s, nothing ended or came since", where,
-                                    to, from, reverse).isTrue();
-                    reclaims.put(from + "->" + to, cluster.now);
+                    String[] sides = sides(from, to);
+                    Reclaim now = new Reclaim(cluster.now, fairShare(sides[0]), fairShare(sides[1]));
+                    Reclaim reverse = reclaims.get(to + "->" + from);
+                    assertThat(reverse == null || now.fairFrom() != reverse.fairTo() || now.fairTo() != reverse.fairFrom()
+                            || lastChange(sides).isAfter(reverse.at()))
+                            .as("%s: %s reclaims from %s after the reverse at %s, though neither side's fair share "
+                                    + "changed and no job of either came or ended since", where, to, from, reverse)
+                            .isTrue();
+                    reclaims.put(from + "->" + to, now);
                 }
             }
             for (var it = mustTakeBy.entrySet().iterator(); it.hasNext(); ) {
@@ -147,16 +158,85 @@ class QueuePropertiesTest {
         }
 
         /**
-         * When a job last ended or was submitted: until then allocations move only by placements into room
-         * evictions freed, so a reclaim in reverse would be a loop.
+         * When a job of the queues under either side last ended or was submitted: until then the two sides'
+         * allocations move only by placements into room evictions freed, so with their fair shares unchanged
+         * a reclaim in reverse would be a loop.
          */
-        private Instant lastChange() {
+        private Instant lastChange(String[] sides) {
             Instant last = Instant.MIN;
             for (QueueCluster.Job job : cluster.jobs.values()) {
+                String side = sideOf(job.gang.queue());
+                if (!side.equals(sides[0]) && !side.equals(sides[1]) && !job.gang.queue().equals(sides[0])
+                        && !job.gang.queue().equals(sides[1])) {
+                    continue;
+                }
                 last = job.gang.createdAt().isAfter(last) ? job.gang.createdAt() : last;
                 last = job.endedAt != null && job.endedAt.isAfter(last) ? job.endedAt : last;
             }
             return last;
+        }
+
+        /**
+         * The two queues compared when {@code from} and {@code to} reclaim from each other: those just below
+         * their common ancestor (their top queues if these differ, else themselves).
+         */
+        private String[] sides(String from, String to) {
+            String topFrom = sideOf(from);
+            String topTo = sideOf(to);
+            return topFrom.equals(topTo) ? new String[]{from, to} : new String[]{topFrom, topTo};
+        }
+
+        /** The top queue above a queue, or the queue itself at the top. */
+        private String sideOf(String queue) {
+            String at = queue;
+            while (true) {
+                String name = at;
+                String parent = cluster.queues.stream().filter(q -> q.name().equals(name)).findFirst()
+                        .map(QueueInfo::parent).orElse(null);
+                if (parent == null) {
+                    return at;
+                }
+                at = parent;
+            }
+        }
+
+        private long fairShare(String queue) {
+            return cluster.lastPlan.standings().stream().filter(standing -> standing.name().equals(queue))
+                    .mapToLong(standing -> standing.fairShare().get(QueueFixtures.GPU)).findFirst().orElse(0);
+        }
+
+        /**
+         * Every queue with a guarantee, reclaim or not, goes first into free room while below it: a queue
+         * below its guarantee with a pending gang that fits within the guarantee and in the GPUs free after a
+         * cycle (not held by a near-quorum reservation; pods of 1 GPU fit any free GPU) may see that room
+         * stand unused for a few cycles at most (room promised to a preemptor, or reserved by backfill for
+         * a head gang tried before it).
+         */
+        private void startsFirstInFreeRoom(String where) {
+            long free = 0;
+            for (NodeState node : cluster.state.snapshot().nodeArray()) {
+                free += Math.max(0, node.free(QueueFixtures.GPU));
+            }
+            for (GangPlacement result : cluster.lastPlan.placements()) {
+                if (result.outcome() == GangPlacement.Outcome.RESERVED) {
+                    free -= result.placements().stream().mapToLong(p -> p.pod().requests().get(QueueFixtures.GPU)).sum();
+                }
+            }
+            for (QueueInfo queue : cluster.queues) {
+                long guarantee = queue.guarantee().get(QueueFixtures.GPU);
+                long held = cluster.gpus(queue.name());
+                long smallest = cluster.jobs.values().stream()
+                        .filter(job -> job.gang.queue().equals(queue.name()) && job.endedAt == null
+                                && job.startedAt == null)
+                        .mapToLong(job -> job.pending.size() * job.gpusEach).min().orElse(-1);
+                if (guarantee == 0 || smallest <= 0 || held + smallest > guarantee || smallest > free) {
+                    unusedSince.remove(queue.name());
+                    continue;
+                }
+                Instant since = unusedSince.computeIfAbsent(queue.name(), q -> cluster.now);
+                assertThat(cluster.now).as("%s: queue %s holds %d of its guarantee %d while %d GPUs stand free",
+                        where, queue.name(), held, guarantee, free).isBefore(since.plus(TERMINATION).plusSeconds(3));
+            }
         }
 
         /**
@@ -166,6 +246,7 @@ class QueuePropertiesTest {
          * (victims come in gangs of up to 4 GPUs, and no queue is taken below its fair share).
          */
         private void guarantees(String where) {
+            startsFirstInFreeRoom(where);
             Map<String, QueueStanding> standings = new HashMap<>();
             cluster.lastPlan.standings().forEach(s -> standings.put(s.name(), s));
             for (QueueInfo queue : cluster.queues) {
