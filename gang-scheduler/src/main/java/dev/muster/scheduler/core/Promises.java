@@ -13,11 +13,11 @@ import java.util.Set;
 /**
  * The room freed by evictions, promised to the gangs it was freed for until they bind. While a
  * preemptor's victims terminate, the pods still on their nodes count for the preemptor's queue, not the
- * victim's, so that no second round of evictions is made for the same room. The preemptor is tried
- * before every other gang, each pod on the node its victim search placed it on, and keeps whatever part
- * of the room it finds there, so that no other gang takes it. A promise ends when the preemptor binds,
- * leaves, or still does not fit once every victim is gone (something else took the room): it then waits
- * as any gang does.
+ * victim's, so that no second round of evictions is made for the same room, and the room the departed
+ * victims freed is kept for the preemptor, exactly as they took it, before any other gang is tried. Once
+ * every victim is gone the preemptor is tried first, each pod on the node its victim search placed it on.
+ * A promise ends when the preemptor binds (or is admitted), leaves, or still does not fit once every victim
+ * is gone (something else took the room): it then waits as any gang does.
  */
 final class Promises {
     private final Map<GroupKey, Promise> byGang = new LinkedHashMap<>();
@@ -41,28 +41,28 @@ final class Promises {
     }
 
     /**
-     * Tries the promised gang as its promise lets it: only the pods the preemption placed, each on its
-     * node, keeping whatever part of that room is free ({@link GangPlacement.Outcome#RESERVED}) when not
-     * all of it is. Its other pods are left unplaced in the result.
+     * Tries the promised gang as its promise lets it, once every victim is gone: only the pods the
+     * preemption placed (all its pods when it waits for admission), each on its node. Its other pods are
+     * left unplaced in the result.
      *
-     * <p>A gang waiting for admission is admitted only once every victim is gone: an admission takes the
-     * whole quorum's room or none, so the part its first victims freed would meanwhile be free for any other
-     * gang (the evicted gangs, waiting to be admitted again, first of all), and once the last victim left
-     * the preemptor would no longer fit and would reclaim again. Until then the room its departed victims
-     * freed is kept as they took it, each on its node, on the trial's snapshot: exactly that room, so that
-     * another promise's room on the same nodes stays that promise's. The result is then a reservation.
+     * <p>Until then the room its departed victims freed is kept as they took it, each on its node, on the
+     * trial's snapshot, and the result is a reservation ({@link GangPlacement.Outcome#RESERVED}): exactly
+     * that room, so that another promise's room on the same nodes stays that promise's. Trying the gang
+     * meanwhile would take the whole quorum's room or none (an admission), or keep whatever part of its
+     * nodes is free, other promises' room included; the part its first victims freed would then be free for
+     * any other gang (the evicted gangs, waiting to be admitted again, first of all), and once the last
+     * victim left the preemptor would no longer fit and would reclaim again.
      */
     GangPlacement attempt(GangTrial trial, PendingGang gang, ClusterSnapshot snapshot) {
         List<PodPlacement> remaining = remaining(gang.gang().key(), snapshot);
-        if (gang.waitsForAdmission() && !remaining.isEmpty()) {
+        if (!remaining.isEmpty()) {
             keepDepartedRoom(trial, byGang.get(gang.gang().key()), remaining, snapshot);
             return new GangPlacement(gang.gang(), GangPlacement.Outcome.RESERVED, List.of(), gang.pending(), null,
                     remaining.size() + " pod(s) evicted for it are still terminating; their room is held for it.");
         }
         LocalityDomains.Pinned pinned = promised(gang);
-        // A reject percentage of 100 counts any partial placement as near: what room is free is kept.
         GangPlacement result = pinned.unpin(gang.waitsForAdmission() ? trial.admit(pinned.gang())
-                : trial.attempt(pinned.gang(), 100, true));
+                : trial.attempt(pinned.gang()));
         Set<PodInfo> placed = Collections.newSetFromMap(new IdentityHashMap<>());
         result.placements().forEach(p -> placed.add(p.pod()));
         List<PodInfo> unplaced = gang.pending().stream().filter(pod -> !placed.contains(pod)).toList();
