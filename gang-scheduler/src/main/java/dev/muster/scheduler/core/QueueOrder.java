@@ -98,17 +98,18 @@ final class QueueOrder implements TrialSequence {
      * among them, and a deep leaf of an over-served subtree does not go before an under-served queue.
      */
     private int nextQueue() {
-        Set<Integer> waiting = new HashSet<>();
+        QueueTree tree = ledger.tree();
+        boolean[] waiting = new boolean[tree.size()];
         byQueue.forEach((leaf, gangs) -> {
-            if (!gangs.isEmpty()) {
-                waiting.addAll(ledger.tree().pathUp(leaf));
+            for (int q = leaf; !gangs.isEmpty() && q != QueueTree.ROOT && !waiting[q]; q = tree.parent(q)) {
+                waiting[q] = true;
             }
         });
         int at = QueueTree.ROOT;
-        while (at == QueueTree.ROOT || !ledger.tree().leaf(at)) {
+        while (at == QueueTree.ROOT || !tree.leaf(at)) {
             int best = -1;
-            for (int child : ledger.tree().children(at)) {
-                if (waiting.contains(child) && (best < 0 || goesBefore(child, best))) {
+            for (int child : tree.children(at)) {
+                if (waiting[child] && (best < 0 || goesBefore(child, best))) {
                     best = child;
                 }
             }
