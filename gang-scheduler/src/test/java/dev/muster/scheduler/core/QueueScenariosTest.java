@@ -11,7 +11,7 @@ import static dev.muster.scheduler.core.QueueCluster.at;
 import static dev.muster.scheduler.core.QueueCluster.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The seven scenarios of issue 14 in virtual time, on nodes of 8 GPUs, with their exact numbers. */
+/** The seven queue scenarios of docs/queues.md in virtual time, on nodes of 8 GPUs, with their exact numbers. */
 class QueueScenariosTest {
     private static final Duration SECOND = Duration.ofSeconds(1);
     private static final QueuePreemption DEFAULTS = QueuePreemption.DEFAULTS;

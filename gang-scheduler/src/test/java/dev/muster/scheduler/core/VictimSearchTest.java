@@ -11,7 +11,7 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 14's preemption scenarios 3 and 4 and the victim search's rules, on nodes of 8 GPUs. */
+/** The queue preemption scenarios 3 and 4 of docs/queues.md and the victim search's rules, on nodes of 8 GPUs. */
 class VictimSearchTest {
     private static final String GPU = "nvidia.com/gpu";
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
