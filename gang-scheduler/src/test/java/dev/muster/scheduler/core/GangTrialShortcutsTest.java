@@ -33,15 +33,7 @@ class GangTrialShortcutsTest {
 
     private static void placesExactlyLikeAFullScanPerPod(long seed) {
         Random random = new Random(seed);
-        List<NodeInfo> nodes = new ArrayList<>();
-        for (int i = 0; i < 2 + random.nextInt(12); i++) {
-            nodes.add(new NodeInfo(String.format("node-%02d", i), Map.of("zone", "z" + random.nextInt(2)),
-                    ResourceVector.builder().cpuMillis(1000L * (2 + random.nextInt(31)))
-                            .memoryBytes(GI * (2 + random.nextInt(63))).pods(3 + random.nextInt(20))
-                            .set("nvidia.com/gpu", random.nextInt(3) * 4L).build(),
-                    random.nextInt(10) > 0, random.nextInt(10) == 0,
-                    random.nextInt(4) == 0 ? List.of(GPU_ONLY) : random.nextInt(3) == 0 ? List.of(SPOT) : List.of()));
-        }
+        List<NodeInfo> nodes = randomNodes(random);
         ClusterSnapshot snapshot = stateOf(nodes).snapshot();
         ClusterSnapshot reference = stateOf(nodes).snapshot();
         GangTrial trial = new GangTrial(snapshot);
@@ -77,14 +69,7 @@ class GangTrialShortcutsTest {
     void explainsARejectionExactlyLikeAFreshTrial() {
         for (int seed = 0; seed < 200; seed++) {
             Random random = new Random(seed);
-            List<NodeInfo> nodes = new ArrayList<>();
-            for (int i = 0; i < 2 + random.nextInt(12); i++) {
-                nodes.add(new NodeInfo(String.format("node-%02d", i), Map.of("zone", "z" + random.nextInt(2)),
-                        ResourceVector.builder().cpuMillis(1000L * (2 + random.nextInt(31)))
-                                .memoryBytes(GI * (2 + random.nextInt(63))).pods(3 + random.nextInt(20))
-                                .set("nvidia.com/gpu", random.nextInt(3) * 4L).build(),
-                        true, false, random.nextInt(4) == 0 ? List.of(GPU_ONLY) : List.of()));
-            }
+            List<NodeInfo> nodes = randomNodes(random);
             ClusterSnapshot snapshot = stateOf(nodes).snapshot();
             GangTrial trial = new GangTrial(snapshot);
             // More pods than any of these clusters has slots for: rejected from slot counts, and told why.
@@ -115,6 +100,20 @@ class GangTrialShortcutsTest {
                 assertThat(kept.message()).as("seed %d round %d", seed, round).isEqualTo(fresh.message());
             }
         }
+    }
+
+    /** 2 to 13 nodes of random sizes, some with GPUs, some unschedulable, some tainted. */
+    private static List<NodeInfo> randomNodes(Random random) {
+        List<NodeInfo> nodes = new ArrayList<>();
+        for (int i = 0; i < 2 + random.nextInt(12); i++) {
+            nodes.add(new NodeInfo(String.format("node-%02d", i), Map.of("zone", "z" + random.nextInt(2)),
+                    ResourceVector.builder().cpuMillis(1000L * (2 + random.nextInt(31)))
+                            .memoryBytes(GI * (2 + random.nextInt(63))).pods(3 + random.nextInt(20))
+                            .set("nvidia.com/gpu", random.nextInt(3) * 4L).build(),
+                    random.nextInt(10) > 0, random.nextInt(10) == 0,
+                    random.nextInt(4) == 0 ? List.of(GPU_ONLY) : random.nextInt(3) == 0 ? List.of(SPOT) : List.of()));
+        }
+        return nodes;
     }
 
     private static List<PodInfo> randomPods(Random random, GangInfo gang) {

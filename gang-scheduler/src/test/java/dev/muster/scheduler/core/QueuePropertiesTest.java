@@ -225,10 +225,7 @@ class QueuePropertiesTest {
             for (QueueInfo queue : cluster.queues) {
                 long guarantee = queue.guarantee().get(QueueFixtures.GPU);
                 long held = cluster.gpus(queue.name());
-                long smallest = cluster.jobs.values().stream()
-                        .filter(job -> job.gang.queue().equals(queue.name()) && job.endedAt == null
-                                && job.startedAt == null)
-                        .mapToLong(job -> job.pending.size() * job.gpusEach).min().orElse(-1);
+                long smallest = smallestWaitingGang(queue.name());
                 if (guarantee == 0 || smallest <= 0 || held + smallest > guarantee || smallest > free) {
                     unusedSince.remove(queue.name());
                     continue;
@@ -237,6 +234,13 @@ class QueuePropertiesTest {
                 assertThat(cluster.now).as("%s: queue %s holds %d of its guarantee %d while %d GPUs stand free",
                         where, queue.name(), held, guarantee, free).isBefore(since.plus(TERMINATION).plusSeconds(3));
             }
+        }
+
+        /** The GPUs of the queue's smallest gang that has not started; -1 if none waits. */
+        private long smallestWaitingGang(String queue) {
+            return cluster.jobs.values().stream()
+                    .filter(job -> job.gang.queue().equals(queue) && job.endedAt == null && job.startedAt == null)
+                    .mapToLong(job -> job.pending.size() * job.gpusEach).min().orElse(-1);
         }
 
         /**
@@ -252,10 +256,7 @@ class QueuePropertiesTest {
             for (QueueInfo queue : cluster.queues) {
                 long guarantee = queue.guarantee().get(QueueFixtures.GPU);
                 long held = cluster.gpus(queue.name());
-                long smallest = cluster.jobs.values().stream()
-                        .filter(job -> job.gang.queue().equals(queue.name()) && job.endedAt == null
-                                && job.startedAt == null)
-                        .mapToLong(job -> job.pending.size() * job.gpusEach).min().orElse(-1);
+                long smallest = smallestWaitingGang(queue.name());
                 boolean asks = guarantee > 0 && queue.preemption().reclaim() && smallest > 0
                         && held + smallest <= guarantee;
                 long excess = 0;
