@@ -226,8 +226,11 @@ class QueueScenariosTest {
         assertThat(cluster.gpus("B")).isEqualTo(8);
     }
 
-    @Test
-    void scenario5BackfillStartsShortJobsBeforeTheReservedBigOne() {
+    /**
+     * Scenario 5: running 8-GPU jobs end at t = 60, 30, 90 and 120 on n1 to n4; queued in order BIG (2×8,
+     * maxRuntime 60), then 1×8 jobs j1 (maxRuntime 20), j2 (40) and j3 (none).
+     */
+    private static QueueCluster scenario5() {
         QueueCluster cluster = new QueueCluster(4).queue(queue(QueueInfo.DEFAULT, null, 1, 0, null, DEFAULTS));
         long[] ends = {60, 30, 90, 120};
         for (int i = 0; i < 4; i++) {
@@ -238,6 +241,12 @@ class QueueScenariosTest {
         cluster.submit("j1", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(20), Duration.ofSeconds(20));
         cluster.submit("j2", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(40), Duration.ofSeconds(40));
         cluster.submit("j3", QueueInfo.DEFAULT, 1, 8, 1, 0, null, Duration.ofSeconds(100));
+        return cluster;
+    }
+
+    @Test
+    void scenario5BackfillStartsShortJobsBeforeTheReservedBigOne() {
+        QueueCluster cluster = scenario5();
 
         cluster.runUntil(at(59), SECOND);
         assertThat(cluster.job("j1").endedAt).isEqualTo(at(50));
@@ -253,16 +262,7 @@ class QueueScenariosTest {
 
     @Test
     void scenario5TheShortJobStartsAt30OnTheNodeThatFreedUp() {
-        QueueCluster cluster = new QueueCluster(4).queue(queue(QueueInfo.DEFAULT, null, 1, 0, null, DEFAULTS));
-        long[] ends = {60, 30, 90, 120};
-        for (int i = 0; i < 4; i++) {
-            Duration runtime = Duration.ofSeconds(ends[i]);
-            cluster.bind(cluster.submit("r" + (i + 1), QueueInfo.DEFAULT, 1, 8, 1, 0, runtime, runtime), "n" + (i + 1));
-        }
-        cluster.submit("BIG", QueueInfo.DEFAULT, 2, 8, 2, 0, Duration.ofSeconds(60), Duration.ofSeconds(60));
-        cluster.submit("j1", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(20), Duration.ofSeconds(20));
-        cluster.submit("j2", QueueInfo.DEFAULT, 1, 8, 1, 0, Duration.ofSeconds(40), Duration.ofSeconds(40));
-        cluster.submit("j3", QueueInfo.DEFAULT, 1, 8, 1, 0, null, Duration.ofSeconds(100));
+        QueueCluster cluster = scenario5();
 
         cluster.runUntil(at(30), SECOND);
 
