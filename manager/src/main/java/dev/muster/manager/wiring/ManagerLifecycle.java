@@ -30,26 +30,26 @@ public final class ManagerLifecycle implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ManagerLifecycle.class);
 
-    private final KubernetesClient client;
     private final SharedInformers informers;
     private final JobController jobs;
     private final PodGroupController podGroups;
     private final GangScheduler scheduler;
     private final Leadership leadership;
     private final Exiter exiter;
+    private final DefaultQueue defaultQueue;
     private volatile boolean running;
     private volatile boolean stopping;
     private boolean componentsRunning;
 
     public ManagerLifecycle(KubernetesClient client, SharedInformers informers, JobController jobs,
                             PodGroupController podGroups, GangScheduler scheduler, Leadership leadership, Exiter exiter) {
-        this.client = client;
         this.informers = informers;
         this.jobs = jobs;
         this.podGroups = podGroups;
         this.scheduler = scheduler;
         this.leadership = leadership;
         this.exiter = exiter;
+        this.defaultQueue = new DefaultQueue(client);
     }
 
     @Override
@@ -65,7 +65,7 @@ public final class ManagerLifecycle implements SmartLifecycle {
             return;
         }
         // The leader alone writes; a standby that takes over finds the queue there.
-        DefaultQueue.ensure(client);
+        defaultQueue.ensure();
         podGroups.start();
         jobs.start();
         scheduler.start();
@@ -97,6 +97,7 @@ public final class ManagerLifecycle implements SmartLifecycle {
         if (!componentsRunning) {
             return;
         }
+        defaultQueue.stop();
         scheduler.stop();
         jobs.close();
         podGroups.close();
