@@ -108,8 +108,8 @@ public final class QueuePlanner {
 
     /**
      * Tries the promised gangs, oldest promise first, each keeping the room its departed victims freed until
-     * the last is gone; a gang admitted
-     * there is handed to the gang queue as admitted. Returns the gangs left for the queues' order.
+     * the last is gone; a gang admitted there is handed to the gang queue as admitted. Returns the gangs left
+     * for the queues' order.
      */
     private List<PendingGang> tryPromised(GangTrial trial, ClusterSnapshot snapshot, Collection<PendingGang> gangs,
                                           QueueLedger ledger, List<GangPlacement> placements, List<QueueHold> holds) {
