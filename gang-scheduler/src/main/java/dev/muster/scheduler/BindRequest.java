@@ -18,12 +18,7 @@ import java.util.List;
 record BindRequest(String namespace, String podName, String uid, String nodeName, List<String> claimsToProvision) {
 
     BindRequest {
-        claimsToProvision = claimsToProvision == null ? List.of() : List.copyOf(claimsToProvision);
-    }
-
-    /** A pod without claims to provision. */
-    BindRequest(String namespace, String podName, String uid, String nodeName) {
-        this(namespace, podName, uid, nodeName, List.of());
+        claimsToProvision = List.copyOf(claimsToProvision);
     }
 
     /** The pod's key in the informer's store and the cache. */

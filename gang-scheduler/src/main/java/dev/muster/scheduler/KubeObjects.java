@@ -558,7 +558,7 @@ final class KubeObjects {
     static Instant boundAt(Pod pod) {
         if (pod.getStatus() != null && pod.getStatus().getConditions() != null) {
             for (var condition : pod.getStatus().getConditions()) {
-                if (condition != null && "PodScheduled".equals(condition.getType()) && "True".equals(condition.getStatus())
+                if (condition != null && PodConditionWriter.POD_SCHEDULED.equals(condition.getType()) && "True".equals(condition.getStatus())
                         && condition.getLastTransitionTime() != null) {
                     return OffsetDateTime.parse(condition.getLastTransitionTime()).toInstant();
                 }

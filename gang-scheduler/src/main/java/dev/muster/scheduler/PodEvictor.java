@@ -52,7 +52,6 @@ final class PodEvictor {
     /** Annotation on a PodGroup: how many times the scheduler evicted the whole gang. */
     static final String EVICTIONS_ANNOTATION = "scheduling.muster.dev/evictions";
     private static final Logger log = LoggerFactory.getLogger(PodEvictor.class);
-    private static final int TOO_MANY_REQUESTS = 429;
     private static final int MAX_CONFLICT_RETRIES = 5;
 
     private final KubernetesClient client;
@@ -146,15 +145,8 @@ final class PodEvictor {
 
     /** Marks the pod as a preemption victim. */
     private void markTarget(Pod pod, Eviction eviction) {
-        String message = GangScheduler.COMPONENT + ": preempting to make room for " + eviction.preemptor()
-                + " (" + eviction.rule().reason() + ")";
-        Map<String, Object> patch = Map.of("status", Map.of("conditions", List.of(Map.of(
-                "type", PodPreemption.DISRUPTION_TARGET, "status", "True",
-                "reason", PodPreemption.PREEMPTION_BY_SCHEDULER, "message", message,
-                "lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString()))));
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                .subresource("status")
-                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(patch));
+        patchDisruptionTarget(pod, "True", GangScheduler.COMPONENT + ": preempting to make room for "
+                + eviction.preemptor() + " (" + eviction.rule().reason() + ")");
     }
 
     /**
@@ -162,19 +154,23 @@ final class PodEvictor {
      * victim to the controllers (as kube-controller-manager resets a stale {@code DisruptionTarget}).
      */
     private void unmarkTarget(Pod pod) {
-        Map<String, Object> patch = Map.of("status", Map.of("conditions", List.of(Map.of(
-                "type", PodPreemption.DISRUPTION_TARGET, "status", "False",
-                "reason", PodPreemption.PREEMPTION_BY_SCHEDULER,
-                "message", "A PodDisruptionBudget refused the eviction; the pod stays",
-                "lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString()))));
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .subresource("status")
-                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(patch));
+            patchDisruptionTarget(pod, "False", "A PodDisruptionBudget refused the eviction; the pod stays");
         } catch (KubernetesClientException e) {
             log.warn("pod {}/{}: could not take back its preemption mark: {}", pod.getMetadata().getNamespace(),
                     pod.getMetadata().getName(), e.getMessage());
         }
+    }
+
+    /** Sets the pod's {@code DisruptionTarget} condition (reason {@code PreemptionByScheduler}), a merge on its status. */
+    private void patchDisruptionTarget(Pod pod, String status, String message) {
+        Map<String, Object> patch = Map.of("status", Map.of("conditions", List.of(Map.of(
+                "type", PodPreemption.DISRUPTION_TARGET, "status", status,
+                "reason", PodPreemption.PREEMPTION_BY_SCHEDULER, "message", message,
+                "lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString()))));
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(patch));
     }
 
     private void refused(Eviction eviction, String pod, int evictedBefore) {

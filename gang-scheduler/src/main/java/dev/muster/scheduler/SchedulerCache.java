@@ -593,7 +593,7 @@ final class SchedulerCache {
         private final Map<String, Integer> succeeded = new HashMap<>();
         /** The bound pods' {@code spec.priority}, with how many have each: a running gang's priority. */
         private final TreeMap<Integer, Integer> boundPriorities = new TreeMap<>();
-        /** The earliest bind of the pods bound now; {@code null} with none bound. */
+        /** The earliest bind seen since the group last had no pod bound; {@code null} with none bound. */
         private Instant firstBoundAt;
 
         boolean isEmpty() {

@@ -14,11 +14,13 @@ import io.micrometer.core.instrument.Timer;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The scheduler's meters: cycle duration, gangs placed, pods bound, bind failures, the gangs left
@@ -57,6 +59,8 @@ final class SchedulerMetrics {
     private final MultiGauge queueShare;
     private final MultiGauge queuePending;
     private final MultiGauge queueRunning;
+    /** The latest standing of each queue, by name, which the queue gauges read. */
+    private volatile Map<String, QueueStanding> standings = Map.of();
     private final Map<GangPlacement.Outcome, AtomicInteger> waiting = new EnumMap<>(GangPlacement.Outcome.class);
 
     SchedulerMetrics(MeterRegistry registry) {
@@ -140,44 +144,56 @@ final class SchedulerMetrics {
     /**
      * Records where each queue stands: allocation, fair share and demand per resource (tags {@code queue} and
      * {@code resource}), dominant share, and pending and running gangs (tag {@code queue}). Queues that are
-     * gone stop being reported.
+     * gone stop being reported. The gauges read the latest standings when scraped, so a cycle only adds and
+     * removes rows for queues and resources that came or went, rather than replacing every meter.
      */
-    void recordQueues(List<QueueStanding> standings) {
+    void recordQueues(List<QueueStanding> current) {
+        Map<String, QueueStanding> byName = new HashMap<>();
+        current.forEach(standing -> byName.put(standing.name(), standing));
+        standings = byName;
         List<MultiGauge.Row<?>> allocated = new ArrayList<>();
         List<MultiGauge.Row<?>> fairShare = new ArrayList<>();
         List<MultiGauge.Row<?>> demand = new ArrayList<>();
         List<MultiGauge.Row<?>> share = new ArrayList<>();
         List<MultiGauge.Row<?>> pending = new ArrayList<>();
         List<MultiGauge.Row<?>> running = new ArrayList<>();
-        for (QueueStanding standing : standings) {
-            Tags queue = Tags.of("queue", standing.name());
+        for (QueueStanding standing : current) {
+            String name = standing.name();
+            Tags queue = Tags.of("queue", name);
             Set<String> resources = new TreeSet<>(standing.demand().asMap().keySet());
             resources.addAll(standing.allocated().asMap().keySet());
             resources.addAll(standing.fairShare().asMap().keySet());
             resources.remove(ResourceVector.PODS);
-            perResource(queue, resources, standing.allocated(), allocated);
-            perResource(queue, resources, standing.fairShare(), fairShare);
-            perResource(queue, resources, standing.demand(), demand);
-            share.add(MultiGauge.Row.of(queue, standing.share()));
-            pending.add(MultiGauge.Row.of(queue, standing.pendingGangs()));
-            running.add(MultiGauge.Row.of(queue, standing.runningGangs()));
+            for (String resource : resources) {
+                Tags tags = queue.and("resource", resource);
+                allocated.add(row(tags, name, s -> amount(s.allocated(), resource)));
+                fairShare.add(row(tags, name, s -> amount(s.fairShare(), resource)));
+                demand.add(row(tags, name, s -> amount(s.demand(), resource)));
+            }
+            share.add(row(queue, name, QueueStanding::share));
+            pending.add(row(queue, name, QueueStanding::pendingGangs));
+            running.add(row(queue, name, QueueStanding::runningGangs));
         }
-        queueAllocated.register(allocated, true);
-        queueFairShare.register(fairShare, true);
-        queueDemand.register(demand, true);
-        queueShare.register(share, true);
-        queuePending.register(pending, true);
-        queueRunning.register(running, true);
+        queueAllocated.register(allocated, false);
+        queueFairShare.register(fairShare, false);
+        queueDemand.register(demand, false);
+        queueShare.register(share, false);
+        queuePending.register(pending, false);
+        queueRunning.register(running, false);
     }
 
-    /** One row per resource, cpu in cores; a resource the queue has none of is reported as 0. */
-    private static void perResource(Tags queue, Set<String> resources, ResourceVector amounts,
-                                    List<MultiGauge.Row<?>> rows) {
-        for (String resource : resources) {
-            long amount = amounts.get(resource);
-            double value = ResourceVector.CPU.equals(resource) ? amount / 1000.0 : amount;
-            rows.add(MultiGauge.Row.of(queue.and("resource", resource), value));
-        }
+    /** A gauge row reading the named queue's latest standing; NaN once the queue is gone. */
+    private MultiGauge.Row<SchedulerMetrics> row(Tags tags, String queue, ToDoubleFunction<QueueStanding> value) {
+        return MultiGauge.Row.of(tags, this, metrics -> {
+            QueueStanding standing = metrics.standings.get(queue);
+            return standing == null ? Double.NaN : value.applyAsDouble(standing);
+        });
+    }
+
+    /** A resource amount as reported: cpu in cores; a resource the queue has none of is 0. */
+    private static double amount(ResourceVector amounts, String resource) {
+        long amount = amounts.get(resource);
+        return ResourceVector.CPU.equals(resource) ? amount / 1000.0 : amount;
     }
 
     void podBound() {

@@ -191,7 +191,7 @@ class SchedulerCacheTest {
         var info = cache.beginCycle().gangs().get(0).pending().get(0);
 
         List<BindRequest> binds = cache.assume(List.of(new PodPlacement(info, "node-0")));
-        assertThat(binds).containsExactly(new BindRequest("ns", "solo", "solo-uid", "node-0"));
+        assertThat(binds).containsExactly(new BindRequest("ns", "solo", "solo-uid", "node-0", List.of()));
         assertThat(freeCpu("node-0")).isEqualTo(1000);
         assertThat(cache.beginCycle().gangs()).isEmpty();
 

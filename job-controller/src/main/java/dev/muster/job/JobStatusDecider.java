@@ -65,16 +65,10 @@ public final class JobStatusDecider {
         return decide(job, pods, group, deletedUids, Admission.NOT_GATED, now);
     }
 
-    /** Decides for a job none of whose named claims is missing. */
+    /** Decides for a job none of whose named claims is missing, and that its queue does not hold. */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
                               Admission admission, Instant now) {
-        return decide(job, pods, group, deletedUids, admission, List.of(), now);
-    }
-
-    /** Decides for a job its queue does not hold. */
-    public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
-                              Admission admission, List<String> missingClaims, Instant now) {
-        return decide(job, pods, group, deletedUids, admission, missingClaims, Optional.empty(), now);
+        return decide(job, pods, group, deletedUids, admission, List.of(), Optional.empty(), now);
     }
 
     /**

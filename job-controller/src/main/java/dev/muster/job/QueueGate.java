@@ -25,8 +25,7 @@ final class QueueGate {
 
     /** The queue the job is in: {@code spec.queue}, or {@link Queue#DEFAULT} when it names none. */
     static String queueOf(Job job) {
-        String queue = job.getSpec() == null ? null : job.getSpec().getQueue();
-        return queue == null || queue.isEmpty() ? Queue.DEFAULT : queue;
+        return QueueDefaults.queueOf(job.getSpec() == null ? null : job.getSpec().getQueue());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.PodPreemption;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,7 +38,6 @@ import java.util.regex.Pattern;
  * </ul>
  */
 final class EvictionSubresource {
-    static final String DISRUPTION_TARGET = "DisruptionTarget";
     static final String EVICTION_BY_EVICTION_API = "EvictionByEvictionAPI";
     private static final Pattern POD_EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
     private static final int TOO_MANY_REQUESTS = 429;
@@ -190,7 +190,7 @@ final class EvictionSubresource {
         String since = now().toString();
         for (int i = 0; i < conditions.size(); i++) {
             JsonNode existing = conditions.get(i);
-            if (!DISRUPTION_TARGET.equals(existing.path("type").asText())) {
+            if (!PodPreemption.DISRUPTION_TARGET.equals(existing.path("type").asText())) {
                 continue;
             }
             if ("True".equals(existing.path("status").asText())) {
@@ -203,7 +203,7 @@ final class EvictionSubresource {
             conditions.remove(i);
             break;
         }
-        conditions.addObject().put("type", DISRUPTION_TARGET).put("status", "True")
+        conditions.addObject().put("type", PodPreemption.DISRUPTION_TARGET).put("status", "True")
                 .put("reason", EVICTION_BY_EVICTION_API).put("message", message)
                 .put("lastTransitionTime", since);
         return true;

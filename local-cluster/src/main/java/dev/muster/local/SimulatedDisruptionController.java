@@ -19,11 +19,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * kube-controller-manager's disruption controller for the local cluster, driven only through the API: it
@@ -35,7 +33,6 @@ import java.util.concurrent.TimeoutException;
  */
 final class SimulatedDisruptionController implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDisruptionController.class);
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
 
     private final KubernetesClient client;
     private final SharedIndexInformer<PodDisruptionBudget> budgetInformer;
@@ -61,8 +58,8 @@ final class SimulatedDisruptionController implements AutoCloseable {
         try {
             controller.budgetInformer.addEventHandler(controller.new BudgetHandler());
             controller.podInformer.addEventHandler(controller.new PodHandler());
-            awaitSync(controller.podInformer);
-            awaitSync(controller.budgetInformer);
+            InformerSync.await(controller.podInformer, "simulated disruption controller");
+            InformerSync.await(controller.budgetInformer, "simulated disruption controller");
             return controller;
         } catch (RuntimeException e) {
             controller.close();
@@ -89,8 +86,7 @@ final class SimulatedDisruptionController implements AutoCloseable {
 
     private void enqueueBudgetsOf(Pod pod) {
         String namespace = pod.getMetadata().getNamespace();
-        budgetInformer.getStore().list().stream()
-                .filter(budget -> namespace.equals(budget.getMetadata().getNamespace()))
+        budgetInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)
                 .forEach(budget -> enqueue(Cache.metaNamespaceKeyFunc(budget), Duration.ZERO));
     }
 
@@ -101,8 +97,8 @@ final class SimulatedDisruptionController implements AutoCloseable {
         }
         try {
             JsonNode budgetJson = Serialization.jsonMapper().valueToTree(budget);
-            List<JsonNode> selected = podInformer.getStore().list().stream()
-                    .filter(pod -> budget.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace()))
+            List<JsonNode> selected = podInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX,
+                            budget.getMetadata().getNamespace()).stream()
                     .<JsonNode>map(pod -> Serialization.jsonMapper().valueToTree(pod))
                     .filter(pod -> DisruptionBudgets.selects(budgetJson, pod))
                     .toList();
@@ -124,17 +120,6 @@ final class SimulatedDisruptionController implements AutoCloseable {
         } catch (KubernetesClientException | IllegalArgumentException e) {
             // A conflict means a newer version is on its way to the informer, which syncs the budget again.
             log.debug("could not update the status of PodDisruptionBudget {}: {}", key, e.getMessage());
-        }
-    }
-
-    private static void awaitSync(SharedIndexInformer<?> informer) {
-        try {
-            informer.start().toCompletableFuture().get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting the simulated disruption controller", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("simulated disruption controller could not list from the API emulator", e);
         }
     }
 

@@ -22,12 +22,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -45,7 +43,6 @@ import java.util.function.Function;
  */
 final class SimulatedKubelet implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_CONFLICT_RETRIES = 10;
     private static final Duration STOP_RETRY = Duration.ofSeconds(1);
     /** Status writes block on HTTP; a few threads keep a burst of pod starts from queueing behind each other. */
@@ -88,8 +85,8 @@ final class SimulatedKubelet implements AutoCloseable {
         try {
             kubelet.nodeInformer.addEventHandler(kubelet.new NodeHandler());
             kubelet.podInformer.addEventHandler(kubelet.new PodHandler());
-            awaitSync(kubelet.nodeInformer);
-            awaitSync(kubelet.podInformer);
+            InformerSync.await(kubelet.nodeInformer, "simulated kubelet");
+            InformerSync.await(kubelet.podInformer, "simulated kubelet");
             return kubelet;
         } catch (RuntimeException e) {
             kubelet.close();
@@ -355,17 +352,6 @@ final class SimulatedKubelet implements AutoCloseable {
 
     private static String name(HasMetadata object) {
         return object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
-    }
-
-    private static void awaitSync(SharedIndexInformer<?> informer) {
-        try {
-            informer.start().toCompletableFuture().get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting the simulated kubelet", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("simulated kubelet could not list from the API emulator", e);
-        }
     }
 
     private final class NodeHandler implements ResourceEventHandler<Node> {

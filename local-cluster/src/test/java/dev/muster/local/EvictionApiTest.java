@@ -110,8 +110,7 @@ class EvictionApiTest extends ApiOnlyClusterTests {
     void aPodTwoBudgetsSelectIsRefused() {
         client.pods().resource(runningPod("doubly", "doubly")).create();
         client.policy().v1().podDisruptionBudget().resource(budget("doubly-a", new IntOrString(0), null)).create();
-        client.policy().v1().podDisruptionBudget().resource(new PodDisruptionBudgetBuilder(budget("doubly-b",
-                new IntOrString(0), null)).build()).create();
+        client.policy().v1().podDisruptionBudget().resource(budget("doubly-b", new IntOrString(0), null)).create();
 
         RawApi.Response response = api.post(BASE + "doubly/eviction", eviction("doubly"));
 

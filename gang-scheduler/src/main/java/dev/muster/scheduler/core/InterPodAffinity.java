@@ -44,7 +44,7 @@ final class InterPodAffinity implements PodFilter {
         boolean firstOfItsGroup = !selectedAnywhere && affinityTerms.stream().allMatch(t -> layout.selects(t, pod));
         List<PodLayout.DomainCounts> anti = new ArrayList<>(antiTerms.size());
         for (PodAffinityTerm term : antiTerms) {
-            anti.add(layout.counts(term, p -> layout.selects(term, p), term.topologyKey()));
+            anti.add(layout.counts(term));
         }
         return node -> {
             boolean together = true;

@@ -48,12 +48,12 @@ final class InterPodAffinityScore implements PodScore {
         for (WeightedPodAffinityTerm preferred : affinity) {
             PodAffinityTerm term = preferred.term();
             weights[counts.size()] = preferred.weight();
-            counts.add(layout.counts(term, p -> layout.selects(term, p), term.topologyKey()));
+            counts.add(layout.counts(term));
         }
         for (WeightedPodAffinityTerm preferred : anti) {
             PodAffinityTerm term = preferred.term();
             weights[counts.size()] = -preferred.weight();
-            counts.add(layout.counts(term, p -> layout.selects(term, p), term.topologyKey()));
+            counts.add(layout.counts(term));
         }
         for (Map.Entry<PodLayout.ScoringTerm, PodLayout.DomainCounts> owners : against) {
             weights[counts.size()] = owners.getKey().weight();

@@ -9,37 +9,34 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Pins a gang's pods on or off nodes by name, as a required node affinity on {@code metadata.name} joined
- * to each of the pod's own required terms: a promise keeps each of its preemptor's pods on the node its
- * victims freed for it. The result maps placements back to
- * the gang's own pods.
+ * Pins a gang's pods to nodes by name, as a required node affinity on {@code metadata.name} joined to each
+ * of the pod's own required terms: a promise keeps each of its preemptor's pods on the node its victims
+ * freed for it. The result maps placements back to the gang's own pods.
  */
 final class NodeNamePin {
     private NodeNamePin() {
     }
 
-    /** The gang with each pod required {@code In} or {@code NotIn} the nodes given for it. */
-    static LocalityDomains.Pinned pin(PendingGang gang, NodeSelectorRequirement.Operator operator,
-                                     Function<PodInfo, Set<String>> nodesOf) {
+    /** The gang with each pod required on one of the nodes given for it. */
+    static LocalityDomains.Pinned pin(PendingGang gang, Function<PodInfo, Set<String>> nodesOf) {
         Map<PodInfo, PodInfo> originals = new IdentityHashMap<>();
         Map<Pin, PlacementConstraints> pinned = new HashMap<>();
-        List<PodInfo> pending = pin(gang.pending(), operator, nodesOf, pinned, originals);
-        List<PodInfo> expected = pin(gang.expected(), operator, nodesOf, pinned, originals);
+        List<PodInfo> pending = pin(gang.pending(), nodesOf, pinned, originals);
+        List<PodInfo> expected = pin(gang.expected(), nodesOf, pinned, originals);
         return new LocalityDomains.Pinned(new PendingGang(gang.gang(), pending, gang.bound(), gang.boundByTask(),
                 gang.lastFailedAt(), expected), originals);
     }
 
-    /** A pod's own constraints and the nodes it is pinned on or off: pods alike share one pinned copy. */
+    /** A pod's own constraints and the nodes it is pinned to: pods alike share one pinned copy. */
     private record Pin(PlacementConstraints own, Set<String> nodes) {
     }
 
-    private static List<PodInfo> pin(List<PodInfo> pods, NodeSelectorRequirement.Operator operator,
-                                     Function<PodInfo, Set<String>> nodesOf, Map<Pin, PlacementConstraints> pinned,
-                                     Map<PodInfo, PodInfo> originals) {
+    private static List<PodInfo> pin(List<PodInfo> pods, Function<PodInfo, Set<String>> nodesOf,
+                                     Map<Pin, PlacementConstraints> pinned, Map<PodInfo, PodInfo> originals) {
         List<PodInfo> copies = new ArrayList<>(pods.size());
         for (PodInfo pod : pods) {
             PlacementConstraints constraints = pinned.computeIfAbsent(new Pin(pod.constraints(), nodesOf.apply(pod)),
-                    pin -> constrain(pin, operator));
+                    NodeNamePin::constrain);
             PodInfo copy = pod.withConstraints(constraints);
             originals.put(copy, pod);
             copies.add(copy);
@@ -47,9 +44,9 @@ final class NodeNamePin {
         return copies;
     }
 
-    private static PlacementConstraints constrain(Pin pin, NodeSelectorRequirement.Operator operator) {
-        NodeSelectorRequirement byName = new NodeSelectorRequirement(NodeSelectorTerm.NODE_NAME_FIELD, operator,
-                pin.nodes());
+    private static PlacementConstraints constrain(Pin pin) {
+        NodeSelectorRequirement byName = new NodeSelectorRequirement(NodeSelectorTerm.NODE_NAME_FIELD,
+                NodeSelectorRequirement.Operator.In, pin.nodes());
         PlacementConstraints own = pin.own();
         // Required terms are ORed: the node-name requirement joins each of them.
         List<NodeSelectorTerm> terms = new ArrayList<>();

@@ -123,16 +123,14 @@ public final class NodeState {
      * pod requests never name. Every shortfall counts, as kube-scheduler lists them all.
      */
     void countShortfalls(ResourceVector podRequests, long alreadyPlaced, int[] shortByDimension) {
-        if (podRequests.length() < Long.SIZE) {
-            long shortfalls = shortfalls(podRequests, alreadyPlaced);
-            for (int d = 0; shortfalls != 0; d++, shortfalls >>>= 1) {
-                if ((shortfalls & 1) != 0) {
-                    shortByDimension[d]++;
-                }
-            }
-            return;
+        if (lacksPodSlot(alreadyPlaced)) {
+            shortByDimension[ResourceVector.PODS_DIM]++;
         }
-        countEachShortfall(podRequests, alreadyPlaced, shortByDimension);
+        for (int d = 0; d < podRequests.length(); d++) {
+            if (lacks(podRequests, alreadyPlaced, d)) {
+                shortByDimension[d]++;
+            }
+        }
     }
 
     /**
@@ -140,31 +138,22 @@ public final class NodeState {
      * than 64 dimensions.
      */
     long shortfalls(ResourceVector podRequests, long alreadyPlaced) {
-        ResourceVector allocatable = info.allocatable();
-        long shortfalls = 0;
-        if (requested.at(ResourceVector.PODS_DIM) + alreadyPlaced >= allocatable.at(ResourceVector.PODS_DIM)) {
-            shortfalls |= 1L << ResourceVector.PODS_DIM;
-        }
+        long shortfalls = lacksPodSlot(alreadyPlaced) ? 1L << ResourceVector.PODS_DIM : 0;
         for (int d = 0; d < podRequests.length(); d++) {
-            long wanted = podRequests.at(d);
-            if (wanted > 0 && wanted > allocatable.at(d) - requested.at(d) - alreadyPlaced * wanted) {
+            if (lacks(podRequests, alreadyPlaced, d)) {
                 shortfalls |= 1L << d;
             }
         }
         return shortfalls;
     }
 
-    private void countEachShortfall(ResourceVector podRequests, long alreadyPlaced, int[] shortByDimension) {
-        ResourceVector allocatable = info.allocatable();
-        if (requested.at(ResourceVector.PODS_DIM) + alreadyPlaced >= allocatable.at(ResourceVector.PODS_DIM)) {
-            shortByDimension[ResourceVector.PODS_DIM]++;
-        }
-        for (int d = 0; d < podRequests.length(); d++) {
-            long wanted = podRequests.at(d);
-            if (wanted > 0 && wanted > allocatable.at(d) - requested.at(d) - alreadyPlaced * wanted) {
-                shortByDimension[d]++;
-            }
-        }
+    private boolean lacksPodSlot(long alreadyPlaced) {
+        return requested.at(ResourceVector.PODS_DIM) + alreadyPlaced >= info.allocatable().at(ResourceVector.PODS_DIM);
+    }
+
+    private boolean lacks(ResourceVector podRequests, long alreadyPlaced, int dim) {
+        long wanted = podRequests.at(dim);
+        return wanted > 0 && wanted > info.allocatable().at(dim) - requested.at(dim) - alreadyPlaced * wanted;
     }
 
     @Override

@@ -98,6 +98,11 @@ final class PodLayout {
         return topologies.computeIfAbsent(topologyKey, key -> new TopologyDomains(nodes, key));
     }
 
+    /** How many pods the term selects in each domain of its topology key, now (as the next method). */
+    DomainCounts counts(PodAffinityTerm term) {
+        return counts(term, pod -> selects(term, pod), term.topologyKey());
+    }
+
     /**
      * How many pods the selector selects in each domain of the key, now. Pods on nodes without the key
      * are not counted.

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A cycle's preemption, after its placements: each gang that found too little room, in the queues'
- * order, may evict lower-priority gangs of its own queue ({@code withinQueue: LowerPriority}), else, once
+ * A cycle's preemption, after its placements: each gang that found too little room, those of leaf queues
+ * below their guarantee first, then by their leaf queue's share, then by priority and age, may evict lower-priority gangs of its own queue ({@code withinQueue: LowerPriority}), else, once
  * it has waited its queue's {@code reclaimDelay}, reclaim from other queues within a {@link ReclaimBudget}.
  * The {@link VictimSearch} picks the victims and verifies node by node that the preemptor then fits; what
  * it keeps on the snapshot (victims evicted, the preemptor placed) is seen by the next preemptor's search,
@@ -49,7 +49,7 @@ final class PreemptionRound {
     /** Tries each waiting gang in turn; the preemptions made, in the order made. */
     List<Made> run(List<PendingGang> waiting) {
         List<PendingGang> order = new ArrayList<>(waiting);
-        order.removeIf(gang -> ledger.leafOf(gang.gang().queue()) < 0);
+        order.removeIf(gang -> leafOf(gang) < 0);
         order.sort(Comparator.comparing((PendingGang gang) -> !ledger.belowGuarantee(leafOf(gang)))
                 .thenComparingDouble(gang -> ledger.share(leafOf(gang)))
                 .thenComparing(PendingGang::gang, GangOrder.PRIORITY_THEN_AGE));
@@ -71,7 +71,7 @@ final class PreemptionRound {
     }
 
     private Made withinQueue(PendingGang gang) {
-        int leaf = ledger.leafOf(gang.gang().queue());
+        int leaf = leafOf(gang);
         if (ledger.tree().queue(leaf).preemption().withinQueue() != QueuePreemption.WithinQueue.LOWER_PRIORITY) {
             return null;
         }
@@ -86,7 +86,7 @@ final class PreemptionRound {
     }
 
     private Made reclaim(PendingGang gang) {
-        int leaf = ledger.leafOf(gang.gang().queue());
+        int leaf = leafOf(gang);
         QueuePreemption preemption = ledger.tree().queue(leaf).preemption();
         Instant since = waitingSince.getOrDefault(gang.gang().key(), now);
         if (!preemption.reclaim() || now.isBefore(since.plus(preemption.reclaimDelay()))) {
@@ -107,7 +107,7 @@ final class PreemptionRound {
             return null;
         }
         Preemption preemption = found.get();
-        int leaf = ledger.leafOf(gang.gang().queue());
+        int leaf = leafOf(gang);
         String standings = rule == Eviction.Rule.RECLAIM ? standingsBefore(leaf, preemption) : "";
         List<Eviction> evictions = new ArrayList<>();
         for (Preemption.Victim victim : preemption.victims()) {
@@ -116,7 +116,7 @@ final class PreemptionRound {
             evictions.add(new Eviction(victim.key(), victim.pods(), victim.whole(), gang.gang().key(), rule,
                     rule.reason() + ": " + preemption.message() + "." + standings));
         }
-        preemption.placement().placements().forEach(p -> ledger.allocate(leaf, p.pod().requests(), 1));
+        ledger.allocate(preemption.placement());
         return new Made(gang, preemption, evictions);
     }
 

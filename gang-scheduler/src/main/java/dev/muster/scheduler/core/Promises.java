@@ -94,7 +94,7 @@ final class Promises {
         List<PodInfo> pods = gang.pending().stream().filter(pod -> promise.nodes().containsKey(pod.name())).toList();
         PendingGang only = pods.isEmpty() ? gang : new PendingGang(gang.gang(), pods, gang.bound(), gang.boundByTask(),
                 gang.lastFailedAt(), gang.expected());
-        return NodeNamePin.pin(only, NodeSelectorRequirement.Operator.In, pod -> {
+        return NodeNamePin.pin(only, pod -> {
             String node = promise.nodes().get(pod.name());
             return node == null ? Set.copyOf(promise.nodes().values()) : Set.of(node);
         });

@@ -133,6 +133,14 @@ final class QueueLedger {
         return index >= 0 && tree.leaf(index) ? index : -1;
     }
 
+    /** Adds what a placement or admission places to its gang's queue and that queue's ancestors. */
+    void allocate(GangPlacement placed) {
+        int leaf = leafOf(placed.gang().queue());
+        if (leaf >= 0) {
+            placed.placements().forEach(p -> allocate(leaf, p.pod().requests(), 1));
+        }
+    }
+
     /** Adds (sign 1) or removes (sign -1) requests from the leaf and its ancestors. */
     void allocate(int leaf, ResourceVector requests, int sign) {
         for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
@@ -229,12 +237,15 @@ final class QueueLedger {
      * Why starting a gang with these requests in the leaf queue would take the leaf or an ancestor above
      * its limit, naming the queue, the resource and the numbers; {@code null} when it would not.
      */
-    String limitExceeded(int leaf, ResourceVector requests) {
-        for (int q : tree.pathUp(leaf)) {
-            for (int d = 0; d < requests.length() && d < dims; d++) {
+    String limitExceeded(int leaf, long[] asked) {
+        for (int q = leaf; q != QueueTree.ROOT; q = tree.parent(q)) {
+            for (int d = 0; d < asked.length && d < dims; d++) {
+                long wanted = asked[d];
+                if (d == ResourceVector.PODS_DIM || wanted <= 0) {
+                    continue;
+                }
                 double limit = FairShare.limit(tree.queue(q), d);
-                long wanted = requests.at(d);
-                if (wanted > 0 && allocated[q][d] + wanted > limit) {
+                if (allocated[q][d] + wanted > limit) {
                     String resource = ResourceVector.nameOf(d);
                     return "Queue " + tree.queue(q).name() + " holds " + allocated[q][d] + " " + resource
                             + " of its limit of " + (long) limit + "; the gang requests " + wanted + " more.";

@@ -35,7 +35,7 @@ final class QueueOrder implements TrialSequence {
     /** Per leaf queue index, its gangs in order; sorted by index so that a scan is deterministic. */
     private final Map<Integer, Deque<PendingGang>> byQueue = new TreeMap<>();
 
-    /** @param backfill the cycle's backfill reservations; {@code null} for none */
+    /** @param backfill the cycle's backfill reservations */
     QueueOrder(QueueLedger ledger, BackfillReservation backfill) {
         this.ledger = ledger;
         this.backfill = backfill;
@@ -79,12 +79,10 @@ final class QueueOrder implements TrialSequence {
                 return null;
             }
             PendingGang gang = byQueue.get(leaf).poll();
-            String over = ledger.limitExceeded(leaf, QueueLedger.vector(ledger.askedBy(gang)));
+            String over = ledger.limitExceeded(leaf, ledger.askedBy(gang));
             if (over == null) {
                 current = gang;
-                if (backfill != null) {
-                    backfill.liftFor(gang);
-                }
+                backfill.liftFor(gang);
                 return gang;
             }
             holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_LIMIT, over));
@@ -133,7 +131,7 @@ final class QueueOrder implements TrialSequence {
     @Override
     public GangPlacement tried(GangPlacement result) {
         boolean yielded = current != null && current.gang().key().equals(result.gang().key());
-        if (yielded && backfill != null) {
+        if (yielded) {
             backfill.rehold(trial);
             // The first gang of its queue that cannot start is the queue's head: it reserves.
             int leaf = ledger.leafOf(result.gang().queue());
@@ -146,10 +144,7 @@ final class QueueOrder implements TrialSequence {
             current = null;
         }
         if (result.outcome() == GangPlacement.Outcome.PLACED || result.outcome() == GangPlacement.Outcome.ADMITTED) {
-            int leaf = ledger.leafOf(result.gang().queue());
-            if (leaf >= 0) {
-                result.placements().forEach(p -> ledger.allocate(leaf, p.pod().requests(), 1));
-            }
+            ledger.allocate(result);
         }
         return result;
     }

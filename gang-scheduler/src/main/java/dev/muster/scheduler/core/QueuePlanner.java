@@ -87,7 +87,8 @@ public final class QueuePlanner {
         // Pods evicted for a promise are terminating: their room is promised already, and they no longer
         // count toward their gang's quorum, so that taking more of the gang cannot break it.
         Set<String> terminating = promises.evicted();
-        VictimSearch search = new VictimSearch(trial, pod -> terminating.contains(Promises.key(pod)));
+        VictimSearch search = terminating.isEmpty() ? new VictimSearch(trial)
+                : new VictimSearch(trial, pod -> terminating.contains(Promises.key(pod)));
         List<Eviction> evictions = new ArrayList<>();
         for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince).run(waiting)) {
             GroupKey key = made.preemptor().gang().key();
@@ -131,14 +132,10 @@ public final class QueuePlanner {
             if (result.placed() || result.outcome() == GangPlacement.Outcome.ADMITTED) {
                 promises.drop(key);
                 placements.add(result);
-                int leaf = ledger.leafOf(gang.gang().queue());
-                if (leaf >= 0) {
-                    result.placements().forEach(p -> ledger.allocate(leaf, p.pod().requests(), 1));
-                }
-            } else if (!promises.remaining(key, snapshot).isEmpty()) {
-                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.PREEMPTING,
-                        promises.remaining(key, snapshot).size() + " pod(s) evicted for it are still terminating; "
-                                + "their room is held for it."));
+                ledger.allocate(result);
+            } else if (result.outcome() == GangPlacement.Outcome.RESERVED) {
+                // Its victims still terminate; the result says how many.
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.PREEMPTING, result.message()));
             } else {
                 promises.drop(key);
                 placements.add(new GangPlacement(gang.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),

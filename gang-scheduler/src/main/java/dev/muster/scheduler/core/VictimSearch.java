@@ -107,17 +107,6 @@ public final class VictimSearch {
     }
 
     /**
-     * A search with a trial runner of its own, for a snapshot on which no other trial runner places pods
-     * in the cycle.
-     *
-     * @param scoring     how the preemptor's trial scores nodes
-     * @param topologyKey the default gang locality's node label, {@code null} for none (as {@link GangTrial})
-     */
-    public VictimSearch(ClusterSnapshot snapshot, NodeScoring scoring, String topologyKey) {
-        this(new GangTrial(snapshot, scoring, topologyKey));
-    }
-
-    /**
      * Finds the victims that make room for the preemptor, as the class comment says.
      *
      * <p>When a preemption is returned, the snapshot keeps the victims' pods evicted and the preemptor's
@@ -144,12 +133,13 @@ public final class VictimSearch {
         Objects.requireNonNull(preemptor, "preemptor");
         Objects.requireNonNull(candidates, "candidates");
         Objects.requireNonNull(budget, "budget");
-        boolean admission = QuorumBounds.of(preemptor, -1).missingPods(preemptor) != null;
+        QuorumBounds quorum = QuorumBounds.of(preemptor, -1);
+        boolean admission = quorum.missingPods(preemptor) != null;
         List<PodInfo> toPlace = admission ? QuorumBounds.withExpected(preemptor) : preemptor.pending();
         if (toPlace == null || toPlace.isEmpty() || admission && preemptor.expected().isEmpty()) {
             return Optional.empty();
         }
-        SlotCounts counts = new SlotCounts(toPlace, QuorumBounds.of(preemptor, -1).needed());
+        SlotCounts counts = new SlotCounts(toPlace, quorum.needed());
         return new Search(preemptor, admission, budget).run(counts, candidates);
     }
 
@@ -542,7 +532,7 @@ public final class VictimSearch {
 
             boolean allows(Unit unit, List<Member> members) {
                 return budget.allows(unit.gang().running, members.stream().map(Member::pod).toList(),
-                        Collections.unmodifiableMap(new HashMap<>(byQueue)));
+                        Collections.unmodifiableMap(byQueue));
             }
 
             void take(Unit unit, List<Member> members) {

@@ -27,7 +27,7 @@ class BackfillReservationTest {
 
     private static PendingGang head(int pods) {
         GangInfo info = gang("head", "q", pods, 0, 0, null);
-        return new PendingGang(info, gpuPods(info, pods, 8), 0, Map.of());
+        return CoreFixtures.pending(info, gpuPods(info, pods, 8));
     }
 
     @Test

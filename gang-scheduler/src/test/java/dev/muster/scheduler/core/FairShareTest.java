@@ -14,13 +14,13 @@ import static dev.muster.scheduler.core.QueueFixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** Fair shares of the scenarios 2 and 6, and the water-filling's edges. */
+/** Fair shares of scenarios 2 and 6 of docs/queues.md, and the water-filling's edges. */
 class FairShareTest {
 
     /** Pending demand only: {@code gpus} GPUs of the queue as 1-GPU pods of one gang per queue. */
     private static PendingGang demand(String queue, int gpus) {
         GangInfo gang = gang(queue + "-demand", queue, 1, 0, 0, null);
-        return new PendingGang(gang, gpuPods(gang, gpus, 1), 0, Map.of());
+        return CoreFixtures.pending(gang, gpuPods(gang, gpus, 1));
     }
 
     private static Map<String, Long> fairShares(int nodes, List<QueueInfo> queues, PendingGang... demands) {

@@ -44,23 +44,19 @@ final class QueueCluster {
      * Nodes of 8 GPUs with {@code nodeExtra} allocatable besides, and pods requesting {@code podExtra}
      * besides their GPUs.
      */
-    QueueCluster(int nodes, CoschedulingArgs args, ResourceVector nodeExtra, ResourceVector podExtra) {
+    QueueCluster(int nodes, ResourceVector nodeExtra, ResourceVector podExtra) {
         for (int i = 1; i <= nodes; i++) {
             state.putNode(QueueFixtures.gpuNode("n" + i, nodeExtra));
         }
         this.podExtra = podExtra;
-        planner = new QueuePlanner(args);
-    }
-
-    QueueCluster(int nodes, CoschedulingArgs args) {
-        this(nodes, args, ResourceVector.ZERO, ResourceVector.ZERO);
+        planner = new QueuePlanner(CoschedulingArgs.defaults());
     }
 
     QueueCluster(int nodes) {
-        this(nodes, CoschedulingArgs.defaults());
+        this(nodes, ResourceVector.ZERO, ResourceVector.ZERO);
     }
 
-    /** A job of the "n×k" kind: n pods of k GPUs, minMember min. */
+    /** A job of n pods of k GPUs, minMember min. */
     final class Job {
         final GangInfo gang;
         /** Its pods not bound, in creation order. */
@@ -256,10 +252,4 @@ final class QueueCluster {
         return T0.plusSeconds(seconds);
     }
 
-    static QueueInfo queue(String name, String parent, int weight, long guarantee, Long limit,
-                           QueuePreemption preemption) {
-        return new QueueInfo(name, parent, weight, QueueFixtures.gpus(guarantee),
-                limit == null ? null : QueueFixtures.gpus(limit), preemption,
-                true);
-    }
 }

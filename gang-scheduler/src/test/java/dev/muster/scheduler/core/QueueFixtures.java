@@ -56,7 +56,13 @@ final class QueueFixtures {
     }
 
     static QueueInfo queue(String name, String parent, int weight, long guaranteeGpus, Long limitGpus) {
+        return queue(name, parent, weight, guaranteeGpus, limitGpus, QueuePreemption.DEFAULTS);
+    }
+
+    /** An open queue of GPU amounts with the preemption policy given. */
+    static QueueInfo queue(String name, String parent, int weight, long guaranteeGpus, Long limitGpus,
+                           QueuePreemption preemption) {
         return new QueueInfo(name, parent, weight, gpus(guaranteeGpus), limitGpus == null ? null : gpus(limitGpus),
-                QueuePreemption.DEFAULTS, true);
+                preemption, true);
     }
 }

@@ -17,7 +17,7 @@ class QueuePlannerTest {
 
     private static PendingGang pending(String name, String queue, int gpus) {
         GangInfo info = gang(name, queue, 1, 0, 0, null);
-        return new PendingGang(info, gpuPods(info, 1, gpus), 0, Map.of());
+        return CoreFixtures.pending(info, gpuPods(info, 1, gpus));
     }
 
     private static CyclePlan plan(List<QueueInfo> queues, PendingGang... gangs) {

@@ -80,10 +80,10 @@ class QueuePropertiesTest {
                     ? QueuePreemption.WithinQueue.NEVER : QueuePreemption.WithinQueue.LOWER_PRIORITY,
                     random.nextInt(5) > 0, DELAY);
             int weight = 1 + random.nextInt(3);
-            cluster.queue(QueueCluster.queue(top, null, weight, parent ? 0 : guarantee, null, preemption));
+            cluster.queue(QueueFixtures.queue(top, null, weight, parent ? 0 : guarantee, null, preemption));
             if (parent) {
                 for (int c = 0; c < 2; c++) {
-                    cluster.queue(QueueCluster.queue(top + "-" + c, top, 1 + random.nextInt(3), 0, null, preemption));
+                    cluster.queue(QueueFixtures.queue(top + "-" + c, top, 1 + random.nextInt(3), 0, null, preemption));
                     leaves.add(top + "-" + c);
                 }
             } else {

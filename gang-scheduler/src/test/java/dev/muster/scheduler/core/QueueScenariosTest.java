@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static dev.muster.scheduler.core.QueueCluster.at;
-import static dev.muster.scheduler.core.QueueCluster.queue;
+import static dev.muster.scheduler.core.QueueFixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The seven queue scenarios of docs/queues.md in virtual time, on nodes of 8 GPUs, with their exact numbers. */
@@ -30,7 +30,7 @@ class QueueScenariosTest {
     void scenario1WithCpuAndMemoryRequestedBesidesTheGpus() {
         ResourceVector plenty = ResourceVector.builder().cpuMillis(64_000).memoryBytes(256L << 30).build();
         ResourceVector perPod = ResourceVector.builder().cpuMillis(1_000).memoryBytes(1L << 30).build();
-        assertScenario1(new QueueCluster(4, CoschedulingArgs.defaults(), plenty, perPod));
+        assertScenario1(new QueueCluster(4, plenty, perPod));
     }
 
     private static void assertScenario1(QueueCluster cluster) {

@@ -2,7 +2,6 @@ package dev.muster.scheduler.core;
 
 import org.junit.jupiter.api.Test;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +12,8 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
+import static dev.muster.scheduler.core.QueueFixtures.GPU;
+import static dev.muster.scheduler.core.QueueFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -25,8 +26,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link VictimSearch}), an exhaustive search over every gang-safe victim set finds none either.
  */
 class VictimSearchPropertyTest {
-    private static final String GPU = "nvidia.com/gpu";
-    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     @Test
     void victimSetsAreGangSafeVerifiedAndMinimal() {
@@ -55,7 +54,7 @@ class VictimSearchPropertyTest {
             return allows;
         };
 
-        Optional<Preemption> found = new VictimSearch(snapshot, NodeScoring.MOST_ALLOCATED, null)
+        Optional<Preemption> found = new VictimSearch(new GangTrial(snapshot, NodeScoring.MOST_ALLOCATED, null))
                 .find(c.preemptor, c.running, watched);
 
         if (found.isEmpty()) {

@@ -2,19 +2,18 @@ package dev.muster.scheduler.core;
 
 import org.junit.jupiter.api.Test;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.muster.scheduler.core.QueueFixtures.GPU;
+import static dev.muster.scheduler.core.QueueFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The queue preemption scenarios 3 and 4 of docs/queues.md and the victim search's rules, on nodes of 8 GPUs. */
 class VictimSearchTest {
-    private static final String GPU = "nvidia.com/gpu";
-    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     private final ClusterState state = new ClusterState();
     private final Map<GroupKey, RunningGang> running = new LinkedHashMap<>();
@@ -325,7 +324,7 @@ class VictimSearchTest {
         run("l4", 50, 8, Map.of(), "n4", 8, 1);
         ClusterSnapshot snapshot = state.snapshot();
         Map<String, ResourceVector> before = CoreFixtures.requestedByNode(snapshot);
-        VictimSearch search = new VictimSearch(snapshot, NodeScoring.MOST_ALLOCATED, "zone");
+        VictimSearch search = new VictimSearch(new GangTrial(snapshot, NodeScoring.MOST_ALLOCATED, "zone"));
 
         assertThat(search.find(preemptor("big", 1000, 1, 1, 9), running, VictimBudget.UNLIMITED)).isEmpty();
         assertThat(CoreFixtures.requestedByNode(snapshot)).isEqualTo(before);
@@ -394,7 +393,7 @@ class VictimSearchTest {
     }
 
     private static VictimSearch search(ClusterSnapshot snapshot) {
-        return new VictimSearch(snapshot, NodeScoring.MOST_ALLOCATED, null);
+        return new VictimSearch(new GangTrial(snapshot, NodeScoring.MOST_ALLOCATED, null));
     }
 
     private static GroupKey key(String name) {

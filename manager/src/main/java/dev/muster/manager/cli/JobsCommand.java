@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.scheduling.v1alpha1.QueueDefaults;
 import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -31,8 +32,7 @@ final class JobsCommand extends ListCommand<Job> {
 
     /** The Job's queue, {@value Queue#DEFAULT} when it names none. */
     static String queue(Job job) {
-        String queue = job.getSpec().getQueue();
-        return queue == null || queue.isEmpty() ? Queue.DEFAULT : queue;
+        return QueueDefaults.queueOf(job.getSpec().getQueue());
     }
 
     /** The Job's phase, {@value #NONE} before the Job controller has given it one. */

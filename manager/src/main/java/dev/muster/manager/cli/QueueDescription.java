@@ -61,7 +61,7 @@ record QueueDescription(Queue queue, List<String> children, List<Job> jobs) {
         DescribeCommand.field(out, "Parent", QueuesCommand.parent(spec));
         DescribeCommand.field(out, "Children", children.isEmpty() ? JobsCommand.NONE : String.join(", ", children));
         DescribeCommand.field(out, "Weight", String.valueOf(QueueDefaults.weight(spec)));
-        DescribeCommand.field(out, "State", QueuesCommand.state(spec));
+        DescribeCommand.field(out, "State", QueueDefaults.state(spec));
         DescribeCommand.field(out, "Preemption", preemption(spec));
         DescribeCommand.field(out, "Pending gangs", QueuesCommand.count(status.getPending()));
         DescribeCommand.field(out, "Running gangs", QueuesCommand.count(status.getRunning()));

@@ -65,19 +65,15 @@ final class QueuesCommand implements Callable<Integer> {
         QueueSpec spec = queue.getSpec();
         QueueStatus status = queue.getStatus() == null ? new QueueStatus() : queue.getStatus();
         return List.of(queue.getMetadata().getName(), parent(spec), String.valueOf(QueueDefaults.weight(spec)),
-                state(spec), Quantities.format(QueueDefaults.guarantee(spec)), Quantities.format(QueueDefaults.limit(spec)),
+                QueueDefaults.state(spec), Quantities.format(QueueDefaults.guarantee(spec)), Quantities.format(QueueDefaults.limit(spec)),
                 Quantities.format(status.getAllocated()), Quantities.format(status.getFairShare()),
                 count(status.getPending()), count(status.getRunning()));
     }
 
     /** The queue's parent, {@value JobsCommand#NONE} for a queue at the top of the tree. */
     static String parent(QueueSpec spec) {
-        return spec == null || spec.getParent() == null || spec.getParent().isEmpty() ? JobsCommand.NONE : spec.getParent();
-    }
-
-    /** {@code Open} or {@code Closed}, as {@link QueueDefaults#open} reads it. */
-    static String state(QueueSpec spec) {
-        return QueueDefaults.open(spec) ? QueueSpec.OPEN : QueueSpec.CLOSED;
+        String parent = QueueDefaults.parent(spec);
+        return parent == null ? JobsCommand.NONE : parent;
     }
 
     /** A gang count of the status, {@value JobsCommand#NONE} before the scheduler has written one. */

@@ -1,6 +1,6 @@
 package dev.muster.manager.dashboard;
 
-import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
@@ -61,7 +61,7 @@ final class QueueBoard {
             if (NOT_STARTED.contains(phase)) {
                 QueuedGang gang = queued.get(group.getMetadata().getNamespace() + "/" + group.getMetadata().getName());
                 pendingByQueue.computeIfAbsent(queueOf(group), q -> new ArrayList<>()).add(new PendingGang(
-                        group.getMetadata().getNamespace(), group.getMetadata().getName(), ownedByJob(group), phase.name(),
+                        group.getMetadata().getNamespace(), group.getMetadata().getName(), JobOwnership.controllingJob(group).isPresent(), phase.name(),
                         gang == null ? null : gang.position(), gang == null ? null : gang.state(),
                         gang == null ? null : gang.message()));
             }
@@ -79,8 +79,8 @@ final class QueueBoard {
             resources.forEach(r -> Stream.of(r.allocated(), r.fairShare(), r.guarantee(), r.limit())
                     .filter(v -> v != null).forEach(v -> scale.merge(r.resource(), v, Math::max)));
             String name = queue.getMetadata().getName();
-            rows.add(new QueueRow(name, parentOf(spec), placed.depth(), QueueDefaults.weight(spec),
-                    QueueDefaults.open(spec) ? QueueSpec.OPEN : QueueSpec.CLOSED, invalid(status), status.getPending(),
+            rows.add(new QueueRow(name, QueueDefaults.parent(spec), placed.depth(), QueueDefaults.weight(spec),
+                    QueueDefaults.state(spec), invalid(status), status.getPending(),
                     status.getRunning(), resources,
                     pendingByQueue.getOrDefault(name, List.of()).stream().sorted(order).toList()));
         }
@@ -98,7 +98,7 @@ final class QueueBoard {
         Map<String, List<Queue>> children = new TreeMap<>();
         List<Queue> tops = new ArrayList<>();
         for (Queue queue : byName.values()) {
-            String parent = parentOf(queue.getSpec());
+            String parent = QueueDefaults.parent(queue.getSpec());
             if (parent == null || !byName.containsKey(parent)) {
                 tops.add(queue);
             } else {
@@ -123,19 +123,9 @@ final class QueueBoard {
         children.getOrDefault(name, List.of()).forEach(child -> visit(child, depth + 1, children, ordered, seen));
     }
 
-    private static boolean ownedByJob(PodGroup group) {
-        return group.getMetadata().getOwnerReferences() != null && group.getMetadata().getOwnerReferences().stream()
-                .anyMatch(owner -> Job.KIND.equals(owner.getKind()) && Job.API_VERSION.equals(owner.getApiVersion()));
-    }
-
-    private static @Nullable String parentOf(@Nullable QueueSpec spec) {
-        return spec == null || spec.getParent() == null || spec.getParent().isEmpty() ? null : spec.getParent();
-    }
-
     /** The PodGroup's queue: {@code spec.queue}, {@link Queue#DEFAULT} when it names none. */
     private static String queueOf(PodGroup group) {
-        String queue = group.getSpec() == null ? null : group.getSpec().getQueue();
-        return queue == null || queue.isEmpty() ? Queue.DEFAULT : queue;
+        return QueueDefaults.queueOf(group.getSpec() == null ? null : group.getSpec().getQueue());
     }
 
     /** The shown resources first in {@link Allocation#RESOURCES} order, then any other by name. */

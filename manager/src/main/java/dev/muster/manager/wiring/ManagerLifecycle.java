@@ -14,7 +14,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Starts the informers once the context is ready, and the components once this process leads, after
- * creating the queue {@code default} if it is absent ({@link DefaultQueue}); stops them in reverse order.
+ * one attempt to create the queue {@code default} if it is absent ({@link DefaultQueue}, which goes on trying
+ * in the background if that attempt fails); stops them in reverse order.
  *
  * <p>The informers start at once on every replica, so a standby that takes over decides on a warm cache
  * and its health and endpoints have something to show. Components that register with the informers later

@@ -40,7 +40,6 @@ import static org.awaitility.Awaitility.await;
  */
 class CliOnLocalClusterTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final String GPU = "nvidia.com/gpu";
     private static final String NO_GPUS = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
 
     @TempDir

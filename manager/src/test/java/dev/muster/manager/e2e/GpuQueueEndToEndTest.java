@@ -37,40 +37,32 @@ class GpuQueueEndToEndTest {
 
         // Each of train-a (3 × 4 GPUs) and train-b (2 × 4 GPUs) needs whole nodes of the three: whichever the
         // scheduler sees first is admitted, and the other waits, with no pods, until it has finished.
-        await().atMost(PATIENCE).until(() -> phase("train-a") == JobPhase.Running || phase("train-b") == JobPhase.Running);
-        String first = phase("train-a") == JobPhase.Running ? "train-a" : "train-b";
+        await().atMost(PATIENCE).until(() -> env.phase("train-a") == JobPhase.Running || env.phase("train-b") == JobPhase.Running);
+        String first = env.phase("train-a") == JobPhase.Running ? "train-a" : "train-b";
         String second = first.equals("train-a") ? "train-b" : "train-a";
         await().atMost(PATIENCE).untilAsserted(() -> {
-            assertThat(phase(first)).isEqualTo(JobPhase.Running);
+            assertThat(env.phase(first)).isEqualTo(JobPhase.Running);
             assertThat(pods(second)).as("%s is not admitted while %s holds the GPUs", second, first).isEmpty();
             assertThat(podGroup(second).getStatus().getPhase()).isEqualTo(PodGroupPhase.Pending);
-            assertThat(job(second).getStatus().getState().getMessage())
+            assertThat(env.job(second).getStatus().getState().getMessage())
                     .startsWith("waiting for scheduler muster to admit PodGroup " + second
                             + ": 0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
         });
 
-        await().atMost(PATIENCE).until(() -> phase(first) == JobPhase.Completed);
-        await().atMost(PATIENCE).until(() -> phase(second) == JobPhase.Completed);
+        await().atMost(PATIENCE).until(() -> env.phase(first) == JobPhase.Completed);
+        await().atMost(PATIENCE).until(() -> env.phase(second) == JobPhase.Completed);
 
         // 12 GPUs are free now, 4 on each node: enough by their sum for 2 × 6, on no node for one.
         await().during(Duration.ofSeconds(2)).atMost(PATIENCE).untilAsserted(() -> {
             assertThat(pods("llm")).isEmpty();
             assertThat(podGroup("llm").getStatus().getPhase()).isEqualTo(PodGroupPhase.Pending);
-            assertThat(job("llm").getStatus().getState().getMessage()).isEqualTo(
+            assertThat(env.job("llm").getStatus().getState().getMessage()).isEqualTo(
                     "waiting for scheduler muster to admit PodGroup llm: 0/3 nodes are available: "
                             + "3 Insufficient nvidia.com/gpu. The gang needs 2 pod(s) placed at once for minMember 2.");
         });
     }
 
-    private Job job(String name) {
-        return env.client().resources(Job.class).inNamespace("default").withName(name).get();
-    }
 
-    private JobPhase phase(String name) {
-        Job job = job(name);
-        return job.getStatus() == null || job.getStatus().getState() == null ? null
-                : job.getStatus().getState().getPhase();
-    }
 
     private PodGroup podGroup(String name) {
         return env.client().resources(PodGroup.class).inNamespace("default").withName(name).get();

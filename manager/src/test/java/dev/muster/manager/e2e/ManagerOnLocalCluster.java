@@ -1,5 +1,7 @@
 package dev.muster.manager.e2e;
 
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -53,6 +55,18 @@ final class ManagerOnLocalCluster implements AutoCloseable {
 
     KubernetesClient client() {
         return cluster.client();
+    }
+
+    /** The Job in namespace {@code default}; {@code null} while it does not exist. */
+    Job job(String name) {
+        return client().resources(Job.class).inNamespace("default").withName(name).get();
+    }
+
+    /** The Job's phase; {@code null} while it or its status does not exist. */
+    JobPhase phase(String name) {
+        Job job = job(name);
+        return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getPhase();
     }
 
     Actuator actuator() {

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
-import dev.muster.api.scheduling.v1alpha1.Queue;
-import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.local.LocalClusterConfig;
+import dev.muster.manager.QueueFixtures;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +52,7 @@ class QueueReclaimEndToEndTest {
             createJob("a-" + i, "a");
         }
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(IntStream.range(0, 8).mapToObj(i -> "a-" + i))
-                .allSatisfy(job -> assertThat(phase(job)).isEqualTo(JobPhase.Running)));
+                .allSatisfy(job -> assertThat(env.phase(job)).isEqualTo(JobPhase.Running)));
 
         for (int i = 0; i < 6; i++) {
             createJob("b-" + i, "b");
@@ -62,14 +60,14 @@ class QueueReclaimEndToEndTest {
 
         await().atMost(PATIENCE).untilAsserted(() -> {
             assertThat(IntStream.range(0, 6).mapToObj(i -> "b-" + i))
-                    .allSatisfy(job -> assertThat(phase(job)).isEqualTo(JobPhase.Running));
+                    .allSatisfy(job -> assertThat(env.phase(job)).isEqualTo(JobPhase.Running));
             assertThat(runningGpus("a")).isEqualTo(8);
             assertThat(runningGpus("b")).isEqualTo(24);
         });
-        assertThat(List.of("a-0", "a-1")).allSatisfy(job -> assertThat(phase(job)).isEqualTo(JobPhase.Running));
+        assertThat(List.of("a-0", "a-1")).allSatisfy(job -> assertThat(env.phase(job)).isEqualTo(JobPhase.Running));
         assertThat(IntStream.range(2, 8).mapToObj(i -> "a-" + i)).allSatisfy(job -> {
-            assertThat(phase(job)).isEqualTo(JobPhase.Pending);
-            assertThat(job(job).getStatus().getState().getReason()).isEqualTo("Preempted");
+            assertThat(env.phase(job)).isEqualTo(JobPhase.Pending);
+            assertThat(env.job(job).getStatus().getState().getReason()).isEqualTo("Preempted");
         });
 
         // Nothing more is evicted while the shares hold.
@@ -95,13 +93,7 @@ class QueueReclaimEndToEndTest {
     }
 
     private void createQueue(String name, int weight) {
-        Queue queue = new Queue();
-        queue.getMetadata().setName(name);
-        queue.getSpec().setWeight(weight);
-        QueuePreemptionSpec preemption = new QueuePreemptionSpec();
-        preemption.setReclaimDelay("0s");
-        queue.getSpec().setPreemption(preemption);
-        env.client().resources(Queue.class).resource(queue).create();
+        QueueFixtures.create(env.client(), name, "{weight: " + weight + ", preemption: {reclaimDelay: 0s}}");
     }
 
     private void createJob(String name, String queue) {
@@ -130,15 +122,7 @@ class QueueReclaimEndToEndTest {
         env.client().resource(job).create();
     }
 
-    private Job job(String name) {
-        return env.client().resources(Job.class).inNamespace(NS).withName(name).get();
-    }
 
-    private JobPhase phase(String name) {
-        Job job = job(name);
-        return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
-                : job.getStatus().getState().getPhase();
-    }
 
     /** GPUs requested by the queue's pods that are bound and not being deleted. */
     private long runningGpus(String queue) {

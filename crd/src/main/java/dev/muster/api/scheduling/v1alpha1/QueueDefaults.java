@@ -40,6 +40,21 @@ public final class QueueDefaults {
         return spec == null || !QueueSpec.CLOSED.equals(spec.getState());
     }
 
+    /** {@code Open} or {@code Closed}, as {@link #open} reads it. */
+    public static String state(QueueSpec spec) {
+        return open(spec) ? QueueSpec.OPEN : QueueSpec.CLOSED;
+    }
+
+    /** The queue's parent; {@code null} for a queue at the top of the tree. */
+    public static String parent(QueueSpec spec) {
+        return spec == null || spec.getParent() == null || spec.getParent().isEmpty() ? null : spec.getParent();
+    }
+
+    /** The queue a Job or PodGroup is in: the one it names, {@link Queue#DEFAULT} when it names none. */
+    public static String queueOf(String named) {
+        return named == null || named.isEmpty() ? Queue.DEFAULT : named;
+    }
+
     /** Whether {@code spec.preemption.withinQueue} allows evicting lower-priority gangs of the queue (the default). */
     public static boolean preemptsWithinQueue(QueueSpec spec) {
         QueuePreemptionSpec preemption = spec == null ? null : spec.getPreemption();
