@@ -58,6 +58,6 @@ final class NodeNamePin {
             fields.add(byName);
             terms.add(new NodeSelectorTerm(term.matchExpressions(), fields));
         }
-        return new PlacementConstraints(own.nodeSelector(), terms, own.tolerations(), own.preferredAffinity());
+        return own.withRequiredAffinity(terms);
     }
 }

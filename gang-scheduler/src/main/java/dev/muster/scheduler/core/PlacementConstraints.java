@@ -93,6 +93,11 @@ public final class PlacementConstraints {
         return new PlacementConstraints(selector, requiredAffinity, tolerations, preferredAffinity, volumes);
     }
 
+    /** This with other required node affinity terms, everything else the same. */
+    public PlacementConstraints withRequiredAffinity(List<NodeSelectorTerm> terms) {
+        return new PlacementConstraints(nodeSelector, terms, tolerations, preferredAffinity, volumes);
+    }
+
     /** This with the topology of the pod's volumes, everything else the same. */
     public PlacementConstraints withVolumes(List<VolumeTopology> topologies) {
         return new PlacementConstraints(nodeSelector, requiredAffinity, tolerations, preferredAffinity, topologies);
