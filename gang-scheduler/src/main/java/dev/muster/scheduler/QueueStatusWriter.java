@@ -147,13 +147,16 @@ final class QueueStatusWriter {
         return current != null && StatusWriter.sameJson(current, desired);
     }
 
-    private static boolean sameConditions(List<QueueCondition> a, List<QueueCondition> b) {
-        if (a == null || b == null || a.size() != b.size()) {
-            return a == b || (a == null ? b.isEmpty() : a.isEmpty());
+    /** Whether two lists of conditions say the same, transition times aside; none and an empty list alike. */
+    static boolean sameConditions(List<QueueCondition> a, List<QueueCondition> b) {
+        List<QueueCondition> first = a == null ? List.of() : a;
+        List<QueueCondition> second = b == null ? List.of() : b;
+        if (first.size() != second.size()) {
+            return false;
         }
-        for (int i = 0; i < a.size(); i++) {
-            QueueCondition x = a.get(i);
-            QueueCondition y = b.get(i);
+        for (int i = 0; i < first.size(); i++) {
+            QueueCondition x = first.get(i);
+            QueueCondition y = second.get(i);
             if (!Objects.equals(x.getType(), y.getType()) || !Objects.equals(x.getStatus(), y.getStatus())
                     || !Objects.equals(x.getReason(), y.getReason()) || !Objects.equals(x.getMessage(), y.getMessage())) {
                 return false;

@@ -55,4 +55,18 @@ class QueueStatusWriterTest {
         assertThat(QueueStatusWriter.countersOnly(before, same)).isTrue();
         assertThat(QueueStatusWriter.countersOnly(before, invalid)).isFalse();
     }
+
+    /**
+     * A first {@code Valid} condition is a change over a status with no conditions, whether the list is
+     * absent or empty: it is written at once and logged, not paced as a counter change.
+     */
+    @Test
+    void aFirstConditionIsAChangeOverNoneAndOverAnEmptyList() {
+        QueueCondition valid = QueueCondition.valid(List.of());
+        assertThat(QueueStatusWriter.sameConditions(List.of(), List.of(valid))).isFalse();
+        assertThat(QueueStatusWriter.sameConditions(null, List.of(valid))).isFalse();
+        assertThat(QueueStatusWriter.sameConditions(List.of(valid), List.of())).isFalse();
+        assertThat(QueueStatusWriter.sameConditions(null, List.of())).isTrue();
+        assertThat(QueueStatusWriter.sameConditions(List.of(valid), List.of(QueueCondition.valid(List.of())))).isTrue();
+    }
 }
