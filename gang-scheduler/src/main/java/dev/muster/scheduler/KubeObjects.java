@@ -444,7 +444,7 @@ final class KubeObjects {
                 spec == null || spec.getScheduleTimeoutSeconds() == null ? null
                         : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
                 JobOwnership.controllingJob(podGroup).orElse(null), topology(spec),
-                spec == null || spec.getQueue() == null || spec.getQueue().isBlank() ? QueueInfo.DEFAULT : spec.getQueue(),
+                QueueDefaults.queueOf(spec == null ? null : spec.getQueue()),
                 maxRuntime(spec), scheduledAt(podGroup), evictions(podGroup));
     }
 

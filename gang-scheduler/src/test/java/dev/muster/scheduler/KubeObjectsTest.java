@@ -1,5 +1,7 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
@@ -276,5 +278,21 @@ class KubeObjectsTest {
         assertThat(info.limits("cpu")).isTrue();
         assertThat(info.limits("memory")).isFalse();
         assertThat(info.limit().get("cpu")).isEqualTo(8000);
+    }
+
+    /** A PodGroup's queue is read as the Job controller reads a Job's: empty or absent is default, anything else as named. */
+    @Test
+    void aPodGroupNamingNoQueueIsInDefaultAndABlankNameIsKeptAsNamed() {
+        PodGroup none = new PodGroup();
+        none.getMetadata().setName("none");
+        assertThat(KubeObjects.gangRequirements(none).queue()).isEqualTo(QueueInfo.DEFAULT);
+        PodGroup empty = new PodGroup();
+        empty.getMetadata().setName("empty");
+        empty.getSpec().setQueue("");
+        assertThat(KubeObjects.gangRequirements(empty).queue()).isEqualTo(QueueInfo.DEFAULT);
+        PodGroup blank = new PodGroup();
+        blank.getMetadata().setName("blank");
+        blank.getSpec().setQueue(" ");
+        assertThat(KubeObjects.gangRequirements(blank).queue()).isEqualTo(" ");
     }
 }
