@@ -1,7 +1,6 @@
 package dev.muster.manager.dashboard;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -24,10 +23,7 @@ class DashboardBrowserTest {
 
     @BeforeAll
     void start() throws Exception {
-        Dashboard.missingBrowser().ifPresent(reason -> {
-            System.out.println("DashboardBrowserTest skipped: " + reason);
-            Assumptions.abort(reason);
-        });
+        Dashboard.requireBrowser();
         dashboard = Dashboard.start();
     }
 

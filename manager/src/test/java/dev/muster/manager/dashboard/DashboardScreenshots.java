@@ -1,6 +1,5 @@
 package dev.muster.manager.dashboard;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.openqa.selenium.By;
@@ -24,7 +23,7 @@ class DashboardScreenshots {
 
     @Test
     void screenshotEachPage() throws Exception {
-        Dashboard.missingBrowser().ifPresent(Assumptions::abort);
+        Dashboard.requireBrowser();
         // file name -> the page, and what it must have drawn before the picture is taken
         Map<String, Map.Entry<String, By>> pages = Map.of(
                 "queues.png", Map.entry("#/queues", By.cssSelector("tr[data-queue='research'] li[data-gang='default/llm']")),
