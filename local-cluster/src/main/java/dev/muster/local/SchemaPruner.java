@@ -19,14 +19,14 @@ import java.util.Set;
  * <p>JSON Schema has no counterpart: {@code additionalProperties: false} refuses an unknown field where the
  * API server drops it, so pruning is done here rather than by the schema validator.
  */
-final class SchemaPruner {
+public final class SchemaPruner {
     private static final Set<String> OBJECT_HEADER = Set.of("apiVersion", "kind", "metadata");
 
     private SchemaPruner() {
     }
 
     /** Prunes a whole object in place against its version's {@code openAPIV3Schema}; returns the dropped fields' paths. */
-    static List<String> pruneObject(ObjectNode object, JsonNode schema) {
+    public static List<String> pruneObject(ObjectNode object, JsonNode schema) {
         List<String> dropped = new ArrayList<>();
         pruneFields(object, schema, true, "", dropped);
         return dropped;

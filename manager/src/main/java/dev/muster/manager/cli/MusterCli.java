@@ -15,7 +15,7 @@ import java.time.Clock;
 import java.util.Set;
 
 /**
- * {@code muster jobs|pg|queues|describe|suspend|resume|delete|logs|completion ...}: Muster's Jobs, PodGroups and
+ * {@code muster jobs|pg|queues|describe|suspend|resume|delete|logs|completion|convert ...}: Muster's Jobs, PodGroups and
  * Queues on any cluster, through the current kubeconfig as kubectl reads it. Runs without Spring, so that each
  * command starts quickly.
  *
@@ -25,12 +25,13 @@ import java.util.Set;
 @Command(name = "muster",
         description = "Muster's Jobs, PodGroups and Queues on the cluster of the current kubeconfig context.",
         subcommands = {JobsCommand.class, PodGroupsCommand.class, QueuesCommand.class, DescribeCommand.class,
-                SuspendCommand.class, ResumeCommand.class, DeleteCommand.class, LogsCommand.class, CompletionCommand.class},
+                SuspendCommand.class, ResumeCommand.class, DeleteCommand.class, LogsCommand.class, CompletionCommand.class,
+                ConvertCommand.class},
         footer = {"", "Exit codes: 0 done, 1 not found or a failed call, 2 usage error."})
 public final class MusterCli {
     /** The first arguments that select this command line rather than the manager or {@code local}. */
     public static final Set<String> COMMANDS = Set.of("jobs", "pg", "queues", "q", "describe", "suspend", "resume", "delete", "logs",
-            "completion");
+            "completion", "convert");
 
     // Help only, inherited by every subcommand: there is no version to print apart from the jar's.
     @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Shows this help.")
@@ -53,7 +54,7 @@ public final class MusterCli {
     }
 
     /** Runs one command; returns its exit code. Ages are measured against {@code clock}. */
-    static int run(String[] args, PrintStream out, PrintStream err, Clock clock) {
+    public static int run(String[] args, PrintStream out, PrintStream err, Clock clock) {
         CommandLine cli = commandLine(out, err, clock);
         try {
             return cli.execute(args);

@@ -163,10 +163,10 @@ public final class ManifestLoader {
 
     private static String hint(String apiVersion, String kind) {
         if (apiVersion.startsWith("batch.volcano.sh/") && kind.equals("Job")) {
-            return ": change apiVersion to " + Job.API_VERSION + " to run a Volcano job with Muster";
+            return ": run ./muster convert on the file to rewrite it as a Muster Job (it says what it changes)";
         }
         if (apiVersion.startsWith("scheduling.") && kind.equals("PodGroup")) {
-            return ": change apiVersion to " + PodGroup.API_VERSION;
+            return ": change apiVersion to " + PodGroup.API_VERSION + " (./muster convert does it for Volcano PodGroups)";
         }
         if (kind.equals("ReplicaSet") || kind.equals("Deployment") || kind.equals("StatefulSet")) {
             return ": the local cluster runs no workload controllers; give bare Pods with the label "

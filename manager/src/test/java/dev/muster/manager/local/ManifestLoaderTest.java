@@ -96,7 +96,7 @@ class ManifestLoaderTest {
         assertThat(e.problems()).hasSize(6);
         assertThat(e.problems().get(0)).startsWith(broken + ": document 2: not valid YAML:").contains("line ");
         assertThat(e.problems().get(1)).isEqualTo(kinds + ": document 1: kind Job (apiVersion batch.volcano.sh/v1alpha1) "
-                + "cannot be applied: change apiVersion to batch.muster.dev/v1alpha1 to run a Volcano job with Muster");
+                + "cannot be applied: run ./muster convert on the file to rewrite it as a Muster Job (it says what it changes)");
         assertThat(e.problems().get(2)).startsWith(kinds + ": document 2: kind ReplicaSet").contains("bare Pods");
         assertThat(e.problems().get(3)).isEqualTo(kinds + ": document 3: Job default/bad is invalid: "
                 + "spec.tasks: must list at least one task");
