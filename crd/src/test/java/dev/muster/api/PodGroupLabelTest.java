@@ -27,6 +27,30 @@ class PodGroupLabelTest {
                 .isEmpty();
     }
 
+    /** As scheduler-plugins' Coscheduling reads its label, and Volcano the annotation Spark, Flink and KubeRay set. */
+    @Test
+    void aPodJoinsByTheCoschedulingLabelOrVolcanosGroupAnnotationToo() {
+        Pod coscheduled = pod(Map.of(PodGroupLabel.COSCHEDULING_LABEL, "cosched"));
+        Pod annotated = new PodBuilder().withNewMetadata().withNamespace("ns").withName("spark-driver")
+                .withAnnotations(Map.of(PodGroupLabel.GROUP_NAME_ANNOTATION, "spark-pg")).endMetadata().build();
+
+        assertThat(PodGroupLabel.groupKey(coscheduled)).contains("ns/cosched");
+        assertThat(PodGroupLabel.groupKey(annotated)).contains("ns/spark-pg");
+    }
+
+    @Test
+    void mustersLabelComesFirstThenTheCoschedulingLabelThenTheAnnotationAndABlankOneIsPassedOver() {
+        Pod all = new PodBuilder().withNewMetadata().withNamespace("ns").withName("p")
+                .withLabels(Map.of(MusterLabels.POD_GROUP, "a", PodGroupLabel.COSCHEDULING_LABEL, "b"))
+                .withAnnotations(Map.of(PodGroupLabel.GROUP_NAME_ANNOTATION, "c")).endMetadata().build();
+        Pod blankFirst = new PodBuilder().withNewMetadata().withNamespace("ns").withName("p")
+                .withLabels(Map.of(MusterLabels.POD_GROUP, "", PodGroupLabel.COSCHEDULING_LABEL, " "))
+                .withAnnotations(Map.of(PodGroupLabel.GROUP_NAME_ANNOTATION, "c")).endMetadata().build();
+
+        assertThat(PodGroupLabel.groupName(all)).contains("a");
+        assertThat(PodGroupLabel.groupName(blankFirst)).contains("c");
+    }
+
     @Test
     void joinSetsTheLabelThatGroupNameReads() {
         Map<String, String> labels = new HashMap<>();

@@ -542,6 +542,14 @@ final class KubeObjects {
         return MusterLabels.SCHEDULER_NAME.equals(pod.getSpec().getSchedulerName());
     }
 
+    /**
+     * Whether the pod still has {@code spec.schedulingGates}: as kube-scheduler, Muster never binds it then;
+     * its gang waits for it as for a pod not yet created.
+     */
+    static boolean isGated(Pod pod) {
+        return pod.getSpec().getSchedulingGates() != null && !pod.getSpec().getSchedulingGates().isEmpty();
+    }
+
     static String nodeName(Pod pod) {
         String nodeName = pod.getSpec().getNodeName();
         return nodeName == null || nodeName.isEmpty() ? null : nodeName;

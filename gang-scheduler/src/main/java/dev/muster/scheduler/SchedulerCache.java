@@ -457,7 +457,7 @@ final class SchedulerCache {
             return before != null && before.evictionAssumed() && before.uid().equals(uid)
                     ? bound.withEvictionAssumed(true) : bound;
         }
-        if (!KubeObjects.isOurs(pod) || KubeObjects.isDeleting(pod)) {
+        if (!KubeObjects.isOurs(pod) || KubeObjects.isDeleting(pod) || KubeObjects.isGated(pod)) {
             return null;
         }
         if (before != null && before.state() == PodState.ASSUMED && before.uid().equals(uid)) {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
@@ -204,6 +205,37 @@ class GangSchedulerLocalClusterTest {
                 assertThat(nodeName(pod)).isEqualTo("node-3")));
         await().atMost(PATIENCE).until(() -> verdict("train")
                 .filter(v -> v.outcome() == GangVerdict.Outcome.SCHEDULED).isPresent());
+    }
+
+    /**
+     * Pods of other workloads join a PodGroup by the Coscheduling plugin's label or by the annotation Spark,
+     * Flink and KubeRay set for Volcano; a pod with scheduling gates is never bound while gated, as with
+     * kube-scheduler, so its gang waits for it. Removing the gate is the control: the same gang then binds.
+     */
+    @Test
+    void podsJoinByTheCoschedulingLabelOrTheGroupAnnotationAndAGatedMemberHoldsTheGangUntilUngated() {
+        createPodGroup("spark", 3);
+        Pod driver = pod("spark-driver", null, null, "1", MusterLabels.SCHEDULER_NAME);
+        driver.getMetadata().setAnnotations(Map.of("scheduling.k8s.io/group-name", "spark"));
+        Pod executor = pod("spark-exec-0", null, null, "1", MusterLabels.SCHEDULER_NAME);
+        executor.getMetadata().setLabels(Map.of("scheduling.x-k8s.io/pod-group", "spark"));
+        Pod gated = pod("spark-exec-1", null, null, "1", MusterLabels.SCHEDULER_NAME);
+        gated.getMetadata().setLabels(Map.of("scheduling.x-k8s.io/pod-group", "spark"));
+        gated.getSpec().setSchedulingGates(List.of(new PodSchedulingGate("example.com/wait")));
+        List.of(driver, executor, gated).forEach(pod -> client.pods().inNamespace(NS).resource(pod).create());
+
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() ->
+                assertThat(List.of(get("spark-driver"), get("spark-exec-0"), get("spark-exec-1")))
+                        .allSatisfy(pod -> assertThat(nodeName(pod)).isNull()));
+
+        client.pods().inNamespace(NS).withName("spark-exec-1").edit(pod -> {
+            pod.getSpec().setSchedulingGates(List.of());
+            return pod;
+        });
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(List.of(get("spark-driver"), get("spark-exec-0"), get("spark-exec-1")))
+                        .allSatisfy(pod -> assertThat(nodeName(pod)).isNotNull()));
+        assertThat(verdict("spark")).hasValueSatisfying(v -> assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.SCHEDULED));
     }
 
     private void createPodGroup(String name, int minMember) {

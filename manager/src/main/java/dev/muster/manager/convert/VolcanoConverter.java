@@ -33,8 +33,6 @@ public final class VolcanoConverter {
     static final String VOLCANO_ROOT_QUEUE = "root";
     static final String HIERARCHY = "volcano.sh/hierarchy";
     static final String HIERARCHY_WEIGHTS = "volcano.sh/hierarchy-weights";
-    /** The annotation Spark, Flink and KubeRay put on pods to name their Volcano PodGroup. */
-    static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
     /** Fields the API server sets; a manifest exported from a cluster carries them, a new object must not. */
     private static final List<String> SERVER_SET = List.of("uid", "resourceVersion", "creationTimestamp", "generation",
             "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
@@ -268,7 +266,10 @@ public final class VolcanoConverter {
         fit(doc, PodGroup.class, c);
     }
 
-    /** Pod specs at any depth of another kind (Pod, Deployment, RayCluster ...): scheduler name and group. */
+    /**
+     * Pod specs at any depth of another kind (Pod, Deployment, RayCluster ...): their scheduler. The
+     * {@code scheduling.k8s.io/group-name} annotation needs no change: Muster reads it as Volcano does.
+     */
     private static void podSpecs(JsonNode node, String path, Conversion c) {
         if (node instanceof ObjectNode object) {
             if (object.get("spec") instanceof ObjectNode spec && spec.has("containers")) {
@@ -292,12 +293,7 @@ public final class VolcanoConverter {
             ((ObjectNode) template.get("spec")).put("schedulerName", MusterLabels.SCHEDULER_NAME);
             c.changed(at + "spec.schedulerName: volcano -> " + MusterLabels.SCHEDULER_NAME);
         }
-        String group = template.path("metadata").path("annotations").path(GROUP_NAME_ANNOTATION).asText("");
-        if (!group.isEmpty() && template.path("metadata").path("labels").path(MusterLabels.POD_GROUP).isMissingNode()) {
-            objectAt(objectAt(template, "metadata"), "labels").put(MusterLabels.POD_GROUP, group);
-            c.changed(at + "metadata.labels." + MusterLabels.POD_GROUP + ": " + group + " added, from the "
-                    + GROUP_NAME_ANNOTATION + " annotation");
-        }
+    }
     }
 
     /** Selectors on Volcano's pod labels, anywhere in the document, and a Service's selector. */

@@ -182,7 +182,7 @@ class VolcanoConverterTest {
     }
 
     @Test
-    void aDeploymentsPodsLeaveVolcanoForMusterAndJoinTheirGroupByMustersLabel() throws Exception {
+    void aDeploymentsPodsLeaveVolcanoForMusterAndKeepTheGroupAnnotationMusterReads() throws Exception {
         Conversion deployment = convert("""
                 apiVersion: apps/v1
                 kind: Deployment
@@ -199,7 +199,8 @@ class VolcanoConverterTest {
 
         JsonNode template = deployment.result().path("spec").path("template");
         assertThat(template.path("spec").path("schedulerName").asText()).isEqualTo("muster");
-        assertThat(template.path("metadata").path("labels").path("scheduling.muster.dev/pod-group").asText()).isEqualTo("web-group");
+        assertThat(template.path("metadata").path("annotations").path("scheduling.k8s.io/group-name").asText()).isEqualTo("web-group");
+        assertThat(deployment.changes()).containsExactly("spec.template.spec.schedulerName: volcano -> muster");
         assertThat(deployment.result().path("apiVersion").asText()).isEqualTo("apps/v1");
     }
 
