@@ -64,7 +64,9 @@ class ServerSideTablesTest extends ApiOnlyClusterTests {
 
     @Test
     void plainClientsStillGetObjects() {
-        assertThat(api.get("/api/v1/namespaces/default/pods").body().path("kind").asText()).isEqualTo("List");
+        JsonNode list = api.get("/api/v1/namespaces/default/pods").body();
+        assertThat(list.path("kind").asText()).isEqualTo("PodList");
+        assertThat(list.path("apiVersion").asText()).isEqualTo("v1");
     }
 
     @Test
