@@ -255,12 +255,18 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 new Buffer(Serialization.asJson(body).getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** The stock metadata an update keeps, and the deletion fields, which only a DELETE sets. */
+    /**
+     * The stock metadata an update keeps, and the deletion fields, which only a DELETE sets. The stock code copies
+     * the stored namespace even where there is none, which gave cluster-scoped objects {@code namespace: null}.
+     */
     @Override
     public void preserveMetadata(JsonNode currentResource, JsonNode updatedResource) {
         super.preserveMetadata(currentResource, updatedResource);
         ObjectNode updated = (ObjectNode) updatedResource.get("metadata");
         JsonNode current = currentResource.path("metadata");
+        if (updated.path("namespace").isNull()) {
+            updated.remove("namespace");
+        }
         for (String field : List.of(DELETION_TIMESTAMP, DELETION_GRACE_PERIOD)) {
             if (current.hasNonNull(field)) {
                 updated.set(field, current.get(field).deepCopy());
