@@ -3,6 +3,7 @@ package dev.muster.local;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A real kubectl against the emulator, one subclass per kubectl release tested ({@link Kubectls} finds them; a
@@ -40,6 +42,7 @@ abstract class KubectlSmokeTests {
     private Path dir;
     private Path kubeconfig;
     private Path executable;
+    private int minorVersion;
 
     /** The kubectl binary to run. */
     abstract Path kubectlExecutable();
@@ -51,7 +54,9 @@ abstract class KubectlSmokeTests {
         cluster = LocalCluster.start(Fixtures.FAST.withNodes(1));
         client = cluster.client();
         kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
-        System.out.println(getClass().getSimpleName() + ": " + kubectl("version", "--client").out().strip());
+        JsonNode version = Json.stored(kubectl("version", "--client", "-o", "json").out()).path("clientVersion");
+        minorVersion = Integer.parseInt(version.path("minor").asText().replaceAll("\\D.*", ""));
+        System.out.println(getClass().getSimpleName() + ": kubectl " + version.path("gitVersion").asText());
     }
 
     @AfterAll
@@ -172,6 +177,7 @@ abstract class KubectlSmokeTests {
     /** kubectl 1.35 waits through a streaming list (WatchList), which hangs without its closing bookmark. */
     @Test
     void waitForJsonpathReturnsOnceTheValueIsThere() throws Exception {
+        assumeTrue(minorVersion >= 23, "kubectl wait --for=jsonpath came with kubectl 1.23");
         client.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata()
                 .withName("awaited").endMetadata().addToData("state", "starting").build()).create();
         Process waiting = start("wait", "--for=jsonpath={.data.state}=ready", "configmap/awaited", "--timeout=40s");
@@ -211,6 +217,7 @@ abstract class KubectlSmokeTests {
     /** As against a real API server, kubectl's default {@code --validate=strict} refuses a misspelled field. */
     @Test
     void applyOfAMisspelledFieldIsRefusedUnderKubectlsDefaultStrictValidation() {
+        assumeTrue(minorVersion >= 25, "kubectl asks for server-side field validation since 1.25");
         Result strict = kubectl("apply", "-f", manifest("misspelled-field.yaml"));
         System.out.println("kubectl apply -f misspelled-field.yaml (exit " + strict.exitCode() + "):\n" + strict.err());
 
