@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -57,8 +58,11 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
      */
     private final ReadWriteLock requestLock = new ReentrantReadWriteLock();
     private final StoredObjects store = new Store();
-    private final DiscoveryDocuments discovery = new DiscoveryDocuments(this::storedCrds);
+    private final ServedResources served = new ServedResources(this::storedCrds, this::storedCrdDefinition);
+    private final DiscoveryDocuments discovery = new DiscoveryDocuments(served);
     private final ServerSideTables tables = new ServerSideTables(this::storedCrds);
+    /** Stored CRDs decoded, by name, with the stored document they were decoded from (replaced by every write). */
+    private final Map<String, Map.Entry<String, CustomResourceDefinition>> decodedCrds = new ConcurrentHashMap<>();
     private final BindingSubresource binder = new BindingSubresource(store);
     private final EvictionSubresource evictions = new EvictionSubresource(store, this::delete, Clock.systemUTC());
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
@@ -123,18 +127,24 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (request.method() == HttpMethod.POST && EvictionSubresource.isEviction(path)) {
             return withBody(request, body -> locked(requestLock.writeLock(), () -> evictions.evict(path, body)));
         }
-        if (parse(path).isEmpty()) {
-            // Not a resource path: the stock dispatcher would answer a GET with every object it holds.
+        Map<String, String> parsed = parse(path);
+        Optional<ServedResources.Resource> resource = parsed.isEmpty() ? Optional.empty()
+                : served.find(parsed.get(KubernetesAttributesExtractor.API),
+                parsed.get(KubernetesAttributesExtractor.VERSION), parsed.get(KubernetesAttributesExtractor.PLURAL));
+        if (resource.isEmpty()) {
+            // Not a resource this emulator serves (nor in discovery): as kube-apiserver, 404. The stock dispatcher
+            // would store anything, and answer a GET of a path that is no resource with every object it holds.
             return StatusResponses.pathNotFound();
         }
         switch (request.method()) {
             case GET -> {
                 if (RequestQuery.isWatch(request.getPath())) {
-                    return watch(request);
+                    return watch(request, resource.get());
                 }
                 if (isCollection(path)) {
-                    return withSelectors(request, selectors ->
-                            locked(requestLock.readLock(), () -> selected.get(request, selectors)));
+                    long listedAt = watches.newestResourceVersion();
+                    return typedList(resource.get(), listedAt, withSelectors(request, selectors ->
+                            locked(requestLock.readLock(), () -> selected.get(request, selectors))));
                 }
             }
             case DELETE -> {
@@ -152,9 +162,10 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                     return StatusResponses.badRequest(e.getMessage());
                 }
                 // Every deletion takes the write side: it reads, decides and writes in one step.
-                return locked(requestLock.writeLock(), () -> isCollection(path)
-                        ? selected.delete(request, path, selectors, item -> delete(item, options))
-                        : delete(path, options));
+                return isCollection(path)
+                        ? typedList(resource.get(), watches.newestResourceVersion(), locked(requestLock.writeLock(),
+                                () -> selected.delete(request, path, selectors, item -> delete(item, options))))
+                        : locked(requestLock.writeLock(), () -> delete(path, options));
             }
             case POST -> {
                 if (PodDefaults.appliesTo(path) || ClaimDefaults.appliesTo(path)) {
@@ -244,12 +255,18 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 new Buffer(Serialization.asJson(body).getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** The stock metadata an update keeps, and the deletion fields, which only a DELETE sets. */
+    /**
+     * The stock metadata an update keeps, and the deletion fields, which only a DELETE sets. The stock code copies
+     * the stored namespace even where there is none, which gave cluster-scoped objects {@code namespace: null}.
+     */
     @Override
     public void preserveMetadata(JsonNode currentResource, JsonNode updatedResource) {
         super.preserveMetadata(currentResource, updatedResource);
         ObjectNode updated = (ObjectNode) updatedResource.get("metadata");
         JsonNode current = currentResource.path("metadata");
+        if (updated.path("namespace").isNull()) {
+            updated.remove("namespace");
+        }
         for (String field : List.of(DELETION_TIMESTAMP, DELETION_GRACE_PERIOD)) {
             if (current.hasNonNull(field)) {
                 updated.set(field, current.get(field).deepCopy());
@@ -428,13 +445,18 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
      * A watch with the API server's resourceVersion semantics ({@link WatchHub}), selectors included; its
      * events carry Tables of the objects where kubectl asks for them ({@code kubectl get -w}).
      */
-    private MockResponse watch(RecordedRequest request) {
+    private MockResponse watch(RecordedRequest request, ServedResources.Resource resource) {
         String pathWithQuery = request.getPath();
         Selectors selectors;
         try {
             selectors = Selectors.of(pathWithQuery);
         } catch (IllegalArgumentException e) {
             return StatusResponses.badRequest(e.getMessage());
+        }
+        WatchHub.Start start = WatchHub.Start.of(pathWithQuery, resource.apiVersion(), resource.kind());
+        Optional<String> invalid = start.problem();
+        if (invalid.isPresent()) {
+            return StatusResponses.invalid("ListOptions", "", "ListOptions.meta.k8s.io \"\" is invalid: " + invalid.get());
         }
         String path = withoutQuery(pathWithQuery);
         UnaryOperator<String> render = UnaryOperator.identity();
@@ -446,7 +468,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                     .map(Serialization::asJson).orElse(state);
         }
         return new MockResponse().withWebSocketUpgrade(watches.watch(attributeExtractor.fromPath(path), selectors,
-                WatchHub.resourceVersion(pathWithQuery), () -> map, render));
+                start, () -> map, render));
     }
 
 
@@ -470,6 +492,40 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private String storedCrd(String name) {
         Map.Entry<AttributeSet, String> stored = findResource(getKey(CRDS_PATH + "/" + name));
         return stored == null ? null : stored.getValue();
+    }
+
+    /** The stored CRD of a name decoded, decoded again only when a write has replaced it. */
+    private CustomResourceDefinition storedCrdDefinition(String name) {
+        String stored = storedCrd(name);
+        if (stored == null) {
+            return null;
+        }
+        Map.Entry<String, CustomResourceDefinition> decoded = decodedCrds.get(name);
+        if (decoded != null && decoded.getKey() == stored) {
+            return decoded.getValue();
+        }
+        CustomResourceDefinition crd = Serialization.unmarshal(stored, CustomResourceDefinition.class);
+        decodedCrds.put(name, Map.entry(stored, crd));
+        return crd;
+    }
+
+    /**
+     * A list answered as kube-apiserver answers it: of kind {@code <Kind>List} in the resource's group version
+     * (the stock dispatcher says {@code v1 List}, which client-go's typed clients refuse for custom resources and
+     * decode as an empty list for core kinds), at the resourceVersion of the newest change it shows.
+     */
+    private static MockResponse typedList(ServedResources.Resource resource, long listedAt, MockResponse response) {
+        if (response.code() != HttpURLConnection.HTTP_OK || response.getBody() == null) {
+            return response;
+        }
+        ObjectNode list = Json.stored(response.getBody().getBytes());
+        if (!list.has("items")) {
+            return response;
+        }
+        ObjectNode typed = list.objectNode().put("apiVersion", resource.apiVersion()).put("kind", resource.kind() + "List");
+        typed.putObject("metadata").put("resourceVersion", String.valueOf(listedAt));
+        typed.set("items", list.get("items"));
+        return StatusResponses.json(HttpURLConnection.HTTP_OK, typed);
     }
 
     private List<CustomResourceDefinition> storedCrds() {

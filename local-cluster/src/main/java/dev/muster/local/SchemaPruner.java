@@ -13,8 +13,10 @@ import java.util.Set;
  * Drops the fields a structural schema does not declare, as the API server does when it decodes a custom
  * resource: at every level, except below {@code x-kubernetes-preserve-unknown-fields: true} (where declared
  * properties are still pruned inside), in maps ({@code additionalProperties}), and for {@code apiVersion},
- * {@code kind} and {@code metadata} at the root and of embedded resources. What was dropped is returned, for
- * the API server's {@code fieldValidation} ({@code Strict} refuses it, {@code Warn} warns).
+ * {@code kind} and {@code metadata} at the root and of embedded resources, which the schema never prunes. Nulls in
+ * declared fields that are neither nullable nor defaulted are dropped too, silently, as kube-apiserver does before
+ * it validates. What was dropped as unknown is returned, for the API server's {@code fieldValidation}
+ * ({@code Strict} refuses it, {@code Warn} warns).
  *
  * <p>JSON Schema has no counterpart: {@code additionalProperties: false} refuses an unknown field where the
  * API server drops it, so pruning is done here rather than by the schema validator.
@@ -53,6 +55,15 @@ public final class SchemaPruner {
         }
     }
 
+    /**
+     * Whether a null in a field of this schema is dropped before validation, as kube-apiserver's
+     * PruneNonNullableNullsWithoutDefaults does (Go clients write {@code "field": null} for every struct field
+     * without omitempty): the field is not nullable and has no default. Not a pruned unknown field: no warning.
+     */
+    private static boolean droppedWhenNull(JsonNode schema) {
+        return !schema.path("nullable").asBoolean(false) && !schema.has("default");
+    }
+
     private static void pruneFields(ObjectNode object, JsonNode schema, boolean hasObjectHeader, String path,
                                     List<String> dropped) {
         JsonNode properties = schema.path("properties");
@@ -62,11 +73,18 @@ public final class SchemaPruner {
         for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             String at = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
-            if (properties.has(field.getKey())) {
-                prune(field.getValue(), properties.get(field.getKey()), at, dropped);
-            } else if (additional != null && additional.isObject()) {
-                prune(field.getValue(), additional, at, dropped);
-            } else if (!preserve && !(hasObjectHeader && OBJECT_HEADER.contains(field.getKey()))) {
+            JsonNode declared = properties.has(field.getKey()) ? properties.get(field.getKey())
+                    : additional != null && additional.isObject() ? additional : null;
+            if (hasObjectHeader && OBJECT_HEADER.contains(field.getKey())) {
+                // Never pruned by the schema, whatever it says of them: controller-gen declares the root metadata
+                // as a bare {type: object}, which would otherwise drop name, namespace and labels.
+                continue;
+            }
+            if (declared != null && field.getValue().isNull() && droppedWhenNull(declared)) {
+                it.remove();
+            } else if (declared != null) {
+                prune(field.getValue(), declared, at, dropped);
+            } else if (!preserve) {
                 it.remove();
                 dropped.add(at);
             }

@@ -13,15 +13,19 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The {@code meta.k8s.io/v1 Table} rendering kubectl asks for on {@code get} ({@code Accept: ...;as=Table}), for
- * pods, nodes and custom resources (from their CRDs' {@code additionalPrinterColumns}, like the API server).
- * Without it kubectl prints only NAME and AGE, hiding the phase columns of Muster's Jobs and PodGroups. Other
- * kinds are answered as plain JSON, which kubectl prints with its NAME/AGE fallback.
+ * every served kind, as kube-apiserver renders it: kube-apiserver's columns for pods, nodes, events (both groups),
+ * namespaces, config maps, secrets, leases and priority classes; {@code additionalPrinterColumns} for custom
+ * resources; Name and Age for the other built-in kinds. Without it kubectl prints only NAME and AGE, hiding the
+ * phase columns of Muster's Jobs and PodGroups and what an Event says. As on kube-apiserver, every column is in
+ * every row (kubectl hides those of priority above 0 unless {@code -o wide}).
  */
 final class ServerSideTables {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -41,8 +45,8 @@ final class ServerSideTables {
     }
 
     /**
-     * The Table for a GET response body (an object or a list) of {@code group}/{@code plural}, or empty when
-     * this kind has no columns beyond NAME and AGE.
+     * The Table for a GET response body (an object or a list) of {@code group}/{@code plural}, a served
+     * resource; empty when there is no Table for it.
      *
      * @param fullObjects whether rows carry the whole object ({@code includeObject=Object}) rather than metadata
      */
@@ -71,17 +75,52 @@ final class ServerSideTables {
         return Optional.of(table);
     }
 
+    /** The columns of a served resource: its own, a CRD's, or Name and Age for a built-in kind without its own. */
     private Optional<List<Column>> columns(String group, String plural) {
-        if (group.isEmpty() && plural.equals("pods")) {
-            return Optional.of(PodColumns.COLUMNS);
+        List<Column> builtIn = BUILT_IN_COLUMNS.get(group + "/" + plural);
+        if (builtIn != null) {
+            return Optional.of(builtIn);
         }
-        if (group.isEmpty() && plural.equals("nodes")) {
-            return Optional.of(NodeColumns.COLUMNS);
-        }
-        return storedCrds.get().stream()
+        return Optional.of(storedCrds.get().stream()
                 .filter(crd -> crd.getSpec().getGroup().equals(group) && crd.getSpec().getNames().getPlural().equals(plural))
-                .findFirst().map(ServerSideTables::customResourceColumns);
+                .findFirst().map(ServerSideTables::customResourceColumns)
+                .orElse(NAME_AND_AGE));
     }
+
+    private static final List<Column> NAME_AND_AGE = List.of(
+            new Column("Name", "string", 0, ServerSideTables::name),
+            new Column("Age", "string", 0, ServerSideTables::age));
+
+    /** kube-apiserver's columns of the built-in kinds that have more than Name and Age, by group/plural. */
+    private static final Map<String, List<Column>> BUILT_IN_COLUMNS = Map.of(
+            "/pods", PodColumns.COLUMNS,
+            "/nodes", NodeColumns.COLUMNS,
+            "/events", EventColumns.COLUMNS,
+            "events.k8s.io/events", EventColumns.COLUMNS,
+            "/namespaces", List.of(
+                    new Column("Name", "string", 0, ServerSideTables::name),
+                    new Column("Status", "string", 0, ns -> JSON.textNode(ns.path("status").path("phase").asText("Active"))),
+                    new Column("Age", "string", 0, ServerSideTables::age)),
+            "/configmaps", List.of(
+                    new Column("Name", "string", 0, ServerSideTables::name),
+                    new Column("Data", "integer", 0, cm -> JSON.numberNode(cm.path("data").size() + cm.path("binaryData").size())),
+                    new Column("Age", "string", 0, ServerSideTables::age)),
+            "/secrets", List.of(
+                    new Column("Name", "string", 0, ServerSideTables::name),
+                    new Column("Type", "string", 0, secret -> JSON.textNode(secret.path("type").asText("Opaque"))),
+                    new Column("Data", "integer", 0, secret -> JSON.numberNode(secret.path("data").size())),
+                    new Column("Age", "string", 0, ServerSideTables::age)),
+            "coordination.k8s.io/leases", List.of(
+                    new Column("Name", "string", 0, ServerSideTables::name),
+                    new Column("Holder", "string", 0, lease -> JSON.textNode(lease.path("spec").path("holderIdentity").asText(""))),
+                    new Column("Age", "string", 0, ServerSideTables::age)),
+            "scheduling.k8s.io/priorityclasses", List.of(
+                    new Column("Name", "string", 0, ServerSideTables::name),
+                    new Column("Value", "integer", 0, pc -> JSON.numberNode(pc.path("value").asInt())),
+                    new Column("Global-Default", "boolean", 0, pc -> JSON.booleanNode(pc.path("globalDefault").asBoolean())),
+                    new Column("Age", "string", 0, ServerSideTables::age),
+                    new Column("Preemption-Policy", "string", 0,
+                            pc -> JSON.textNode(pc.path("preemptionPolicy").asText("PreemptLowerPriority")))));
 
     private static List<Column> customResourceColumns(CustomResourceDefinition crd) {
         List<Column> columns = new ArrayList<>();
@@ -154,6 +193,81 @@ final class ServerSideTables {
                 restarts += status.path("restartCount").asInt();
             }
             return JSON.textNode(String.valueOf(restarts));
+        }
+    }
+
+    /**
+     * kube-apiserver's event columns (its printEvent): LAST SEEN, TYPE, REASON, OBJECT ({@code kind/name}, the kind
+     * in lower case) and MESSAGE; SUBOBJECT, SOURCE, FIRST SEEN, COUNT and NAME with {@code -o wide}. Reads core/v1
+     * Events and events.k8s.io/v1 ones ({@code regarding}, {@code note}, {@code deprecated...}), which kube-apiserver
+     * prints alike.
+     */
+    private static final class EventColumns {
+        static final List<Column> COLUMNS = List.of(
+                new Column("Last Seen", "string", 0, EventColumns::lastSeen),
+                new Column("Type", "string", 0, event -> JSON.textNode(event.path("type").asText(""))),
+                new Column("Reason", "string", 0, event -> JSON.textNode(event.path("reason").asText(""))),
+                new Column("Object", "string", 0, EventColumns::object),
+                new Column("Subobject", "string", 1, event -> JSON.textNode(regarding(event).path("fieldPath").asText(""))),
+                new Column("Source", "string", 1, EventColumns::source),
+                new Column("Message", "string", 0, event -> JSON.textNode(
+                        either(event, "message", "note").asText("").strip())),
+                new Column("First Seen", "string", 1, event -> JSON.textNode(firstSeen(event))),
+                new Column("Count", "integer", 1, EventColumns::count),
+                new Column("Name", "string", 1, ServerSideTables::name));
+
+        private static JsonNode regarding(JsonNode event) {
+            return either(event, "involvedObject", "regarding");
+        }
+
+        private static String firstSeen(JsonNode event) {
+            String first = either(event, "firstTimestamp", "deprecatedFirstTimestamp").asText("");
+            return since(first.isEmpty() ? event.path("eventTime").asText("") : first);
+        }
+
+        private static JsonNode lastSeen(JsonNode event) {
+            JsonNode series = event.path("series");
+            if (series.isObject()) {
+                return JSON.textNode(since(series.path("lastObservedTime").asText("")));
+            }
+            String last = either(event, "lastTimestamp", "deprecatedLastTimestamp").asText("");
+            return JSON.textNode(last.isEmpty() ? firstSeen(event) : since(last));
+        }
+
+        private static JsonNode object(JsonNode event) {
+            JsonNode regarding = regarding(event);
+            String kind = regarding.path("kind").asText("").toLowerCase(Locale.ROOT);
+            String name = regarding.path("name").asText("");
+            return JSON.textNode(name.isEmpty() ? kind : kind + "/" + name);
+        }
+
+        private static JsonNode source(JsonNode event) {
+            JsonNode source = either(event, "source", "deprecatedSource");
+            String component = source.path("component").asText("");
+            String host = source.path("host").asText("");
+            component = component.isEmpty() ? event.path("reportingController").asText("") : component;
+            host = host.isEmpty() ? event.path("reportingInstance").asText("") : host;
+            return JSON.textNode(host.isEmpty() ? component : component + ", " + host);
+        }
+
+        private static JsonNode count(JsonNode event) {
+            JsonNode series = event.path("series");
+            if (series.isObject()) {
+                return JSON.numberNode(series.path("count").asInt());
+            }
+            int count = either(event, "count", "deprecatedCount").asInt(0);
+            return JSON.numberNode(count == 0 ? 1 : count);
+        }
+
+        /** A core/v1 field, or its events.k8s.io/v1 counterpart. */
+        private static JsonNode either(JsonNode event, String core, String eventsV1) {
+            JsonNode value = event.path(core);
+            return value.isMissingNode() || value.isNull() ? event.path(eventsV1) : value;
+        }
+
+        /** kube-apiserver's translateTimestampSince: {@code <unknown>} for no time. */
+        private static String since(String timestamp) {
+            return timestamp.isEmpty() ? "<unknown>" : humanAge(timestamp, Instant.now());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.muster.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
@@ -12,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -31,6 +33,12 @@ import java.util.function.UnaryOperator;
  * Label and field selectors are applied to the object before and after each change, as the API server does:
  * an object that starts matching arrives as ADDED, one that stops matching as DELETED.
  * <p>
+ * A streaming list ({@code sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true},
+ * client-go's WatchList, on by default since 1.35) gets every matching object as ADDED, then a BOOKMARK whose
+ * object is an empty object of the kind with the resourceVersion of that state and the annotation
+ * {@code k8s.io/initial-events-end: "true"}, as kube-apiserver's watch cache sends it; then every change.
+ * {@code sendInitialEvents=false} without a resourceVersion starts at the newest change, with no initial events.
+ * <p>
  * Every method runs under the store's monitor, which the dispatcher also holds while it changes the store, so
  * a watch that opens sees each change exactly once: either in its replay or live.
  */
@@ -38,9 +46,52 @@ final class WatchHub {
     private static final Logger log = LoggerFactory.getLogger(WatchHub.class);
     /** Changes kept for resumption; a kube-apiserver watch cache keeps about as many per resource. */
     static final int DEFAULT_HISTORY = 20_000;
+    /** The annotation of the bookmark that ends a streaming list's initial events (metav1.InitialEventsAnnotationKey). */
+    static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
 
     /** One change of one stored object; a state is null where the object did not exist. */
     record Change(long resourceVersion, AttributeSet oldKey, String oldState, AttributeSet newKey, String newState) {
+    }
+
+    /**
+     * Where a watch starts.
+     *
+     * @param resourceVersion   the request's {@code resourceVersion}, empty if none
+     * @param sendInitialEvents the request's {@code sendInitialEvents}, null if absent
+     * @param apiVersion        the watched kind's apiVersion, for the bookmark that ends the initial events
+     * @param kind              the watched kind, for that bookmark
+     */
+    record Start(String resourceVersion, Boolean sendInitialEvents, String resourceVersionMatch,
+                 boolean allowWatchBookmarks, String apiVersion, String kind) {
+        /** The start a request path's query asks for. */
+        static Start of(String pathWithQuery, String apiVersion, String kind) {
+            Boolean send = RequestQuery.parameter(pathWithQuery, "sendInitialEvents").map(Boolean::parseBoolean).orElse(null);
+            return new Start(WatchHub.resourceVersion(pathWithQuery), send,
+                    RequestQuery.parameter(pathWithQuery, "resourceVersionMatch").orElse(""),
+                    RequestQuery.parameter(pathWithQuery, "allowWatchBookmarks").map(Boolean::parseBoolean).orElse(false),
+                    apiVersion, kind);
+        }
+
+        /** What kube-apiserver's ListOptions validation refuses in a watch with {@code sendInitialEvents}, if anything. */
+        Optional<String> problem() {
+            if (sendInitialEvents == null) {
+                return resourceVersionMatch.isEmpty() ? Optional.empty() : Optional.of("resourceVersionMatch: Forbidden: "
+                        + "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided");
+            }
+            if (!resourceVersionMatch.equals("NotOlderThan")) {
+                return Optional.of("resourceVersionMatch: Forbidden: sendInitialEvents requires setting "
+                        + "resourceVersionMatch to NotOlderThan");
+            }
+            if (!allowWatchBookmarks) {
+                return Optional.of("allowWatchBookmarks: Required value: sendInitialEvents requires setting "
+                        + "allowWatchBookmarks to true");
+            }
+            return Optional.empty();
+        }
+
+        private boolean fromNow() {
+            return resourceVersion.isEmpty() || resourceVersion.equals("0");
+        }
     }
 
     private final Object storeMonitor;
@@ -49,6 +100,8 @@ final class WatchHub {
     private final Set<OpenWatch> open = ConcurrentHashMap.newKeySet();
     /** resourceVersion of the newest change no longer kept: watches from before it are told 410. */
     private long forgottenUpTo;
+    /** resourceVersion of the newest change: the version of the state a list or the initial events show. */
+    private long newest;
 
     WatchHub(Object storeMonitor, int history) {
         if (history < 1) {
@@ -61,6 +114,7 @@ final class WatchHub {
     /** Keeps a change and sends it to every open watch it concerns. Called under the store's monitor. */
     void changed(Change change) {
         synchronized (storeMonitor) {
+            newest = Math.max(newest, change.resourceVersion());
             recent.addLast(change);
             if (recent.size() > history) {
                 forgottenUpTo = recent.removeFirst().resourceVersion();
@@ -83,13 +137,23 @@ final class WatchHub {
      *
      * @param query           the kind, namespace (and name) the path names, as the store's keys match it
      * @param selectors       the request's label and field selectors
-     * @param resourceVersion the request's {@code resourceVersion}, empty if none
+     * @param start           the request's resourceVersion and whether it asks for initial events
      * @param current         the stored objects by key, read under the store's monitor for an initial listing
      * @param render          what an event carries for a stored object: the object, or a Table of it
      */
-    WebSocketListener watch(AttributeSet query, Selectors selectors, String resourceVersion,
+    WebSocketListener watch(AttributeSet query, Selectors selectors, Start start,
                             Supplier<Map<AttributeSet, String>> current, UnaryOperator<String> render) {
-        return new OpenWatch(query, selectors, resourceVersion, current, render);
+        return new OpenWatch(query, selectors, start, current, render);
+    }
+
+    /**
+     * The resourceVersion of the newest change, which a list read after this call shows at least: a watch from it
+     * misses nothing the list did not show.
+     */
+    long newestResourceVersion() {
+        synchronized (storeMonitor) {
+            return newest;
+        }
     }
 
     /** The {@code resourceVersion} parameter of a request path's query, empty if there is none. */
@@ -108,16 +172,16 @@ final class WatchHub {
     private final class OpenWatch extends WebSocketListener {
         private final AttributeSet query;
         private final Selectors selectors;
-        private final String resourceVersion;
+        private final Start start;
         private final Supplier<Map<AttributeSet, String>> current;
         private final UnaryOperator<String> render;
         private volatile WebSocket socket;
 
-        OpenWatch(AttributeSet query, Selectors selectors, String resourceVersion,
+        OpenWatch(AttributeSet query, Selectors selectors, Start start,
                   Supplier<Map<AttributeSet, String>> current, UnaryOperator<String> render) {
             this.query = query;
             this.selectors = selectors;
-            this.resourceVersion = resourceVersion;
+            this.start = start;
             this.current = current;
             this.render = render;
         }
@@ -126,13 +190,18 @@ final class WatchHub {
         public void onOpen(WebSocket webSocket, Response response) {
             socket = webSocket;
             synchronized (storeMonitor) {
-                if (resourceVersion.isEmpty() || resourceVersion.equals("0")) {
+                String resourceVersion = start.resourceVersion();
+                if (Boolean.TRUE.equals(start.sendInitialEvents())
+                        || start.sendInitialEvents() == null && start.fromNow()) {
                     current.get().forEach((key, state) -> {
                         if (key.matches(query) && selected(state)) {
                             webSocket.send(event("ADDED", render.apply(state)));
                         }
                     });
-                } else {
+                    if (Boolean.TRUE.equals(start.sendInitialEvents())) {
+                        webSocket.send(initialEventsEnd());
+                    }
+                } else if (!start.fromNow()) {
                     long from;
                     try {
                         from = Long.parseLong(resourceVersion);
@@ -155,6 +224,18 @@ final class WatchHub {
                 }
                 open.add(this);
             }
+        }
+
+        /**
+         * The bookmark that ends a streaming list: not subject to the selectors, and never rendered as a Table row
+         * (kube-apiserver sends it as it is).
+         */
+        private String initialEventsEnd() {
+            ObjectNode bookmark = JsonNodeFactory.instance.objectNode().put("kind", start.kind())
+                    .put("apiVersion", start.apiVersion());
+            ObjectNode metadata = bookmark.putObject("metadata").put("resourceVersion", String.valueOf(newest));
+            metadata.putObject("annotations").put(INITIAL_EVENTS_END, "true");
+            return event("BOOKMARK", bookmark.toString());
         }
 
         /** The event, if any, that a change is for this watch. */

@@ -176,13 +176,11 @@ class CrdAdmissionTest extends ApiOnlyClusterTests {
     void aCrdTheUserAppliesIsEnforcedWithEveryKeywordAsByTheApiServer() {
         Map<String, Object> wrong = new LinkedHashMap<>(Map.of("size", true, "count", 11, "code", "abcd", "colour", "blue",
                 "resource", Map.of("spec", 1)));
-        wrong.put("label", null);
         assertThat(causes(() -> createWidget("types", wrong))).containsExactlyInAnyOrder(
                 "spec.size: Invalid value: \"boolean\": spec.size in body must be of type integer,string: \"boolean\"",
                 "spec.count: Invalid value: 11: spec.count in body should be less than or equal to 10",
                 "spec.code: Too long: may not be more than 3 bytes",
                 "spec.colour: Unsupported value: \"blue\": supported values: \"red\", \"green\"",
-                "spec.label: Invalid value: \"null\": spec.label in body must be of type string: \"null\"",
                 "spec.resource.apiVersion: Required value",
                 "spec.resource.kind: Required value",
                 RULES_NOT_CHECKED);
@@ -197,6 +195,46 @@ class CrdAdmissionTest extends ApiOnlyClusterTests {
                 .<Object>get("spec"))
                 .isEqualTo(Map.of("size", 3, "note", "n", "extra", Map.of("any", List.of(1))));
         assertThat(createWidget("nullable", mapWithNull("note")).<Object>get("spec")).isEqualTo(mapWithNull("note"));
+    }
+
+    /** Go clients write {@code "field": null} for every struct field without omitempty; kube-apiserver drops those. */
+    @Test
+    void nullsInFieldsThatAreNotNullableAreDroppedBeforeValidationAsByTheApiServer() {
+        Map<String, Object> spec = mapWithNull("label");
+        spec.put("size", 2);
+        spec.put("count", null);
+
+        GenericKubernetesResource created = createWidget("nulls", spec);
+
+        assertThat(created.<Object>get("spec")).isEqualTo(Map.of("size", 2));
+        assertThat(createWidget("kept-null", mapWithNull("note")).<Object>get("spec")).isEqualTo(mapWithNull("note"));
+    }
+
+    /**
+     * controller-gen declares the root metadata as {@code {type: object}}; kube-apiserver never prunes metadata by
+     * the schema, and a cluster-scoped object has no namespace, not a null one, after an update.
+     */
+    @Test
+    void aControllerGenCrdKeepsMetadataAndAClusterScopedObjectGetsNoNamespace() {
+        client.apiextensions().v1().customResourceDefinitions().load(
+                CrdAdmissionTest.class.getResourceAsStream("/admission/gadgets-crd.yaml")).create();
+        String gadgets = "/apis/admission.example.com/v1/gadgets";
+        Map<String, Object> gadget = Map.of("apiVersion", "admission.example.com/v1", "kind", "Gadget",
+                "metadata", Map.of("name", "g1", "labels", Map.of("team", "a")), "spec", Map.of("size", 1));
+        assertThat(api.post(gadgets, gadget).code()).isEqualTo(201);
+
+        JsonNode stored = api.get(gadgets + "/g1").body();
+        assertThat(stored.path("metadata").path("name").asText()).isEqualTo("g1");
+        assertThat(stored.path("metadata").path("labels").path("team").asText()).isEqualTo("a");
+
+        RawApi.Response updated = api.patch(gadgets + "/g1", "application/merge-patch+json", "{\"spec\":{\"size\":2}}");
+        assertThat(updated.code()).isEqualTo(200);
+        JsonNode replaced = api.put(gadgets + "/g1", api.get(gadgets + "/g1").body()).body();
+        for (JsonNode after : List.of(updated.body(), replaced, api.get(gadgets + "/g1").body())) {
+            assertThat(after.path("metadata").has("namespace")).as(after.toString()).isFalse();
+            assertThat(after.path("metadata").path("labels").path("team").asText()).isEqualTo("a");
+        }
+        assertThat(api.get(gadgets).body().path("items").get(0).path("metadata").has("namespace")).isFalse();
     }
 
     @Test

@@ -37,6 +37,11 @@ final class RawApi {
                 .POST(HttpRequest.BodyPublishers.ofString(Serialization.asJson(body))).build());
     }
 
+    Response put(String path, Object body) {
+        return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(Serialization.asJson(body))).build());
+    }
+
     Response patch(String path, String contentType, String body) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", contentType)
                 .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());

@@ -74,6 +74,28 @@ class SelectorsTest extends ApiOnlyClusterTests {
         assertThat(names(client.pods().withLabel("sel-batch").list().getItems())).containsExactly("sel-del-2");
     }
 
+    /** What {@code kubectl describe} sends for an object's Events, read raw and as a list of kind EventList. */
+    @Test
+    void eventsAreSelectedByTheirInvolvedObjectReasonAndType() {
+        event("sel-ev-1", "Job", "train", "uid-1", "Warning", "SelPodFailed");
+        event("sel-ev-2", "Job", "train", "uid-1", "Normal", "Created");
+        event("sel-ev-3", "Job", "other", "uid-2", "Warning", "SelPodFailed");
+        event("sel-ev-4", "PodGroup", "train", "uid-3", "Warning", "SelPodFailed");
+
+        RawApi.Response described = api.get("/api/v1/namespaces/default/events?fieldSelector="
+                + "involvedObject.name%3Dtrain,involvedObject.namespace%3Ddefault,involvedObject.kind%3DJob,"
+                + "involvedObject.uid%3Duid-1&limit=500");
+
+        assertThat(described.body().path("kind").asText()).isEqualTo("EventList");
+        List<String> describedNames = new java.util.ArrayList<>();
+        described.body().path("items").forEach(e -> describedNames.add(e.path("metadata").path("name").asText()));
+        assertThat(describedNames).containsExactlyInAnyOrder("sel-ev-1", "sel-ev-2");
+        assertThat(eventNames(client.v1().events().withField("reason", "SelPodFailed").withField("type", "Warning")))
+                .containsExactlyInAnyOrder("sel-ev-1", "sel-ev-3", "sel-ev-4");
+        assertThat(eventNames(client.v1().events().withField("involvedObject.kind", "PodGroup")))
+                .containsExactly("sel-ev-4");
+    }
+
     @Test
     void malformedSelectorIsABadRequest() {
         assertThatThrownBy(() -> client.pods().withLabelSelector("a in (b").list())
@@ -84,6 +106,20 @@ class SelectorsTest extends ApiOnlyClusterTests {
         Pod pod = Fixtures.pod(name);
         pod.getMetadata().setLabels(new java.util.HashMap<>(labels));
         client.resource(pod).create();
+    }
+
+    private static void event(String name, String kind, String object, String uid, String type, String reason) {
+        client.v1().events().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withNewMetadata().withName(name).endMetadata()
+                .withNewInvolvedObject().withKind(kind).withName(object).withNamespace("default").withUid(uid)
+                .endInvolvedObject().withType(type).withReason(reason).withMessage(reason + " of " + object).build())
+                .create();
+    }
+
+    private static List<String> eventNames(
+            io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable<io.fabric8.kubernetes.api.model.Event,
+                    io.fabric8.kubernetes.api.model.EventList, ?> events) {
+        return events.list().getItems().stream().map(e -> e.getMetadata().getName()).toList();
     }
 
     private static List<String> names(List<Pod> pods) {

@@ -62,9 +62,47 @@ class ServerSideTablesTest extends ApiOnlyClusterTests {
         assertThat(row.path("cells").path(2).asText()).isEqualTo("Pending");
     }
 
+    /** kube-apiserver's event columns; kubectl get events shows those of priority 0. */
+    @Test
+    void eventsShowLastSeenTypeReasonObjectAndMessage() {
+        Instant now = Instant.now();
+        client.v1().events().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withNewMetadata().withName("tabled-event").endMetadata()
+                .withNewInvolvedObject().withKind("Job").withName("train").withNamespace("default").endInvolvedObject()
+                .withType("Warning").withReason("PodFailed").withMessage(" pod train-0 failed \n")
+                .withFirstTimestamp(now.minusSeconds(90).toString()).withLastTimestamp(now.minusSeconds(30).toString())
+                .withCount(3).withNewSource().withComponent("muster-job-controller").endSource().build()).create();
+
+        JsonNode table = api.get("/api/v1/namespaces/default/events?fieldSelector=metadata.name%3Dtabled-event",
+                KUBECTL_ACCEPT).body();
+
+        assertThat(texts(table.path("columnDefinitions"), "name")).containsExactly("Last Seen", "Type", "Reason",
+                "Object", "Subobject", "Source", "Message", "First Seen", "Count", "Name");
+        assertThat(texts(table.path("columnDefinitions"), "priority"))
+                .containsExactly("0", "0", "0", "0", "1", "1", "0", "1", "1", "1");
+        JsonNode cells = table.path("rows").path(0).path("cells");
+        assertThat(cells.path(0).asText()).matches("3[0-9]s");
+        assertThat(List.of(cells.path(1).asText(), cells.path(2).asText(), cells.path(3).asText(), cells.path(5).asText(),
+                cells.path(6).asText(), cells.path(9).asText())).containsExactly("Warning", "PodFailed", "job/train",
+                "muster-job-controller", "pod train-0 failed", "tabled-event");
+        assertThat(cells.path(7).asText()).matches("9[0-9]s");
+        assertThat(cells.path(8).asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void everyBuiltInKindGetsATable() {
+        JsonNode table = api.get("/apis/storage.k8s.io/v1/storageclasses", KUBECTL_ACCEPT).body();
+
+        assertThat(table.path("kind").asText()).isEqualTo("Table");
+        assertThat(texts(table.path("columnDefinitions"), "name")).containsExactly("Name", "Age");
+        assertThat(table.path("rows").path(0).path("cells").path(0).asText()).isEqualTo("standard");
+    }
+
     @Test
     void plainClientsStillGetObjects() {
-        assertThat(api.get("/api/v1/namespaces/default/pods").body().path("kind").asText()).isEqualTo("List");
+        JsonNode list = api.get("/api/v1/namespaces/default/pods").body();
+        assertThat(list.path("kind").asText()).isEqualTo("PodList");
+        assertThat(list.path("apiVersion").asText()).isEqualTo("v1");
     }
 
     @Test

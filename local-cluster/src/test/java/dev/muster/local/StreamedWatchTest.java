@@ -84,6 +84,55 @@ class StreamedWatchTest {
         }
     }
 
+    /**
+     * client-go's WatchList (on by default since 1.35, what kubectl wait uses): the initial events, then a
+     * BOOKMARK of the kind carrying the state's resourceVersion and {@code k8s.io/initial-events-end: "true"},
+     * then changes, as kube-apiserver's watch cache sends them.
+     */
+    @Test
+    void aStreamingListEndsItsInitialEventsWithABookmark() throws Exception {
+        configMap("listed-a");
+        configMap("listed-b");
+        HttpResponse<InputStream> response = watch("configmaps?watch=true&sendInitialEvents=true"
+                + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=", null);
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            java.util.List<String> added = new java.util.ArrayList<>();
+            JsonNode event = nextEvent(lines);
+            while (event.path("type").asText().equals("ADDED")) {
+                added.add(event.path("object").path("metadata").path("name").asText());
+                event = nextEvent(lines);
+            }
+            assertThat(added).contains("listed-a", "listed-b");
+            assertThat(event.path("type").asText()).isEqualTo("BOOKMARK");
+            JsonNode bookmark = event.path("object");
+            assertThat(bookmark.path("kind").asText()).isEqualTo("ConfigMap");
+            assertThat(bookmark.path("apiVersion").asText()).isEqualTo("v1");
+            assertThat(bookmark.path("metadata").path("annotations").path("k8s.io/initial-events-end").asText())
+                    .isEqualTo("true");
+            long bookmarkVersion = bookmark.path("metadata").path("resourceVersion").asLong();
+            String latest = cluster.client().configMaps().inNamespace("default").list().getMetadata().getResourceVersion();
+            assertThat(bookmarkVersion).isPositive().isLessThanOrEqualTo(Long.parseLong(latest));
+
+            configMap("listed-c");
+            JsonNode next = nextEvent(lines);
+            assertThat(next.path("type").asText()).isEqualTo("ADDED");
+            assertThat(next.path("object").path("metadata").path("name").asText()).isEqualTo("listed-c");
+            assertThat(next.path("object").path("metadata").path("resourceVersion").asLong()).isGreaterThan(bookmarkVersion);
+        }
+    }
+
+    @Test
+    void aStreamingListWithoutNotOlderThanIsInvalidAsOnTheApiServer() throws Exception {
+        HttpResponse<InputStream> response = watch("configmaps?watch=true&sendInitialEvents=true&allowWatchBookmarks=true",
+                null);
+
+        try (InputStream body = response.body()) {
+            assertThat(response.statusCode()).isEqualTo(422);
+            assertThat(new String(body.readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("sendInitialEvents requires setting resourceVersionMatch to NotOlderThan");
+        }
+    }
+
     @Test
     void timeoutSecondsEndsTheStream() throws Exception {
         HttpResponse<InputStream> response = watch("configmaps?watch=true&timeoutSeconds=1&fieldSelector="

@@ -1,0 +1,293 @@
+package dev.muster.local;
+
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.provider.Arguments;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A real kubectl against the emulator, one subclass per kubectl release tested ({@link Kubectls} finds them; a
+ * missing one is skipped, with the reason printed, and fails the build where {@code CI=true}).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class KubectlSmokeTests {
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private LocalCluster cluster;
+    private KubernetesClient client;
+    private Path dir;
+    private Path kubeconfig;
+    private Path executable;
+    private int minorVersion;
+
+    /** The kubectl binary to run. */
+    abstract Path kubectlExecutable();
+
+    @BeforeAll
+    void startCluster(@TempDir Path tempDir) {
+        dir = tempDir;
+        executable = kubectlExecutable();
+        cluster = LocalCluster.start(Fixtures.FAST.withNodes(1));
+        client = cluster.client();
+        kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
+        JsonNode version = Json.stored(kubectl("version", "--client", "-o", "json").out()).path("clientVersion");
+        minorVersion = Integer.parseInt(version.path("minor").asText().replaceAll("\\D.*", ""));
+        System.out.println(getClass().getSimpleName() + ": kubectl " + version.path("gitVersion").asText());
+    }
+
+    @AfterAll
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void getNodesAndResourceTypes() {
+        Result nodes = kubectl("get", "nodes");
+        assertThat(nodes.exitCode()).as(nodes.err()).isZero();
+        assertThat(nodes.out()).contains("node-0");
+
+        Result resources = kubectl("api-resources");
+        assertThat(resources.exitCode()).as(resources.err()).isZero();
+        assertThat(resources.out()).containsPattern("jobs\\s+mjob,mj\\s+batch.muster.dev/v1alpha1\\s+true\\s+Job")
+                .containsPattern("podgroups\\s+pg,podgroup\\s+scheduling.muster.dev/v1alpha1\\s+true\\s+PodGroup");
+    }
+
+    @Test
+    void applyGetReapplyAndDelete() {
+        Result applied = kubectl("apply", "-f", manifest("podgroup-and-pod.yaml"));
+        assertThat(applied.exitCode()).as(applied.err()).isZero();
+        assertThat(applied.out()).contains("podgroup.scheduling.muster.dev/smoke created", "pod/smoke-pod created");
+
+        Result listed = kubectl("get", "pods,mjob,pg", "-A");
+        assertThat(listed.exitCode()).as(listed.err()).isZero();
+        assertThat(listed.out()).contains("pod/smoke-pod", "podgroup.scheduling.muster.dev/smoke");
+        assertThat(kubectl("get", "pods").out()).containsPattern("NAME\\s+READY\\s+STATUS")
+                .containsPattern("smoke-pod\\s+0/1\\s+Pending");
+        assertThat(kubectl("get", "pg", "smoke").out()).contains("MIN", "PHASE").containsPattern("(?m)^smoke\\s.*\\b2\\b");
+
+        Result yaml = kubectl("get", "pg", "smoke", "-o", "yaml");
+        assertThat(yaml.exitCode()).as(yaml.err()).isZero();
+        assertThat(yaml.out()).contains("minMember: 2", "uid:", "resourceVersion:");
+
+        Result reapplied = kubectl("apply", "-f", manifest("podgroup-and-pod-changed.yaml"));
+        assertThat(reapplied.exitCode()).as(reapplied.err()).isZero();
+        assertThat(reapplied.out()).contains("podgroup.scheduling.muster.dev/smoke configured", "pod/smoke-pod configured");
+        assertThat(client.resources(PodGroup.class).withName("smoke").get().getSpec().getMinMember()).isEqualTo(3);
+        var pod = client.pods().withName("smoke-pod").get();
+        assertThat(pod.getMetadata().getLabels()).containsEntry("stage", "changed");
+        assertThat(pod.getSpec().getContainers()).singleElement()
+                .satisfies(c -> assertThat(c.getEnv()).extracting("name").containsExactly("MODE"));
+
+        Result deleted = kubectl("delete", "-f", manifest("podgroup-and-pod-changed.yaml"));
+        assertThat(deleted.exitCode()).as(deleted.err()).isZero();
+        assertThat(client.resources(PodGroup.class).withName("smoke").get()).isNull();
+        assertThat(client.pods().withName("smoke-pod").get()).isNull();
+    }
+
+    @Test
+    void createMusterJobAndReportMissingObjects() {
+        Result created = kubectl("create", "-f", manifest("job.yaml"));
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        assertThat(client.resources(Job.class).withName("smoke-job").get()).isNotNull();
+        assertThat(kubectl("get", "mj").out()).contains("smoke-job");
+
+        Result again = kubectl("create", "-f", manifest("job.yaml"));
+        assertThat(again.exitCode()).isNotZero();
+        assertThat(again.err()).contains("AlreadyExists");
+
+        Result missing = kubectl("get", "pod", "no-such-pod");
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.err()).contains("pods \"no-such-pod\" not found");
+    }
+
+    @Test
+    void apiResourcesListStorageQuotasAndVolumes() {
+        Result resources = kubectl("api-resources");
+
+        assertThat(resources.exitCode()).as(resources.err()).isZero();
+        assertThat(resources.out()).containsPattern("persistentvolumes\\s+pv\\s+v1\\s+false\\s+PersistentVolume")
+                .containsPattern("resourcequotas\\s+quota\\s+v1\\s+true\\s+ResourceQuota")
+                .containsPattern("storageclasses\\s+sc\\s+storage.k8s.io/v1\\s+false\\s+StorageClass");
+        Result classes = kubectl("get", "storageclasses");
+        assertThat(classes.exitCode()).as(classes.err()).isZero();
+        assertThat(classes.out()).contains("standard");
+    }
+
+    /** kubectl get events prints kube-apiserver's columns, not only NAME and AGE. */
+    @Test
+    void getEventsShowsWhatHappenedToWhat() {
+        client.v1().events().inNamespace("default").resource(new EventBuilder().withNewMetadata()
+                .withName("smoke-event").endMetadata().withNewInvolvedObject().withKind("Pod").withName("smoke-pod")
+                .withNamespace("default").endInvolvedObject().withType("Warning").withReason("BackOff")
+                .withMessage("back-off restarting").withLastTimestamp(Instant.now().toString()).build()).create();
+
+        Result events = kubectl("get", "events");
+
+        assertThat(events.exitCode()).as(events.err()).isZero();
+        assertThat(events.out()).containsPattern("LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+MESSAGE")
+                .containsPattern("Warning\\s+BackOff\\s+pod/smoke-pod\\s+back-off restarting");
+    }
+
+    /** kubectl describe reads the Events of the object through a field selector on involvedObject. */
+    @Test
+    void describeOfAMusterJobShowsItsEvents() throws IOException {
+        Path manifest = Files.writeString(dir.resolve("described.yaml"),
+                Files.readString(Path.of(manifest("job.yaml"))).replace("smoke-job", "described-job"));
+        assertThat(kubectl("create", "-f", manifest.toString()).exitCode()).isZero();
+        Job job = client.resources(Job.class).withName("described-job").get();
+        client.v1().events().inNamespace("default").resource(new EventBuilder().withNewMetadata()
+                .withName("described-job.failed").endMetadata().withNewInvolvedObject().withKind("Job")
+                .withApiVersion(Job.API_VERSION).withName("described-job").withNamespace("default")
+                .withUid(job.getMetadata().getUid()).endInvolvedObject().withType("Warning").withReason("PodFailed")
+                .withMessage("pod described-job-worker-0 failed").withCount(2).build()).create();
+
+        Result described = kubectl("describe", "mjob", "described-job");
+
+        assertThat(described.exitCode()).as(described.err()).isZero();
+        assertThat(described.out()).doesNotContain("Events:  <none>")
+                .containsPattern("Warning\\s+PodFailed\\s+.*pod described-job-worker-0 failed");
+    }
+
+    /** kubectl 1.35 waits through a streaming list (WatchList), which hangs without its closing bookmark. */
+    @Test
+    void waitForJsonpathReturnsOnceTheValueIsThere() throws Exception {
+        assumeTrue(minorVersion >= 23, "kubectl wait --for=jsonpath came with kubectl 1.23");
+        client.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata()
+                .withName("awaited").endMetadata().addToData("state", "starting").build()).create();
+        Process waiting = start("wait", "--for=jsonpath={.data.state}=ready", "configmap/awaited", "--timeout=40s");
+
+        client.configMaps().inNamespace("default").withName("awaited")
+                .edit(map -> new ConfigMapBuilder(map).addToData("state", "ready").build());
+
+        try {
+            assertThat(waiting.waitFor(50, TimeUnit.SECONDS)).as("kubectl wait returned").isTrue();
+        } finally {
+            waiting.destroyForcibly();
+        }
+        assertThat(waiting.exitValue()).as(Files.readString(dir.resolve("wait.err"))).isZero();
+        assertThat(Files.readString(dir.resolve("wait.out"))).contains("configmap/awaited condition met");
+        assertThat(kubectl("wait", "--for=jsonpath={.data.state}=ready", "configmap/awaited", "--timeout=20s")
+                .exitCode()).isZero();
+    }
+
+    /** As against a real API server: kubectl apply prints the 422's causes, one per field, and exits 1. */
+    @Test
+    void applyOfBadJobsIsRefusedNamingTheField() {
+        Result replicas = kubectl("apply", "-f", manifest("bad-replicas.yaml"));
+        System.out.println("kubectl apply -f bad-replicas.yaml (exit " + replicas.exitCode() + "):\n" + replicas.err());
+        Result minAvailable = kubectl("apply", "-f", manifest("bad-min-available.yaml"));
+        System.out.println("kubectl apply -f bad-min-available.yaml (exit " + minAvailable.exitCode() + "):\n" + minAvailable.err());
+
+        assertThat(replicas.exitCode()).isEqualTo(1);
+        assertThat(replicas.err()).contains("\"bad-replicas\" is invalid", "spec.tasks[0].replicas: Invalid value: \"string\": "
+                + "spec.tasks[0].replicas in body must be of type integer: \"string\"");
+        assertThat(minAvailable.exitCode()).isEqualTo(1);
+        assertThat(minAvailable.err()).contains("\"bad-min-available\" is invalid",
+                "spec.tasks[0]: Invalid value: \"object\": minAvailable must not exceed replicas");
+        assertThat(client.resources(Job.class).withName("bad-replicas").get()).isNull();
+        assertThat(client.resources(Job.class).withName("bad-min-available").get()).isNull();
+    }
+
+    /** As against a real API server, kubectl's default {@code --validate=strict} refuses a misspelled field. */
+    @Test
+    void applyOfAMisspelledFieldIsRefusedUnderKubectlsDefaultStrictValidation() {
+        assumeTrue(minorVersion >= 25, "kubectl asks for server-side field validation since 1.25");
+        Result strict = kubectl("apply", "-f", manifest("misspelled-field.yaml"));
+        System.out.println("kubectl apply -f misspelled-field.yaml (exit " + strict.exitCode() + "):\n" + strict.err());
+
+        assertThat(strict.exitCode()).isEqualTo(1);
+        assertThat(strict.err()).contains("Job in version \"v1alpha1\" cannot be handled as a Job: strict decoding error: "
+                + "unknown field \"spec.minAvailabel\"");
+        assertThat(client.resources(Job.class).withName("misspelled").get()).isNull();
+    }
+
+    /** crd's whole bad-input corpus in one kubectl apply: every refusal names its fields, the rest is created. */
+    @Test
+    void applyOfTheBadInputCorpusRefusesEachCaseWithItsFieldPaths() throws IOException {
+        List<Arguments> corpus = JobValidationCorpusTest.corpus().toList();
+        StringBuilder documents = new StringBuilder();
+        for (int i = 0; i < corpus.size(); i++) {
+            Job job = (Job) corpus.get(i).get()[1];
+            job.getMetadata().setNamespace("kubectl-corpus-" + i);
+            documents.append(Serialization.asYaml(job));
+        }
+        Path file = Files.writeString(dir.resolve("corpus.yaml"), documents);
+
+        Result applied = kubectl("apply", "-f", file.toString());
+
+        assertThat(applied.exitCode()).isEqualTo(1);
+        for (int i = 0; i < corpus.size(); i++) {
+            @SuppressWarnings("unchecked")
+            List<String> admission = (List<String>) corpus.get(i).get()[2];
+            String namespace = "kubectl-corpus-" + i;
+            admission.forEach(cause -> assertThat(applied.err()).as(namespace).contains(cause));
+            assertThat(client.resources(Job.class).inNamespace(namespace).withName("train").get()).as(namespace)
+                    .matches(created -> (created == null) != admission.isEmpty());
+        }
+    }
+
+    private Process start(String... args) throws IOException {
+        return new ProcessBuilder(command(args)).redirectOutput(dir.resolve("wait.out").toFile())
+                .redirectError(dir.resolve("wait.err").toFile()).start();
+    }
+
+    private List<String> command(String... args) {
+        List<String> command = new ArrayList<>(List.of(executable.toString(), "--kubeconfig", kubeconfig.toString(),
+                "--cache-dir", dir.resolve("cache").toString(), "--request-timeout", "20s"));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    private Result kubectl(String... args) {
+        List<String> command = command(args);
+        try {
+            Process process = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile())
+                    .redirectError(dir.resolve("err").toFile()).start();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish");
+            }
+            return new Result(process.exitValue(), Files.readString(dir.resolve("out"), StandardCharsets.UTF_8),
+                    Files.readString(dir.resolve("err"), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new AssertionError("cannot run kubectl", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String manifest(String name) {
+        try {
+            return Path.of(KubectlSmokeTest.class.getResource("/kubectl/" + name).toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
