@@ -3,6 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
@@ -375,7 +376,9 @@ final class SchedulerCache {
         // A Job's gang queues from when the job was submitted: its PodGroup is created later, and the job
         // controller's workers create the PodGroups of jobs submitted together in any order.
         JobPodTemplates job = ownerJob(key, spec);
-        return new GangInfo(key, spec.minMember(), spec.minTaskMember(), priority,
+        // An elastic group's task minimums bind nothing (Volcano's rule); its tasks still name the expected pods.
+        return new GangInfo(key, spec.minMember(),
+                PodGroupDefaults.enforcedMinTaskMember(spec.minMember(), spec.minTaskMember()), priority,
                 job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology(), spec.queue(),
                 spec.maxRuntime());
     }

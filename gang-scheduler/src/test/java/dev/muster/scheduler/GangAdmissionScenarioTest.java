@@ -72,6 +72,26 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
         assertThat(outcome("llm")).contains(GangVerdict.Outcome.SCHEDULED);
     }
 
+    /**
+     * Volcano: a 3-of-6 job (minMember 3, minTaskMember 6, as Volcano's job controller writes it) is
+     * elastic, so its gang is any 3 pods: admitted with room for 3, it gets 3 bound and the rest wait.
+     */
+    @Test
+    void anElasticJobIsAdmittedForItsMinMemberAndBindsWhatFits() {
+        startCluster(3, 8);
+        Job job = client.resources(Job.class).inNamespace(NS).resource(job("elastic", 6, 8)).create();
+        createPodGroup(job, 3, 6);
+
+        startScheduler(UnaryOperator.identity());
+
+        await().atMost(PATIENCE).until(() -> outcome("elastic").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
+        createPods(job, 6, 8);
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("elastic")).hasSize(3));
+        assertThat(outcome("elastic")).contains(GangVerdict.Outcome.SCHEDULED);
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("elastic")).hasSize(3));
+    }
+
     @Test
     void roomPromisedToAnAdmittedJobIsNotGivenToAnotherUntilTheAdmissionTimesOut() {
         startCluster(2, 8);
@@ -133,6 +153,10 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
     }
 
     private void createPodGroup(Job owner, int minMember) {
+        createPodGroup(owner, minMember, minMember);
+    }
+
+    private void createPodGroup(Job owner, int minMember, int workerMinimum) {
         PodGroup podGroup = new PodGroup();
         podGroup.setMetadata(new ObjectMetaBuilder().withName(owner.getMetadata().getName()).withNamespace(NS)
                 .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(HasMetadata.getApiVersion(Job.class))
@@ -140,7 +164,7 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
                         .withUid(owner.getMetadata().getUid()).withController(true).build())
                 .build());
         podGroup.getSpec().setMinMember(minMember);
-        podGroup.getSpec().setMinTaskMember(Map.of("worker", minMember));
+        podGroup.getSpec().setMinTaskMember(Map.of("worker", workerMinimum));
         client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
     }
 

@@ -202,6 +202,38 @@ class GangSchedulerScenarioTest extends SchedulerScenario {
                 .doesNotContain("Reserved"));
     }
 
+    /**
+     * kube-scheduler's NodeResourcesFit counts ephemeral-storage and huge pages like any other resource
+     * against allocatable; the local cluster's nodes report 100Gi of ephemeral storage and no huge pages.
+     */
+    @Test
+    void ephemeralStorageAndHugePagesAreCountedAgainstAllocatable() {
+        startCluster(1, "16");
+        createGang("scratch", 1, null, 2, "1", pod -> withRequest(pod, "ephemeral-storage", "60Gi"));
+        createGang("huge", 1, null, 1, "1", pod -> withRequest(pod, "hugepages-2Mi", "2Mi"));
+
+        startScheduler();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("scratch")).hasSize(1));
+        await().atMost(PATIENCE).until(() -> verdict("huge").isPresent());
+        assertThat(verdict("huge")).hasValueSatisfying(v ->
+                assertThat(v.message()).startsWith("0/1 nodes are available: 1 Insufficient hugepages-2Mi."));
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("scratch")).hasSize(1));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(client.pods().inNamespace(NS)
+                .withLabel(MusterLabels.POD_GROUP, "scratch").list().getItems())
+                .filteredOn(p -> p.getSpec().getNodeName() == null).singleElement()
+                .satisfies(p -> assertThat(p.getStatus().getConditions()).anySatisfy(c ->
+                        assertThat(c.getMessage()).contains("Insufficient ephemeral-storage"))));
+    }
+
+    private static Pod withRequest(Pod pod, String resource, String amount) {
+        pod.getSpec().getContainers().get(0).getResources().getRequests().put(resource, new Quantity(amount));
+        if (resource.startsWith("hugepages-")) {
+            pod.getSpec().getContainers().get(0).getResources().setLimits(Map.of(resource, new Quantity(amount)));
+        }
+        return pod;
+    }
+
     @Test
     void countsCyclesBoundPodsAndWaitingGangsByReason() {
         startCluster(2, "4");

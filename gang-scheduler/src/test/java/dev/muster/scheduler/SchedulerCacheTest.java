@@ -107,6 +107,26 @@ class SchedulerCacheTest {
         });
     }
 
+    /**
+     * Volcano's scheduler ignores a group's minTaskMember when its minMember is below their sum (an elastic
+     * job, {@code JobInfo.CheckTaskValid}): the gang is any minMember of its pods.
+     */
+    @Test
+    void anElasticGroupsGangHasNoTaskMinimums() {
+        cache.putNode(node("node-0", "8"));
+        cache.putPod(pod("w-0", "train", "worker", "1"));
+        PodGroup elastic = podGroup("train", 3);
+        elastic.getSpec().setMinTaskMember(Map.of("worker", 6));
+        cache.putPodGroup(elastic);
+
+        assertThat(onlyGang().gang().minTaskMember()).isEmpty();
+
+        PodGroup gang = podGroup("train", 6);
+        gang.getSpec().setMinTaskMember(Map.of("worker", 6));
+        cache.putPodGroup(gang);
+        assertThat(onlyGang().gang().minTaskMember()).isEqualTo(Map.of("worker", 6));
+    }
+
     @Test
     void succeededMembersUseNoRoomButStillCountTowardTheQuorum() {
         cache.putNode(node("node-0", "8"));

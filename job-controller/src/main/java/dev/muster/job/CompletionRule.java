@@ -13,7 +13,9 @@ import java.util.Optional;
  * <a href="https://github.com/volcano-sh/volcano/blob/master/docs/design/task-minavailable.md">task-level
  * minAvailable</a> does: once every pod has finished, each task needs at least its {@code minAvailable}
  * Succeeded pods and the job at least its {@code minAvailable}, else it failed; {@code minSuccess}
- * Succeeded pods complete it at once.
+ * Succeeded pods complete it at once. An {@linkplain JobDefaults#elastic elastic} job's tasks have no
+ * minimum here, as Volcano's running state skips the per-task check when the job's {@code minAvailable}
+ * is below the sum of its tasks' ({@code pkg/controllers/job/state/running.go}).
  */
 public final class CompletionRule {
     public static final String MIN_SUCCESS_REACHED = "MinSuccessReached";
@@ -42,7 +44,7 @@ public final class CompletionRule {
         }
         List<String> shortTasks = new ArrayList<>();
         for (TaskSpec task : spec.getTasks()) {
-            int need = JobDefaults.minAvailable(task);
+            int need = JobDefaults.enforcedMinAvailable(spec, task);
             int got = counts.succeeded(task.getName());
             if (got < need) {
                 shortTasks.add("task " + task.getName() + ": " + got + "/" + JobDefaults.replicas(task)
@@ -55,6 +57,10 @@ public final class CompletionRule {
         int jobMin = JobDefaults.minAvailable(spec);
         if (counts.succeeded() < jobMin) {
             return Optional.of(Completion.failure(MIN_AVAILABLE_NOT_REACHED, tally + ", minAvailable " + jobMin));
+        }
+        if (JobDefaults.elastic(spec)) {
+            return Optional.of(Completion.success(TASKS_SUCCEEDED, tally + ", minAvailable " + jobMin
+                    + " (elastic: the tasks' minimums are not enforced)"));
         }
         return Optional.of(Completion.success(TASKS_SUCCEEDED, tally + "; every task reached its minAvailable"));
     }

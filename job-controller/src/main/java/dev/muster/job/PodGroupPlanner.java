@@ -25,7 +25,9 @@ public final class PodGroupPlanner {
 
     /**
      * The job's PodGroup, named like the job: minMember is the job's minAvailable, minTaskMember each
-     * task's minAvailable, queue, priorityClassName, schedulingConstraints and maxRuntime the job's.
+     * task's minAvailable (0 for every task of an {@linkplain JobDefaults#elastic elastic} job, whose gang
+     * is any minAvailable of its pods), queue, priorityClassName, schedulingConstraints and maxRuntime the
+     * job's.
      */
     public static PodGroup desiredPodGroup(Job job) {
         return desiredPodGroup(job, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()));
@@ -77,7 +79,7 @@ public final class PodGroupPlanner {
         int openPods = 0;
         for (TaskSpec task : jobSpec.getTasks()) {
             if (openTasks.contains(task.getName())) {
-                minTaskMember.put(task.getName(), JobDefaults.minAvailable(task));
+                minTaskMember.put(task.getName(), JobDefaults.enforcedMinAvailable(jobSpec, task));
                 openPods += JobDefaults.replicas(task);
             }
         }

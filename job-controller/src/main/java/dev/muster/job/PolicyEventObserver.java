@@ -106,7 +106,8 @@ final class PolicyEventObserver {
             }
         }
         int failed = counts.failed(name);
-        int minAvailable = JobDefaults.minAvailable(task);
+        // An elastic job's task has no minimum (0) to miss, so failures alone never fail the task.
+        int minAvailable = JobDefaults.enforcedMinAvailable(job.getSpec(), task);
         if (failed > replicas - minAvailable) {
             events.add(taskEvent(JobPolicies.TASK_FAILED, name, lastFinish.get(), "task " + name + ": " + failed + "/"
                     + replicas + " pods failed, minAvailable " + minAvailable + " can no longer succeed"));

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
@@ -72,6 +73,28 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
                 "PodGroup queued admitted by scheduler muster; waiting for 2 of 2 pods to start (minAvailable 2)"::equals);
         JobStatus running = bindUntil("queued", in(Running));
         assertThat(running.getState().getMessage()).isEqualTo("2/2 pods running or finished, minAvailable 2");
+    }
+
+    /**
+     * Volcano creates every pod of an elastic job and lets its scheduler bind what fits; so does Muster once
+     * the gang of any minAvailable pods is admitted. Its PodGroup carries no task minimum.
+     */
+    @Test
+    void anAdmittedElasticJobCreatesAllItsPodsAndItsGroupHasNoTaskMinimum() {
+        Job job = newJob("elastic", null, runFor("60", task("worker", 6, null)));
+        job.getSpec().setMinAvailable(3);
+        create(job);
+        await().atMost(TIMEOUT).until(() -> podGroup("elastic"), Optional::isPresent);
+        assertThat(podGroup("elastic")).hasValueSatisfying(group -> {
+            assertThat(group.getSpec().getMinMember()).isEqualTo(3);
+            assertThat(group.getSpec().getMinTaskMember()).isEqualTo(Map.of("worker", 0));
+        });
+
+        writePodGroupStatus("elastic", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
+
+        await().atMost(TIMEOUT).until(() -> pods("elastic").size() == 6);
+        await().atMost(TIMEOUT).until(() -> message("elastic"),
+                "PodGroup elastic admitted by scheduler muster; waiting for 3 of 6 pods to start (minAvailable 3)"::equals);
     }
 
     @Test

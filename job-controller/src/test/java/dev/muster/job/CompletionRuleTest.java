@@ -94,4 +94,59 @@ class CompletionRuleTest {
         assertThat(judge(job, pods)).contains(Completion.failure(CompletionRule.MIN_SUCCESS_NOT_REACHED,
                 "1/3 pods succeeded, minSuccess 2"));
     }
+
+    /**
+     * Volcano ({@code pkg/controllers/job/state/running.go}): once every pod has finished, the per-task
+     * Succeeded check runs only when {@code job.minAvailable >= sum of task minAvailable}; an elastic job
+     * completes with {@code minAvailable} Succeeded pods, whichever tasks they belong to.
+     */
+    @Test
+    void anElasticJobCompletesWithMinAvailableSucceededPodsWhateverTheirTasks() {
+        Job job = job("j", task("ps", 1, null), task("worker", 6, null));
+        job.getSpec().setMinAvailable(3);
+        List<Pod> pods = new ArrayList<>(pods(job, "ps", 0, 1, "Failed"));
+        pods.addAll(pods(job, "worker", 0, 3, "Succeeded"));
+        pods.addAll(pods(job, "worker", 3, 3, "Failed"));
+
+        assertThat(judge(job, pods)).contains(Completion.success(CompletionRule.TASKS_SUCCEEDED,
+                "3/7 pods succeeded, minAvailable 3 (elastic: the tasks' minimums are not enforced)"));
+    }
+
+    /** Volcano: an elastic job with fewer Succeeded pods than its minAvailable still fails. */
+    @Test
+    void anElasticJobBelowItsMinAvailableFails() {
+        Job job = job("j", task("worker", 6, null));
+        job.getSpec().setMinAvailable(3);
+        List<Pod> pods = new ArrayList<>(pods(job, "worker", 0, 2, "Succeeded"));
+        pods.addAll(pods(job, "worker", 2, 4, "Failed"));
+
+        assertThat(judge(job, pods)).map(c -> c.verdict().reason()).contains(CompletionRule.MIN_AVAILABLE_NOT_REACHED);
+    }
+
+    /**
+     * Volcano's webhook writes every task minimum, so it cannot tell a written one from a default: an
+     * explicit task minimum in an elastic job is not enforced either.
+     */
+    @Test
+    void anExplicitTaskMinimumOfAnElasticJobIsNotEnforcedEither() {
+        Job job = job("j", task("ps", 1, 1), task("worker", 4, 4));
+        job.getSpec().setMinAvailable(2);
+        List<Pod> pods = new ArrayList<>(pods(job, "ps", 0, 1, "Failed"));
+        pods.addAll(pods(job, "worker", 0, 2, "Succeeded"));
+        pods.addAll(pods(job, "worker", 2, 2, "Failed"));
+
+        assertThat(judge(job, pods)).map(Completion::succeeded).contains(true);
+    }
+
+    /** Volcano: a job whose minAvailable equals the sum of its tasks' minimums is not elastic. */
+    @Test
+    void aJobAtTheSumOfItsTaskMinimumsStillChecksEachTask() {
+        Job job = job("j", task("ps", 1, null), task("worker", 6, 2));
+        job.getSpec().setMinAvailable(3);
+        List<Pod> pods = new ArrayList<>(pods(job, "ps", 0, 1, "Failed"));
+        pods.addAll(pods(job, "worker", 0, 6, "Succeeded"));
+
+        assertThat(judge(job, pods)).contains(Completion.failure(CompletionRule.TASKS_FAILED,
+                "task ps: 0/1 pods succeeded, minAvailable 1"));
+    }
 }

@@ -38,6 +38,42 @@ class PodGroupPlannerTest {
         assertThat(JobOwnership.controllingJob(group)).contains("train");
     }
 
+    /**
+     * Volcano defaults a task's minAvailable to its replicas and, when the job's minAvailable is below
+     * their sum, its scheduler enforces no task minimum ({@code JobInfo.CheckTaskValid}). Muster writes
+     * what is enforced: every task's minTaskMember is 0, so a 3-of-6 job is a gang of any 3 pods.
+     */
+    @Test
+    void anElasticJobsGroupHasNoTaskMinimums() {
+        Job job = job("elastic", task("worker", 6, null));
+        job.getSpec().setMinAvailable(3);
+
+        PodGroupSpec spec = PodGroupPlanner.desiredPodGroup(job).getSpec();
+
+        assertThat(spec.getMinMember()).isEqualTo(3);
+        assertThat(spec.getMinTaskMember()).containsExactly(Map.entry("worker", 0));
+    }
+
+    /** Volcano: an explicit task minimum is no different once the webhook has defaulted the others. */
+    @Test
+    void anExplicitTaskMinimumOfAnElasticJobIsNotEnforcedEither() {
+        Job job = job("elastic", task("ps", 1, 1), task("worker", 6, null));
+        job.getSpec().setMinAvailable(3);
+
+        assertThat(PodGroupPlanner.desiredPodGroup(job).getSpec().getMinTaskMember())
+                .containsExactly(Map.entry("ps", 0), Map.entry("worker", 0));
+    }
+
+    /** Volcano: minAvailable equal to the sum of the task minimums is not elastic; each is enforced. */
+    @Test
+    void aJobAtTheSumOfItsTaskMinimumsKeepsThem() {
+        Job job = job("train", task("ps", 1, null), task("worker", 6, 2));
+        job.getSpec().setMinAvailable(3);
+
+        assertThat(PodGroupPlanner.desiredPodGroup(job).getSpec().getMinTaskMember())
+                .containsExactly(Map.entry("ps", 1), Map.entry("worker", 2));
+    }
+
     @Test
     void jobMinAvailableOverridesTheSumOfTaskMinimums() {
         Job job = TestJobs.quickstart();

@@ -206,6 +206,23 @@ class PoliciesTest {
                 .contains("task worker: 2/3 pods failed, minAvailable 2 can no longer succeed");
     }
 
+    /**
+     * Volcano raises TaskFailed only for restarts; Muster also raises it when a task can no longer reach its
+     * minimum. An elastic job's tasks have none (Volcano's running state skips them), so failures alone
+     * raise nothing.
+     */
+    @Test
+    void anElasticJobsTaskNeverFailsForWantOfItsMinimum() {
+        Job job = job("train", task("worker", 6, null));
+        job.getSpec().setMinAvailable(3);
+        job.getSpec().setPolicies(List.of(policy("AbortJob", "TaskFailed")));
+        List<Pod> pods = new ArrayList<>(TestJobs.pods(job, "worker", 0, 6, "Running"));
+        pods.set(0, exited(job, "worker", 0, "Failed", T0, 1));
+        pods.set(1, exited(job, "worker", 1, "Failed", T0, 1));
+
+        assertThat(decide(job, pods, Optional.empty(), T0).trigger()).isEmpty();
+    }
+
     @Test
     void unknownPodGroupRaisesUnknown() {
         Job job = trainJob();

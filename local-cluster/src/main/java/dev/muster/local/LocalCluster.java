@@ -180,7 +180,8 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * Adds a node to the cluster, as KWOK does with Node objects from a user's manifests: the node is labelled
-     * {@code local.muster.dev/simulated=true} and {@code kubernetes.io/hostname}, missing status (capacity from
+     * {@code local.muster.dev/simulated=true} and, where missing, with the labels a kubelet sets
+     * ({@code kubernetes.io/hostname}, {@code kubernetes.io/os}, {@code kubernetes.io/arch}), missing status (capacity from
      * this cluster's configuration, allocatable, Ready) is filled in, and the simulated kubelet runs its pods.
      * Nodes created through the API directly (e.g. {@code kubectl apply}) are run too and get the same status.
      *

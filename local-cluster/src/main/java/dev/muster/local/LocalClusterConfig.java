@@ -20,10 +20,18 @@ import java.util.Objects;
  * @param podStopDelay   how long a pod's containers take to stop once it is deleted gracefully (after SIGTERM,
  *                       on a real node); never longer than the pod's grace period
  * @param faults         requests the API emulator fails on purpose; {@link FaultPlan#NONE} by default
+ * @param nodeEphemeralStorage {@code ephemeral-storage} capacity of each node, as a quantity
+ * @param nodeHugepages1Gi {@code hugepages-1Gi} capacity of each node, as a quantity ({@code "0"} for none)
+ * @param nodeHugepages2Mi {@code hugepages-2Mi} capacity of each node, as a quantity ({@code "0"} for none)
+ * @param nodeInstanceType the {@code node.kubernetes.io/instance-type} label of each pool node; {@code null}
+ *                         for none, as on a cluster without a cloud provider
  */
 public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, int nodeGpus, int nodePods,
                                  Duration podStartDelay, Duration defaultRunTime, Duration podStopDelay,
-                                 FaultPlan faults) {
+                                 FaultPlan faults, String nodeEphemeralStorage, String nodeHugepages1Gi,
+                                 String nodeHugepages2Mi, String nodeInstanceType) {
+    /** The {@code ephemeral-storage} a pool node reports unless told otherwise. */
+    public static final String DEFAULT_EPHEMERAL_STORAGE = "100Gi";
 
     public LocalClusterConfig {
         if (nodes < 0 || nodeGpus < 0 || nodePods < 1) {
@@ -37,60 +45,90 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
         requireNonNegative(defaultRunTime, "defaultRunTime");
         requireNonNegative(podStopDelay, "podStopDelay");
         Objects.requireNonNull(faults, "faults");
+        requireQuantity(nodeEphemeralStorage, "nodeEphemeralStorage");
+        requireQuantity(nodeHugepages1Gi, "nodeHugepages1Gi");
+        requireQuantity(nodeHugepages2Mi, "nodeHugepages2Mi");
+        if (nodeInstanceType != null && nodeInstanceType.isBlank()) {
+            nodeInstanceType = null;
+        }
     }
 
     /**
-     * Four nodes of 16 CPUs, 64Gi and 110 pods, no GPUs; pods start after 500 ms, run for 3 s and stop 300 ms
-     * after a graceful deletion.
+     * Four nodes of 16 CPUs, 64Gi, 110 pods and {@value #DEFAULT_EPHEMERAL_STORAGE} of ephemeral storage, no GPUs,
+     * no huge pages and no instance type; pods start after 500 ms, run for 3 s and stop 300 ms after a graceful
+     * deletion.
      */
     public static LocalClusterConfig defaults() {
         return new LocalClusterConfig(4, "16", "64Gi", 0, 110, Duration.ofMillis(500), Duration.ofSeconds(3),
-                Duration.ofMillis(300), FaultPlan.NONE);
+                Duration.ofMillis(300), FaultPlan.NONE, DEFAULT_EPHEMERAL_STORAGE, "0", "0", null);
     }
 
     public LocalClusterConfig withNodes(int nodes) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withNodeCpu(String nodeCpu) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withNodeMemory(String nodeMemory) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withNodeGpus(int nodeGpus) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withNodePods(int nodePods) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withPodStartDelay(Duration podStartDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withDefaultRunTime(Duration defaultRunTime) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withPodStopDelay(Duration podStopDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
     }
 
     public LocalClusterConfig withFaults(FaultPlan faults) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+    }
+
+    public LocalClusterConfig withNodeEphemeralStorage(String nodeEphemeralStorage) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+    }
+
+    /** Each node's huge pages of 1Gi and of 2Mi, as quantities of memory ({@code "4Gi"}, {@code "512Mi"}). */
+    public LocalClusterConfig withNodeHugepages(String nodeHugepages1Gi, String nodeHugepages2Mi) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+    }
+
+    public LocalClusterConfig withNodeInstanceType(String nodeInstanceType) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+    }
+
+    private static void requireQuantity(String quantity, String name) {
+        // Parsing now reports a bad flag at startup rather than as a broken Node object later.
+        if (Quantity.getAmountInBytes(new Quantity(Objects.requireNonNull(quantity, name))).signum() < 0) {
+            throw new IllegalArgumentException(name + " must not be negative, got " + quantity);
+        }
     }
 
     private static void requireNonNegative(Duration duration, String name) {

@@ -25,6 +25,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class SimulatedNodes {
     static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
+    static final String OS_LABEL = "kubernetes.io/os";
+    static final String ARCH_LABEL = "kubernetes.io/arch";
+    static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
+    static final String EPHEMERAL_STORAGE = "ephemeral-storage";
+    static final String HUGEPAGES_1GI = "hugepages-1Gi";
+    static final String HUGEPAGES_2MI = "hugepages-2Mi";
     static final String GPU_RESOURCE = "nvidia.com/gpu";
     static final String KUBELET_VERSION = "v1.32.0-muster-local";
 
@@ -46,12 +52,22 @@ final class SimulatedNodes {
         return simulated(new NodeBuilder().withNewMetadata().withName(poolNodeName(index)).endMetadata().build());
     }
 
-    /** A copy of a user-supplied node marked as simulated, with hostname label and complete status. */
+    /**
+     * A copy of a user-supplied node marked as simulated, with complete status and the labels a kubelet sets
+     * on its own node ({@code kubernetes.io/os}, {@code kubernetes.io/arch}, {@code kubernetes.io/hostname},
+     * and {@code node.kubernetes.io/instance-type} when the pool has one); labels the node has are kept.
+     */
     Node simulated(Node node) {
         Node copy = new NodeBuilder(node).editOrNewMetadata()
                 .addToLabels(MusterLabels.LOCAL_SIMULATED_NODE, "true")
                 .endMetadata().build();
-        copy.getMetadata().getLabels().putIfAbsent(HOSTNAME_LABEL, copy.getMetadata().getName());
+        Map<String, String> labels = copy.getMetadata().getLabels();
+        labels.putIfAbsent(OS_LABEL, "linux");
+        labels.putIfAbsent(ARCH_LABEL, "amd64");
+        labels.putIfAbsent(HOSTNAME_LABEL, copy.getMetadata().getName());
+        if (config.nodeInstanceType() != null) {
+            labels.putIfAbsent(INSTANCE_TYPE_LABEL, config.nodeInstanceType());
+        }
         return withCompleteStatus(copy);
     }
 
@@ -65,7 +81,9 @@ final class SimulatedNodes {
 
     /**
      * A copy of the node whose missing status parts are filled in: capacity from the pool's configuration,
-     * allocatable equal to capacity, an InternalIP address, node info, and condition Ready=True.
+     * allocatable equal to capacity, an InternalIP address, node info, and condition Ready=True. A capacity
+     * or allocatable given without {@code ephemeral-storage} or huge pages gets the pool's, since a kubelet
+     * always reports them.
      */
     Node withCompleteStatus(Node node) {
         Node copy = Serialization.clone(node);
@@ -73,9 +91,13 @@ final class SimulatedNodes {
         copy.setStatus(status);
         if (!notEmpty(status.getCapacity())) {
             status.setCapacity(poolCapacity());
+        } else {
+            status.setCapacity(withKubeletResources(status.getCapacity()));
         }
         if (!notEmpty(status.getAllocatable())) {
             status.setAllocatable(new LinkedHashMap<>(status.getCapacity()));
+        } else {
+            status.setAllocatable(withKubeletResources(status.getAllocatable()));
         }
         if (status.getAddresses() == null || status.getAddresses().isEmpty()) {
             status.setAddresses(List.of(new NodeAddress(nextInternalIp(), "InternalIP"),
@@ -112,7 +134,16 @@ final class SimulatedNodes {
         if (config.nodeGpus() > 0) {
             capacity.put(GPU_RESOURCE, new Quantity(String.valueOf(config.nodeGpus())));
         }
-        return capacity;
+        return withKubeletResources(capacity);
+    }
+
+    /** The resources a kubelet reports on every node, ephemeral storage and huge pages, added where missing. */
+    private Map<String, Quantity> withKubeletResources(Map<String, Quantity> resources) {
+        Map<String, Quantity> complete = new LinkedHashMap<>(resources);
+        complete.putIfAbsent(EPHEMERAL_STORAGE, new Quantity(config.nodeEphemeralStorage()));
+        complete.putIfAbsent(HUGEPAGES_1GI, new Quantity(config.nodeHugepages1Gi()));
+        complete.putIfAbsent(HUGEPAGES_2MI, new Quantity(config.nodeHugepages2Mi()));
+        return complete;
     }
 
     /** Node addresses come from 10.0.0.0/9; pod addresses ({@link SimulatedKubelet}) from 10.128.0.0/9. */

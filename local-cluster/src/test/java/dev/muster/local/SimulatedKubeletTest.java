@@ -138,6 +138,55 @@ class SimulatedKubeletTest extends KubeletClusterTests {
         await().until(() -> phase("on-gpu-box"), "Succeeded"::equals);
     }
 
+    /** What a kubelet reports on its own node: the well-known labels, ephemeral storage and huge pages. */
+    @Test
+    void poolNodesCarryTheLabelsAndResourcesAKubeletReports() {
+        Node node = client.nodes().withName(SimulatedNodes.poolNodeName(0)).get();
+
+        assertThat(node.getMetadata().getLabels()).containsEntry("kubernetes.io/os", "linux")
+                .containsEntry("kubernetes.io/arch", "amd64").containsEntry("kubernetes.io/hostname", "node-0")
+                .doesNotContainKey("node.kubernetes.io/instance-type");
+        assertThat(node.getStatus().getCapacity()).containsEntry("ephemeral-storage", new Quantity("100Gi"))
+                .containsEntry("hugepages-1Gi", new Quantity("0")).containsEntry("hugepages-2Mi", new Quantity("0"));
+        assertThat(node.getStatus().getAllocatable()).isEqualTo(node.getStatus().getCapacity());
+    }
+
+    @Test
+    void theInstanceTypeStorageAndHugePagesOfThePoolAreSettings() {
+        SimulatedNodes nodes = new SimulatedNodes(Fixtures.FAST.withNodeInstanceType("m5.xlarge")
+                .withNodeEphemeralStorage("20Gi").withNodeHugepages("4Gi", "512Mi"));
+
+        Node node = nodes.poolNode(1);
+
+        assertThat(node.getMetadata().getLabels()).containsEntry("node.kubernetes.io/instance-type", "m5.xlarge")
+                .containsEntry("kubernetes.io/hostname", "node-1");
+        assertThat(node.getStatus().getAllocatable()).containsEntry("ephemeral-storage", new Quantity("20Gi"))
+                .containsEntry("hugepages-1Gi", new Quantity("4Gi")).containsEntry("hugepages-2Mi", new Quantity("512Mi"));
+    }
+
+    @Test
+    void aBadNodeResourceSettingIsRefusedAtOnce() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fixtures.FAST.withNodeEphemeralStorage("-1Gi"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nodeEphemeralStorage");
+    }
+
+    @Test
+    void aUserSuppliedNodeKeepsItsOwnLabelsAndResourcesAndGetsTheMissingOnes() {
+        Node arm = new NodeBuilder().withNewMetadata().withName("arm-box")
+                .addToLabels("kubernetes.io/arch", "arm64").endMetadata()
+                .withNewStatus().addToCapacity(Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"),
+                        "pods", new Quantity("32"), "ephemeral-storage", new Quantity("50Gi"))).endStatus()
+                .build();
+
+        cluster.addSimulatedNode(arm);
+
+        Node joined = client.nodes().withName("arm-box").get();
+        assertThat(joined.getMetadata().getLabels()).containsEntry("kubernetes.io/arch", "arm64")
+                .containsEntry("kubernetes.io/os", "linux").containsEntry("kubernetes.io/hostname", "arm-box");
+        assertThat(joined.getStatus().getCapacity()).containsEntry("ephemeral-storage", new Quantity("50Gi"))
+                .containsEntry("hugepages-2Mi", new Quantity("0"));
+    }
+
     @Test
     void nodeCreatedThroughTheApiGetsAStatusAndRunsPods() {
         client.resource(Fixtures.pod("early")).create();

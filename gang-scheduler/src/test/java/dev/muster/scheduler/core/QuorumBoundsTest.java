@@ -69,4 +69,20 @@ class QuorumBoundsTest {
         PendingGang tooFew = new PendingGang(gang, List.of(), 0, Map.of(), null, expected.subList(0, 3));
         assertThat(QuorumBounds.withExpected(tooFew)).isNull();
     }
+
+    /**
+     * An elastic gang (Volcano: minMember below the sum of minTaskMember) reaches the core with no task
+     * minimums: any minMember pods make its quorum, whichever task they are of.
+     */
+    @Test
+    void aGangWithoutTaskMinimumsNeedsOnlyMinMemberOfAnyTask() {
+        GangInfo gang = gang("g", 3, Map.of());
+        List<PodInfo> expected = new ArrayList<>(pods(gang, "ps", 1, cpu(1)));
+        expected.addAll(pods(gang, "worker", 6, cpu(1)));
+        PendingGang work = new PendingGang(gang, List.of(), 0, Map.of(), null, expected);
+
+        assertThat(QuorumBounds.of(work, -1).tasks()).isEmpty();
+        assertThat(QuorumBounds.withExpected(work)).extracting(PodInfo::name)
+                .containsExactly("g-ps-0", "g-worker-0", "g-worker-1");
+    }
 }

@@ -18,8 +18,23 @@ final class ClusterOptions {
             description = "Namespace (default: the context's, else default).")
     String namespace;
 
-    /** A client for the chosen context; the caller closes it. */
+    private final ClusterSources sources;
+
+    ClusterOptions(ClusterSources sources) {
+        this.sources = sources;
+    }
+
+    /**
+     * A client for the chosen context; the caller closes it.
+     *
+     * @throws CliException if no {@code --kubeconfig} is given and the environment names no cluster either
+     */
     KubernetesClient connect() {
+        if (kubeconfig == null) {
+            sources.noCluster().ifPresent(message -> {
+                throw new CliException(message);
+            });
+        }
         Config config = kubeconfig == null ? Config.autoConfigure(context) : Config.fromKubeconfig(context, kubeconfig.toFile());
         // A command line reports an unreachable cluster at once; the client's default retries back off for
         // about a minute first.

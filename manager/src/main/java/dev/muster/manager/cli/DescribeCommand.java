@@ -190,7 +190,8 @@ final class DescribeCommand implements Callable<Integer> {
         field(out, "Queue", JobsCommand.queue(j));
         field(out, "Scheduler", JobDefaults.schedulerName(j.getSpec()));
         field(out, "Priority class", orNone(j.getSpec().getPriorityClassName()));
-        field(out, "Min available", String.valueOf(JobDefaults.minAvailable(j.getSpec())));
+        field(out, "Min available", JobDefaults.minAvailable(j.getSpec())
+                + (JobDefaults.elastic(j.getSpec()) ? " (elastic: task minimums not enforced)" : ""));
         field(out, "Suspend", String.valueOf(Boolean.TRUE.equals(j.getSpec().getSuspend())));
         field(out, "Phase", JobsCommand.phase(j) + (state == null || state.getReason() == null ? "" : " (" + state.getReason() + ")"));
         if (state != null && state.getMessage() != null) {
@@ -202,7 +203,7 @@ final class DescribeCommand implements Callable<Integer> {
         Table tasks = new Table(List.of("NAME", "REPLICAS", "MIN", "REQUESTS PER POD", "PENDING", "RUNNING", "SUCCEEDED", "FAILED"));
         for (TaskSpec task : JobDefaults.tasksOf(j.getSpec())) {
             List<String> row = new ArrayList<>(List.of(task.getName(), String.valueOf(JobDefaults.replicas(task)),
-                    String.valueOf(JobDefaults.minAvailable(task)), requests(task)));
+                    String.valueOf(JobDefaults.enforcedMinAvailable(j.getSpec(), task)), requests(task)));
             for (PodPhase phase : POD_PHASES) {
                 row.add(String.valueOf(JobsCommand.taskCount(j, task, phase)));
             }

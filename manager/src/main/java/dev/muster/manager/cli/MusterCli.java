@@ -55,7 +55,12 @@ public final class MusterCli {
 
     /** Runs one command; returns its exit code. Ages are measured against {@code clock}. */
     public static int run(String[] args, PrintStream out, PrintStream err, Clock clock) {
-        CommandLine cli = commandLine(out, err, clock);
+        return run(args, out, err, clock, ClusterSources.ofThisProcess());
+    }
+
+    /** Runs one command with the cluster found, when no {@code --kubeconfig} is given, through {@code sources}. */
+    static int run(String[] args, PrintStream out, PrintStream err, Clock clock, ClusterSources sources) {
+        CommandLine cli = commandLine(out, err, clock, sources);
         try {
             return cli.execute(args);
         } finally {
@@ -66,13 +71,20 @@ public final class MusterCli {
     }
 
     /** The command tree, writing to {@code out} and {@code err}. */
-    static CommandLine commandLine(PrintStream out, PrintStream err, Clock clock) {
+    static CommandLine commandLine(PrintStream out, PrintStream err, Clock clock, ClusterSources sources) {
         MusterCli root = new MusterCli(new PrintWriter(out, true), new PrintWriter(err, true), clock);
-        CommandLine cli = new CommandLine(root);
+        CommandLine.IFactory defaults = CommandLine.defaultFactory();
+        CommandLine cli = new CommandLine(root, new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                return type == ClusterOptions.class ? type.cast(new ClusterOptions(sources)) : defaults.create(type);
+            }
+        });
         cli.setOut(root.out);
         cli.setErr(root.err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            root.err.println("error: " + message(e));
+            // A CliException is written for the user, lines and all.
+            root.err.println("error: " + (e instanceof CliException ? e.getMessage() : message(e)));
             return 1;
         });
         return cli;

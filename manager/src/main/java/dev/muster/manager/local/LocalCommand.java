@@ -59,6 +59,18 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     int nodeGpus = 0;
     @Option(names = "--node-pods", description = "Pod slots of each pool node (default: ${DEFAULT-VALUE}).")
     int nodePods = 110;
+    @Option(names = "--node-ephemeral-storage",
+            description = "ephemeral-storage capacity and allocatable of each node (default: ${DEFAULT-VALUE}).")
+    String nodeEphemeralStorage = LocalClusterConfig.DEFAULT_EPHEMERAL_STORAGE;
+    @Option(names = "--node-hugepages-1gi", description = "hugepages-1Gi of each node, e.g. 4Gi (default: ${DEFAULT-VALUE}).")
+    String nodeHugepages1Gi = "0";
+    @Option(names = "--node-hugepages-2mi", description = "hugepages-2Mi of each node, e.g. 512Mi (default: ${DEFAULT-VALUE}).")
+    String nodeHugepages2Mi = "0";
+    @Option(names = "--node-instance-type",
+            description = "node.kubernetes.io/instance-type label of each pool node, e.g. m5.xlarge (default: none). "
+                    + "Every node is labelled kubernetes.io/os=linux, kubernetes.io/arch=amd64 and "
+                    + "kubernetes.io/hostname=<name>, as a kubelet labels its node.")
+    String nodeInstanceType;
     @Option(names = "--until-done", description = "Exit once every submitted Job has finished: 0 if all Completed, 1 otherwise.")
     boolean untilDone;
     @Option(names = "--timeout", description = "With --until-done, give up after this long, e.g. 10m (exit 1).")
@@ -99,7 +111,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         }
         quietConsoleUntilSpringConfiguresLogging();
         LocalClusterConfig config = LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(nodeCpu)
-                .withNodeMemory(nodeMemory).withNodeGpus(nodeGpus).withNodePods(nodePods);
+                .withNodeMemory(nodeMemory).withNodeGpus(nodeGpus).withNodePods(nodePods)
+                .withNodeEphemeralStorage(nodeEphemeralStorage).withNodeHugepages(nodeHugepages1Gi, nodeHugepages2Mi)
+                .withNodeInstanceType(nodeInstanceType);
         Files.createDirectories(stateDir);
         Path kubeconfig = stateDir.resolve("kubeconfig").toAbsolutePath();
         Path log = stateDir.resolve("manager.log").toAbsolutePath();

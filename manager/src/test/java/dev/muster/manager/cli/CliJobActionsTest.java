@@ -69,6 +69,31 @@ class CliJobActionsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> job() == null);
     }
 
+    /** An elastic job (Volcano's rule: minAvailable below the tasks' sum) says its task minimums do not bind. */
+    @Test
+    void describeSaysAJobIsElasticAndItsTasksHaveNoMinimum() throws Exception {
+        CliRunner.apply(cluster, dir, """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: elastic}
+                spec:
+                  minAvailable: 3
+                  suspend: true
+                  tasks:
+                  - name: worker
+                    replicas: 6
+                    template:
+                      spec:
+                        containers: [{name: main, image: busybox}]
+                """);
+
+        Result describe = muster.run("describe", "job", "elastic");
+
+        assertThat(describe.exit()).isZero();
+        assertThat(describe.out()).contains("Min available:  3 (elastic: task minimums not enforced)\n")
+                .containsPattern("\\n  worker +6 +0 +<none> ");
+    }
+
     @Test
     void actionsOnAMissingJobExitOneNamingIt() {
         assertThat(muster.run("suspend", "job", "nope", "-n", "team-b"))

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -364,6 +365,40 @@ class CliOnLocalClusterTest {
         assertThat(muster.run("describe", "job", "nope")).isEqualTo(new Result(1, "", "error: job default/nope not found\n"));
         assertThat(muster.run("describe", "job", "nope", "-n", "team-b"))
                 .isEqualTo(new Result(1, "", "error: job team-b/nope not found\n"));
+    }
+
+    /**
+     * With no kubeconfig anywhere, the client would try {@code kubernetes.default.svc} (in-cluster) and fail
+     * with {@code UnknownHostException}; the command says how to point it at a cluster instead, and names the
+     * kubeconfig of the running local cluster. Like kubectl, it does not switch clusters by itself.
+     */
+    @Test
+    void withNoKubeconfigTheCommandSaysHowToPointItAtTheRunningLocalCluster() throws Exception {
+        Path shellDir = Files.createDirectories(dir.resolve("shell"));
+        Path home = Files.createDirectories(dir.resolve("home"));
+        ClusterSources bare = new ClusterSources(name -> null, home, shellDir);
+
+        Result withoutLocal = muster.runIn(bare, "jobs");
+        assertThat(withoutLocal.exit()).isEqualTo(1);
+        assertThat(withoutLocal.out()).isEmpty();
+        assertThat(withoutLocal.err()).isEqualTo("error: no cluster to talk to: no --kubeconfig was given, $KUBECONFIG "
+                + "is not set and " + home.resolve(".kube/config") + " does not exist, and this is not a pod in a cluster.\n"
+                + "Point muster at a cluster as you would kubectl: --kubeconfig FILE, or export KUBECONFIG=FILE.\n"
+                + "For a cluster on this machine, run ./muster local in another terminal: it writes .muster/local/kubeconfig "
+                + "under the directory it runs in.\n");
+
+        Path local = cluster.writeKubeconfig(shellDir.resolve(".muster/local/kubeconfig")).toAbsolutePath();
+        Result withLocal = muster.runIn(bare, "jobs");
+        assertThat(withLocal.exit()).isEqualTo(1);
+        assertThat(withLocal.err()).endsWith("\nThe local cluster of ./muster local wrote " + local
+                + "; it is running: add --kubeconfig " + local + "\n");
+        assertThat(muster.runIn(bare, "jobs", "--kubeconfig", local.toString()))
+                .as("the flag it names works").isEqualTo(muster.run("jobs"));
+
+        Result missingFile = muster.runIn(new ClusterSources(Map.of("KUBECONFIG", "/nowhere/config")::get, home,
+                shellDir), "pg");
+        assertThat(missingFile.err()).startsWith("error: no cluster to talk to: no --kubeconfig was given, "
+                + "$KUBECONFIG (/nowhere/config) names no file that exists, and this is not a pod in a cluster.\n");
     }
 
     @Test

@@ -45,10 +45,15 @@ final class CliRunner {
 
     /** Runs {@code muster ARGS} exactly as given. */
     Result runAsTyped(String... args) {
+        return runIn(ClusterSources.ofThisProcess(), args);
+    }
+
+    /** Runs {@code muster ARGS} exactly as given, in a shell whose environment is {@code sources}. */
+    Result runIn(ClusterSources sources, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = MusterCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), clock);
+                new PrintStream(err, true, StandardCharsets.UTF_8), clock, sources);
         return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 

@@ -49,6 +49,43 @@ class LocalCommandTest {
         assertThat(dir.resolve("state/kubeconfig")).exists();
     }
 
+    /** Nodes as a kubelet reports them: a job selecting kubernetes.io/os and asking for scratch space runs. */
+    @Test
+    void aJobSelectingLinuxNodesWithEphemeralStorageRunsLocally() throws Exception {
+        Path job = dir.resolve("scratch.yaml");
+        Files.writeString(job, """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: scratch, namespace: default}
+                spec:
+                  tasks:
+                  - name: worker
+                    replicas: 2
+                    template:
+                      metadata: {annotations: {local.muster.dev/run-seconds: "1"}}
+                      spec:
+                        nodeSelector: {kubernetes.io/os: linux, node.kubernetes.io/instance-type: m5.xlarge}
+                        restartPolicy: Never
+                        containers:
+                        - name: w
+                          image: busybox
+                          resources: {requests: {cpu: "1", ephemeral-storage: 30Gi}}
+                """);
+
+        int code = run("--until-done", "--timeout", "120s", "--nodes", "1", "--node-ephemeral-storage", "64Gi",
+                "--node-instance-type", "m5.xlarge", job.toString());
+
+        assertThat(code).as(out() + err()).isZero();
+        assertThat(out()).contains("job default/scratch  Completed  worker: 2 Succeeded");
+    }
+
+    @Test
+    void helpListsTheNodeSettings() {
+        assertThat(run("--help")).isZero();
+        assertThat(out()).contains("--node-ephemeral-storage").contains("--node-hugepages-1gi")
+                .contains("--node-hugepages-2mi").contains("--node-instance-type").contains("kubernetes.io/os=linux");
+    }
+
     @Test
     void distributedTrainingExamplesRunUntilDoneAndExitZero() {
         int code = run("--until-done", "--timeout", "180s", "../examples/pytorch-ddp.yaml",

@@ -37,6 +37,21 @@ public final class JobDefaults {
         return tasksOf(spec).stream().mapToInt(JobDefaults::minAvailable).sum();
     }
 
+    /**
+     * Whether the job is elastic, as Volcano decides it: its {@code minAvailable} is below the sum of its
+     * tasks' minimums (each defaulting to the task's replicas). An elastic job's gang is any
+     * {@code minAvailable} of its pods, and its tasks' minimums bind neither the scheduler nor completion,
+     * whether the user wrote them or not (Volcano's webhook fills in every task minimum, so it cannot tell).
+     */
+    public static boolean elastic(JobSpec spec) {
+        return minAvailable(spec) < tasksOf(spec).stream().mapToInt(JobDefaults::minAvailable).sum();
+    }
+
+    /** The task's minimum as enforced: its {@code minAvailable}, or 0 in an {@link #elastic} job. */
+    public static int enforcedMinAvailable(JobSpec spec, TaskSpec task) {
+        return elastic(spec) ? 0 : minAvailable(task);
+    }
+
     /** Pods of all tasks. */
     public static int totalReplicas(JobSpec spec) {
         return tasksOf(spec).stream().mapToInt(JobDefaults::replicas).sum();
