@@ -294,7 +294,6 @@ public final class VolcanoConverter {
             c.changed(at + "spec.schedulerName: volcano -> " + MusterLabels.SCHEDULER_NAME);
         }
     }
-    }
 
     /** Selectors on Volcano's pod labels, anywhere in the document, and a Service's selector. */
     private static void labels(ObjectNode doc, Conversion c) {
