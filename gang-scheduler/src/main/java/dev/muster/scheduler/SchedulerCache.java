@@ -354,7 +354,7 @@ final class SchedulerCache {
         // Every pod of the gang that exists, in whatever state, is not expected: a bound or finished one counted
         // as still to come would have room held for it twice and keep the gang in every cycle.
         return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(),
-                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf);
+                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf, volumes);
     }
 
     private GangInfo gangInfo(GroupKey key, GroupPods group, List<PodInfo> expected) {

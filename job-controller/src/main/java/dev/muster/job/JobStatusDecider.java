@@ -12,6 +12,7 @@ import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
 import dev.muster.job.plugin.JobPlugins;
+import dev.muster.rendering.JobPodRenderer;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.Pod;
 
@@ -154,11 +155,7 @@ public final class JobStatusDecider {
 
     private static Validation validate(Observation seen) {
         Job job = seen.job();
-        List<FieldError> errors = new ArrayList<>(JobValidator.validate(job));
-        if (job.readFailure().isEmpty() && job.getSpec().getTasks() != null && errors.isEmpty()) {
-            // Plugin arguments name tasks, which only a job valid otherwise has for sure.
-            errors.addAll(JobPlugins.BUILT_IN.validate(job));
-        }
+        List<FieldError> errors = JobPodRenderer.errors(job);
         AcceptedSpec accepted = AcceptedSpec.check(job, seen.previous(), seen.phase());
         return new Validation(errors.isEmpty() ? accepted.refusal()
                 : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors))), accepted);
