@@ -36,16 +36,34 @@ import java.util.function.Predicate;
  * @param pods      while waiting, every pod the job will create, in the order it creates them; otherwise
  *                  empty (nothing needs them), and empty for a job the controller refuses
  *                  ({@link JobPodRenderer#errors}), which gets no pods
+ * @param renderedFrom the job's uid, {@code metadata.generation} and {@code status.version} the pods were
+ *                  rendered from, {@code null} if none were
  */
-record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<PlannedPod> pods) {
+record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<PlannedPod> pods,
+                       String renderedFrom) {
 
-    static JobPodTemplates of(Job job, JobAdmissionRule rule) {
+    /**
+     * The job's admission view. The pods are rendered again only when what they are rendered from changed:
+     * the API server bumps {@code metadata.generation} on every spec change, and the job's status updates
+     * (and informer resyncs) would otherwise render every pod of every waiting job again.
+     *
+     * @param before the view of the job's previous version, {@code null} if none
+     */
+    static JobPodTemplates of(Job job, JobAdmissionRule rule, JobPodTemplates before) {
         boolean waiting = rule.waitsForAdmission(job);
         List<PlannedPod> pods = List.of();
-        if (waiting && JobPodRenderer.errors(job).isEmpty()) {
-            pods = JobPodRenderer.pods(job, version(job)).stream().map(PlannedPod::of).toList();
+        String from = null;
+        if (waiting) {
+            Long generation = job.getMetadata().getGeneration();
+            from = generation == null ? null
+                    : job.getMetadata().getUid() + "/" + generation + "/" + version(job);
+            if (from != null && before != null && from.equals(before.renderedFrom())) {
+                pods = before.pods();
+            } else if (JobPodRenderer.errors(job).isEmpty()) {
+                pods = JobPodRenderer.pods(job, version(job)).stream().map(PlannedPod::of).toList();
+            }
         }
-        return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting, pods);
+        return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting, pods, from);
     }
 
     private static int version(Job job) {

@@ -174,8 +174,8 @@ final class SchedulerCache {
      * @return whether that changed for a job whose PodGroup exists, which can admit or withdraw a gang
      */
     synchronized boolean putJob(Job job) {
-        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission);
-        String key = Cache.namespaceKeyFunc(job.getMetadata().getNamespace(), now.name());
+        String key = Cache.metaNamespaceKeyFunc(job);
+        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission, jobs.get(key));
         JobPodTemplates before = jobs.put(key, now);
         groupsOfJob.getOrDefault(key, Set.of()).forEach(this::recheckAdmission);
         return !now.equals(before) && (now.waiting() || before != null && before.waiting())

@@ -26,8 +26,9 @@ import java.util.function.Predicate;
 /**
  * The pods a Job makes: for each task and each index in [0, replicas), pod {@code <job>-<task>-<index>} (as
  * {@link TaskPods} walks them) made from the task's template, with the labels, annotation and owner of a job
- * pod, the job-level defaults ({@code schedulerName}) and what the job's plugins ({@link PodPlugins}) add: env,
- * volumes and mounts, ports, hostname and subdomain.
+ * pod, the job-level defaults for what the template leaves unset ({@code schedulerName},
+ * {@code priorityClassName}) and what the job's plugins ({@link PodPlugins}) add: env, volumes and mounts,
+ * ports, hostname and subdomain.
  *
  * <p>This is the one rendering of a Job's pods: the Job controller creates its pods from it, and the gang
  * scheduler admits a waiting Job's gang from it before the pods exist, so the two cannot disagree about
@@ -82,10 +83,22 @@ public final class JobPodRenderer {
     }
 
     /**
+     * The scheduler of the task's pods, as in Volcano's {@code createJobPod}: the template's own
+     * {@code schedulerName} if it names one, else the job's ({@link JobDefaults#schedulerName}, Muster's when
+     * the job names none either).
+     */
+    public static String schedulerName(Job job, TaskSpec task) {
+        String own = task.getTemplate() == null || task.getTemplate().getSpec() == null ? null
+                : task.getTemplate().getSpec().getSchedulerName();
+        return isBlank(own) ? JobDefaults.schedulerName(job.getSpec()) : own;
+    }
+
+    /**
      * Pod {@code index} of {@code task}: the template with the job pod's labels ({@link MusterLabels#JOB_NAME},
      * {@link MusterLabels#TASK_NAME}, {@link MusterLabels#TASK_INDEX}, the pod group's), the
-     * {@link MusterLabels#JOB_VERSION} annotation, the Job as controlling owner, the job's scheduler, and the
-     * edits of the job's plugins.
+     * {@link MusterLabels#JOB_VERSION} annotation, the Job as controlling owner, its {@link #schedulerName},
+     * the job's {@code priorityClassName} unless the template names a class, and the edits of the job's
+     * plugins.
      *
      * @param version the job's {@code status.version}, which the pod carries as an annotation
      */
@@ -106,7 +119,11 @@ public final class JobPodRenderer {
 
         PodSpec spec = template == null || template.getSpec() == null
                 ? new PodSpec() : new PodSpecBuilder(template.getSpec()).build();
-        spec.setSchedulerName(JobDefaults.schedulerName(job.getSpec()));
+        spec.setSchedulerName(schedulerName(job, task));
+        // As Volcano's createJobPod: the job's class reaches the pods whose template names none.
+        if (isBlank(spec.getPriorityClassName()) && !isBlank(job.getSpec().getPriorityClassName())) {
+            spec.setPriorityClassName(job.getSpec().getPriorityClassName());
+        }
 
         Pod pod = new PodBuilder()
                 .withNewMetadata()
@@ -120,5 +137,9 @@ public final class JobPodRenderer {
                 .build();
         PodPlugins.BUILT_IN.onPodCreate(job, task, index, pod);
         return pod;
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
     }
 }

@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * {@code svc}, as the pods see it: the job's pods find each other by name. Each pod's hostname is its name
- * and its subdomain the job's (the job's headless Service); {@code MUSTER_<TASK>_HOSTS}/{@code _NUM} and
+ * and its subdomain the job's (the job's headless Service), unless its template sets them; {@code MUSTER_<TASK>_HOSTS}/{@code _NUM} and
  * Volcano's {@code VC_} twins in every container; the ConfigMap {@code <job>-svc} of each task's hosts
  * mounted at {@code /etc/muster} and {@code /etc/volcano}. The Service, ConfigMap and NetworkPolicy
  * themselves are made by the Job controller.
@@ -46,8 +46,13 @@ public final class SvcPodPlugin implements PodPlugin {
 
     @Override
     public void onPodCreate(Job job, PluginArgs args, TaskSpec task, int index, Pod pod) {
-        pod.getSpec().setHostname(JobDefaults.podName(job.getMetadata().getName(), task.getName(), index));
-        pod.getSpec().setSubdomain(job.getMetadata().getName());
+        // As Volcano's svc plugin: a hostname or subdomain the template sets is kept (JobHosts names it so).
+        if (pod.getSpec().getHostname() == null || pod.getSpec().getHostname().isEmpty()) {
+            pod.getSpec().setHostname(JobDefaults.podName(job.getMetadata().getName(), task.getName(), index));
+        }
+        if (pod.getSpec().getSubdomain() == null || pod.getSpec().getSubdomain().isEmpty()) {
+            pod.getSpec().setSubdomain(job.getMetadata().getName());
+        }
         for (TaskSpec each : job.getSpec().getTasks()) {
             String hosts = String.join(",", JobHosts.hosts(job, each));
             String num = Integer.toString(JobDefaults.replicas(each));
