@@ -378,6 +378,9 @@ class SchedulerCacheTest {
             assertThat(p.task()).isEqualTo("worker");
             assertThat(p.requests().get(ResourceVector.CPU)).isEqualTo(2000);
         });
+        // Each expected pod is the pod the Job controller will create, its own index label included, which a
+        // pod (anti-)affinity term or a spread constraint may select on.
+        assertThat(gang.expected()).extracting(p -> p.labels().get(MusterLabels.TASK_INDEX)).containsExactly("0", "2");
     }
 
     @Test
