@@ -1,22 +1,20 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.MusterLabels;
-import dev.muster.api.PodGroupLabel;
 import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.api.batch.v1alpha1.JobDefaults;
-import dev.muster.api.batch.v1alpha1.TaskPods;
-import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.rendering.JobPodRenderer;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.InterPodTerms;
 import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.VolumeCatalog;
 import dev.muster.support.admission.JobAdmissionRule;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,87 +24,96 @@ import java.util.function.Predicate;
 
 /**
  * What the scheduler knows of a Muster Job for admission: whether the job waits for its PodGroup to be
- * admitted before it creates pods, and the pods it will then create, as their templates describe them.
- * This is how a gang can be admitted node by node before its pods exist, as Kueue admits a workload from
- * its pod sets; a PodGroup's {@code minResources} is a sum, which fragmentation defeats.
+ * admitted before it creates pods, and the pods it will then create, as {@link JobPodRenderer} renders them
+ * for the Job controller too (the plugins' volumes, ports and env included). This is how a gang can be
+ * admitted node by node before its pods exist, as Kueue admits a workload from its pod sets; a PodGroup's
+ * {@code minResources} is a sum, which fragmentation defeats.
  *
  * @param name      the job's name
  * @param createdAt when the job was submitted, which orders its gang among gangs of equal priority
  * @param waiting   whether the job's pods wait for admission ({@link JobAdmissionRule}, which the Job
  *                  controller applies too)
  * @param pods      while waiting, every pod the job will create, in the order it creates them; otherwise
- *                  empty (nothing needs them)
+ *                  empty (nothing needs them), and empty for a job the controller refuses
+ *                  ({@link JobPodRenderer#errors}), which gets no pods
+ * @param renderedFrom the job's uid, {@code metadata.generation} and {@code status.version} the pods were
+ *                  rendered from, {@code null} if none were
  */
-record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<PlannedPod> pods) {
+record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<PlannedPod> pods,
+                       String renderedFrom) {
 
-    static JobPodTemplates of(Job job, JobAdmissionRule rule) {
+    /**
+     * The job's admission view. The pods are rendered again only when what they are rendered from changed:
+     * the API server bumps {@code metadata.generation} on every spec change, and the job's status updates
+     * (and informer resyncs) would otherwise render every pod of every waiting job again.
+     *
+     * @param before the view of the job's previous version, {@code null} if none
+     */
+    static JobPodTemplates of(Job job, JobAdmissionRule rule, JobPodTemplates before) {
         boolean waiting = rule.waitsForAdmission(job);
-        List<PlannedPod> pods = new ArrayList<>();
+        List<PlannedPod> pods = List.of();
+        String from = null;
         if (waiting) {
-            Map<String, TaskTemplate> templates = new HashMap<>();
-            for (TaskPods.TaskPod pod : TaskPods.of(job, task -> true)) {
-                pods.add(new PlannedPod(pod.name(), templates.computeIfAbsent(pod.task().getName(),
-                        name -> TaskTemplate.of(job, pod.task()))));
+            Long generation = job.getMetadata().getGeneration();
+            from = generation == null ? null
+                    : job.getMetadata().getUid() + "/" + generation + "/" + version(job);
+            if (from != null && before != null && from.equals(before.renderedFrom())) {
+                pods = before.pods();
+            } else if (JobPodRenderer.errors(job).isEmpty()) {
+                pods = JobPodRenderer.pods(job, version(job)).stream().map(PlannedPod::of).toList();
             }
         }
-        return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting, List.copyOf(pods));
+        return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting, pods, from);
+    }
+
+    private static int version(Job job) {
+        return job.getStatus() == null ? 0 : job.getStatus().getVersion();
     }
 
     /**
      * The pods the job will create for the gang and that do not exist yet: those of the tasks the gang
-     * counts ({@code dependsOn} leaves some out until they may start).
+     * counts ({@code dependsOn} leaves some out until they may start), with the topology of the claims
+     * they will mount as it stands now.
      *
      * @param group    the gang
      * @param tasks    the tasks the PodGroup counts (its minTaskMember keys)
      * @param exists   whether a pod of the gang by this name exists, in any state
-     * @param priority a template's priority from its {@code spec.priority} and class name
+     * @param priority a pod's priority from its {@code spec.priority} and class name
+     * @param volumes  the claims, volumes and classes the pods' claims are read from
      */
     List<PodInfo> expectedPods(GroupKey group, Set<String> tasks, Predicate<String> exists,
-                               BiFunction<Integer, String, Integer> priority) {
+                               BiFunction<Integer, String, Integer> priority, VolumeCatalog volumes) {
         List<PodInfo> expected = new ArrayList<>();
         for (PlannedPod pod : pods) {
-            TaskTemplate task = pod.task();
-            if (tasks.contains(task.name()) && !exists.test(pod.name())) {
-                expected.add(new PodInfo(group.namespace(), pod.name(), group, task.name(),
-                        priority.apply(task.priority(), task.priorityClassName()), task.requests(),
-                        task.constraints(), task.labels(), task.interPod(), task.notEvaluated()));
+            if (tasks.contains(pod.task()) && !exists.test(pod.name())) {
+                expected.add(volumes.withVolumeTopology(new PodInfo(group.namespace(), pod.name(), group, pod.task(),
+                        priority.apply(pod.priority(), pod.priorityClassName()), pod.requests(), pod.constraints(),
+                        pod.labels(), pod.interPod(), pod.notEvaluated()), pod.claims()));
             }
         }
         return expected;
     }
 
-    /** A pod the job will create, by name, and the template of its task. */
-    record PlannedPod(String name, TaskTemplate task) {
-    }
-
     /**
-     * One task's pods as its template describes them.
+     * A pod the job will create, as the scheduler reads it from the rendered pod.
      *
-     * @param labels   the labels every pod of the task gets: the template's, the Job's and the task's name
-     *                 and the pod group's (a pod's index label differs from pod to pod and is left out)
-     * @param interPod the template's inter-pod terms and host ports
-     * @param notEvaluated the template's fields the scheduler does not evaluate
+     * @param labels       its labels: the template's, the Job's, the task's and index's, the pod group's
+     * @param interPod     its inter-pod terms and host ports
+     * @param notEvaluated its fields admission does not evaluate ({@link KubeObjects#notEvaluatedInTemplate})
+     * @param claims       the existing claims it will mount ({@code persistentVolumeClaim} volumes, its own
+     *                     plugin-added ones included); an ephemeral volume's claim is made with the pod
      */
-    record TaskTemplate(String name, ResourceVector requests, PlacementConstraints constraints,
-                        Integer priority, String priorityClassName, Map<String, String> labels,
-                        InterPodTerms interPod, SortedSet<String> notEvaluated) {
+    record PlannedPod(String name, String task, ResourceVector requests, PlacementConstraints constraints,
+                      Integer priority, String priorityClassName, Map<String, String> labels,
+                      InterPodTerms interPod, SortedSet<String> notEvaluated, List<String> claims) {
 
-        static TaskTemplate of(Job job, TaskSpec task) {
-            PodSpec pod = task.getTemplate() == null || task.getTemplate().getSpec() == null ? new PodSpec()
-                    : task.getTemplate().getSpec();
-            Map<String, String> labels = new HashMap<>();
-            if (task.getTemplate() != null && task.getTemplate().getMetadata() != null
-                    && task.getTemplate().getMetadata().getLabels() != null) {
-                labels.putAll(task.getTemplate().getMetadata().getLabels());
-            }
-            String jobName = job.getMetadata().getName();
-            labels.put(MusterLabels.JOB_NAME, jobName);
-            labels.put(MusterLabels.TASK_NAME, task.getName());
-            PodGroupLabel.join(labels, JobDefaults.podGroupName(jobName));
-            return new TaskTemplate(task.getName(), PodRequests.of(pod), KubeObjects.constraints(pod),
-                    pod.getPriority(), pod.getPriorityClassName(), labels,
-                    KubeObjects.interPodTerms(pod, job.getMetadata().getNamespace(), labels),
-                    KubeObjects.notEvaluatedInTemplate(pod));
+        static PlannedPod of(Pod pod) {
+            PodSpec spec = pod.getSpec();
+            Map<String, String> labels = Map.copyOf(pod.getMetadata().getLabels());
+            return new PlannedPod(pod.getMetadata().getName(), labels.get(MusterLabels.TASK_NAME), PodRequests.of(spec),
+                    KubeObjects.constraints(spec), spec.getPriority(), spec.getPriorityClassName(), labels,
+                    KubeObjects.interPodTerms(spec, pod.getMetadata().getNamespace(), labels),
+                    KubeObjects.notEvaluatedInTemplate(spec), KubeObjects.persistentClaimNames(spec));
         }
     }
 }

@@ -109,23 +109,28 @@ final class KubeObjects {
     }
 
     /**
-     * The fields of a pod template that bear on placement and that admission, which places the pods a Job
-     * will create from it, does not evaluate: those of {@link #notEvaluated}, and the volume topology of
-     * claims and ephemeral volumes, which is evaluated once the pods exist.
+     * The fields of a pod a Job will create that bear on placement and that admission, which places the pod
+     * before it exists, does not evaluate: those of {@link #notEvaluated}, and the volume topology of
+     * ephemeral volumes, whose claims are made with the pod (a named claim's is read, see
+     * {@link #persistentClaimNames}).
      */
     static SortedSet<String> notEvaluatedInTemplate(PodSpec spec) {
         SortedSet<String> fields = notEvaluated(spec);
-        if (spec.getVolumes() != null) {
-            for (var volume : spec.getVolumes()) {
-                if (volume.getPersistentVolumeClaim() != null) {
-                    fields.add("spec.volumes[].persistentVolumeClaim");
-                }
-                if (volume.getEphemeral() != null) {
-                    fields.add("spec.volumes[].ephemeral");
-                }
-            }
+        if (spec.getVolumes() != null && spec.getVolumes().stream().anyMatch(volume -> volume.getEphemeral() != null)) {
+            fields.add("spec.volumes[].ephemeral");
         }
         return fields;
+    }
+
+    /** The claims the pod's {@code persistentVolumeClaim} volumes name, in order: those that exist before it. */
+    static List<String> persistentClaimNames(PodSpec spec) {
+        if (spec.getVolumes() == null) {
+            return List.of();
+        }
+        return spec.getVolumes().stream()
+                .filter(volume -> volume.getPersistentVolumeClaim() != null
+                        && volume.getPersistentVolumeClaim().getClaimName() != null)
+                .map(volume -> volume.getPersistentVolumeClaim().getClaimName()).toList();
     }
 
     /**

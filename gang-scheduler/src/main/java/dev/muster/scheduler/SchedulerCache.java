@@ -175,8 +175,8 @@ final class SchedulerCache {
      * @return whether that changed for a job whose PodGroup exists, which can admit or withdraw a gang
      */
     synchronized boolean putJob(Job job) {
-        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission);
-        String key = Cache.namespaceKeyFunc(job.getMetadata().getNamespace(), now.name());
+        String key = Cache.metaNamespaceKeyFunc(job);
+        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission, jobs.get(key));
         JobPodTemplates before = jobs.put(key, now);
         groupsOfJob.getOrDefault(key, Set.of()).forEach(this::recheckAdmission);
         return !now.equals(before) && (now.waiting() || before != null && before.waiting())
@@ -355,7 +355,7 @@ final class SchedulerCache {
         // Every pod of the gang that exists, in whatever state, is not expected: a bound or finished one counted
         // as still to come would have room held for it twice and keep the gang in every cycle.
         return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(),
-                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf);
+                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf, volumes);
     }
 
     private GangInfo gangInfo(GroupKey key, GroupPods group, List<PodInfo> expected) {

@@ -1,17 +1,19 @@
 package dev.muster.scheduler;
 
-import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.api.batch.v1alpha1.VolumeSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
+import dev.muster.rendering.JobPodRenderer;
 import dev.muster.support.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -66,7 +68,7 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
         await().atMost(PATIENCE).until(() -> outcome("llm").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
         assertThat(verdict("llm")).hasValueSatisfying(v -> assertThat(v.reason()).isEqualTo("Admitted"));
 
-        createPods(job, 2, 6);
+        createPods(job);
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("llm")).hasSize(2));
         assertThat(outcome("llm")).contains(GangVerdict.Outcome.SCHEDULED);
@@ -146,6 +148,37 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
         await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(verdict("elsewhere")).isEmpty());
     }
 
+    @Test
+    void admissionPlacesThePodsWithTheVolumesTheJobsPluginsAdd() {
+        startCluster(1, 8);
+        // The claim's volume lives in a zone no node is in. The template mounts nothing: spec.volumes makes
+        // every pod mount the claim (the volumes plugin), so admission must see it, as the pods will have it.
+        client.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName("pv-b").endMetadata()
+                .withNewSpec().addToCapacity("storage", new Quantity("1Gi")).addToAccessModes("ReadWriteOnce")
+                .withNewHostPath().withPath("/data/pv-b").endHostPath()
+                .withNewNodeAffinity().withNewRequired().addNewNodeSelectorTerm().addNewMatchExpression()
+                .withKey("topology.kubernetes.io/zone").withOperator("In").withValues("b").endMatchExpression()
+                .endNodeSelectorTerm().endRequired().endNodeAffinity().endSpec().build()).create();
+        client.persistentVolumeClaims().inNamespace(NS).resource(new PersistentVolumeClaimBuilder().withNewMetadata()
+                .withName("data").endMetadata().withNewSpec().withStorageClassName("").withVolumeName("pv-b")
+                .addToAccessModes("ReadWriteOnce").withNewResources().addToRequests("storage", new Quantity("1Gi"))
+                .endResources().endSpec().build()).create();
+        Job job = job("reader", 1, 1);
+        VolumeSpec volume = new VolumeSpec();
+        volume.setMountPath("/data");
+        volume.setVolumeClaimName("data");
+        job.getSpec().setVolumes(List.of(volume));
+        createPodGroup(client.resources(Job.class).inNamespace(NS).resource(job).create(), 1);
+
+        startScheduler(UnaryOperator.identity());
+
+        await().atMost(PATIENCE).until(() -> verdict("reader").isPresent());
+        assertThat(verdict("reader")).hasValueSatisfying(v -> {
+            assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.UNSCHEDULABLE);
+            assertThat(v.message()).contains("volume node affinity conflict");
+        });
+    }
+
     private Job createJobAndPodGroup(String name, int replicas, int gpus) {
         Job created = client.resources(Job.class).inNamespace(NS).resource(job(name, replicas, gpus)).create();
         createPodGroup(created, replicas);
@@ -191,18 +224,9 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
                 .endResources().endContainer().build();
     }
 
-    /** The pods the Job controller would create, named and labelled as it names and labels them. */
-    private void createPods(Job job, int replicas, int gpus) {
-        String name = job.getMetadata().getName();
-        for (int i = 0; i < replicas; i++) {
-            PodSpec spec = podSpec(gpus);
-            spec.setSchedulerName(MusterLabels.SCHEDULER_NAME);
-            client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata()
-                    .withName(name + "-worker-" + i).withNamespace(NS)
-                    .withLabels(Map.of(MusterLabels.POD_GROUP, name, MusterLabels.TASK_NAME, "worker",
-                            MusterLabels.JOB_NAME, name))
-                    .endMetadata().withSpec(spec).build()).create();
-        }
+    /** The pods the Job controller would create: it creates them from the same rendering. */
+    private void createPods(Job job) {
+        JobPodRenderer.pods(job, 0).forEach(pod -> client.pods().inNamespace(NS).resource(pod).create());
     }
 
     private Optional<GangVerdict.Outcome> outcome(String podGroup) {

@@ -216,9 +216,12 @@ class KubeObjectsTest {
                 .build();
 
         assertThat(KubeObjects.notEvaluated(spec)).containsExactly("spec.resourceClaims");
-        // Admission places a Job's pods from its templates, before their claims' topology can be read.
-        assertThat(KubeObjects.notEvaluatedInTemplate(spec)).containsExactly("spec.resourceClaims",
-                "spec.volumes[].persistentVolumeClaim");
+        // Admission places a Job's pods before they exist: a named claim's topology is read, but an ephemeral
+        // volume's claim is made with the pod.
+        assertThat(KubeObjects.notEvaluatedInTemplate(spec)).containsExactly("spec.resourceClaims");
+        assertThat(KubeObjects.persistentClaimNames(spec)).containsExactly("data");
+        assertThat(KubeObjects.notEvaluatedInTemplate(new PodSpecBuilder().addNewVolume().withName("scratch")
+                .withNewEphemeral().endEphemeral().endVolume().build())).containsExactly("spec.volumes[].ephemeral");
         assertThat(KubeObjects.notEvaluatedInTemplate(new PodSpecBuilder().addNewVolume().withName("tmp")
                 .withNewEmptyDir().endEmptyDir().endVolume().build())).isEmpty();
     }

@@ -28,6 +28,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -397,6 +398,27 @@ class SchedulerCacheTest {
             assertThat(p.task()).isEqualTo("worker");
             assertThat(p.requests().get(ResourceVector.CPU)).isEqualTo(2000);
         });
+        // Each expected pod is the pod the Job controller will create, its own index label included, which a
+        // pod (anti-)affinity term or a spread constraint may select on.
+        assertThat(gang.expected()).extracting(p -> p.labels().get(MusterLabels.TASK_INDEX)).containsExactly("0", "2");
+    }
+
+    @Test
+    void aWaitingJobsPodsFollowItsSpecAcrossGenerations() {
+        Job job = job("train", "2025-01-01T00:00:00Z", 2, "1");
+        job.getMetadata().setGeneration(1L);
+        cache.putJob(job);
+        cache.putPodGroup(podGroupOf(job, 2));
+        assertThat(onlyGang().expected()).hasSize(2);
+
+        Job scaled = Serialization.clone(job);
+        scaled.getSpec().getTasks().get(0).setReplicas(3);
+        scaled.getMetadata().setGeneration(2L);
+
+        assertThat(cache.putJob(scaled)).as("a new spec of a waiting job asks for a cycle").isTrue();
+        assertThat(onlyGang().expected()).extracting(p -> p.name())
+                .containsExactly("train-worker-0", "train-worker-1", "train-worker-2");
+        assertThat(cache.putJob(Serialization.clone(scaled))).as("the same generation again changes nothing").isFalse();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.MusterLabels;
 import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
@@ -9,9 +10,11 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
 import dev.muster.job.plugin.JobPlugins;
+import dev.muster.rendering.JobPodRenderer;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.Pod;
 
@@ -27,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The job controller's decision core: (job with its current status, the job's pods and PodGroup, the
@@ -154,11 +158,7 @@ public final class JobStatusDecider {
 
     private static Validation validate(Observation seen) {
         Job job = seen.job();
-        List<FieldError> errors = new ArrayList<>(JobValidator.validate(job));
-        if (job.readFailure().isEmpty() && job.getSpec().getTasks() != null && errors.isEmpty()) {
-            // Plugin arguments name tasks, which only a job valid otherwise has for sure.
-            errors.addAll(JobPlugins.BUILT_IN.validate(job));
-        }
+        List<FieldError> errors = JobPodRenderer.errors(job);
         AcceptedSpec accepted = AcceptedSpec.check(job, seen.previous(), seen.phase());
         return new Validation(errors.isEmpty() ? accepted.refusal()
                 : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors))), accepted);
@@ -364,7 +364,32 @@ public final class JobStatusDecider {
     private static Verdict created(Job job) {
         int minAvailable = JobDefaults.minAvailable(job.getSpec());
         return new Verdict(CREATED, "waiting for " + minAvailable + " of "
-                + JobDefaults.totalReplicas(job.getSpec()) + " pods to start (minAvailable " + minAvailable + ")");
+                + JobDefaults.totalReplicas(job.getSpec()) + " pods to start (minAvailable " + minAvailable + ")"
+                + otherSchedulers(job));
+    }
+
+    /**
+     * What a waiting job must be told when its pods go to another scheduler than Muster's, which then neither
+     * admits nor binds them: {@code "; its pods are for scheduler 'volcano', ..."}, or per task when only some
+     * templates name one ({@link JobPodRenderer#schedulerName}); empty when all are Muster's.
+     */
+    private static String otherSchedulers(Job job) {
+        Map<String, List<String>> tasksBy = new TreeMap<>();
+        List<TaskSpec> tasks = JobDefaults.tasksOf(job.getSpec());
+        for (TaskSpec task : tasks) {
+            String scheduler = JobPodRenderer.schedulerName(job, task);
+            if (!MusterLabels.SCHEDULER_NAME.equals(scheduler)) {
+                tasksBy.computeIfAbsent(scheduler, s -> new ArrayList<>()).add(task.getName());
+            }
+        }
+        String not = ", not Muster's ('" + MusterLabels.SCHEDULER_NAME + "'), which neither admits nor binds them";
+        if (tasksBy.size() == 1 && tasksBy.values().iterator().next().size() == tasks.size()) {
+            return "; its pods are for scheduler '" + tasksBy.keySet().iterator().next() + "'" + not;
+        }
+        StringBuilder message = new StringBuilder();
+        tasksBy.forEach((scheduler, names) -> message.append("; the pods of task ").append(String.join(", ", names))
+                .append(" are for scheduler '").append(scheduler).append("'").append(not));
+        return message.toString();
     }
 
     /** While the job's pods wait for admission or for its queue: since the job last entered Pending. */

@@ -8,6 +8,8 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -102,14 +104,39 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
     void podGroupFollowsTheJobMinimumWithoutLosingFieldsSetByOthers() {
         create(newJob("elastic", null, task("worker", 3, null)));
         await().atMost(TIMEOUT).until(() -> podGroup("elastic").map(g -> g.getSpec().getMinMember()), m -> m.equals(Optional.of(3)));
-        client.resources(PodGroup.class).withName("elastic")
-                .edit(group -> { group.getSpec().setScheduleTimeoutSeconds(30); return group; });
+        // The scheduler writes the group's status meanwhile, so a conflict is retried.
+        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> client
+                .resources(PodGroup.class).withName("elastic")
+                .edit(group -> { group.getSpec().setScheduleTimeoutSeconds(30); return group; }) != null);
 
         editSpec("elastic", job -> job.getSpec().setMinAvailable(2));
 
         PodGroup group = await().atMost(TIMEOUT).until(() -> podGroup("elastic").orElseThrow(), g -> g.getSpec().getMinMember() == 2);
         assertThat(group.getSpec().getScheduleTimeoutSeconds()).isEqualTo(30);
         await().atMost(TIMEOUT).until(() -> status("elastic").getMinAvailable(), m -> m == 2);
+    }
+
+    @Test
+    void aLiveJobsPriorityClassMayChangeAndItsPodGroupFollows() {
+        // As Volcano: its webhook (admit_job.go validateJobUpdate) lets priorityClassName change on a live job,
+        // and its controller (shouldUpdateExistingPodGroup) carries the change to the PodGroup.
+        client.resource(new PriorityClassBuilder().withNewMetadata().withName("reprioritised-high").endMetadata()
+                .withValue(1000).build()).createOr(existing -> existing.update());
+        create(newJob("reprioritised", null, runFor("600", task("worker", 2, null))));
+        bindUntil("reprioritised", in(Running));
+        long generation = job("reprioritised").getMetadata().getGeneration();
+
+        editSpec("reprioritised", job -> job.getSpec().setPriorityClassName("reprioritised-high"));
+
+        PodGroup group = await().atMost(TIMEOUT).until(() -> podGroup("reprioritised").orElseThrow(),
+                g -> "reprioritised-high".equals(g.getSpec().getPriorityClassName()));
+        assertThat(group.getSpec().getMinMember()).isEqualTo(2);
+        JobStatus status = await().atMost(TIMEOUT).until(() -> status("reprioritised"),
+                s -> s.getAcceptedGeneration() != null && s.getAcceptedGeneration() > generation);
+        assertThat(phaseOf(status)).isEqualTo(Running);
+        // Its long-running pods would otherwise share the one node with the next tests' gangs.
+        client.resource(job("reprioritised")).delete();
+        await().atMost(TIMEOUT).until(() -> pods("reprioritised").isEmpty());
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborting;
@@ -282,6 +283,27 @@ class JobDecisionFlowTest {
                 "spec.queue: cannot change on a live job; only " + SpecFingerprint.MUTABLE + " can; "
                         + "spec.tasks[1].template: cannot change on a live job; only " + SpecFingerprint.MUTABLE + " can");
         assertThat(failed.podsToDelete()).hasSize(4);
+    }
+
+    @Test
+    void changingThePriorityClassOfALiveJobIsAccepted() {
+        // Volcano pkg/webhooks/admission/jobs/validate/admit_job.go validateJobUpdate lets priorityClassName
+        // change (with minAvailable and the replicas); the PodGroup and the pods created after it follow.
+        Job job = TestJobs.quickstart();
+        job.getSpec().setPriorityClassName("low");
+        job.getMetadata().setGeneration(1L);
+        running(job, this);
+        job.getMetadata().setGeneration(2L);
+        job.getSpec().setPriorityClassName("high");
+
+        JobDecision changed = step(job, all(job, "Running"));
+
+        assertThat(changed.phase()).isEqualTo(Running);
+        assertThat(changed.status().getAcceptedGeneration()).isEqualTo(2L);
+        // A job accepted by an earlier version has the class among its fingerprints: that is no change either.
+        Map<String, String> accepted = new TreeMap<>(changed.status().getAcceptedSpec());
+        accepted.put("spec.priorityClassName", "0123456789abcdef");
+        assertThat(SpecFingerprint.changed(accepted, SpecFingerprint.of(job.getSpec()))).isEmpty();
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.muster.api.batch.v1alpha1.JobPolicies;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.job.plugin.JobPlugins;
+import dev.muster.rendering.JobPodRenderer;
 import dev.muster.api.batch.v1alpha1.VolumeSpec;
 import dev.muster.job.plugin.PluginObject;
 import dev.muster.job.plugin.SshKeyPair;
@@ -63,7 +64,7 @@ class JobPluginsTest {
 
     static Pod pod(Job job, String task, int index) {
         TaskSpec spec = job.getSpec().getTasks().stream().filter(t -> t.getName().equals(task)).findFirst().orElseThrow();
-        return JobPodPlanner.pod(job, spec, index, 0);
+        return JobPodRenderer.pod(job, spec, index, 0);
     }
 
     static Map<String, String> env(Container container) {

@@ -271,13 +271,28 @@ class JobStatusDeciderTest {
     }
 
     @Test
-    void jobOfAnotherSchedulerKeepsTheCreatedMessage() {
+    void jobOfAnotherSchedulerSaysItsPodsAreNotMustersWhileTheyWait() {
         Job job = TestJobs.quickstart();
-        job.getSpec().setSchedulerName("default-scheduler");
+        job.getSpec().setSchedulerName("volcano");
 
         JobDecision decision = gatedStep(job, List.of(), Optional.empty(), T0);
 
-        assertThat(decision.status().getState().getMessage()).isEqualTo("waiting for 4 of 4 pods to start (minAvailable 4)");
+        assertThat(decision.status().getState().getMessage()).isEqualTo("waiting for 4 of 4 pods to start "
+                + "(minAvailable 4); its pods are for scheduler 'volcano', not Muster's ('muster'), which neither "
+                + "admits nor binds them");
+    }
+
+    @Test
+    void aTaskWhoseTemplateNamesAnotherSchedulerIsNamedInTheMessage() {
+        // As Volcano's createJobPod, a template's own schedulerName is kept, so those pods are not Muster's.
+        Job job = TestJobs.quickstart();
+        job.getSpec().getTasks().get(1).getTemplate().getSpec().setSchedulerName("default-scheduler");
+
+        JobDecision decision = decider.decide(job, List.of(), T0);
+
+        assertThat(decision.status().getState().getMessage()).isEqualTo("waiting for 4 of 4 pods to start "
+                + "(minAvailable 4); the pods of task worker are for scheduler 'default-scheduler', not Muster's "
+                + "('muster'), which neither admits nor binds them");
     }
 
     @Test

@@ -103,6 +103,20 @@ class PodGroupPlannerTest {
     }
 
     @Test
+    void aNewPriorityClassOfALiveJobReachesItsPodGroup() {
+        // Volcano pkg/controllers/job/job_controller_actions.go shouldUpdateExistingPodGroup: the PodGroup's
+        // priorityClassName follows the job's.
+        Job job = TestJobs.quickstart();
+        job.getSpec().setPriorityClassName("low");
+        PodGroupSpec actual = PodGroupPlanner.desiredPodGroup(job).getSpec();
+        job.getSpec().setPriorityClassName("high");
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job).getSpec();
+
+        assertThat(PodGroupPlanner.ownedFieldsMatch(actual, desired)).isFalse();
+        assertThat(PodGroupPlanner.withOwnedFields(actual, desired).getPriorityClassName()).isEqualTo("high");
+    }
+
+    @Test
     void theJobsGangTopologyIsCopiedOntoItsPodGroupAndKeptThere() {
         Job job = TestJobs.quickstart();
         PodGroupSchedulingConstraints constraints = new PodGroupSchedulingConstraints();

@@ -1,33 +1,33 @@
 package dev.muster.job.plugin;
 
 import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
+import dev.muster.rendering.plugin.PluginArgs;
+import dev.muster.rendering.plugin.PodPlugins;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 
 /**
- * The plugins by name, and what a job's plugins do together. A plugin another one implies (mpi implies svc
- * and ssh) runs with its defaults unless the job lists it with arguments of its own. Plugins act in
- * registration order, so svc's volume exists before mpi adds its hostfile to it. Pure functions of the job.
+ * The objects a job's plugins want beside its pods, together: the plugins the job runs and their arguments
+ * are {@link PodPlugins}' (which also renders what they add to the pods); this adds, for those that want
+ * any, their objects. Pure functions of the job.
  */
 public final class JobPlugins {
-    /** Every plugin Muster has; a new one is one class and one entry here. */
-    public static final JobPlugins BUILT_IN = new JobPlugins(List.of(new SvcPlugin(), new SshPlugin(), new EnvPlugin(),
-            new MpiPlugin(), new PyTorchPlugin(), new TensorFlowPlugin()), List.of(new VolumesPlugin()));
+    /** Every plugin Muster has that wants objects; the others only edit pods. */
+    public static final JobPlugins BUILT_IN = new JobPlugins(PodPlugins.BUILT_IN,
+            List.of(new SvcPlugin(), new SshPlugin(), new MpiPlugin(), new VolumesPlugin()));
 
     /**
      * Every kind of object a plugin may create. The job controller watches these, selected by the job-name
@@ -37,99 +37,58 @@ public final class JobPlugins {
     public static final List<Class<? extends HasMetadata>> OBJECT_TYPES =
             List.of(Service.class, ConfigMap.class, Secret.class, NetworkPolicy.class, PersistentVolumeClaim.class);
 
+    private final PodPlugins plugins;
     private final Map<String, JobPlugin> byName = new LinkedHashMap<>();
-    private final List<JobPlugin> always;
 
     /**
-     * @param plugins in the order they act on a pod, each named in {@code spec.plugins} to act
-     * @param always  acting on every job after those, with no arguments (e.g. {@code spec.volumes})
+     * @param plugins the plugins, their arguments and what they do to pods
+     * @param objects the object parts of those of them that want objects, each under its plugin's name
      */
-    public JobPlugins(List<JobPlugin> plugins, List<JobPlugin> always) {
-        plugins.forEach(p -> byName.put(p.name(), p));
-        this.always = List.copyOf(always);
+    public JobPlugins(PodPlugins plugins, List<JobPlugin> objects) {
+        this.plugins = plugins;
+        objects.forEach(p -> byName.put(p.name(), p));
     }
 
     /** The names {@code spec.plugins} may use, in order. */
     public Set<String> names() {
-        return byName.keySet();
+        return plugins.names();
     }
 
-    /**
-     * What is wrong with the job's plugins: unknown arguments, missing values, tasks that do not exist, at
-     * {@code spec.plugins.<name>}. Plugin names that are not registered are left to the job's validator.
-     */
+    /** What is wrong with the job's plugins' arguments ({@link PodPlugins#validate}). */
     public List<FieldError> validate(Job job) {
-        List<FieldError> errors = new ArrayList<>();
-        Map<String, List<String>> declared = declared(job);
-        for (Map.Entry<String, JobPlugin> entry : byName.entrySet()) {
-            if (declared.containsKey(entry.getKey())) {
-                JobPlugin plugin = entry.getValue();
-                PluginArgs args = PluginArgs.parse(plugin.name(), declared.get(plugin.name()), plugin.switches(),
-                        plugin.valuedArguments(), errors);
-                plugin.validate(job, args, errors);
-            }
-        }
-        return errors;
-    }
-
-    /**
-     * The plugins the job runs (those it lists and those they imply, then those that always act), in order,
-     * with their arguments.
-     */
-    public Map<JobPlugin, PluginArgs> active(Job job) {
-        Map<String, List<String>> declared = declared(job);
-        Set<String> wanted = new HashSet<>();
-        for (String name : declared.keySet()) {
-            want(name, wanted);
-        }
-        Map<JobPlugin, PluginArgs> active = new LinkedHashMap<>();
-        for (JobPlugin plugin : byName.values()) {
-            if (wanted.contains(plugin.name())) {
-                // Arguments were refused by validate() already; a job with errors gets no pods.
-                PluginArgs args = PluginArgs.parse(plugin.name(), declared.get(plugin.name()), plugin.switches(),
-                        plugin.valuedArguments(), new ArrayList<>());
-                active.put(plugin, args);
-            }
-        }
-        always.forEach(plugin -> active.put(plugin, PluginArgs.NONE));
-        return active;
+        return plugins.validate(job);
     }
 
     /** Every object the job's plugins want, in plugin order. */
     public List<PluginObject> onJobCreate(Job job) {
-        List<PluginObject> objects = new ArrayList<>();
-        active(job).forEach((plugin, args) -> objects.addAll(plugin.onJobCreate(job, args)));
-        return objects;
+        return collect(job, (plugin, args) -> plugin.onJobCreate(job, args));
     }
 
     /** Every object to delete with the job. */
     public List<PluginObject> onJobDelete(Job job) {
-        List<PluginObject> objects = new ArrayList<>();
-        active(job).forEach((plugin, args) -> objects.addAll(plugin.onJobDelete(job, args)));
-        return objects;
-    }
-
-    /** Lets every plugin of the job add to the freshly built pod. */
-    public void onPodCreate(Job job, TaskSpec task, int index, Pod pod) {
-        active(job).forEach((plugin, args) -> plugin.onPodCreate(job, args, task, index, pod));
+        return collect(job, (plugin, args) -> plugin.onJobDelete(job, args));
     }
 
     /** {@code status.controlledResources}: {@code Kind/name} of each object the plugins made, to the plugin's name. */
     public Map<String, String> controlledResources(Job job) {
         Map<String, String> resources = new TreeMap<>();
-        active(job).forEach((plugin, args) -> plugin.onJobCreate(job, args)
-                .forEach(object -> resources.put(object.reference(), plugin.name())));
+        plugins.active(job).forEach((plugin, args) -> {
+            JobPlugin objects = byName.get(plugin.name());
+            if (objects != null) {
+                objects.onJobCreate(job, args).forEach(object -> resources.put(object.reference(), plugin.name()));
+            }
+        });
         return resources;
     }
 
-    private void want(String name, Set<String> wanted) {
-        JobPlugin plugin = byName.get(name);
-        if (plugin != null && wanted.add(name)) {
-            plugin.implies().forEach(implied -> want(implied, wanted));
-        }
-    }
-
-    private static Map<String, List<String>> declared(Job job) {
-        return job.getSpec() == null || job.getSpec().getPlugins() == null ? Map.of() : job.getSpec().getPlugins();
+    private List<PluginObject> collect(Job job, BiFunction<JobPlugin, PluginArgs, List<PluginObject>> objectsOf) {
+        List<PluginObject> objects = new ArrayList<>();
+        plugins.active(job).forEach((plugin, args) -> {
+            JobPlugin objectPart = byName.get(plugin.name());
+            if (objectPart != null) {
+                objects.addAll(objectsOf.apply(objectPart, args));
+            }
+        });
+        return objects;
     }
 }

@@ -3,64 +3,40 @@ package dev.muster.job.plugin;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
-import dev.muster.api.batch.v1alpha1.validation.FieldError;
+import dev.muster.rendering.plugin.JobHosts;
+import dev.muster.rendering.plugin.MasterWorker;
+import dev.muster.rendering.plugin.MpiPodPlugin;
+import dev.muster.rendering.plugin.PluginArgs;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.VolumeProjectionBuilder;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * {@code mpi}: an MPI launcher on the master reaches the workers over ssh (implies svc and ssh). The master's
- * containers get {@code MPI_HOST}, the workers' hosts comma-separated, and {@code /etc/muster/hostfile}
- * (from ConfigMap {@code <job>-mpi}): one worker per line with {@code slots=} its GPUs, else its whole cpus.
- * Workers declare the ssh port.
+ * {@code mpi}'s object: the ConfigMap {@code <job>-mpi} holding the hostfile, one worker per line with
+ * {@code slots=} its GPUs, else its whole cpus. What the pods get ({@code MPI_HOST}, the hostfile mounted, the
+ * workers' port) is {@link MpiPodPlugin}'s.
  */
 public final class MpiPlugin implements JobPlugin {
-    /** Plugin name in {@code spec.plugins}. */
-    public static final String NAME = "mpi";
-    static final String DEFAULT_PORT = "22";
     static final String HOSTFILE = "hostfile";
     static final String GPU = "nvidia.com/gpu";
 
     @Override
     public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Set<String> valuedArguments() {
-        return MasterWorker.ARGUMENTS;
-    }
-
-    @Override
-    public List<String> implies() {
-        return List.of(SvcPlugin.NAME, SshPlugin.NAME);
-    }
-
-    @Override
-    public void validate(Job job, PluginArgs args, List<FieldError> errors) {
-        MasterWorker.validate(job, NAME, args, true, errors);
-    }
-
-    /** Name of the job's ConfigMap holding the hostfile. */
-    public static String configMapName(Job job) {
-        return job.getMetadata().getName() + "-mpi";
+        return MpiPodPlugin.NAME;
     }
 
     @Override
     public List<PluginObject> onJobCreate(Job job, PluginArgs args) {
-        return List.of(new PluginObject(ConfigMap.class, configMapName(job), () -> new ConfigMapBuilder()
-                .withNewMetadata().withName(configMapName(job))
+        return List.of(new PluginObject(ConfigMap.class, MpiPodPlugin.configMapName(job), () -> new ConfigMapBuilder()
+                .withNewMetadata().withName(MpiPodPlugin.configMapName(job))
                 .withLabels(Map.of(MusterLabels.JOB_NAME, job.getMetadata().getName())).endMetadata()
                 .withData(Map.of(HOSTFILE, hostfile(job, args)))
                 .build(), true));
@@ -69,7 +45,7 @@ public final class MpiPlugin implements JobPlugin {
     /** One line per worker pod: {@code <host> slots=<n>}. */
     static String hostfile(Job job, PluginArgs args) {
         List<String> lines = new ArrayList<>();
-        JobHosts.task(job, MasterWorker.of(args, DEFAULT_PORT).worker()).ifPresent(worker -> {
+        JobHosts.task(job, MasterWorker.of(args, MpiPodPlugin.DEFAULT_PORT).worker()).ifPresent(worker -> {
             int slots = slots(worker);
             JobHosts.hosts(job, worker).forEach(host -> lines.add(host + " slots=" + slots));
         });
@@ -100,19 +76,5 @@ public final class MpiPlugin implements JobPlugin {
                 ? resources.getRequests().get(resource)
                 : resources.getLimits() == null ? null : resources.getLimits().get(resource);
         return quantity == null ? BigDecimal.ZERO : quantity.getNumericalAmount();
-    }
-
-    @Override
-    public void onPodCreate(Job job, PluginArgs args, TaskSpec task, int index, Pod pod) {
-        MasterWorker roles = MasterWorker.of(args, DEFAULT_PORT);
-        if (task.getName().equals(roles.master())) {
-            String workers = JobHosts.task(job, roles.worker()).map(w -> String.join(",", JobHosts.hosts(job, w))).orElse("");
-            PodEdits.env(pod, "MPI_HOST", workers);
-            // svc acts first and always runs with mpi, so its projected volume is there to add the hostfile to.
-            PodEdits.findVolume(pod, SvcPlugin.VOLUME).ifPresent(volume -> volume.getProjected().getSources().add(
-                    new VolumeProjectionBuilder().withNewConfigMap().withName(configMapName(job)).endConfigMap().build()));
-        } else if (task.getName().equals(roles.worker())) {
-            PodEdits.port(pod, "mpijob-port", roles.port());
-        }
     }
 }

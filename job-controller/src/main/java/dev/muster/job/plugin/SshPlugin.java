@@ -4,68 +4,35 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
-import dev.muster.api.batch.v1alpha1.validation.FieldError;
-import io.fabric8.kubernetes.api.model.Pod;
+import dev.muster.rendering.plugin.JobHosts;
+import dev.muster.rendering.plugin.PluginArgs;
+import dev.muster.rendering.plugin.SshPodPlugin;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * {@code ssh}: password-less ssh between the job's pods, as MPI launchers need. A Secret {@code <job>-ssh}
- * holds one key pair for the whole job ({@code id_rsa}, {@code id_rsa.pub}, {@code authorized_keys}) and an
- * ssh {@code config} naming every pod; every pod mounts it read-only, mode 0600, at {@code --ssh-key-file-path}.
- * The Secret is made once: a restart of the job keeps the key.
+ * {@code ssh}'s object: password-less ssh between the job's pods, as MPI launchers need. A Secret
+ * {@code <job>-ssh} holds one key pair for the whole job ({@code id_rsa}, {@code id_rsa.pub},
+ * {@code authorized_keys}) and an ssh {@code config} naming every pod; how the pods mount it is
+ * {@link SshPodPlugin}'s. The Secret is made once: a restart of the job keeps the key.
  */
 public final class SshPlugin implements JobPlugin {
-    /** Plugin name in {@code spec.plugins}. */
-    public static final String NAME = "ssh";
-    /** The pod volume of the Secret. */
-    public static final String VOLUME = "muster-ssh";
-    static final String KEY_FILE_PATH = "ssh-key-file-path";
-    static final String PRIVATE_KEY = "ssh-private-key";
-    static final String PUBLIC_KEY = "ssh-public-key";
-    static final String DEFAULT_PATH = "/root/.ssh";
-    /** Owner read and write only: ssh refuses a private key others can read. */
-    static final int MODE = 0600;
-
     @Override
     public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Set<String> valuedArguments() {
-        return Set.of(KEY_FILE_PATH, PRIVATE_KEY, PUBLIC_KEY);
-    }
-
-    @Override
-    public void validate(Job job, PluginArgs args, List<FieldError> errors) {
-        if (args.value(PRIVATE_KEY).isPresent() != args.value(PUBLIC_KEY).isPresent()) {
-            errors.add(new FieldError("spec.plugins." + NAME, "arguments --" + PRIVATE_KEY + " and --" + PUBLIC_KEY
-                    + " must be given together"));
-        }
-        if (!args.value(KEY_FILE_PATH, DEFAULT_PATH).startsWith("/")) {
-            errors.add(new FieldError("spec.plugins." + NAME, "argument --" + KEY_FILE_PATH + " must be an absolute path"));
-        }
-    }
-
-    /** Name of the job's ssh Secret. */
-    public static String secretName(Job job) {
-        return job.getMetadata().getName() + "-ssh";
+        return SshPodPlugin.NAME;
     }
 
     @Override
     public List<PluginObject> onJobCreate(Job job, PluginArgs args) {
-        return List.of(new PluginObject(Secret.class, secretName(job), () -> {
-            SshKeyPair keys = args.value(PRIVATE_KEY).isPresent()
-                    ? new SshKeyPair(args.value(PRIVATE_KEY).get(), args.value(PUBLIC_KEY).get())
+        return List.of(new PluginObject(Secret.class, SshPodPlugin.secretName(job), () -> {
+            SshKeyPair keys = args.value(SshPodPlugin.PRIVATE_KEY).isPresent()
+                    ? new SshKeyPair(args.value(SshPodPlugin.PRIVATE_KEY).get(), args.value(SshPodPlugin.PUBLIC_KEY).get())
                     : SshKeyPair.generate();
             return secret(job, keys);
         }, false));
@@ -79,7 +46,7 @@ public final class SshPlugin implements JobPlugin {
         data.put("authorized_keys", keys.publicKey());
         data.put("config", config(job));
         return new SecretBuilder()
-                .withNewMetadata().withName(secretName(job))
+                .withNewMetadata().withName(SshPodPlugin.secretName(job))
                 .withLabels(Map.of(MusterLabels.JOB_NAME, job.getMetadata().getName())).endMetadata()
                 .withType("Opaque")
                 .withData(base64(data))
@@ -105,12 +72,5 @@ public final class SshPlugin implements JobPlugin {
             }
         }
         return config.toString();
-    }
-
-    @Override
-    public void onPodCreate(Job job, PluginArgs args, TaskSpec task, int index, Pod pod) {
-        PodEdits.volume(pod, new VolumeBuilder().withName(VOLUME)
-                .withNewSecret().withSecretName(secretName(job)).withDefaultMode(MODE).endSecret().build());
-        PodEdits.mount(pod, VOLUME, args.value(KEY_FILE_PATH, DEFAULT_PATH));
     }
 }

@@ -37,7 +37,8 @@ public class JobSpec {
     private Map<String, List<String>> plugins;
     @ValidationRule(value = CelRules.UNCHANGED, message = "queue cannot change once the job exists")
     private String queue;
-    @ValidationRule(value = CelRules.UNCHANGED, message = "priorityClassName cannot change once the job exists")
+    // May change on a live job, as Volcano's webhook allows: the PodGroup follows, and pods created after the
+    // change get the new class (a pod's priority cannot change).
     private String priorityClassName;
     @ValidationRule(value = CelRules.UNCHANGED, message = "schedulingConstraints cannot change once the job exists")
     private PodGroupSchedulingConstraints schedulingConstraints;

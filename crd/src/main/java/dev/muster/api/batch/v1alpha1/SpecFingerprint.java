@@ -14,14 +14,18 @@ import java.util.TreeMap;
 
 /**
  * Fingerprints of the parts of a Job's spec that cannot change once it is accepted, by field path. Only
- * {@code tasks[].replicas}, {@code tasks[].minAvailable}, {@code minAvailable}, {@code suspend} and
- * {@code ttlSecondsAfterFinished} may change on a live job; anything else would leave pods of two specs
- * in one gang. The controller keeps the fingerprints of the spec it accepted in {@code status.acceptedSpec}
- * and compares; fingerprints rather than a copy keep the status small.
+ * {@code tasks[].replicas}, {@code tasks[].minAvailable}, {@code minAvailable}, {@code priorityClassName} (as
+ * Volcano allows: the PodGroup follows), {@code suspend} and {@code ttlSecondsAfterFinished} may change on a
+ * live job; anything else would leave pods of two specs in one gang. The controller keeps the fingerprints
+ * of the spec it accepted in {@code status.acceptedSpec} and compares; fingerprints rather than a copy keep
+ * the status small.
  */
 public final class SpecFingerprint {
     /** Fields a live job may change; named in the message that refuses any other change. */
-    public static final String MUTABLE = "tasks[].replicas, tasks[].minAvailable, minAvailable, suspend and ttlSecondsAfterFinished";
+    public static final String MUTABLE =
+            "tasks[].replicas, tasks[].minAvailable, minAvailable, priorityClassName, suspend and ttlSecondsAfterFinished";
+    /** A path fingerprinted by earlier versions whose field may now change; fingerprints accepted then still hold it. */
+    private static final String NO_LONGER_FIXED = "spec.priorityClassName";
 
     private SpecFingerprint() {
     }
@@ -31,7 +35,6 @@ public final class SpecFingerprint {
         Map<String, String> prints = new TreeMap<>();
         put(prints, "spec.schedulerName", spec.getSchedulerName());
         put(prints, "spec.queue", spec.getQueue());
-        put(prints, "spec.priorityClassName", spec.getPriorityClassName());
         put(prints, "spec.maxRetry", spec.getMaxRetry());
         put(prints, "spec.minSuccess", spec.getMinSuccess());
         put(prints, "spec.maxRuntime", spec.getMaxRuntime());
@@ -58,7 +61,7 @@ public final class SpecFingerprint {
         TreeMap<String, String> all = new TreeMap<>(accepted);
         now.forEach(all::putIfAbsent);
         for (String path : all.keySet()) {
-            if (tasksChanged && path.startsWith("spec.tasks[")) {
+            if (tasksChanged && path.startsWith("spec.tasks[") || path.equals(NO_LONGER_FIXED)) {
                 continue;
             }
             if (!Objects.equals(accepted.get(path), now.get(path))) {

@@ -1,4 +1,4 @@
-package dev.muster.job.plugin;
+package dev.muster.rendering.plugin;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -14,7 +14,7 @@ import java.util.Set;
  * {@code MASTER_ADDR} (the first master pod's host), {@code MASTER_PORT}, {@code WORLD_SIZE} (all
  * replicas of both tasks) and {@code RANK} (masters first, then workers by index), and declare the port.
  */
-public final class PyTorchPlugin implements JobPlugin {
+public final class PyTorchPodPlugin implements PodPlugin {
     /** Plugin name in {@code spec.plugins}. */
     public static final String NAME = "pytorch";
     static final String DEFAULT_PORT = "23456";
@@ -31,7 +31,7 @@ public final class PyTorchPlugin implements JobPlugin {
 
     @Override
     public List<String> implies() {
-        return List.of(SvcPlugin.NAME);
+        return List.of(SvcPodPlugin.NAME);
     }
 
     @Override

@@ -1,11 +1,11 @@
-package dev.muster.job.plugin;
+package dev.muster.rendering.plugin;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.Pod;
 
 /** {@code env}: every container learns its pod's index in its task, under Muster's and Volcano's names. */
-public final class EnvPlugin implements JobPlugin {
+public final class EnvPodPlugin implements PodPlugin {
     /** Plugin name in {@code spec.plugins}. */
     public static final String NAME = "env";
 

@@ -1,4 +1,4 @@
-package dev.muster.job.plugin;
+package dev.muster.rendering.plugin;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
@@ -10,13 +10,14 @@ import java.util.Set;
  * The {@code --master}, {@code --worker} and {@code --port} arguments of the launcher-and-workers plugins
  * (mpi, pytorch), with their defaults: tasks {@code master} and {@code worker}, the plugin's own port.
  */
-record MasterWorker(String master, String worker, int port) {
+public record MasterWorker(String master, String worker, int port) {
     static final String MASTER = "master";
     static final String WORKER = "worker";
     static final String PORT = "port";
     static final Set<String> ARGUMENTS = Set.of(MASTER, WORKER, PORT);
 
-    static MasterWorker of(PluginArgs args, String defaultPort) {
+    /** The roles and port {@code args} give, each defaulted; {@code defaultPort} is the plugin's own. */
+    public static MasterWorker of(PluginArgs args, String defaultPort) {
         return new MasterWorker(args.value(MASTER, MASTER), args.value(WORKER, WORKER),
                 Integer.parseInt(args.value(PORT, defaultPort)));
     }

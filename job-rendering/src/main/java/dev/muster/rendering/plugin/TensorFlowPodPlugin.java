@@ -1,4 +1,4 @@
-package dev.muster.job.plugin;
+package dev.muster.rendering.plugin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,7 +19,7 @@ import java.util.Set;
  * Roles are {@code ps}, {@code worker}, {@code chief} and {@code evaluator}, each the task of that name
  * unless an argument names another; a role whose task the job lacks is left out.
  */
-public final class TensorFlowPlugin implements JobPlugin {
+public final class TensorFlowPodPlugin implements PodPlugin {
     /** Plugin name in {@code spec.plugins}. */
     public static final String NAME = "tensorflow";
     static final List<String> ROLES = List.of("chief", "ps", "worker", "evaluator");
@@ -39,7 +39,7 @@ public final class TensorFlowPlugin implements JobPlugin {
 
     @Override
     public List<String> implies() {
-        return List.of(SvcPlugin.NAME);
+        return List.of(SvcPodPlugin.NAME);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.muster.job.plugin;
+package dev.muster.rendering.plugin;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;

@@ -1,4 +1,4 @@
-package dev.muster.job.plugin;
+package dev.muster.rendering.plugin;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;

@@ -1,0 +1,156 @@
+package dev.muster.rendering;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobSpec;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.api.batch.v1alpha1.VolumeSpec;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The one rendering of a job's pods. Where Muster follows Volcano, each test names the Volcano source it
+ * follows (volcano-sh/volcano, read at commit ed72c7c8).
+ */
+class JobPodRendererTest {
+
+    private static TaskSpec task(String name, int replicas) {
+        TaskSpec task = new TaskSpec();
+        task.setName(name);
+        task.setReplicas(replicas);
+        task.setTemplate(new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName("main")
+                .withImage("busybox").endContainer().withRestartPolicy("Never").endSpec().build());
+        return task;
+    }
+
+    private static Job job(String name, TaskSpec... tasks) {
+        Job job = new Job();
+        job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid("uid-" + name).build());
+        JobSpec spec = new JobSpec();
+        spec.setTasks(new ArrayList<>(List.of(tasks)));
+        job.setSpec(spec);
+        return job;
+    }
+
+    private static Map<String, Pod> byName(Job job) {
+        return JobPodRenderer.pods(job, 0).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity()));
+    }
+
+    private static Map<String, String> env(Pod pod) {
+        return pod.getSpec().getContainers().get(0).getEnv().stream()
+                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+    }
+
+    @Test
+    void rendersEveryPodOfEveryTaskWithThePluginsEditsAndLeavesTheJobAsItWas() {
+        Job job = job("train", task("master", 1), task("worker", 2));
+        job.getSpec().setPlugins(Map.of("pytorch", List.of()));
+        VolumeSpec volume = new VolumeSpec();
+        volume.setMountPath("/data");
+        volume.setVolumeClaimName("datasets");
+        job.getSpec().setVolumes(List.of(volume));
+        String before = Serialization.asJson(job);
+
+        List<Pod> pods = JobPodRenderer.pods(job, 2);
+
+        assertThat(pods).extracting(p -> p.getMetadata().getName())
+                .containsExactly("train-master-0", "train-worker-0", "train-worker-1");
+        Pod worker1 = pods.get(2);
+        assertThat(worker1.getMetadata().getLabels()).containsEntry(MusterLabels.TASK_INDEX, "1")
+                .containsEntry(MusterLabels.POD_GROUP, "train");
+        assertThat(worker1.getMetadata().getAnnotations()).containsEntry(MusterLabels.JOB_VERSION, "2");
+        assertThat(env(worker1)).containsEntry("RANK", "2").containsEntry("MASTER_ADDR", "train-master-0.train");
+        assertThat(worker1.getSpec().getContainers().get(0).getPorts()).extracting(p -> p.getContainerPort())
+                .containsExactly(23456);
+        assertThat(worker1.getSpec().getVolumes()).filteredOn(v -> v.getPersistentVolumeClaim() != null)
+                .extracting(v -> v.getPersistentVolumeClaim().getClaimName()).containsExactly("datasets");
+        assertThat(Serialization.asJson(job)).isEqualTo(before);
+        assertThat(JobPodRenderer.pods(job, 2, pod -> pod.task().getName().equals("worker") && pod.index() == 0))
+                .extracting(p -> p.getMetadata().getName()).containsExactly("train-worker-0");
+    }
+
+    @Test
+    void aTemplatesSchedulerNameIsKeptAndTheJobsIsTheDefaultForTheOthers() {
+        // Volcano pkg/controllers/job/job_controller_util.go createJobPod: "If no scheduler name in Pod, use
+        // scheduler name from Job."
+        TaskSpec own = task("own", 1);
+        own.getTemplate().getSpec().setSchedulerName("default-scheduler");
+        Job job = job("mixed", own, task("plain", 1));
+        job.getSpec().setSchedulerName("volcano");
+
+        Map<String, Pod> pods = byName(job);
+
+        assertThat(pods.get("mixed-own-0").getSpec().getSchedulerName()).isEqualTo("default-scheduler");
+        assertThat(pods.get("mixed-plain-0").getSpec().getSchedulerName()).isEqualTo("volcano");
+        job.getSpec().setSchedulerName(null);
+        assertThat(byName(job).get("mixed-plain-0").getSpec().getSchedulerName()).isEqualTo(MusterLabels.SCHEDULER_NAME);
+        assertThat(JobPodRenderer.schedulerName(job, own)).isEqualTo("default-scheduler");
+    }
+
+    @Test
+    void theJobsPriorityClassReachesEveryPodWhoseTemplateNamesNone() {
+        // Volcano job_controller_util.go createJobPod: "If no priority class specified in pod template, use
+        // priority class specified in job".
+        TaskSpec own = task("own", 1);
+        own.getTemplate().getSpec().setPriorityClassName("urgent");
+        Job job = job("prio", own, task("plain", 2));
+
+        assertThat(byName(job).get("prio-plain-1").getSpec().getPriorityClassName()).isNull();
+
+        job.getSpec().setPriorityClassName("batch-high");
+        Map<String, Pod> pods = byName(job);
+
+        assertThat(pods.get("prio-own-0").getSpec().getPriorityClassName()).isEqualTo("urgent");
+        assertThat(pods.get("prio-plain-0").getSpec().getPriorityClassName()).isEqualTo("batch-high");
+        assertThat(pods.get("prio-plain-1").getSpec().getPriorityClassName()).isEqualTo("batch-high");
+    }
+
+    @Test
+    void svcKeepsATemplatesHostnameAndSubdomainAndListsTheHostsByThem() {
+        // Volcano pkg/controllers/job/plugins/svc/svc.go: OnPodCreate sets hostname and subdomain only when the
+        // pod has none; GenerateHosts names a task's hosts <hostname>.<subdomain>, from the template when it sets
+        // them, and lists a task whose template sets the hostname once (all its pods share it).
+        TaskSpec head = task("head", 1);
+        head.getTemplate().getSpec().setHostname("head");
+        head.getTemplate().getSpec().setSubdomain("ray");
+        TaskSpec worker = task("worker", 2);
+        worker.getTemplate().getSpec().setSubdomain("ray");
+        Job job = job("cluster", head, worker, task("plain", 1));
+        job.getSpec().setPlugins(Map.of("svc", List.of()));
+
+        Map<String, Pod> pods = byName(job);
+
+        assertThat(pods.get("cluster-head-0").getSpec().getHostname()).isEqualTo("head");
+        assertThat(pods.get("cluster-head-0").getSpec().getSubdomain()).isEqualTo("ray");
+        assertThat(pods.get("cluster-worker-1").getSpec().getHostname()).isEqualTo("cluster-worker-1");
+        assertThat(pods.get("cluster-worker-1").getSpec().getSubdomain()).isEqualTo("ray");
+        assertThat(pods.get("cluster-plain-0").getSpec().getHostname()).isEqualTo("cluster-plain-0");
+        assertThat(pods.get("cluster-plain-0").getSpec().getSubdomain()).isEqualTo("cluster");
+        assertThat(env(pods.get("cluster-plain-0"))).containsEntry("MUSTER_HEAD_HOSTS", "head.ray")
+                .containsEntry("MUSTER_WORKER_HOSTS", "cluster-worker-0.ray,cluster-worker-1.ray")
+                .containsEntry("VC_PLAIN_HOSTS", "cluster-plain-0.cluster")
+                .containsEntry("MUSTER_HEAD_NUM", "1");
+    }
+
+    @Test
+    void aJobThePluginsRefuseHasErrorsAndOneThatIsValidHasNone() {
+        Job job = job("bad", task("worker", 1));
+        assertThat(JobPodRenderer.errors(job)).isEmpty();
+
+        job.getSpec().setPlugins(Map.of("pytorch", List.of("--port=http")));
+
+        assertThat(JobPodRenderer.errors(job)).extracting(e -> e.path()).contains("spec.plugins.pytorch");
+    }
+}
