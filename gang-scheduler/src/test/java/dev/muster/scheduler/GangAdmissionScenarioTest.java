@@ -87,7 +87,7 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
         startScheduler(UnaryOperator.identity());
 
         await().atMost(PATIENCE).until(() -> outcome("elastic").filter(GangVerdict.Outcome.ADMITTED::equals).isPresent());
-        createPods(job, 6, 8);
+        createPods(job);
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("elastic")).hasSize(3));
         assertThat(outcome("elastic")).contains(GangVerdict.Outcome.SCHEDULED);

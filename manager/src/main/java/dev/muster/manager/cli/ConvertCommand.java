@@ -9,7 +9,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.batch.v1alpha1.validation.JobValidator;
-import dev.muster.job.plugin.JobPlugins;
+import dev.muster.rendering.JobPodRenderer;
+import dev.muster.rendering.plugin.PodPlugins;
 import dev.muster.manager.convert.Conversion;
 import dev.muster.manager.convert.VolcanoConverter;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -64,7 +65,7 @@ final class ConvertCommand implements Callable<Integer> {
             problems.forEach(p -> cli.err.println("error: " + p));
             return 1;
         }
-        List<Conversion> conversions = new VolcanoConverter(JobPlugins.BUILT_IN.names()).convert(sources);
+        List<Conversion> conversions = new VolcanoConverter(PodPlugins.BUILT_IN.names()).convert(sources);
         boolean refused = false;
         boolean first = true;
         for (Conversion conversion : conversions) {
@@ -92,7 +93,7 @@ final class ConvertCommand implements Callable<Integer> {
         return refused ? 1 : 0;
     }
 
-    /** What Muster's own validation says of a converted Job: the checks the API server and controller run. */
+    /** What Muster's own validation says of a converted Job: the checks the Job controller runs before rendering it. */
     private static List<String> refusals(ObjectNode document) {
         if (!document.path("apiVersion").asText().equals(Job.API_VERSION) || !document.path("kind").asText().equals(Job.KIND)) {
             return List.of();
@@ -103,8 +104,7 @@ final class ConvertCommand implements Callable<Integer> {
         } catch (JsonProcessingException | IllegalArgumentException e) {
             return List.of("does not match the Job schema: " + e.getMessage());
         }
-        List<FieldError> errors = new ArrayList<>(JobValidator.validate(job));
-        errors.addAll(JobPlugins.BUILT_IN.validate(job));
+        List<FieldError> errors = JobPodRenderer.errors(job);
         return errors.isEmpty() ? List.of() : List.of(JobValidator.describe(errors));
     }
 
