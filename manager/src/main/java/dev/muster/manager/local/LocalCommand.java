@@ -10,6 +10,7 @@ import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,12 +61,14 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     int nodeGpus = 0;
     @Option(names = "--node-pods", description = "Pod slots of each pool node (default: ${DEFAULT-VALUE}).")
     int nodePods = 110;
-    @Option(names = "--node-ephemeral-storage",
+    @Option(names = "--node-ephemeral-storage", converter = QuantityFlag.class,
             description = "ephemeral-storage capacity and allocatable of each node (default: ${DEFAULT-VALUE}).")
     String nodeEphemeralStorage = LocalClusterConfig.DEFAULT_EPHEMERAL_STORAGE;
-    @Option(names = "--node-hugepages-1gi", description = "hugepages-1Gi of each node, e.g. 4Gi (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--node-hugepages-1gi", converter = QuantityFlag.class,
+            description = "hugepages-1Gi of each node, e.g. 4Gi (default: ${DEFAULT-VALUE}).")
     String nodeHugepages1Gi = "0";
-    @Option(names = "--node-hugepages-2mi", description = "hugepages-2Mi of each node, e.g. 512Mi (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--node-hugepages-2mi", converter = QuantityFlag.class,
+            description = "hugepages-2Mi of each node, e.g. 512Mi (default: ${DEFAULT-VALUE}).")
     String nodeHugepages2Mi = "0";
     @Option(names = "--node-instance-type",
             description = "node.kubernetes.io/instance-type label of each pool node, e.g. m5.xlarge (default: none). "
@@ -256,6 +260,23 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     }
 
     /** Accepts Go-style durations ({@code 90s}, {@code 10m}, {@code 1h30m}) as well as ISO-8601. */
+    /** A resource amount flag, refused at parse time (exit 2, naming the flag) unless it is a quantity ≥ 0. */
+    static final class QuantityFlag implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            BigDecimal amount;
+            try {
+                amount = Quantity.getAmountInBytes(new Quantity(value));
+            } catch (RuntimeException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a quantity such as 100Gi or 512Mi");
+            }
+            if (amount.signum() < 0) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is negative");
+            }
+            return value;
+        }
+    }
+
     static Duration parseDuration(String text) {
         String t = text.trim();
         return t.startsWith("P") || t.startsWith("p") ? Duration.parse(t) : GoDuration.parse(t);

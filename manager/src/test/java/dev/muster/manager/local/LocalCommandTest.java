@@ -80,6 +80,13 @@ class LocalCommandTest {
     }
 
     @Test
+    void aNodeResourceThatIsNotAQuantityIsAUsageError() {
+        assertThat(run("--node-ephemeral-storage", "lots")).isEqualTo(2);
+        assertThat(err()).contains("--node-ephemeral-storage").contains("'lots' is not a quantity such as 100Gi or 512Mi");
+        assertThat(out()).doesNotContain("local cluster:");
+    }
+
+    @Test
     void helpListsTheNodeSettings() {
         assertThat(run("--help")).isZero();
         assertThat(out()).contains("--node-ephemeral-storage").contains("--node-hugepages-1gi")
