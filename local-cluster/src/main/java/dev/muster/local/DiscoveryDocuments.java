@@ -23,6 +23,11 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview;
+import io.fabric8.kubernetes.api.model.authentication.TokenReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.LocalSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -90,7 +95,13 @@ final class DiscoveryDocuments {
             new BuiltIn(io.fabric8.kubernetes.api.model.events.v1.Event.class, ALL_VERBS, List.of("ev"), NONE, NONE),
             new BuiltIn(PodDisruptionBudget.class, ALL_VERBS, List.of("pdb"), STATUS, NONE),
             new BuiltIn(PriorityClass.class, ALL_VERBS, List.of("pc"), NONE, NONE),
-            new BuiltIn(CustomResourceDefinition.class, ALL_VERBS, List.of("crd", "crds"), STATUS, NONE));
+            new BuiltIn(CustomResourceDefinition.class, ALL_VERBS, List.of("crd", "crds"), STATUS, NONE),
+            // AccessReviews: create-only, as in kube-apiserver.
+            new BuiltIn(TokenReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            new BuiltIn(SelfSubjectReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            new BuiltIn(SubjectAccessReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            new BuiltIn(SelfSubjectAccessReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            new BuiltIn(LocalSubjectAccessReview.class, CREATE_ONLY, NONE, NONE, NONE));
 
     private final Supplier<List<CustomResourceDefinition>> storedCrds;
 

@@ -145,6 +145,14 @@ public final class LocalCluster implements AutoCloseable {
         return emulator.requests();
     }
 
+    /**
+     * Who this cluster's TokenReview knows and what its SubjectAccessReviews allow (everything, by default);
+     * changes apply to the next review.
+     */
+    public ClusterAccess access() {
+        return emulator.access();
+    }
+
     /** The API server URL, e.g. {@code http://127.0.0.1:38457}. */
     public String url() {
         return emulator.url();
