@@ -165,13 +165,23 @@ public final class LocalCluster implements AutoCloseable {
      * @return {@code file}
      */
     public Path writeKubeconfig(Path file) {
+        return writeKubeconfig(file, null);
+    }
+
+    /**
+     * As {@link #writeKubeconfig(Path)}, with {@code token} as the user's bearer token (none when null): one that
+     * {@link #access()} knows, for clients that pass it on, such as {@code muster describe --manager-url}.
+     *
+     * @return {@code file}
+     */
+    public Path writeKubeconfig(Path file, String token) {
         var kubeconfig = new ConfigBuilder()
                 .withApiVersion("v1").withKind("Config")
                 .addToClusters(new NamedClusterBuilder().withName(CONTEXT).withNewCluster().withServer(url())
                         .endCluster().build())
                 .addToContexts(new NamedContextBuilder().withName(CONTEXT).withNewContext().withCluster(CONTEXT)
                         .withUser(CONTEXT).withNamespace("default").endContext().build())
-                .addNewUser().withName(CONTEXT).withNewUser().endUser().endUser()
+                .addNewUser().withName(CONTEXT).withNewUser().withToken(token).endUser().endUser()
                 .withCurrentContext(CONTEXT)
                 .build();
         try {

@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.local.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.manager.local.ManifestLoader;
 
@@ -28,7 +29,9 @@ final class CliRunner {
     private final Clock clock = Clock.fixed(Instant.now().plus(AGE).plus(Duration.ofHours(12)), ZoneOffset.UTC);
 
     CliRunner(LocalCluster cluster, Path dir) {
-        kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
+        // With a token the cluster knows, which describe --manager-url passes on to the manager.
+        kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"),
+                cluster.access().mintToken(new ClusterAccess.User("cli-user", List.of("system:authenticated"))));
     }
 
     /** What a command printed and its exit code. */
