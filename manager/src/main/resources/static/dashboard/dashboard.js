@@ -1,6 +1,8 @@
 // The Muster dashboard: plain JavaScript over the manager's read-only /dashboard/api endpoints, no build
 // step and no library, so that every byte of it ships in the manager's jar. Each page polls its endpoint
 // every POLL_MS and redraws; the jobs filters live outside the redrawn part so typing survives a refresh.
+// Every data call carries the user's Kubernetes bearer token (the manager reviews it with the API server and
+// shows the namespaces its user may list Jobs in); the token is kept in sessionStorage, for this tab only.
 "use strict";
 
 const POLL_MS = 2000;
@@ -13,6 +15,25 @@ const PHASE_COLOURS = {
 const WAITING_COLOUR = "#d8dce2";
 
 let timer = null;
+
+const TOKEN_KEY = "muster.token";
+
+// A token handed over in the URL fragment (./muster local prints such a URL; a fragment never reaches a
+// server): kept for this tab, then dropped from the address bar and the history.
+(function takeTokenFromUrl() {
+  const match = location.hash.match(/^#token=([^&]*)$/);
+  if (match) {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+})();
+
+class AuthError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
 
 // Builds an element; attributes starting with "on" become listeners, children may be strings or nodes.
 function h(tag, attrs, ...children) {
@@ -30,7 +51,13 @@ function h(tag, attrs, ...children) {
 }
 
 async function getJson(path) {
-  const response = await fetch(API + path, { cache: "no-store" });
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  const response = await fetch(API + path,
+    { cache: "no-store", headers: token ? { Authorization: "Bearer " + token } : {} });
+  if (response.status === 401 || response.status === 403) {
+    const body = await response.json().catch(() => ({}));
+    throw new AuthError(response.status, body.message || "answered " + response.status);
+  }
   if (response.status === 404) return null;
   if (!response.ok) throw new Error(path + " answered " + response.status);
   return response.json();
@@ -368,8 +395,31 @@ async function refresh() {
     content.replaceChildren(...[r.render(data)].flat().filter(Boolean));
     document.getElementById("updated").textContent = "updated " + clock(Date.now());
   } catch (e) {
+    if (e instanceof AuthError) {
+      clearInterval(timer);
+      document.getElementById("content").replaceChildren(tokenForm(e));
+      document.getElementById("updated").textContent = "";
+      return;
+    }
     document.getElementById("updated").textContent = "not updated: " + e.message;
   }
+}
+
+// Asks for a token when there is none, or the one given is not accepted (401) or may see nothing (403).
+function tokenForm(error) {
+  const input = h("input", { id: "token", type: "password", autocomplete: "off", size: 60,
+    placeholder: "bearer token, e.g. from: kubectl create token SERVICE-ACCOUNT -n NAMESPACE" });
+  const use = (event) => {
+    event.preventDefault();
+    if (input.value.trim()) sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+    show();
+  };
+  return h("form", { id: "sign-in", class: "sign-in", onsubmit: use },
+    h("h1", {}, error.status === 401 ? "Sign in" : "Not allowed"),
+    h("p", { class: "muted" }, error.message),
+    h("p", {}, "The dashboard shows the jobs of the namespaces your Kubernetes user may list Muster Jobs in. "
+      + "Paste a bearer token the cluster accepts; it is kept in this tab only."),
+    input, " ", h("button", { type: "submit" }, "Use token"));
 }
 
 function show() {

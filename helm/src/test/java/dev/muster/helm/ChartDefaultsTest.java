@@ -64,7 +64,9 @@ class ChartDefaultsTest {
             "core configmaps: create delete list update watch",
             "networking.k8s.io networkpolicies: create delete list watch",
             "core persistentvolumeclaims: create delete list patch watch",
-            "core events: create");
+            "core events: create",
+            "authentication.k8s.io tokenreviews: create",
+            "authorization.k8s.io subjectaccessreviews: create");
 
     static final List<String> EXPECTED_LEASE_RULES = List.of(
             "coordination.k8s.io leases: create",

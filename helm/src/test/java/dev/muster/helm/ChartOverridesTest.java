@@ -96,7 +96,8 @@ class ChartOverridesTest {
         assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "prometheus");
         List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
         assertThat(endpoints).singleElement().satisfies(endpoint -> {
-            assertThat(endpoint).containsEntry("port", "http").containsEntry("path", "/actuator/prometheus");
+            assertThat(endpoint).containsEntry("port", "http").containsEntry("path", "/actuator/prometheus")
+                    .containsEntry("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token");
         });
     }
 

@@ -51,6 +51,11 @@ final class ApiEmulator implements AutoCloseable {
         return faults.injected();
     }
 
+    /** The users and the authorizer of the review APIs. */
+    ClusterAccess access() {
+        return dispatcher.access();
+    }
+
     /** Requests answered so far, by client, verb and resource. */
     ApiRequests requests() {
         return requests;

@@ -145,6 +145,14 @@ public final class LocalCluster implements AutoCloseable {
         return emulator.requests();
     }
 
+    /**
+     * Who this cluster's TokenReview knows and what its SubjectAccessReviews allow (everything, by default);
+     * changes apply to the next review.
+     */
+    public ClusterAccess access() {
+        return emulator.access();
+    }
+
     /** The API server URL, e.g. {@code http://127.0.0.1:38457}. */
     public String url() {
         return emulator.url();
@@ -157,13 +165,23 @@ public final class LocalCluster implements AutoCloseable {
      * @return {@code file}
      */
     public Path writeKubeconfig(Path file) {
+        return writeKubeconfig(file, null);
+    }
+
+    /**
+     * As {@link #writeKubeconfig(Path)}, with {@code token} as the user's bearer token (none when null): one that
+     * {@link #access()} knows, for clients that pass it on, such as {@code muster describe --manager-url}.
+     *
+     * @return {@code file}
+     */
+    public Path writeKubeconfig(Path file, String token) {
         var kubeconfig = new ConfigBuilder()
                 .withApiVersion("v1").withKind("Config")
                 .addToClusters(new NamedClusterBuilder().withName(CONTEXT).withNewCluster().withServer(url())
                         .endCluster().build())
                 .addToContexts(new NamedContextBuilder().withName(CONTEXT).withNewContext().withCluster(CONTEXT)
                         .withUser(CONTEXT).withNamespace("default").endContext().build())
-                .addNewUser().withName(CONTEXT).withNewUser().endUser().endUser()
+                .addNewUser().withName(CONTEXT).withNewUser().withToken(token).endUser().endUser()
                 .withCurrentContext(CONTEXT)
                 .build();
         try {

@@ -66,6 +66,8 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final BindingSubresource binder = new BindingSubresource(store);
     private final EvictionSubresource evictions = new EvictionSubresource(store, this::delete, Clock.systemUTC());
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
+    private final ClusterAccess access = new ClusterAccess();
+    private final AccessReviews reviews = new AccessReviews(access);
     private final SelectedCollections selected = new SelectedCollections(super::dispatch);
     private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
     private final ObjectIndex index = new ObjectIndex();
@@ -126,6 +128,11 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
         if (request.method() == HttpMethod.POST && EvictionSubresource.isEviction(path)) {
             return withBody(request, body -> locked(requestLock.writeLock(), () -> evictions.evict(path, body)));
+        }
+        if (AccessReviews.isReview(path)) {
+            return request.method() == HttpMethod.POST
+                    ? reviews.review(path, request.getHeader(CONTENT_TYPE), request.getBody().getBytes(),
+                    request.getHeader("Authorization")) : null;
         }
         Map<String, String> parsed = parse(path);
         Optional<ServedResources.Resource> resource = parsed.isEmpty() ? Optional.empty()
@@ -190,6 +197,11 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             }
         }
         return locked(requestLock.readLock(), () -> super.dispatch(request));
+    }
+
+    /** The users and the authorizer the review APIs answer with. */
+    ClusterAccess access() {
+        return access;
     }
 
     /** Every create, whatever its route, passes the admission of custom resources first. */

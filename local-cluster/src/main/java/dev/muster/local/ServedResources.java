@@ -24,6 +24,11 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview;
+import io.fabric8.kubernetes.api.model.authentication.TokenReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.LocalSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -149,7 +154,13 @@ final class ServedResources {
             Resource.builtIn(RoleBinding.class, NONE, NONE, NONE),
             Resource.builtIn(ClusterRole.class, NONE, NONE, NONE),
             Resource.builtIn(ClusterRoleBinding.class, NONE, NONE, NONE),
-            Resource.builtIn(CustomResourceDefinition.class, List.of("crd", "crds"), STATUS, NONE));
+            Resource.builtIn(CustomResourceDefinition.class, List.of("crd", "crds"), STATUS, NONE),
+            // Access reviews: create-only, as in kube-apiserver; AccessReviews answers them.
+            Resource.builtIn(TokenReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            Resource.builtIn(SelfSubjectReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            Resource.builtIn(SubjectAccessReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            Resource.builtIn(SelfSubjectAccessReview.class, CREATE_ONLY, NONE, NONE, NONE),
+            Resource.builtIn(LocalSubjectAccessReview.class, CREATE_ONLY, NONE, NONE, NONE));
 
     /** The Eviction kind the pods/eviction subresource takes, served under pods but of group policy. */
     static final Resource EVICTION = Resource.builtIn(Eviction.class, CREATE_ONLY, NONE, NONE, NONE);

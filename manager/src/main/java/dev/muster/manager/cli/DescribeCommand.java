@@ -79,8 +79,8 @@ final class DescribeCommand implements Callable<Integer> {
 
     @Option(names = "--manager-url", paramLabel = "URL", defaultValue = "${env:MUSTER_MANAGER_URL}",
             description = "describe job only: HTTP address of the Muster manager (its Actuator port), for the "
-                    + "job's place in the scheduler's queue (default: $MUSTER_MANAGER_URL; without it, why a job "
-                    + "waits comes from its PodGroup's status).")
+                    + "job's place in the scheduler's queue, asked with the kubeconfig's bearer token (default: "
+                    + "$MUSTER_MANAGER_URL; without it, why a job waits comes from its PodGroup's status).")
     URI managerUrl;
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
             description = "table (text for people), json or yaml (default: ${DEFAULT-VALUE}).")
@@ -142,7 +142,8 @@ final class DescribeCommand implements Callable<Integer> {
         String queueUnavailable = null;
         if (managerUrl != null) {
             try {
-                queue = ManagerQueue.fetch(managerUrl, client.getKubernetesSerialization());
+                queue = ManagerQueue.fetch(managerUrl, ManagerQueue.bearerToken(client.getConfiguration()),
+                        client.getKubernetesSerialization());
                 if (!queue.scheduling()) {
                     queueUnavailable = "the manager at " + managerUrl + " does not schedule (a standby, or starting)";
                     queue = null;

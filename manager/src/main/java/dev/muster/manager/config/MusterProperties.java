@@ -23,10 +23,11 @@ import java.util.UUID;
  * @param scheduler      the gang scheduler
  * @param podgroup       the PodGroup controller's gang rules
  * @param leaderElection which replica runs the components (docs/operations.md)
+ * @param security       who may read the dashboard and the data endpoints (docs/security.md)
  */
 @ConfigurationProperties(prefix = "muster", ignoreUnknownFields = false)
 public record MusterProperties(Kubernetes kubernetes, Controllers controllers, Scheduler scheduler, PodGroup podgroup,
-                               LeaderElection leaderElection) {
+                               LeaderElection leaderElection, Security security) {
 
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, null) : kubernetes;
@@ -35,6 +36,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
         podgroup = podgroup == null ? new PodGroup(null) : podgroup;
         leaderElection = leaderElection == null ? new LeaderElection(null, null, null, null, null, null, null)
                 : leaderElection;
+        security = security == null ? new Security(null, null) : security;
     }
 
     /** Which Jobs wait for their gang's admission; the Job controller and the gang scheduler get the same rule. */
@@ -187,6 +189,29 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
 
         private static boolean blank(String value) {
             return value == null || value.isBlank();
+        }
+    }
+
+    /**
+     * Authentication of the dashboard's data ({@code /dashboard/api/*}) and of every Actuator endpoint but
+     * health: bearer tokens reviewed by the API server (TokenReview), rights by SubjectAccessReview, as
+     * kube-rbac-proxy does.
+     *
+     * @param enabled        false serves everything to anyone who can reach the port (a trusted network only)
+     * @param reviewCacheTtl how long a token's review and an access decision are reused, so that a page that polls
+     *                       does not cost the API server reviews; also how long a revoked right may still be honoured
+     */
+    public record Security(Boolean enabled, Duration reviewCacheTtl) {
+        /** Default {@link #reviewCacheTtl()}. */
+        public static final Duration DEFAULT_REVIEW_CACHE_TTL = Duration.ofSeconds(30);
+
+        public Security {
+            enabled = enabled == null || enabled;
+            reviewCacheTtl = reviewCacheTtl == null ? DEFAULT_REVIEW_CACHE_TTL : reviewCacheTtl;
+            if (reviewCacheTtl.isNegative()) {
+                throw new IllegalArgumentException("muster.security.review-cache-ttl must not be negative, got "
+                        + reviewCacheTtl);
+            }
         }
     }
 }

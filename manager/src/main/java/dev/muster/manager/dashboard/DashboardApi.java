@@ -22,6 +22,7 @@ import dev.muster.manager.dashboard.Views.TaskCount;
 import dev.muster.manager.endpoint.JobSummary;
 import dev.muster.manager.endpoint.PodGroupSummary;
 import dev.muster.manager.endpoint.QueueEndpoint;
+import dev.muster.manager.security.NamespaceScope;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
@@ -34,6 +35,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -45,7 +47,9 @@ import java.util.TreeSet;
 
 /**
  * The dashboard's data, read-only and from the shared informer caches (so a page that polls costs the API
- * server nothing) and the scheduler's queue as {@code /actuator/queue} shows it.
+ * server nothing) and the scheduler's queue as {@code /actuator/queue} shows it. Each answer shows the objects of
+ * the namespaces its viewer may see ({@link NamespaceScope}); cluster totals (allocation per node and per queue)
+ * are shown to every viewer.
  */
 @RestController
 @RequestMapping(DashboardPages.PATH + "api")
@@ -68,12 +72,12 @@ public class DashboardApi {
 
     /** {@code GET /dashboard/api/queue}: the scheduler's waiting gangs and the cluster's allocation per resource. */
     @GetMapping("/queue")
-    public QueueView queue() {
+    public QueueView queue(Principal viewer) {
         Map<String, Double> allocatable = Allocation.zero();
         nodes.list().forEach(node -> Allocation.add(allocatable, Allocation.allocatable(node)));
         Map<String, Double> allocated = Allocation.zero();
         pods.list().stream().filter(Allocation::holdsRoom).forEach(pod -> Allocation.add(allocated, Allocation.requests(pod)));
-        return new QueueView(queue.queue(), uses(allocated, allocatable));
+        return new QueueView(queue.queue(NamespaceScope.of(viewer)), uses(allocated, allocatable));
     }
 
     /**
@@ -81,25 +85,33 @@ public class DashboardApi {
      * and the scheduler's status give them, and its gangs that have not started.
      */
     @GetMapping("/queues")
-    public QueuesView queues() {
+    public QueuesView queues(Principal viewer) {
+        NamespaceScope scope = NamespaceScope.of(viewer);
         Map<String, Double> allocatable = Allocation.zero();
         nodes.list().forEach(node -> Allocation.add(allocatable, Allocation.allocatable(node)));
-        return QueueBoard.of(queues.list(), podGroups.list(), queue.queue().gangs(), allocatable);
+        return QueueBoard.of(queues.list(), podGroups.list().stream()
+                .filter(group -> scope.allows(group.getMetadata().getNamespace())).toList(),
+                queue.queue(scope).gangs(), allocatable);
     }
 
     /** {@code GET /dashboard/api/jobs}: every Job, by namespace and name. */
     @GetMapping("/jobs")
-    public List<JobRow> jobs() {
-        return jobs.list().stream()
+    public List<JobRow> jobs(Principal viewer) {
+        NamespaceScope scope = NamespaceScope.of(viewer);
+        return jobs.list().stream().filter(job -> scope.allows(job.getMetadata().getNamespace()))
                 .sorted(Comparator.comparing((Job job) -> job.getMetadata().getNamespace())
                         .thenComparing(job -> job.getMetadata().getName()))
                 .map(DashboardApi::row).toList();
     }
 
-    /** {@code GET /dashboard/api/jobs/{namespace}/{name}}: one Job's page; 404 when the cache does not hold it. */
+    /**
+     * {@code GET /dashboard/api/jobs/{namespace}/{name}}: one Job's page; 404 when the cache does not hold it or
+     * the viewer may not see its namespace.
+     */
     @GetMapping("/jobs/{namespace}/{name}")
-    public ResponseEntity<JobDetail> job(@PathVariable String namespace, @PathVariable String name) {
-        Job job = jobs.getByKey(namespace + "/" + name);
+    public ResponseEntity<JobDetail> job(@PathVariable String namespace, @PathVariable String name, Principal viewer) {
+        NamespaceScope scope = NamespaceScope.of(viewer);
+        Job job = scope.allows(namespace) ? jobs.getByKey(namespace + "/" + name) : null;
         if (job == null) {
             return ResponseEntity.notFound().build();
         }
@@ -116,22 +128,29 @@ public class DashboardApi {
                 || group.getStatus().getConditions() == null ? List.of()
                 : group.getStatus().getConditions().stream().map(c -> new Condition(c.getType(), c.getStatus(),
                         c.getReason(), c.getMessage(), c.getLastTransitionTime())).toList();
-        var queued = queue.queue().gangs().stream()
+        var queued = queue.queue(scope).gangs().stream()
                 .filter(gang -> gang.podGroup() && namespace.equals(gang.namespace()) && name.equals(gang.name()))
                 .findFirst().orElse(null);
         return ResponseEntity.ok(new JobDetail(row(job), phases, podRows,
                 group == null ? null : PodGroupSummary.of(group), groupConditions, queued));
     }
 
-    /** {@code GET /dashboard/api/nodes}: every node's allocation per resource and the gangs on it, by name. */
+    /**
+     * {@code GET /dashboard/api/nodes}: every node's allocation per resource and the gangs on it that the viewer
+     * may see, by name.
+     */
     @GetMapping("/nodes")
-    public List<NodeRow> nodes() {
+    public List<NodeRow> nodes(Principal viewer) {
+        NamespaceScope scope = NamespaceScope.of(viewer);
         Map<String, Map<String, Double>> allocated = new HashMap<>();
         Map<String, TreeSet<String>> gangs = new HashMap<>();
         for (Pod pod : pods.list()) {
             if (Allocation.holdsRoom(pod)) {
                 String node = pod.getSpec().getNodeName();
                 Allocation.add(allocated.computeIfAbsent(node, n -> Allocation.zero()), Allocation.requests(pod));
+                if (!scope.allows(pod.getMetadata().getNamespace())) {
+                    continue;
+                }
                 gangs.computeIfAbsent(node, n -> new TreeSet<>()).add(pod.getMetadata().getNamespace() + "/"
                         + PodGroupLabel.groupName(pod).orElse(pod.getMetadata().getName()));
             }

@@ -1,6 +1,8 @@
 package dev.muster.manager.endpoint;
 
+import dev.muster.manager.security.NamespaceScope;
 import dev.muster.scheduler.GangScheduler;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.stereotype.Component;
@@ -19,9 +21,18 @@ public class QueueEndpoint {
         this.scheduler = scheduler;
     }
 
-    /** {@code GET /actuator/queue}. */
+    /** {@code GET /actuator/queue}: the waiting gangs of the namespaces the viewer may see, and every Queue. */
     @ReadOperation
-    public SchedulerQueue queue() {
-        return new SchedulerQueue(scheduler.isSynced(), scheduler.queue(), scheduler.queues());
+    public SchedulerQueue queue(SecurityContext viewer) {
+        return queue(NamespaceScope.of(viewer.getPrincipal()));
+    }
+
+    /**
+     * The queue as {@code scope} may see it: only its namespaces' waiting gangs. The Queues are cluster-scoped
+     * and their amounts and gang counts are totals, shown to every viewer.
+     */
+    public SchedulerQueue queue(NamespaceScope scope) {
+        return new SchedulerQueue(scheduler.isSynced(),
+                scheduler.queue().stream().filter(gang -> scope.allows(gang.namespace())).toList(), scheduler.queues());
     }
 }

@@ -2,6 +2,7 @@ package dev.muster.manager.local;
 
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.local.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -48,6 +49,12 @@ import java.util.concurrent.Future;
 public final class LocalCommand implements java.util.concurrent.Callable<Integer> {
     /** Exit code when a file cannot be applied. */
     public static final int EXIT_BAD_INPUT = 2;
+    /**
+     * Who {@code ./muster local}'s user is to the local cluster: an administrator, whose token the kubeconfig
+     * and the printed dashboard URL carry.
+     */
+    static final ClusterAccess.User LOCAL_ADMIN =
+            new ClusterAccess.User("muster-local-admin", List.of("system:masters", "system:authenticated"));
     /** Creations in flight at once while applying the files. */
     static final int APPLY_CONCURRENCY = 16;
 
@@ -122,7 +129,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         Path kubeconfig = stateDir.resolve("kubeconfig").toAbsolutePath();
         Path log = stateDir.resolve("manager.log").toAbsolutePath();
         try (LocalCluster cluster = LocalCluster.start(config)) {
-            cluster.writeKubeconfig(kubeconfig);
+            // The manager's dashboard and data endpoints want a token the cluster knows; everything else does not.
+            String token = cluster.access().mintToken(LOCAL_ADMIN);
+            cluster.writeKubeconfig(kubeconfig, token);
             out.println("local cluster: " + cluster.url() + " with " + nodes + " simulated nodes (" + nodeCpu + " cpu, "
                     + nodeMemory + " memory, " + nodeGpus + " gpus each)");
             out.println("kubeconfig: " + kubeconfig);
@@ -131,8 +140,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log))) {
                 out.println("actuator: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
                         + "/actuator/health");
+                // In the fragment, which the browser never sends: the page keeps it for this tab and drops it from the URL.
                 out.println("dashboard: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
-                        + DashboardPages.PATH);
+                        + DashboardPages.PATH + "#token=" + token);
                 ApiRequestSummary.registerMetrics(cluster.apiRequests(), context.getBean(MeterRegistry.class));
                 Set<String> jobs = new LinkedHashSet<>();
                 Set<String> pods = new LinkedHashSet<>();

@@ -17,6 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  */
 class CliOnLocalClusterTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String NO_GPUS = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
 
     @TempDir
@@ -126,6 +131,11 @@ class CliOnLocalClusterTest {
         for (String name : new String[]{"tune", "eval", "giant"}) {
             await().atMost(PATIENCE).until(() -> muster.run("describe", "job", name).out().contains("Unschedulable"));
         }
+        // describe gives the manager 3 s; its first answer (a cold DispatcherServlet, the first token and access
+        // reviews) can take longer on a loaded machine: wait until it answers the kubeconfig's token.
+        await().atMost(PATIENCE).until(() -> HTTP.send(HttpRequest.newBuilder(URI.create(managerUrl + "/actuator/queue"))
+                .header("Authorization", "Bearer " + muster.token).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode() == 200);
     }
 
     @AfterAll

@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.local.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.manager.local.ManifestLoader;
 
@@ -25,10 +26,14 @@ final class CliRunner {
     static final Duration AGE = Duration.ofDays(3);
 
     private final Path kubeconfig;
+    /** The bearer token in the kubeconfig, of a user the local cluster knows. */
+    final String token;
     private final Clock clock = Clock.fixed(Instant.now().plus(AGE).plus(Duration.ofHours(12)), ZoneOffset.UTC);
 
     CliRunner(LocalCluster cluster, Path dir) {
-        kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
+        // With a token the cluster knows, which describe --manager-url passes on to the manager.
+        token = cluster.access().mintToken(new ClusterAccess.User("cli-user", List.of("system:authenticated")));
+        kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), token);
     }
 
     /** What a command printed and its exit code. */

@@ -15,7 +15,7 @@ class LeaderElectionPropertiesTest {
 
     private static MusterProperties bind(Map<String, String> properties) {
         return new Binder(new MapConfigurationPropertySource(properties)).bind("muster", MusterProperties.class)
-                .orElseGet(() -> new MusterProperties(null, null, null, null, null));
+                .orElseGet(() -> new MusterProperties(null, null, null, null, null, null));
     }
 
     @Test

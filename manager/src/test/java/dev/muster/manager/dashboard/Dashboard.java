@@ -3,6 +3,7 @@ package dev.muster.manager.dashboard;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.local.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -52,12 +53,21 @@ final class Dashboard implements AutoCloseable {
     final ConfigurableApplicationContext manager;
     final WebDriver browser;
     final String url;
+    /** A token of a user the local cluster lets see everything, as {@code ./muster local} mints one. */
+    final String token;
 
     private Dashboard(LocalCluster cluster, ConfigurableApplicationContext manager, WebDriver browser) {
         this.cluster = cluster;
         this.manager = manager;
         this.browser = browser;
         this.url = "http://127.0.0.1:" + manager.getEnvironment().getProperty("local.server.port") + DashboardPages.PATH;
+        this.token = cluster.access().mintToken(new ClusterAccess.User("viewer", List.of("system:authenticated")));
+    }
+
+    /** Opens the URL {@code ./muster local} prints, token in the fragment: the tab keeps the token. */
+    void signIn() {
+        browser.get(url + "#token=" + token);
+        awaitShown(By.id("queues-table"));
     }
 
     /** Why the browser tests cannot run here, if they cannot: Debian's chromium and its driver are missing. */
@@ -111,6 +121,7 @@ final class Dashboard implements AutoCloseable {
                 return research.getStatus() != null && Integer.valueOf(1).equals(research.getStatus().getPending())
                         && Integer.valueOf(1).equals(research.getStatus().getRunning());
             });
+            dashboard.signIn();
             return dashboard;
         } catch (Exception | AssertionError e) {
             // The caller gets no Dashboard to close: do not leave a browser and a cluster running.

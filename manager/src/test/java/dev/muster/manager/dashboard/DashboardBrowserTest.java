@@ -5,9 +5,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +60,25 @@ class DashboardBrowserTest {
                 .isEqualTo("1st in the scheduler's queue, QueueLimitReached");
         assertThat(dashboard.browser.findElements(By.cssSelector(research + ".invalid"))).isEmpty();
         assertThat(text("#queues-table tr[data-queue='vision'] .invalid")).startsWith("InvalidSpec: spec.limit");
+    }
+
+    /** The page loads without a token, asks for one, and once given the data calls carry it. */
+    @Test
+    void withoutATokenThePageAsksForOneAndShowsTheJobsOnceGiven() {
+        ((JavascriptExecutor) dashboard.browser).executeScript("sessionStorage.clear()");
+        WebElement form = dashboard.open("#/jobs", By.id("sign-in"));
+        assertThat(form.getText()).contains("Sign in", "a bearer token is required");
+
+        dashboard.browser.findElement(By.id("token")).sendKeys("not-a-token");
+        form.findElement(By.cssSelector("button[type='submit']")).click();
+        assertThat(new WebDriverWait(dashboard.browser, Duration.ofSeconds(60)).until(ExpectedConditions
+                .textToBePresentInElementLocated(By.cssSelector("#sign-in .muted"),
+                        "the API server does not accept this token"))).isTrue();
+
+        dashboard.browser.findElement(By.id("token")).clear();
+        dashboard.browser.findElement(By.id("token")).sendKeys(dashboard.token);
+        dashboard.browser.findElement(By.cssSelector("#sign-in button[type='submit']")).click();
+        dashboard.awaitShown(By.cssSelector("tr[data-job='default/train']"));
     }
 
     @Test

@@ -37,7 +37,7 @@ class InformerHealthEndToEndTest {
             try (ConfigurableApplicationContext manager = ManagerOnLocalCluster.startManager(cluster, Map.of(
                     "muster.kubernetes.master-url", network.url(),
                     "muster.leader-election.enabled", false), exits::add)) {
-                Actuator actuator = new Actuator(manager);
+                Actuator actuator = new Actuator(manager, (String) null);
                 await().atMost(PATIENCE).untilAsserted(() -> assertThat(readiness(actuator).path("status").asText())
                         .isEqualTo("UP"));
 

@@ -55,7 +55,7 @@ class LeaderElectionEndToEndTest {
         }
 
         JsonNode leadership() throws Exception {
-            return new Actuator(manager).json("health/leadership");
+            return new Actuator(manager, (String) null).json("health/leadership");
         }
 
         boolean leads() throws Exception {
@@ -103,7 +103,7 @@ class LeaderElectionEndToEndTest {
             assertThat(job("quickstart").getStatus()).isNull();
             assertThat(cluster.client().resources(PodGroup.class).inNamespace("default").withName("quickstart").get()).isNull();
         });
-        assertThat(new Actuator(alpha.manager()).json("queue").path("scheduling").asBoolean()).isFalse();
+        assertThat(new Actuator(alpha.manager(), cluster).json("queue").path("scheduling").asBoolean()).isFalse();
 
         // The Lease is gone: exactly one manager takes it, and the job runs.
         lease().delete();

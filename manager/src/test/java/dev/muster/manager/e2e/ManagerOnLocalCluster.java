@@ -70,7 +70,7 @@ final class ManagerOnLocalCluster implements AutoCloseable {
     }
 
     Actuator actuator() {
-        return new Actuator(manager);
+        return new Actuator(manager, cluster);
     }
 
     @Override
