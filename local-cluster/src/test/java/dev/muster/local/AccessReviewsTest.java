@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
@@ -130,6 +131,9 @@ class AccessReviewsTest {
                     .getAllowed()).as("anonymous").isFalse();
             assertThatThrownBy(() -> stranger.authorization().v1().selfSubjectAccessReview().create(review))
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(401));
+            // kubectl auth whoami
+            assertThat(alice.authentication().v1().selfSubjectReviews().create(new SelfSubjectReview()).getStatus()
+                    .getUserInfo().getUsername()).isEqualTo("alice");
         }
     }
 
@@ -145,7 +149,10 @@ class AccessReviewsTest {
                 "selfsubjectaccessreviews", "localsubjectaccessreviews");
     }
 
-    /** kubectl asks with a SelfSubjectAccessReview; by default the local cluster allows everything. */
+    /**
+     * kubectl asks with a SelfSubjectAccessReview (in protobuf); by default the local cluster allows everything.
+     * (It asks as {@code system:anonymous}: client-go sends no credentials over plain HTTP.)
+     */
     @Test
     void kubectlAuthCanISaysYes(@TempDir Path dir) throws Exception {
         boolean onPath = System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH")
