@@ -92,7 +92,7 @@ final class PreemptionRound {
         if (!preemption.reclaim() || now.isBefore(since.plus(preemption.reclaimDelay()))) {
             return null;
         }
-        ReclaimBudget budget = new ReclaimBudget(ledger, leaf, ledger.contendedFor(gang));
+        ReclaimBudget budget = new ReclaimBudget(ledger, leaf, ledger.contendedFor(gang), ledger.askedBy(gang));
         Map<GroupKey, RunningGang> candidates = new LinkedHashMap<>();
         running.forEach((key, other) -> {
             if (budget.candidate(other)) {

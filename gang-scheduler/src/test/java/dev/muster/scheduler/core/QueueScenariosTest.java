@@ -63,6 +63,44 @@ class QueueScenariosTest {
     }
 
     /**
+     * Many small jobs, each a GPU with cpu and memory, against one node-sized GPU pod asking for little
+     * cpu: A (weight 1) runs sixteen 1-GPU jobs of 3 cpu and 12 GiB on two nodes, B (weight 1) submits
+     * one 8-GPU pod of half a cpu. The victims free 24 cpu and 96 GiB, far more than B takes, yet B
+     * stays within its fair share (8 GPUs, half a cpu, 2 GiB): one node's worth of A's jobs is evicted,
+     * B runs, and nothing moves after.
+     */
+    @Test
+    void manySmallCpuJobsGiveWayToOneGpuHeavyPodAskingLittleCpu() {
+        QueueCluster cluster = new QueueCluster(2, cpuAndMemory(64_000, 256), ResourceVector.ZERO)
+                .queue(queue("A", null, 1, 0, null, DEFAULTS)).queue(queue("B", null, 1, 0, null, DEFAULTS));
+        for (int i = 1; i <= 16; i++) {
+            cluster.submit("a" + i, "A", 1, 1, cpuAndMemory(3_000, 12), 1, 0, null, null);
+        }
+        cluster.cycle();
+        assertThat(cluster.gpus("A")).isEqualTo(16);
+
+        cluster.advanceTo(at(1));
+        cluster.submit("big", "B", 1, 8, cpuAndMemory(500, 2), 1, 0, null, null);
+        cluster.runUntil(at(60), SECOND);
+
+        assertThat(cluster.evictions).hasSize(8).allSatisfy(e -> {
+            assertThat(e.wholeGang()).isTrue();
+            assertThat(e.rule()).isEqualTo(Eviction.Rule.RECLAIM);
+            assertThat(e.preemptor().name()).isEqualTo("big");
+        });
+        assertThat(cluster.job("big").bound).hasSize(1);
+        assertThat(List.of(cluster.gpus("A"), cluster.gpus("B"))).containsExactly(8L, 8L);
+
+        cluster.runUntil(at(60 + 600), SECOND);
+        assertThat(cluster.evictions).hasSize(8);
+        assertThat(List.of(cluster.gpus("A"), cluster.gpus("B"))).containsExactly(8L, 8L);
+    }
+
+    private static ResourceVector cpuAndMemory(long cpuMillis, long memoryGib) {
+        return ResourceVector.builder().cpuMillis(cpuMillis).memoryBytes(memoryGib << 30).build();
+    }
+
+    /**
      * Scenario 1 with B's gangs as a Muster Job's: their pods are created only once the gang is admitted,
      * a few cycles later, and evicted pods take a while to leave. A gang admitted through its promise
      * keeps the room it was admitted to until its pods bind there: a gang of higher priority arriving
