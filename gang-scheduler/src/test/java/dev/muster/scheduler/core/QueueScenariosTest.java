@@ -96,6 +96,30 @@ class QueueScenariosTest {
         assertThat(List.of(cluster.gpus("A"), cluster.gpus("B"))).containsExactly(8L, 8L);
     }
 
+    /**
+     * A node-sized pod preempts on a node with 2 GPUs free and 6 held by a lower-priority job: its
+     * placement counts on the free 2 as well as on the victims' 6. A small job arriving while the victims
+     * terminate does not take the free 2 GPUs, so the preemptor binds once they are gone, and nothing is
+     * evicted a second time.
+     */
+    @Test
+    void roomFreeWhenTheVictimsWereChosenStaysPromisedWhileTheyTerminate() {
+        QueueCluster cluster = new QueueCluster(1).queue(queue(QueueInfo.DEFAULT, null, 1, 0, null, DEFAULTS));
+        cluster.termination = Duration.ofSeconds(5);
+        cluster.bind(cluster.submit("low", QueueInfo.DEFAULT, 6, 1, 6, 0, null, null), "n1");
+        cluster.submit("big", QueueInfo.DEFAULT, 1, 8, 1, 100, null, null);
+        cluster.cycle();
+        assertThat(cluster.evictions).extracting(e -> e.victim().name()).containsExactly("low");
+
+        cluster.advanceTo(at(1));
+        cluster.submit("small", QueueInfo.DEFAULT, 2, 1, 2, 50, null, null);
+        cluster.runUntil(at(30), SECOND);
+
+        assertThat(cluster.evictions).extracting(e -> e.victim().name()).containsExactly("low");
+        assertThat(cluster.job("big").bound).hasSize(1);
+        assertThat(cluster.job("small").bound).isEmpty();
+    }
+
     private static ResourceVector cpuAndMemory(long cpuMillis, long memoryGib) {
         return ResourceVector.builder().cpuMillis(cpuMillis).memoryBytes(memoryGib << 30).build();
     }
