@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The room freed by evictions, promised to the gangs it was freed for until they bind. While a
@@ -66,8 +67,11 @@ final class Promises {
         List<PodPlacement> remaining = remaining(gang.gang().key(), snapshot);
         if (!remaining.isEmpty()) {
             keepRoom(trial, gang.gang().key(), byGang.get(gang.gang().key()), remaining, snapshot);
+            String victims = remaining.stream().map(victim -> victim.pod().group().toString()).distinct().sorted()
+                    .collect(Collectors.joining(", "));
             return new GangPlacement(gang.gang(), GangPlacement.Outcome.RESERVED, List.of(), gang.pending(), null,
-                    remaining.size() + " pod(s) evicted for it are still terminating; their room is held for it.");
+                    remaining.size() + " pod(s) of " + victims + " evicted for it are still terminating; their room "
+                            + "is held for it.");
         }
         LocalityDomains.Pinned pinned = promised(gang);
         GangPlacement result = pinned.unpin(gang.waitsForAdmission() ? trial.admit(pinned.gang())

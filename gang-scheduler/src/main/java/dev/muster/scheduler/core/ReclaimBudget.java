@@ -44,6 +44,8 @@ final class ReclaimBudget implements VictimBudget {
     private final boolean[] contended;
     /** Per dimension, what the preemptor requests: the most it can take of the room freed. */
     private final long[] asked;
+    /** The first refusal given, for the waiting gang's message; a note, never an input to an answer. */
+    private ReclaimOutlook.Refusal firstRefusal;
 
     /**
      * @param contended per dimension, whether the fair-share rules apply ({@link QueueLedger#contendedFor})
@@ -74,10 +76,28 @@ final class ReclaimBudget implements VictimBudget {
 
     @Override
     public boolean allows(RunningGang victim, List<PodInfo> pods, Map<String, ResourceVector> takenByQueue) {
+        ReclaimOutlook.Refusal refusal = refusal(victim, pods, takenByQueue);
+        if (refusal != null && firstRefusal == null) {
+            firstRefusal = refusal;
+        }
+        return refusal == null;
+    }
+
+    /**
+     * The first refusal the budget gave, for the waiting gang's message when no reclaim is made: the rule
+     * that stopped the first victim it would have taken. {@code null} if it refused nothing.
+     */
+    ReclaimOutlook.Refusal firstRefusal() {
+        return firstRefusal;
+    }
+
+    /** The rule that refuses taking the pods, with its figures; {@code null} when every rule allows it. */
+    private ReclaimOutlook.Refusal refusal(RunningGang victim, List<PodInfo> pods,
+                                           Map<String, ResourceVector> takenByQueue) {
         int victimLeaf = ledger.leafOf(victim.gang().queue());
         int[] sides = victimLeaf < 0 ? null : tree.sidesBelowCommonAncestor(waitingLeaf, victimLeaf);
         if (sides == null) {
-            return false;
+            return ReclaimOutlook.Refusal.of(ReclaimOutlook.Rule.NOTHING_ABOVE_FAIR_SHARE, null, null);
         }
         int waitingSide = sides[0];
         int victimSide = sides[1];
@@ -101,18 +121,43 @@ final class ReclaimBudget implements VictimBudget {
             if (d == ResourceVector.PODS_DIM || these[d] == 0 && total[d] == 0) {
                 continue;
             }
-            if (below(victimSide, d, fromVictimSide[d]) || below(victimLeaf, d, fromVictimLeaf[d])) {
-                return false;
+            if (below(victimLeaf, d, fromVictimLeaf[d])) {
+                return belowGuarantee(victimLeaf, d, fromVictimLeaf[d]);
             }
-            if (contended[d]
-                    && (ledger.allocated(victimSide, d) - fromVictimSide[d] < ledger.fair(victimSide, d) - EPSILON
-                    || ledger.allocated(waitingLeaf, d) + toWaitingLeaf[d] > ledger.fair(waitingLeaf, d) + EPSILON
-                    || ledger.allocated(waitingSide, d) + toWaitingSide[d] > ledger.fair(waitingSide, d) + EPSILON)) {
-                return false;
+            if (below(victimSide, d, fromVictimSide[d])) {
+                return belowGuarantee(victimSide, d, fromVictimSide[d]);
+            }
+            if (!contended[d]) {
+                continue;
+            }
+            if (ledger.allocated(victimSide, d) - fromVictimSide[d] < ledger.fair(victimSide, d) - EPSILON) {
+                return refused(ReclaimOutlook.Rule.VICTIM_FAIR_SHARE, victimSide, d,
+                        ledger.allocated(victimSide, d) - fromVictimSide[d], ledger.fair(victimSide, d));
+            }
+            if (ledger.allocated(waitingLeaf, d) + toWaitingLeaf[d] > ledger.fair(waitingLeaf, d) + EPSILON) {
+                return refused(ReclaimOutlook.Rule.FAIR_SHARE_REACHED, waitingLeaf, d,
+                        ledger.allocated(waitingLeaf, d) + toWaitingLeaf[d], ledger.fair(waitingLeaf, d));
+            }
+            if (ledger.allocated(waitingSide, d) + toWaitingSide[d] > ledger.fair(waitingSide, d) + EPSILON) {
+                return refused(ReclaimOutlook.Rule.FAIR_SHARE_REACHED, waitingSide, d,
+                        ledger.allocated(waitingSide, d) + toWaitingSide[d], ledger.fair(waitingSide, d));
             }
         }
-        return ledger.shareWith(waitingSide, toWaitingSide, 1)
-                <= ledger.shareWith(victimSide, fromVictimSide, -1) + EPSILON;
+        double waitingShare = ledger.shareWith(waitingSide, toWaitingSide, 1);
+        double victimShare = ledger.shareWith(victimSide, fromVictimSide, -1);
+        return waitingShare <= victimShare + EPSILON ? null
+                : new ReclaimOutlook.Refusal(ReclaimOutlook.Rule.TABLES, tree.queue(waitingSide).name(), null,
+                waitingShare, victimShare, tree.queue(victimSide).name());
+    }
+
+    private ReclaimOutlook.Refusal belowGuarantee(int queue, int dim, long taken) {
+        return refused(ReclaimOutlook.Rule.GUARANTEE, queue, dim, ledger.allocated(queue, dim) - taken,
+                tree.queue(queue).guarantee().at(dim));
+    }
+
+    private ReclaimOutlook.Refusal refused(ReclaimOutlook.Rule rule, int queue, int dim, double amount, double bound) {
+        return new ReclaimOutlook.Refusal(rule, tree.queue(queue).name(), ResourceVector.nameOf(dim), amount, bound,
+                null);
     }
 
     /** The most the preemptor takes of room freed: per dimension, what is freed, up to what it requests. */
