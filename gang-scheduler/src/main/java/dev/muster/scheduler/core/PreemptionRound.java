@@ -89,7 +89,7 @@ final class PreemptionRound {
                 result.unschedulable(), result.message() + " " + outlook.message(), result.nearQuorum());
     }
 
-    /** The outlook of a gang that reclaims, if it did. */
+    /** Where reclaim stands for the gang after the round; {@code null} if nothing was noted for it. */
     ReclaimOutlook outlook(GroupKey gang) {
         return outlooks.get(gang);
     }

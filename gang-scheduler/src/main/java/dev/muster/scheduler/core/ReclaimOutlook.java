@@ -122,7 +122,8 @@ public record ReclaimOutlook(GroupKey gang, String queue, State state, Instant u
             case RECLAIM_DISABLED -> "queue " + queue + " does not reclaim (its preemption.reclaim is false)";
             case FAIR_SHARE_REACHED -> "queue " + r.queue() + " would hold more than its fair share of " + r.resource()
                     + " (" + amount(r.amount(), r.resource()) + " of " + amount(r.bound(), r.resource()) + "); a queue never evicts in order to borrow";
-            case NOTHING_ABOVE_FAIR_SHARE -> "no other queue holds more than its fair share of " + r.resource();
+            case NOTHING_ABOVE_FAIR_SHARE -> "no other queue holds more than its fair share"
+                    + (r.resource() == null ? "" : " of " + r.resource());
             case VICTIM_FAIR_SHARE -> "queue " + r.queue() + " would fall below its fair share of " + r.resource()
                     + " (" + amount(r.amount(), r.resource()) + " of " + amount(r.bound(), r.resource()) + ")";
             case GUARANTEE -> "queue " + r.queue() + " would fall below its guarantee of " + r.resource()

@@ -85,6 +85,22 @@ class ReclaimOutlookTest {
         assertThat(cluster.evictions).isEmpty();
     }
 
+    /** A holds 6 GPUs of a fair share of 4 in one pod: taking it would leave A with none. */
+    @Test
+    void theOtherQueuesFairShareIsNamedWhenItsOnlyVictimIsTooBig() {
+        QueueCluster cluster = new QueueCluster(1).queue(queue("A", null, 1, 0, null, NO_DELAY))
+                .queue(queue("B", null, 1, 0, null, NO_DELAY));
+        cluster.submit("a", "A", 1, 6, 1);
+        cluster.cycle();
+        cluster.submit("b", "B", 1, 4, 1);
+
+        CyclePlan plan = cluster.cycle();
+
+        assertBlocked(plan, ReclaimOutlook.Rule.VICTIM_FAIR_SHARE,
+                "Reclaim cannot help: queue A would fall below its fair share of nvidia.com/gpu (0 of 4).");
+        assertThat(cluster.evictions).isEmpty();
+    }
+
     /**
      * A holds 8 GPUs of a fair share of 4, but its guarantee of 8 cpu is all it holds of cpu: every pod of
      * it takes a cpu with its GPU, so none may go.
