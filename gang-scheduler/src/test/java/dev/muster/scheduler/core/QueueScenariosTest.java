@@ -97,6 +97,35 @@ class QueueScenariosTest {
     }
 
     /**
+     * A node-sized pod that waits only because the free GPUs are split across nodes: three nodes, A running
+     * sixteen 1-GPU jobs of 4 cpu (6, 6 and 4 a node, 8 GPUs free in all), B and C each submitting an 8-GPU
+     * pod of half a cpu. The GPUs are short for the three queues' demand (fair shares 8 each), the cpu is
+     * not: A's cpu is not held to its fair share of cpu (its demand), so B, the older, reclaims the 4 jobs
+     * of the node with 4 GPUs free and runs there.
+     */
+    @Test
+    void aGpuPodWaitingOnSplitFreeRoomReclaimsThoughTheVictimsFreeCpuNobodyLacks() {
+        QueueCluster cluster = new QueueCluster(3, cpuAndMemory(64_000, 256), ResourceVector.ZERO)
+                .queue(queue("A", null, 1, 0, null, DEFAULTS)).queue(queue("B", null, 1, 0, null, DEFAULTS))
+                .queue(queue("C", null, 1, 0, null, DEFAULTS));
+        int[] perNode = {6, 6, 4};
+        int job = 0;
+        for (int node = 0; node < perNode.length; node++) {
+            for (int i = 0; i < perNode[node]; i++) {
+                cluster.bind(cluster.submit("a" + job++, "A", 1, 1, cpuAndMemory(4_000, 8), 1, 0, null, null),
+                        "n" + (node + 1));
+            }
+        }
+        cluster.submit("b", "B", 1, 8, cpuAndMemory(500, 2), 1, 0, null, null);
+        cluster.submit("c", "C", 1, 8, cpuAndMemory(500, 2), 1, 0, null, null);
+        cluster.runUntil(at(60), SECOND);
+
+        assertThat(cluster.evictions).filteredOn(e -> e.preemptor().name().equals("b")).hasSize(4)
+                .allSatisfy(e -> assertThat(e.pods()).extracting(PodPlacement::nodeName).containsOnly("n3"));
+        assertThat(cluster.job("b").bound.values()).containsExactly("n3");
+    }
+
+    /**
      * A node-sized pod preempts on a node with 2 GPUs free and 6 held by a lower-priority job: its
      * placement counts on the free 2 as well as on the victims' 6. A small job arriving while the victims
      * terminate does not take the free 2 GPUs, so the preemptor binds once they are gone, and nothing is
