@@ -17,14 +17,19 @@ import java.util.Objects;
  *                   in either {@code placements} or {@code holds}, never in both
  * @param standings  one per queue of the tree, parents before their children, for the Queue status and
  *                   metrics
+ * @param reclaims   where reclaim stands for each gang that waits for room while gangs of other queues
+ *                   run: waiting out its queue's {@code reclaimDelay}, reclaiming, or why it cannot; its
+ *                   {@linkplain ReclaimOutlook#message() text} already ends the gang's placement message
+ *                   (or, when reclaiming, is its hold's message)
  */
 public record CyclePlan(List<GangPlacement> placements, List<Eviction> evictions, List<QueueHold> holds,
-                        List<QueueStanding> standings) {
+                        List<QueueStanding> standings, List<ReclaimOutlook> reclaims) {
 
     public CyclePlan {
         placements = List.copyOf(Objects.requireNonNull(placements, "placements"));
         evictions = List.copyOf(Objects.requireNonNull(evictions, "evictions"));
         holds = List.copyOf(Objects.requireNonNull(holds, "holds"));
         standings = List.copyOf(Objects.requireNonNull(standings, "standings"));
+        reclaims = List.copyOf(Objects.requireNonNull(reclaims, "reclaims"));
     }
 }

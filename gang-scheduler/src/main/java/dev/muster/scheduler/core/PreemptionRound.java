@@ -26,6 +26,8 @@ final class PreemptionRound {
     private final VictimSearch search;
     private final Instant now;
     private final Map<GroupKey, Instant> waitingSince;
+    /** Per waiting gang while gangs of other queues run, where reclaim stands for it after the round. */
+    private final Map<GroupKey, ReclaimOutlook> outlooks = new LinkedHashMap<>();
 
     /**
      * @param search       the cycle's victim search, which leaves out pods already terminating
@@ -66,6 +68,32 @@ final class PreemptionRound {
         return made;
     }
 
+    /**
+     * Where reclaim stands, after {@link #run}, for each gang it tried that waits while gangs of other
+     * queues run and did not preempt within its queue, in the order tried.
+     */
+    List<ReclaimOutlook> outlooks() {
+        return List.copyOf(outlooks.values());
+    }
+
+    /**
+     * The result with its message followed by where reclaim stands for the gang, if it waits without
+     * reclaiming; else the result as it is.
+     */
+    GangPlacement explain(GangPlacement result) {
+        ReclaimOutlook outlook = outlooks.get(result.gang().key());
+        if (outlook == null || outlook.state() == ReclaimOutlook.State.RECLAIMING) {
+            return result;
+        }
+        return new GangPlacement(result.gang(), result.outcome(), result.placements(), result.unplaced(),
+                result.unschedulable(), result.message() + " " + outlook.message(), result.nearQuorum());
+    }
+
+    /** Where reclaim stands for the gang after the round; {@code null} if nothing was noted for it. */
+    ReclaimOutlook outlook(GroupKey gang) {
+        return outlooks.get(gang);
+    }
+
     private int leafOf(PendingGang gang) {
         return ledger.leafOf(gang.gang().queue());
     }
@@ -85,21 +113,73 @@ final class PreemptionRound {
                 : made(gang, search.find(gang, candidates, VictimBudget.UNLIMITED), Eviction.Rule.WITHIN_QUEUE);
     }
 
+    /**
+     * Reclaims for the gang if its queue's rules let it, noting where reclaim stands for it; nothing is
+     * noted when no gang of another queue runs, as reclaim is then beside the point.
+     */
     private Made reclaim(PendingGang gang) {
         int leaf = leafOf(gang);
-        QueuePreemption preemption = ledger.tree().queue(leaf).preemption();
-        Instant since = waitingSince.getOrDefault(gang.gang().key(), now);
-        if (!preemption.reclaim() || now.isBefore(since.plus(preemption.reclaimDelay()))) {
+        if (runningByLeaf.keySet().stream().noneMatch(other -> other >= 0 && other != leaf)) {
             return null;
         }
-        ReclaimBudget budget = new ReclaimBudget(ledger, leaf, ledger.contendedFor(gang));
+        GroupKey key = gang.gang().key();
+        String queue = ledger.tree().queue(leaf).name();
+        QueuePreemption preemption = ledger.tree().queue(leaf).preemption();
+        if (!preemption.reclaim()) {
+            outlooks.put(key, ReclaimOutlook.blocked(key, queue,
+                    ReclaimOutlook.Refusal.of(ReclaimOutlook.Rule.RECLAIM_DISABLED, queue, null)));
+            return null;
+        }
+        Instant until = waitingSince.getOrDefault(key, now).plus(preemption.reclaimDelay());
+        if (now.isBefore(until)) {
+            outlooks.put(key, ReclaimOutlook.waiting(key, queue, until, preemption.reclaimDelay()));
+            return null;
+        }
+        boolean[] contended = ledger.contendedFor(gang);
+        ReclaimBudget budget = new ReclaimBudget(ledger, leaf, contended, ledger.askedBy(gang));
         Map<GroupKey, RunningGang> candidates = new LinkedHashMap<>();
-        running.forEach((key, other) -> {
+        running.forEach((runningKey, other) -> {
             if (budget.candidate(other)) {
-                candidates.put(key, other);
+                candidates.put(runningKey, other);
             }
         });
-        return candidates.isEmpty() ? null : made(gang, search.find(gang, candidates, budget), Eviction.Rule.RECLAIM);
+        if (candidates.isEmpty()) {
+            outlooks.put(key, ReclaimOutlook.blocked(key, queue, noCandidate(leaf, contended, ledger.askedBy(gang))));
+            return null;
+        }
+        Made made = made(gang, search.find(gang, candidates, budget), Eviction.Rule.RECLAIM);
+        if (made == null) {
+            ReclaimOutlook.Refusal refusal = budget.firstRefusal();
+            outlooks.put(key, ReclaimOutlook.blocked(key, queue, refusal != null ? refusal
+                    : ReclaimOutlook.Refusal.of(ReclaimOutlook.Rule.NO_VICTIM_SET_FITS, null, null)));
+        } else {
+            outlooks.put(key, ReclaimOutlook.reclaiming(key, queue, made.preemption().victims().stream()
+                    .map(victim -> new ReclaimOutlook.Victim(victim.key(), victim.gang().gang().queue())).toList()));
+        }
+        return made;
+    }
+
+    /**
+     * Why no running gang may be reclaimed from: the waiting queue, or an ancestor, already holds its fair
+     * share of a contended resource; else no other queue holds more than its fair share of one.
+     */
+    private ReclaimOutlook.Refusal noCandidate(int leaf, boolean[] contended, long[] asked) {
+        List<String> contendedNames = new ArrayList<>();
+        for (int d = 0; d < contended.length; d++) {
+            if (!contended[d]) {
+                continue;
+            }
+            contendedNames.add(ResourceVector.nameOf(d));
+            for (int q : ledger.tree().pathUp(leaf)) {
+                if (ledger.allocated(q, d) >= ledger.fair(q, d) - 1e-9) {
+                    return new ReclaimOutlook.Refusal(ReclaimOutlook.Rule.FAIR_SHARE_REACHED,
+                            ledger.tree().queue(q).name(), ResourceVector.nameOf(d),
+                            ledger.allocated(q, d) + asked[d], ledger.fair(q, d), null);
+                }
+            }
+        }
+        return ReclaimOutlook.Refusal.of(ReclaimOutlook.Rule.NOTHING_ABOVE_FAIR_SHARE, null,
+                String.join(", ", contendedNames));
     }
 
     private Made made(PendingGang gang, Optional<Preemption> found, Eviction.Rule rule) {

@@ -9,12 +9,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The room freed by evictions, promised to the gangs it was freed for until they bind. While a
  * preemptor's victims terminate, the pods still on their nodes count for the preemptor's queue, not the
- * victim's, so that no second round of evictions is made for the same room, and the room the departed
- * victims freed is kept for the preemptor, exactly as they took it, before any other gang is tried. Once
+ * victim's, so that no second round of evictions is made for the same room, and on each node of the
+ * preemptor's placement the room it needs there beyond what its victims still hold (what departed victims
+ * freed, and room that was free already when the victims were chosen) is kept for it before any other gang
+ * is tried. Once
  * every victim is gone the preemptor is tried first, each pod on the node its victim search placed it on.
  * A promise ends when the preemptor binds (or is admitted), leaves, or still does not fit once every victim
  * is gone (something else took the room): it then waits as any gang does.
@@ -29,15 +32,20 @@ final class Promises {
      * @param nodes   per pod of the gang the victim search placed (by name), its node: only these pods
      *                are tried, each on its node, so that the gang's other pods, or its pods landing
      *                elsewhere, do not take room free for others or promised to another preemptor
+     * @param needs   per node of the placement (by name), what the gang's pods placed there request
      */
-    record Promise(List<PodPlacement> victims, Map<String, String> nodes) {
+    record Promise(List<PodPlacement> victims, Map<String, String> nodes, Map<String, ResourceVector> needs) {
     }
 
     /** Promises the room of a preemption to its preemptor. */
     void add(Preemption preemption) {
         Map<String, String> nodes = new HashMap<>();
-        preemption.placement().placements().forEach(p -> nodes.put(p.pod().name(), p.nodeName()));
-        byGang.put(preemption.preemptor(), new Promise(preemption.evictedPods(), nodes));
+        Map<String, ResourceVector> needs = new HashMap<>();
+        preemption.placement().placements().forEach(p -> {
+            nodes.put(p.pod().name(), p.nodeName());
+            needs.merge(p.nodeName(), p.pod().requests(), ResourceVector::plus);
+        });
+        byGang.put(preemption.preemptor(), new Promise(preemption.evictedPods(), nodes, needs));
     }
 
     /**
@@ -45,20 +53,25 @@ final class Promises {
      * preemption placed (all its pods when it waits for admission), each on its node. Its other pods are
      * left unplaced in the result.
      *
-     * <p>Until then the room its departed victims freed is kept as they took it, each on its node, on the
-     * trial's snapshot, and the result is a reservation ({@link GangPlacement.Outcome#RESERVED}): exactly
-     * that room, so that another promise's room on the same nodes stays that promise's. Trying the gang
-     * meanwhile would take the whole quorum's room or none (an admission), or keep whatever part of its
-     * nodes is free, other promises' room included; the part its first victims freed would then be free for
-     * any other gang (the evicted gangs, waiting to be admitted again, first of all), and once the last
-     * victim left the preemptor would no longer fit and would reclaim again.
+     * <p>Until then, on each node of its placement, the room it needs there beyond what its victims still
+     * on the node hold is kept on the trial's snapshot, as far as it is free, and the result is a
+     * reservation ({@link GangPlacement.Outcome#RESERVED}): no more than that room, so that another
+     * promise's room on the same nodes stays that promise's. That room is what its departed victims freed
+     * and what was free already when the victims were chosen: a pod of a whole node counted on both, and
+     * either given to another gang meanwhile (the evicted gangs, waiting to be admitted again, first of all)
+     * would leave it short once its last victim left, to preempt again. Trying the gang meanwhile would take
+     * the whole quorum's room or none (an admission), or keep whatever part of its nodes is free, other
+     * promises' room included.
      */
     GangPlacement attempt(GangTrial trial, PendingGang gang, ClusterSnapshot snapshot) {
         List<PodPlacement> remaining = remaining(gang.gang().key(), snapshot);
         if (!remaining.isEmpty()) {
-            keepDepartedRoom(trial, byGang.get(gang.gang().key()), remaining, snapshot);
+            keepRoom(trial, gang.gang().key(), byGang.get(gang.gang().key()), remaining, snapshot);
+            String victims = remaining.stream().map(victim -> victim.pod().group().toString()).distinct().sorted()
+                    .collect(Collectors.joining(", "));
             return new GangPlacement(gang.gang(), GangPlacement.Outcome.RESERVED, List.of(), gang.pending(), null,
-                    remaining.size() + " pod(s) evicted for it are still terminating; their room is held for it.");
+                    remaining.size() + " pod(s) of " + victims + " evicted for it are still terminating; their room "
+                            + "is held for it.");
         }
         LocalityDomains.Pinned pinned = promised(gang);
         GangPlacement result = pinned.unpin(gang.waitsForAdmission() ? trial.admit(pinned.gang())
@@ -70,18 +83,35 @@ final class Promises {
                 result.unschedulable(), result.message(), result.nearQuorum());
     }
 
-    /** Takes again, on the trial's snapshot, the room of each victim of the promise that has left its node. */
-    private static void keepDepartedRoom(GangTrial trial, Promise promise, List<PodPlacement> remaining,
-                                         ClusterSnapshot snapshot) {
+    /**
+     * Holds on the trial's snapshot, on each node of the promise's placement, what the gang needs there
+     * beyond what its remaining victims on the node request, as far as the node has it free (pods bound
+     * since by another scheduler may have taken some), as one stand-in pod of no gang.
+     */
+    private static void keepRoom(GangTrial trial, GroupKey gang, Promise promise, List<PodPlacement> remaining,
+                                 ClusterSnapshot snapshot) {
+        Map<String, long[]> stillHeld = new HashMap<>();
+        remaining.forEach(victim -> QueueLedger.add(stillHeld.computeIfAbsent(victim.nodeName(),
+                node -> new long[ResourceVector.dimensionCount()]), victim.pod().requests(), 1));
         PlacementStatement statement = trial.statement();
-        for (PodPlacement victim : promise.victims()) {
-            if (remaining.contains(victim)) {
-                continue;
+        promise.needs().forEach((nodeName, needed) -> snapshot.node(nodeName).ifPresent(node -> {
+            long[] held = stillHeld.getOrDefault(nodeName, new long[0]);
+            ResourceVector allocatable = node.info().allocatable();
+            ResourceVector.Builder hold = ResourceVector.builder();
+            for (int d = 0; d < needed.length(); d++) {
+                long free = allocatable.at(d) - node.requested(d);
+                long amount = Math.min(free, needed.at(d) - (d < held.length ? held[d] : 0));
+                if (d != ResourceVector.PODS_DIM && amount > 0) {
+                    hold.set(ResourceVector.nameOf(d), amount);
+                }
             }
-            // Unless pods bound since (another scheduler's) took it: there is then no room to keep.
-            snapshot.node(victim.nodeName()).filter(node -> node.slotsFor(victim.pod().requests()) > 0)
-                    .ifPresent(node -> statement.allocate(victim.pod(), node));
-        }
+            ResourceVector room = hold.build();
+            if (!room.asMap().isEmpty()) {
+                statement.allocate(new PodInfo(gang.namespace(), "promised-to-" + gang.name() + "-on-" + nodeName,
+                        GroupKey.standalonePod(gang.namespace(), "promised-to-" + gang.name()), "", 0, room,
+                        Map.of()), node);
+            }
+        }));
         statement.commit();
     }
 

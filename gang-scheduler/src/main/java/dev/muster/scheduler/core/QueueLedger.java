@@ -23,6 +23,8 @@ final class QueueLedger {
     private final double[][] fair;
     /** What the schedulable nodes have free at the start of the cycle, per dimension. */
     private final long[] free;
+    /** Per dimension, whether the queues together demand more than the schedulable nodes have. */
+    private final boolean[] scarce;
     private final int[] pendingGangs;
     private final int[] runningGangs;
 
@@ -103,6 +105,14 @@ final class QueueLedger {
             }
         }
         fair = FairShare.compute(tree, capacity, demand);
+        scarce = new boolean[dims];
+        for (int d = 0; d < dims; d++) {
+            long demanded = 0;
+            for (int top : tree.children(QueueTree.ROOT)) {
+                demanded += demand[top][d];
+            }
+            scarce[d] = demanded > capacity[d];
+        }
     }
 
     /** Adds a run of {@code length} pods requesting {@code run} to the leaf's sum; pods of no queue go to the spare last row. */
@@ -164,7 +174,10 @@ final class QueueLedger {
      * The resources contended for the gang: those the schedulable nodes together have less of free than
      * its pods (those to place and those its workload will create) request. When there is enough of each
      * in total and the gang waits only because the free room is split across nodes, every resource it
-     * requests is contended, since no one of them can be singled out.
+     * requests that the queues together demand more of than the nodes have is contended, since no one of
+     * them can be singled out. A resource there is enough of for every queue's demand is never contended:
+     * every queue's fair share of it is its demand, so no queue holds more than its fair share and any
+     * victim requesting some would fall below it although the preemptor takes none of its share.
      */
     boolean[] contendedFor(PendingGang gang) {
         long[] wanted = askedBy(gang);
@@ -176,7 +189,7 @@ final class QueueLedger {
         }
         if (!any) {
             for (int d = 0; d < dims; d++) {
-                contended[d] = d != ResourceVector.PODS_DIM && wanted[d] > 0;
+                contended[d] = d != ResourceVector.PODS_DIM && wanted[d] > 0 && scarce[d];
             }
         }
         return contended;

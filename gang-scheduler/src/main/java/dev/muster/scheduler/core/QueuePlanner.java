@@ -90,21 +90,24 @@ public final class QueuePlanner {
         VictimSearch search = terminating.isEmpty() ? new VictimSearch(trial)
                 : new VictimSearch(trial, pod -> terminating.contains(Promises.key(pod)));
         List<Eviction> evictions = new ArrayList<>();
-        for (PreemptionRound.Made made : new PreemptionRound(ledger, running, search, now, waitingSince).run(waiting)) {
+        PreemptionRound round = new PreemptionRound(ledger, running, search, now, waitingSince);
+        for (PreemptionRound.Made made : round.run(waiting)) {
             GroupKey key = made.preemptor().gang().key();
             promises.add(made.preemption());
             evictions.addAll(made.evictions());
             placements.removeIf(result -> result.gang().key().equals(key));
+            ReclaimOutlook reclaiming = round.outlook(key);
             holds.add(new QueueHold(made.preemptor().gang(), made.preemptor().pending(), QueueHold.Reason.PREEMPTING,
-                    "Preempting: " + made.preemption().message() + "; it waits for the evicted pods to "
-                            + "terminate, and their room is held for it."));
+                    reclaiming != null ? reclaiming.message() : "Preempting: " + made.preemption().message()
+                            + "; it waits for the evicted pods to terminate, and their room is held for it."));
         }
+        placements.replaceAll(round::explain);
         rememberWaiting(gangs, placements, holds, now);
         List<QueueStanding> standings = new ArrayList<>(tree.size());
         for (int q = 0; q < tree.size(); q++) {
             standings.add(ledger.standing(q));
         }
-        return new CyclePlan(placements, evictions, holds, standings);
+        return new CyclePlan(placements, evictions, holds, standings, round.outlooks());
     }
 
     /**

@@ -66,6 +66,8 @@ final class QueueCluster {
         /** How long it runs once started; {@code null}: until the test ends. */
         final Duration runtime;
         final long gpusEach;
+        /** What each of its pods requests besides its GPUs. */
+        final ResourceVector extra;
         Instant startedAt;
         /**
          * For a job whose pods are created only once its gang is admitted (a Muster Job's), how long after
@@ -78,9 +80,10 @@ final class QueueCluster {
         Instant endedAt;
         int evicted;
 
-        Job(GangInfo gang, int pods, long gpusEach, Duration runtime) {
+        Job(GangInfo gang, int pods, long gpusEach, ResourceVector extra, Duration runtime) {
             this.gang = gang;
             this.gpusEach = gpusEach;
+            this.extra = extra;
             this.runtime = runtime;
             for (int i = 0; i < pods; i++) {
                 pending.add(newPod());
@@ -89,7 +92,7 @@ final class QueueCluster {
 
         PodInfo newPod() {
             return new PodInfo("ns", gang.key().name() + "-" + podGeneration++, gang.key(), "", gang.priority(),
-                    QueueFixtures.gpus(gpusEach).plus(podExtra), Map.of());
+                    QueueFixtures.gpus(gpusEach).plus(extra), Map.of());
         }
 
         /** Whether its workload still waits for its gang's admission, or the delay after it, to create its pods. */
@@ -114,9 +117,18 @@ final class QueueCluster {
     /** Submits a job now; it is created at the current time plus {@code order} nanoseconds, to order ties. */
     Job submit(String name, String queue, int pods, long gpusEach, int min, int priority, Duration maxRuntime,
                Duration runtime) {
+        return submit(name, queue, pods, gpusEach, podExtra, min, priority, maxRuntime, runtime);
+    }
+
+    /**
+     * Submits a job now whose pods request {@code extra} (cpu, memory) besides their GPUs, in place of the
+     * cluster's {@code podExtra}: jobs of different shapes side by side.
+     */
+    Job submit(String name, String queue, int pods, long gpusEach, ResourceVector extra, int min, int priority,
+               Duration maxRuntime, Duration runtime) {
         GangInfo info = new GangInfo(GroupKey.podGroup("ns", name), min, Map.of(), priority,
                 now.plusNanos(jobs.size()), null, null, queue, maxRuntime);
-        Job job = new Job(info, pods, gpusEach, runtime);
+        Job job = new Job(info, pods, gpusEach, extra, runtime);
         jobs.put(info.key(), job);
         return job;
     }

@@ -19,6 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * or others hold room above their fair shares (a queue that may reclaim); every eviction's room is taken
  * by its preemptor; and no two queues reclaim from each other in turn unless the fair shares they are
  * compared by changed, or a job of either came or ended, in between.
+ *
+ * <p>Jobs come in different shapes, so that victims and preemptors differ: many small cpu-heavy pods,
+ * memory-heavy ones, plain ones, and GPU-heavy pods (half a node, a whole node) asking for little cpu.
+ * Nodes have cpu and memory enough for any mix of them, so the GPUs alone decide who fits; a rule that
+ * counted the cpu or memory the victims free as the preemptor's would hold a queue below its guarantee.
  */
 class QueuePropertiesTest {
     private static final int SEEDS = 40;
@@ -28,6 +33,26 @@ class QueuePropertiesTest {
     /** Jobs are submitted in the first minute; the run goes on for 90 s more. */
     private static final long SUBMIT_UNTIL = 60;
     private static final long RUN_UNTIL = 150;
+
+    /** Per node besides its 8 GPUs: enough cpu and memory for 8 pods of any shape below. */
+    private static final ResourceVector NODE_EXTRA = cpuAndMemory(64_000, 256);
+    /** Job shapes, per pod, and the most pods a job of the shape has. */
+    private static final List<Shape> SHAPES = List.of(
+            new Shape(1, cpuAndMemory(500, 1), 4),
+            new Shape(1, cpuAndMemory(7_000, 4), 8),
+            new Shape(1, cpuAndMemory(1_000, 28), 4),
+            new Shape(4, cpuAndMemory(500, 1), 2),
+            new Shape(8, cpuAndMemory(500, 1), 1));
+    /** The most GPUs a job holds: a whole victim gang's worth. */
+    private static final long LARGEST_GANG = 8;
+
+    /** Pods of {@code gpus} GPUs and {@code extra} besides, up to {@code maxPods} a job. */
+    private record Shape(long gpus, ResourceVector extra, int maxPods) {
+    }
+
+    private static ResourceVector cpuAndMemory(long cpuMillis, long memoryGib) {
+        return ResourceVector.builder().cpuMillis(cpuMillis).memoryBytes(memoryGib << 30).build();
+    }
 
     @Test
     void queueInvariantsHoldOnRandomWorkloads() {
@@ -39,21 +64,26 @@ class QueuePropertiesTest {
     private static void run(long seed) {
         Random random = new Random(seed);
         int nodes = 2 + random.nextInt(5);
-        QueueCluster cluster = new QueueCluster(nodes);
+        QueueCluster cluster = new QueueCluster(nodes, NODE_EXTRA, ResourceVector.ZERO);
         cluster.termination = TERMINATION;
         List<String> leaves = queues(random, cluster, nodes * 8);
         Map<Instant, List<Runnable>> submissions = new HashMap<>();
+        // Teams run workloads of their own kind: each queue's jobs mostly have its shape.
+        Map<String, Shape> usual = new HashMap<>();
+        leaves.forEach(leaf -> usual.put(leaf, SHAPES.get(random.nextInt(SHAPES.size()))));
         int jobs = 10 + random.nextInt(30);
         for (int j = 0; j < jobs; j++) {
             String queue = leaves.get(random.nextInt(leaves.size()));
-            int pods = 1 + random.nextInt(4);
+            Shape shape = random.nextInt(4) > 0 ? usual.get(queue) : SHAPES.get(random.nextInt(SHAPES.size()));
+            int pods = 1 + random.nextInt(shape.maxPods());
             int min = 1 + random.nextInt(pods);
             int priority = random.nextInt(3) * 100;
             Duration runtime = random.nextInt(3) == 0 ? null : Duration.ofSeconds(20 + random.nextInt(120));
             Duration maxRuntime = runtime == null || random.nextBoolean() ? null : runtime;
             String name = "j" + j;
             submissions.computeIfAbsent(at(random.nextInt((int) SUBMIT_UNTIL)), t -> new ArrayList<>())
-                    .add(() -> cluster.submit(name, queue, pods, 1, min, priority, maxRuntime, runtime));
+                    .add(() -> cluster.submit(name, queue, pods, shape.gpus(), shape.extra(), min, priority,
+                            maxRuntime, runtime));
         }
         Checks checks = new Checks(seed, cluster);
         while (!cluster.now.isAfter(at(RUN_UNTIL))) {
@@ -207,10 +237,10 @@ class QueuePropertiesTest {
 
         /**
          * Every queue with a guarantee, reclaim or not, goes first into free room while below it: a queue
-         * below its guarantee with a pending gang that fits within the guarantee and in the GPUs free after a
-         * cycle (not held by a near-quorum reservation; pods of 1 GPU fit any free GPU) may see that room
-         * stand unused for a few cycles at most (room promised to a preemptor, or reserved by backfill for
-         * a head gang tried before it).
+         * below its guarantee with a pending gang of 1-GPU pods that fits within the guarantee and in the
+         * GPUs free after a cycle (not held by a near-quorum reservation; pods of 1 GPU fit any free GPU, the
+         * nodes having cpu and memory for any mix) may see that room stand unused for a few cycles at most
+         * (room promised to a preemptor, or reserved by backfill for a head gang tried before it).
          */
         private void startsFirstInFreeRoom(String where) {
             long free = 0;
@@ -236,10 +266,15 @@ class QueuePropertiesTest {
             }
         }
 
-        /** The GPUs of the queue's smallest gang that has not started; -1 if none waits. */
+        /**
+         * The GPUs of the queue's smallest gang of 1-GPU pods that has not started; -1 if none waits. Gangs of
+         * larger pods need the room on one node, which free room or others' surplus split across nodes may
+         * not give, so they are left out of the liveness checks (the other checks cover them).
+         */
         private long smallestWaitingGang(String queue) {
             return cluster.jobs.values().stream()
-                    .filter(job -> job.gang.queue().equals(queue) && job.endedAt == null && job.startedAt == null)
+                    .filter(job -> job.gang.queue().equals(queue) && job.endedAt == null && job.startedAt == null
+                            && job.gpusEach == 1)
                     .mapToLong(job -> job.pending.size() * job.gpusEach).min().orElse(-1);
         }
 
@@ -247,7 +282,8 @@ class QueuePropertiesTest {
          * A queue below its guarantee while a pending gang of it fits within the guarantee may stay so only
          * as long as preemption needs (the reclaim delay, termination, a cycle or two), unless the room
          * others hold above their fair shares is less than that gang plus a whole victim gang's worth
-         * (victims come in gangs of up to 4 GPUs, and no queue is taken below its fair share).
+         * (victims come in gangs of up to {@link #LARGEST_GANG} GPUs, and no queue is taken below its fair
+         * share). The victims' cpu and memory, whatever their shape, never stop it.
          */
         private void guarantees(String where) {
             startsFirstInFreeRoom(where);
@@ -267,7 +303,7 @@ class QueuePropertiesTest {
                                 - other.fairShare().get(QueueFixtures.GPU));
                     }
                 }
-                if (!asks || excess < smallest + 4) {
+                if (!asks || excess < smallest + LARGEST_GANG) {
                     belowSince.remove(queue.name());
                     continue;
                 }

@@ -63,6 +63,97 @@ class QueueScenariosTest {
     }
 
     /**
+     * Many small jobs, each a GPU with cpu and memory, against one node-sized GPU pod asking for little
+     * cpu: A (weight 1) runs sixteen 1-GPU jobs of 3 cpu and 12 GiB on two nodes, B (weight 1) submits
+     * one 8-GPU pod of half a cpu. The victims free 24 cpu and 96 GiB, far more than B takes, yet B
+     * stays within its fair share (8 GPUs, half a cpu, 2 GiB): one node's worth of A's jobs is evicted,
+     * B runs, and nothing moves after.
+     */
+    @Test
+    void manySmallCpuJobsGiveWayToOneGpuHeavyPodAskingLittleCpu() {
+        QueueCluster cluster = new QueueCluster(2, cpuAndMemory(64_000, 256), ResourceVector.ZERO)
+                .queue(queue("A", null, 1, 0, null, DEFAULTS)).queue(queue("B", null, 1, 0, null, DEFAULTS));
+        for (int i = 1; i <= 16; i++) {
+            cluster.submit("a" + i, "A", 1, 1, cpuAndMemory(3_000, 12), 1, 0, null, null);
+        }
+        cluster.cycle();
+        assertThat(cluster.gpus("A")).isEqualTo(16);
+
+        cluster.advanceTo(at(1));
+        cluster.submit("big", "B", 1, 8, cpuAndMemory(500, 2), 1, 0, null, null);
+        cluster.runUntil(at(60), SECOND);
+
+        assertThat(cluster.evictions).hasSize(8).allSatisfy(e -> {
+            assertThat(e.wholeGang()).isTrue();
+            assertThat(e.rule()).isEqualTo(Eviction.Rule.RECLAIM);
+            assertThat(e.preemptor().name()).isEqualTo("big");
+        });
+        assertThat(cluster.job("big").bound).hasSize(1);
+        assertThat(List.of(cluster.gpus("A"), cluster.gpus("B"))).containsExactly(8L, 8L);
+
+        cluster.runUntil(at(60 + 600), SECOND);
+        assertThat(cluster.evictions).hasSize(8);
+        assertThat(List.of(cluster.gpus("A"), cluster.gpus("B"))).containsExactly(8L, 8L);
+    }
+
+    /**
+     * A node-sized pod that waits only because the free GPUs are split across nodes: three nodes, A running
+     * sixteen 1-GPU jobs of 4 cpu (6, 6 and 4 a node, 8 GPUs free in all), B and C each submitting an 8-GPU
+     * pod of half a cpu. The GPUs are short for the three queues' demand (fair shares 8 each), the cpu is
+     * not: A's cpu is not held to its fair share of cpu (its demand), so B, the older, reclaims the 4 jobs
+     * of the node with 4 GPUs free and runs there.
+     */
+    @Test
+    void aGpuPodWaitingOnSplitFreeRoomReclaimsThoughTheVictimsFreeCpuNobodyLacks() {
+        QueueCluster cluster = new QueueCluster(3, cpuAndMemory(64_000, 256), ResourceVector.ZERO)
+                .queue(queue("A", null, 1, 0, null, DEFAULTS)).queue(queue("B", null, 1, 0, null, DEFAULTS))
+                .queue(queue("C", null, 1, 0, null, DEFAULTS));
+        int[] perNode = {6, 6, 4};
+        int job = 0;
+        for (int node = 0; node < perNode.length; node++) {
+            for (int i = 0; i < perNode[node]; i++) {
+                cluster.bind(cluster.submit("a" + job++, "A", 1, 1, cpuAndMemory(4_000, 8), 1, 0, null, null),
+                        "n" + (node + 1));
+            }
+        }
+        cluster.submit("b", "B", 1, 8, cpuAndMemory(500, 2), 1, 0, null, null);
+        cluster.submit("c", "C", 1, 8, cpuAndMemory(500, 2), 1, 0, null, null);
+        cluster.runUntil(at(60), SECOND);
+
+        assertThat(cluster.evictions).filteredOn(e -> e.preemptor().name().equals("b")).hasSize(4)
+                .allSatisfy(e -> assertThat(e.pods()).extracting(PodPlacement::nodeName).containsOnly("n3"));
+        assertThat(cluster.job("b").bound.values()).containsExactly("n3");
+    }
+
+    /**
+     * A node-sized pod preempts on a node with 2 GPUs free and 6 held by a lower-priority job: its
+     * placement counts on the free 2 as well as on the victims' 6. A small job arriving while the victims
+     * terminate does not take the free 2 GPUs, so the preemptor binds once they are gone, and nothing is
+     * evicted a second time.
+     */
+    @Test
+    void roomFreeWhenTheVictimsWereChosenStaysPromisedWhileTheyTerminate() {
+        QueueCluster cluster = new QueueCluster(1).queue(queue(QueueInfo.DEFAULT, null, 1, 0, null, DEFAULTS));
+        cluster.termination = Duration.ofSeconds(5);
+        cluster.bind(cluster.submit("low", QueueInfo.DEFAULT, 6, 1, 6, 0, null, null), "n1");
+        cluster.submit("big", QueueInfo.DEFAULT, 1, 8, 1, 100, null, null);
+        cluster.cycle();
+        assertThat(cluster.evictions).extracting(e -> e.victim().name()).containsExactly("low");
+
+        cluster.advanceTo(at(1));
+        cluster.submit("small", QueueInfo.DEFAULT, 2, 1, 2, 50, null, null);
+        cluster.runUntil(at(30), SECOND);
+
+        assertThat(cluster.evictions).extracting(e -> e.victim().name()).containsExactly("low");
+        assertThat(cluster.job("big").bound).hasSize(1);
+        assertThat(cluster.job("small").bound).isEmpty();
+    }
+
+    private static ResourceVector cpuAndMemory(long cpuMillis, long memoryGib) {
+        return ResourceVector.builder().cpuMillis(cpuMillis).memoryBytes(memoryGib << 30).build();
+    }
+
+    /**
      * Scenario 1 with B's gangs as a Muster Job's: their pods are created only once the gang is admitted,
      * a few cycles later, and evicted pods take a while to leave. A gang admitted through its promise
      * keeps the room it was admitted to until its pods bind there: a gang of higher priority arriving

@@ -21,9 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against plain arithmetic and fresh trials: it leaves no gang with {@code 0 < running < minMember} or a
  * task below its minimum, stays within the budget, really makes the preemptor fit node by node, and is
  * minimal (without any one of its units the preemptor no longer fits, or places fewer pods), and breaks
- * several gangs only if no gang taken whole alone makes room. When the
- * search returns none, the snapshot is exactly as before; and, where the search claims completeness (see
- * {@link VictimSearch}), an exhaustive search over every gang-safe victim set finds none either.
+ * several gangs only if no gang taken whole alone makes room. When the search returns none, the
+ * snapshot is exactly as before; and, where the search claims completeness (see {@link VictimSearch}), an
+ * exhaustive search over every gang-safe victim set finds none either. Victims and preemptors are drawn
+ * in different shapes: any mix, small cpu-heavy or memory-heavy pods, pods of half or all a node's GPUs
+ * asking for little cpu.
  */
 class VictimSearchPropertyTest {
 
@@ -31,7 +33,7 @@ class VictimSearchPropertyTest {
     void victimSetsAreGangSafeVerifiedAndMinimal() {
         int found = 0;
         int completeChecked = 0;
-        for (int seed = 0; seed < 2000; seed++) {
+        for (int seed = 0; seed < 3000; seed++) {
             Outcome outcome = check(new Case(new Random(seed)), seed);
             found += outcome == Outcome.FOUND ? 1 : 0;
             completeChecked += outcome == Outcome.NONE_CHECKED ? 1 : 0;
@@ -142,9 +144,10 @@ class VictimSearchPropertyTest {
                 GroupKey key = GroupKey.podGroup("ns", "g" + g);
                 List<PodInfo> members = new ArrayList<>();
                 boolean tasks = random.nextBoolean();
+                Shape shape = Shape.any(random);
                 for (int p = 0; p < 1 + random.nextInt(4); p++) {
                     String task = tasks ? (random.nextBoolean() ? "a" : "b") : "";
-                    PodInfo pod = new PodInfo("ns", "g" + g + "-" + p, key, task, 0, requests(random, 4),
+                    PodInfo pod = new PodInfo("ns", "g" + g + "-" + p, key, task, 0, shape.requests(random, 4),
                             PlacementConstraints.NONE, Map.of(), InterPodTerms.NONE, null,
                             T0.plusSeconds(random.nextInt(4)));
                     List<NodeInfo> shuffled = new ArrayList<>(nodes);
@@ -182,17 +185,40 @@ class VictimSearchPropertyTest {
             PlacementConstraints constraints = random.nextInt(3) == 0
                     ? PlacementConstraints.ofNodeSelector(Map.of("zone", "z0")) : PlacementConstraints.NONE;
             List<PodInfo> pending = new ArrayList<>();
-            int count = 1 + random.nextInt(3);
+            Shape shape = Shape.any(random);
+            int count = shape == Shape.GPU_HEAVY ? 1 : 1 + random.nextInt(3);
             for (int p = 0; p < count; p++) {
-                pending.add(new PodInfo("ns", "h-" + p, gang.key(), "", 1000, requests(random, 8), constraints));
+                pending.add(new PodInfo("ns", "h-" + p, gang.key(), "", 1000, shape.requests(random, 8), constraints));
             }
             GangInfo preemptorGang = new GangInfo(gang.key(), 1 + random.nextInt(count), Map.of(), 1000, T0);
             preemptor = CoreFixtures.pending(preemptorGang, pending);
         }
 
-        private static ResourceVector requests(Random random, int maxGpus) {
-            return ResourceVector.builder().cpuMillis(500L * (1 + random.nextInt(6)))
-                    .set(GPU, random.nextInt(maxGpus + 1)).build();
+        /**
+         * What the pods of a gang are like, so that victims and preemptors differ: any mix of cpu and GPUs,
+         * small pods heavy on cpu or on memory with at most a GPU, or a pod of half or all a node's GPUs
+         * asking for little cpu.
+         */
+        private enum Shape {
+            MIXED, CPU_HEAVY, MEMORY_HEAVY, GPU_HEAVY;
+
+            static Shape any(Random random) {
+                return values()[random.nextInt(values().length)];
+            }
+
+            ResourceVector requests(Random random, int maxGpus) {
+                ResourceVector.Builder builder = ResourceVector.builder();
+                return switch (this) {
+                    case MIXED -> builder.cpuMillis(500L * (1 + random.nextInt(6))).set(GPU, random.nextInt(maxGpus + 1))
+                            .build();
+                    case CPU_HEAVY -> builder.cpuMillis(1000L * (2 + random.nextInt(3))).set(GPU, random.nextInt(2))
+                            .build();
+                    case MEMORY_HEAVY -> builder.cpuMillis(500).memoryBytes(CoreFixtures.GI * (8 + random.nextInt(25)))
+                            .set(GPU, random.nextInt(2)).build();
+                    case GPU_HEAVY -> builder.cpuMillis(250).memoryBytes(CoreFixtures.GI)
+                            .set(GPU, maxGpus / (1 + random.nextInt(2))).build();
+                };
+            }
         }
 
         VictimBudget budget() {
