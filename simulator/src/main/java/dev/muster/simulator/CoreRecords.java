@@ -10,6 +10,7 @@ import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.QueuePreemption;
 import dev.muster.scheduler.core.ResourceVector;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -110,11 +111,13 @@ public final class CoreRecords {
      * Queue objects. With them: beside the default queue, one top-level Queue per team, named
      * {@code vc-<cluster>}, guaranteed the cpu, memory and GPUs of the team's nodes (none for a team without
      * nodes), weighted
-     * by its node count (at least 1), with no limit and the default preemption (reclaim on after 30 s,
-     * within the queue by priority): idle guaranteed room is lent to the other teams and taken back when its
-     * team needs it.
+     * by its node count (at least 1), with no limit and the default preemption (reclaim on after 30 s, or
+     * {@code reclaimDelay}, within the queue by priority): idle guaranteed room is lent to the other teams
+     * and taken back when its team needs it.
+     *
+     * @param reclaimDelay the team queues' reclaim delay; {@code null} for the default
      */
-    public static List<QueueInfo> queues(SimInput input, PolicySpec.Teams teams) {
+    public static List<QueueInfo> queues(SimInput input, PolicySpec.Teams teams, Duration reclaimDelay) {
         List<QueueInfo> queues = new ArrayList<>();
         queues.add(QueueInfo.of(QueueInfo.DEFAULT, 1));
         if (teams != PolicySpec.Teams.QUEUES) {
@@ -132,10 +135,12 @@ public final class CoreRecords {
                 guarantees.merge(vc, room, ResourceVector::plus);
             }
         }
+        QueuePreemption preemption = reclaimDelay == null ? QueuePreemption.DEFAULTS
+                : new QueuePreemption(QueuePreemption.DEFAULTS.withinQueue(), true, reclaimDelay);
         for (String vc : input.vcs()) {
             if (!vc.isEmpty()) {
                 queues.add(new QueueInfo(TEAM_PREFIX + vc, null, Math.max(1, nodeCounts.getOrDefault(vc, 0)),
-                        guarantees.getOrDefault(vc, ResourceVector.ZERO), null, QueuePreemption.DEFAULTS, true));
+                        guarantees.getOrDefault(vc, ResourceVector.ZERO), null, preemption, true));
             }
         }
         return queues;

@@ -25,11 +25,15 @@ import java.util.regex.Pattern;
  *                    period
  * @param teams       how the policy treats the virtual clusters (teams); {@code null}: as the command line
  *                    says for every policy ({@code --partition-by-vc} or not)
+ * @param reclaimDelay the team queues' {@code reclaimDelay} with {@code vcs=queues}; {@code null}: a Queue's
+ *                    default
  */
-public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duration cyclePeriod, Teams teams) {
-    /** The settings a policy accepts, as the scheduler's configuration names them, and {@code vcs}. */
+public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duration cyclePeriod, Teams teams,
+                         Duration reclaimDelay) {
+    /** The settings a policy accepts, as the scheduler's configuration names them, {@code vcs} and {@code reclaimDelay}. */
     public static final Set<String> SETTINGS = Set.of("permitWaitingTime", "podGroupBackoff",
-            "podGroupRejectPercentage", "nodeScoring", "localityTopologyKey", "admissionTimeout", "cyclePeriod", "vcs");
+            "podGroupRejectPercentage", "nodeScoring", "localityTopologyKey", "admissionTimeout", "cyclePeriod", "vcs",
+            "reclaimDelay");
     /** The settings strict FIFO uses: it has no queue state, only the placement trial. */
     private static final Set<String> FIFO_SETTINGS = Set.of("nodeScoring", "localityTopologyKey", "vcs");
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
@@ -71,6 +75,7 @@ public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duratio
         CoschedulingArgs args = CoschedulingArgs.defaults();
         Duration cyclePeriod = GangSchedulerConfig.DEFAULT_CYCLE_PERIOD;
         Teams teams = null;
+        Duration reclaimDelay = null;
         if (colon >= 0) {
             for (String setting : text.substring(colon + 1).split(",")) {
                 int eq = setting.indexOf('=');
@@ -95,6 +100,7 @@ public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duratio
                     case "localityTopologyKey" -> args = args.withLocalityTopologyKey(value);
                     case "admissionTimeout" -> args = args.withAdmissionTimeout(duration(key, value));
                     case "vcs" -> teams = teams(kind, value);
+                    case "reclaimDelay" -> reclaimDelay = duration(key, value);
                     default -> cyclePeriod = duration(key, value);
                 }
             }
@@ -102,7 +108,10 @@ public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duratio
         if (cyclePeriod.isZero() || cyclePeriod.isNegative()) {
             throw new IllegalArgumentException("cyclePeriod must be positive in '" + text + "'");
         }
-        return new PolicySpec(text, kind, args, cyclePeriod, teams);
+        if (reclaimDelay != null && teams != Teams.QUEUES) {
+            throw new IllegalArgumentException("reclaimDelay is the team queues' and needs vcs=queues in '" + text + "'");
+        }
+        return new PolicySpec(text, kind, args, cyclePeriod, teams, reclaimDelay);
     }
 
     /** The setting's name in camel case, also given as the manager's kebab-case key ({@code permit-waiting-time}). */

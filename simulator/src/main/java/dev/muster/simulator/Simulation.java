@@ -92,7 +92,7 @@ public final class Simulation {
         this.input = input;
         this.spec = spec;
         this.teams = input.teams(spec);
-        List<QueueInfo> queues = CoreRecords.queues(input, teams);
+        List<QueueInfo> queues = CoreRecords.queues(input, teams, spec.reclaimDelay());
         this.policy = Policy.of(spec, queues);
         this.stop = stop;
         this.sampleMs = input.samplePeriod().toMillis();

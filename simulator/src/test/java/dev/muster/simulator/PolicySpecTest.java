@@ -53,5 +53,8 @@ class PolicySpecTest {
         assertThatThrownBy(() -> PolicySpec.parse("greedy:vcs=queues")).hasMessageContaining("greedy has none");
         assertThatThrownBy(() -> PolicySpec.parse("muster:vcs=teams"))
                 .hasMessage("vcs: 'teams' is not shared, partition or queues");
+        assertThat(PolicySpec.parse("muster:vcs=queues,reclaimDelay=0s").reclaimDelay()).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(() -> PolicySpec.parse("muster:reclaimDelay=5s"))
+                .hasMessage("reclaimDelay is the team queues' and needs vcs=queues in 'muster:reclaimDelay=5s'");
     }
 }

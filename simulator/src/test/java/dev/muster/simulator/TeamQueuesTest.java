@@ -73,16 +73,26 @@ class TeamQueuesTest {
     }
 
     @Test
+    void aShorterReclaimDelayGivesTheGuaranteeBackSooner() {
+        SimResult queues = run(B_COMES_BACK, "muster:vcs=queues,reclaimDelay=5s");
+
+        // Job 3 fails at 10, reclaims at 15 and starts at 16; the evicted job restarts when it ends, at 66.
+        assertThat(waits(queues)).containsEntry(3L, 6.0);
+        assertThat(waits(queues).values()).containsExactlyInAnyOrder(0.0, 66.0, 6.0);
+        assertThat(queues.lostGpuMs()).isEqualTo(8 * 15_000L);
+    }
+
+    @Test
     void theTeamsQueuesAreGuaranteedTheirNodesAndATraceWithoutTeamsHasOnlyTheDefaultQueue() {
         SimInput input = SimInput.of(B_COMES_BACK, TWO_TEAMS, false, false);
         ResourceVector oneNode = ResourceVector.builder().cpuMillis(64_000).memoryBytes(512L << 30)
                 .set(CoreRecords.GPU, 8).build();
 
-        assertThat(CoreRecords.queues(input, PolicySpec.Teams.QUEUES)).containsExactly(
+        assertThat(CoreRecords.queues(input, PolicySpec.Teams.QUEUES, null)).containsExactly(
                 QueueInfo.of(QueueInfo.DEFAULT, 1),
                 new QueueInfo("vc-a", null, 1, oneNode, null, QueuePreemption.DEFAULTS, true),
                 new QueueInfo("vc-b", null, 1, oneNode, null, QueuePreemption.DEFAULTS, true));
-        assertThat(CoreRecords.queues(input, PolicySpec.Teams.PARTITION)).containsExactly(QueueInfo.of(QueueInfo.DEFAULT, 1));
+        assertThat(CoreRecords.queues(input, PolicySpec.Teams.PARTITION, null)).containsExactly(QueueInfo.of(QueueInfo.DEFAULT, 1));
         assertThat(CoreRecords.queueOf(job(4, 0, 1, 1, ""), PolicySpec.Teams.QUEUES)).isEqualTo(QueueInfo.DEFAULT);
         assertThat(CoreRecords.queueOf(job(4, 0, 1, 1, "b"), PolicySpec.Teams.QUEUES)).isEqualTo("vc-b");
         assertThat(CoreRecords.queueOf(job(4, 0, 1, 1, "b"), PolicySpec.Teams.SHARED)).isEqualTo(QueueInfo.DEFAULT);
