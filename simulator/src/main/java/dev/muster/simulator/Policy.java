@@ -2,36 +2,46 @@ package dev.muster.simulator;
 
 import dev.muster.scheduler.core.ClusterSnapshot;
 import dev.muster.scheduler.core.CoschedulingArgs;
+import dev.muster.scheduler.core.CyclePlan;
+import dev.muster.scheduler.core.Eviction;
 import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GangQueue;
 import dev.muster.scheduler.core.GangTrial;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.QueuePlanner;
+import dev.muster.scheduler.core.QueuePreemption;
+import dev.muster.scheduler.core.RunningGang;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * How one simulated scheduler runs a cycle, on the placement core: it places what it can of the waiting
- * jobs on the cycle's snapshot, as {@code SchedulingCycle} does with the scheduler cache's.
+ * How one simulated scheduler runs a cycle: it places what it can of the waiting jobs on the cycle's
+ * snapshot, and says what to evict, as {@code SchedulingCycle} does with the scheduler cache's. Muster and
+ * greedy run the production cycle ({@link QueuePlanner}); strict FIFO is a baseline on the placement trial
+ * alone, which no Muster component runs.
  */
 abstract class Policy {
     /**
      * What one cycle did.
      *
      * @param placements pods placed, to bind
+     * @param evictions  running jobs' pods to evict now, for a preemptor that is tried once they are gone
      * @param wakeUps    times at which a cycle could decide otherwise with no job arriving or finishing:
-     *                   when a backoff, a reservation or the bar on reserving again that this cycle
-     *                   started runs out
+     *                   when a backoff, a reservation, the bar on reserving again or a reclaim delay that
+     *                   this cycle started runs out, or the next tick after evictions
      */
-    record Cycle(List<PodPlacement> placements, List<Instant> wakeUps) {
+    record Cycle(List<PodPlacement> placements, List<Eviction> evictions, List<Instant> wakeUps) {
     }
 
     private final boolean perPod;
@@ -40,12 +50,16 @@ abstract class Policy {
         this.perPod = perPod;
     }
 
-    /** The policy a spec names. */
-    static Policy of(PolicySpec spec) {
+    /**
+     * The policy a spec names.
+     *
+     * @param queues the Queues the scheduler sees ({@link CoreRecords#queues})
+     */
+    static Policy of(PolicySpec spec, List<QueueInfo> queues) {
         return switch (spec.kind()) {
             case FIFO -> new StrictFifo(spec);
-            case MUSTER -> new Queued(spec, false);
-            case GREEDY -> new Queued(spec, true);
+            case MUSTER -> new Queued(spec, queues, false);
+            case GREEDY -> new Queued(spec, queues, true);
         };
     }
 
@@ -54,8 +68,13 @@ abstract class Policy {
         return perPod;
     }
 
-    /** Runs one cycle at {@code now} over the waiting jobs, in submission order. */
-    abstract Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now);
+    /**
+     * Runs one cycle at {@code now} over the waiting jobs, in submission order.
+     *
+     * @param running the running jobs' gangs, by key: what preemption may evict and backfill waits for
+     */
+    abstract Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Map<GroupKey, RunningGang> running,
+                         Instant now);
 
     /**
      * Gangs in submission order through the placement trial, without backfill: a gang that does not fit
@@ -72,7 +91,8 @@ abstract class Policy {
         }
 
         @Override
-        Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now) {
+        Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Map<GroupKey, RunningGang> running,
+                    Instant now) {
             GangTrial trial = new GangTrial(snapshot, spec.args().scoring(), spec.args().localityTopologyKey());
             List<PodPlacement> placements = new ArrayList<>();
             Set<PlacementConstraints> blocked = new HashSet<>();
@@ -89,26 +109,40 @@ abstract class Policy {
                     break;
                 }
             }
-            return new Cycle(placements, List.of());
+            return new Cycle(placements, List.of(), List.of());
         }
     }
 
     /**
-     * The scheduler's own queue, {@link GangQueue}, planning every waiting gang each cycle as production
-     * does: for Muster the job's gang, for greedy each pending pod as a gang of one.
+     * The production cycle, {@link QueuePlanner}, planning every waiting gang each cycle as the live scheduler
+     * does, with the running jobs as its running gangs and the policy's queues: for Muster the job's gang,
+     * for greedy each pending pod as a gang of one (which, as a pod without a PodGroup, is never a running
+     * gang to preempt).
      */
     private static final class Queued extends Policy {
-        private final GangQueue queue;
+        private final QueuePlanner planner;
         private final CoschedulingArgs args;
+        private final List<QueueInfo> queues;
+        private final Duration cyclePeriod;
+        /** The shortest reclaim delay of the queues, if any queue may reclaim from another; else null. */
+        private final Duration reclaimDelay;
+        /** Gangs that failed for room and have not started since: a gang's first failure starts its reclaim delay. */
+        private final Set<GroupKey> failed = new HashSet<>();
 
-        Queued(PolicySpec spec, boolean perPod) {
+        Queued(PolicySpec spec, List<QueueInfo> queues, boolean perPod) {
             super(perPod);
-            this.queue = new GangQueue(spec.args());
+            this.planner = new QueuePlanner(spec.args());
             this.args = spec.args();
+            this.queues = List.copyOf(queues);
+            this.cyclePeriod = spec.cyclePeriod();
+            this.reclaimDelay = queues.size() < 2 ? null : queues.stream().map(QueueInfo::preemption)
+                    .filter(QueuePreemption::reclaim).map(QueuePreemption::reclaimDelay).min(Duration::compareTo)
+                    .orElse(null);
         }
 
         @Override
-        Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Instant now) {
+        Cycle cycle(ClusterSnapshot snapshot, Collection<SimJob> waiting, Map<GroupKey, RunningGang> running,
+                    Instant now) {
             List<PendingGang> gangs = new ArrayList<>(waiting.size());
             for (SimJob job : waiting) {
                 if (!perPod()) {
@@ -123,23 +157,36 @@ abstract class Policy {
             }
             List<PodPlacement> placements = new ArrayList<>();
             List<Instant> wakeUps = new ArrayList<>();
-            GroupKey holderBefore = queue.reservationHolder();
-            for (GangPlacement result : queue.plan(snapshot, gangs, now)) {
+            GroupKey holderBefore = planner.reservationHolder();
+            CyclePlan plan = planner.plan(snapshot, gangs, running, queues, now);
+            for (GangPlacement result : plan.placements()) {
+                GroupKey key = result.gang().key();
                 if (result.placed()) {
                     placements.addAll(result.placements());
+                    failed.remove(key);
                 }
-                // GangQueue backs off a gang that failed far from its quorum, or whose reservation ran out.
-                if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES && !args.podGroupBackoff().isZero()) {
-                    wakeUps.add(now.plus(args.podGroupBackoff()));
+                // The cycle backs off a gang that failed far from its quorum, or whose reservation ran out.
+                if (result.outcome() == GangPlacement.Outcome.NOT_ENOUGH_RESOURCES) {
+                    if (!args.podGroupBackoff().isZero()) {
+                        wakeUps.add(now.plus(args.podGroupBackoff()));
+                    }
+                    // From its first failure on, the gang may reclaim once its queue's delay has passed.
+                    if (failed.add(key) && reclaimDelay != null) {
+                        wakeUps.add(now.plus(reclaimDelay));
+                    }
                 }
             }
-            GroupKey holder = queue.reservationHolder();
+            GroupKey holder = planner.reservationHolder();
             if (!Objects.equals(holder, holderBefore)) {
                 // A new reservation runs out after the waiting time (the trace's gangs set no timeout of their
                 // own); one that ran out bars its gang from reserving again for as long as it was held.
                 wakeUps.add(now.plus(args.permitWaitingTime()));
             }
-            return new Cycle(placements, wakeUps);
+            if (!plan.evictions().isEmpty()) {
+                // The victims are gone by the next tick (no grace period); the preemptor is tried then.
+                wakeUps.add(now.plus(cyclePeriod));
+            }
+            return new Cycle(placements, plan.evictions(), wakeUps);
         }
     }
 }

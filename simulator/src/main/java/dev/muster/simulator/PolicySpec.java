@@ -20,25 +20,45 @@ import java.util.regex.Pattern;
  * @param label       the policy as given, which names it in reports
  * @param kind        which policy
  * @param args        the coscheduling arguments and node scoring
- * @param cyclePeriod the scheduler's periodic cycle: a queue timer (a reservation, a backoff) running out
- *                    with no event to trigger a cycle is noticed at the next tick of this period
+ * @param cyclePeriod the scheduler's periodic cycle: a queue timer (a reservation, a backoff, a reclaim
+ *                    delay) running out with no event to trigger a cycle is noticed at the next tick of this
+ *                    period
+ * @param teams       how the policy treats the virtual clusters (teams); {@code null}: as the command line
+ *                    says for every policy ({@code --partition-by-vc} or not)
+ * @param reclaimDelay the team queues' {@code reclaimDelay} with {@code vcs=queues}; {@code null}: a Queue's
+ *                    default
  */
-public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duration cyclePeriod) {
-    /** The settings a policy accepts, as the scheduler's configuration names them. */
+public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duration cyclePeriod, Teams teams,
+                         Duration reclaimDelay) {
+    /** The settings a policy accepts, as the scheduler's configuration names them, {@code vcs} and {@code reclaimDelay}. */
     public static final Set<String> SETTINGS = Set.of("permitWaitingTime", "podGroupBackoff",
-            "podGroupRejectPercentage", "nodeScoring", "localityTopologyKey", "admissionTimeout", "cyclePeriod");
+            "podGroupRejectPercentage", "nodeScoring", "localityTopologyKey", "admissionTimeout", "cyclePeriod", "vcs",
+            "reclaimDelay");
     /** The settings strict FIFO uses: it has no queue state, only the placement trial. */
-    private static final Set<String> FIFO_SETTINGS = Set.of("nodeScoring", "localityTopologyKey");
+    private static final Set<String> FIFO_SETTINGS = Set.of("nodeScoring", "localityTopologyKey", "vcs");
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
     /** The policies the simulator knows. */
     public enum Kind {
         /** Strict FIFO without backfill: gangs in submission order, and the first that does not fit blocks all. */
         FIFO,
-        /** Muster's gang scheduler: its queue ({@code GangQueue}) and placement trial, as in production. */
+        /** Muster's gang scheduler: its production cycle ({@code QueuePlanner}), as the live scheduler runs it. */
         MUSTER,
         /** No gangs: each pod placed on its own as it fits, as the default Kubernetes scheduler does. */
         GREEDY
+    }
+
+    /** How the virtual clusters (teams) of the trace share the nodes: the {@code vcs} setting. */
+    public enum Teams {
+        /** {@code vcs=shared}: every job may use every node, in the default queue; the team is only recorded. */
+        SHARED,
+        /** {@code vcs=partition}: a job may use only its team's nodes (a nodeSelector), as Philly ran. */
+        PARTITION,
+        /**
+         * {@code vcs=queues}: every job may use every node, in its team's Queue, which is guaranteed the GPUs of
+         * the team's nodes, borrows what other teams leave idle and reclaims its guarantee when it needs it.
+         */
+        QUEUES
     }
 
     /** Parses {@code NAME[:KEY=VALUE,...]}; names and keys are as documented in {@code docs/simulator.md}. */
@@ -54,6 +74,8 @@ public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duratio
         };
         CoschedulingArgs args = CoschedulingArgs.defaults();
         Duration cyclePeriod = GangSchedulerConfig.DEFAULT_CYCLE_PERIOD;
+        Teams teams = null;
+        Duration reclaimDelay = null;
         if (colon >= 0) {
             for (String setting : text.substring(colon + 1).split(",")) {
                 int eq = setting.indexOf('=');
@@ -77,6 +99,8 @@ public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duratio
                     case "nodeScoring" -> args = args.withScoring(scoring(value));
                     case "localityTopologyKey" -> args = args.withLocalityTopologyKey(value);
                     case "admissionTimeout" -> args = args.withAdmissionTimeout(duration(key, value));
+                    case "vcs" -> teams = teams(kind, value);
+                    case "reclaimDelay" -> reclaimDelay = duration(key, value);
                     default -> cyclePeriod = duration(key, value);
                 }
             }
@@ -84,7 +108,10 @@ public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duratio
         if (cyclePeriod.isZero() || cyclePeriod.isNegative()) {
             throw new IllegalArgumentException("cyclePeriod must be positive in '" + text + "'");
         }
-        return new PolicySpec(text, kind, args, cyclePeriod);
+        if (reclaimDelay != null && teams != Teams.QUEUES) {
+            throw new IllegalArgumentException("reclaimDelay is the team queues' and needs vcs=queues in '" + text + "'");
+        }
+        return new PolicySpec(text, kind, args, cyclePeriod, teams, reclaimDelay);
     }
 
     /** The setting's name in camel case, also given as the manager's kebab-case key ({@code permit-waiting-time}). */
@@ -109,6 +136,21 @@ public record PolicySpec(String label, Kind kind, CoschedulingArgs args, Duratio
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(key + ": '" + value + "' is not a duration such as 30s, 5m, 1h or PT30S");
         }
+    }
+
+    private static Teams teams(Kind kind, String value) {
+        Teams teams = switch (value.toLowerCase(Locale.ROOT)) {
+            case "shared" -> Teams.SHARED;
+            case "partition" -> Teams.PARTITION;
+            case "queues" -> Teams.QUEUES;
+            default -> throw new IllegalArgumentException("vcs: '" + value + "' is not shared, partition or queues");
+        };
+        // Queues are the scheduler's: strict FIFO has none, and greedy stands for kube-scheduler, which has none.
+        if (teams == Teams.QUEUES && kind != Kind.MUSTER) {
+            throw new IllegalArgumentException("vcs=queues needs Muster's queues; " + kind.name().toLowerCase(Locale.ROOT)
+                    + " has none (use muster:vcs=queues)");
+        }
+        return teams;
     }
 
     private static int integer(String key, String value) {

@@ -33,7 +33,10 @@ final class Report {
                 input.cluster().nodes().size(), gpus, input.gpusPerPod(), partial);
     }
 
-    /** Per policy: completion times, waits, makespan, utilisation, GPU time held by partial gangs. */
+    /**
+     * Per policy: completion times, waits, makespan, utilisation, GPU time held by partial gangs, and the
+     * evictions with the GPU time of the runs they threw away.
+     */
     Table summary() {
         List<List<String>> rows = new ArrayList<>();
         for (SimResult result : results) {
@@ -43,16 +46,22 @@ final class Report {
                     seconds(jct.average()), seconds(jct.p50()), seconds(jct.p95()), seconds(jct.p99()),
                     seconds(wait.average()), seconds(wait.p50()), seconds(wait.p95()), seconds(wait.p99()),
                     days(result.makespanSeconds()), percent(result.utilisation()),
-                    String.format(Locale.ROOT, "%,.0f", result.partialGpuMs() / 3_600_000.0)));
+                    String.format(Locale.ROOT, "%,.0f", result.partialGpuMs() / 3_600_000.0),
+                    count(result.evictions()), String.format(Locale.ROOT, "%,.0f", result.lostGpuMs() / 3_600_000.0)));
         }
         return new Table(List.of("Policy", "Jobs done", "JCT avg (s)", "JCT p50", "JCT p95", "JCT p99",
-                "Wait avg (s)", "Wait p50", "Wait p95", "Wait p99", "Makespan (d)", "GPU util", "Partial GPU-h"), rows);
+                "Wait avg (s)", "Wait p50", "Wait p95", "Wait p99", "Makespan (d)", "GPU util", "Partial GPU-h",
+                "Evictions", "Lost GPU-h"), rows);
     }
 
-    /** Per virtual cluster: its share of the nodes, and per policy its jobs' average wait and its GPU share. */
+    /**
+     * Per virtual cluster: its share of the nodes, and per policy its jobs' average completion time and wait
+     * and its GPU share.
+     */
     Table perVc() {
         List<String> header = new ArrayList<>(List.of("VC", "Jobs", "Node share"));
         for (SimResult result : results) {
+            header.add("JCT avg (s), " + result.policy());
             header.add("Wait avg (s), " + result.policy());
             header.add("GPU share, " + result.policy());
         }
@@ -65,6 +74,7 @@ final class Report {
             Integer vcNodes = input.cluster().vcNodes().get(vc);
             row.add(vcNodes == null || nodes == 0 ? "-" : percent(vcNodes / (double) nodes));
             for (SimResult result : results) {
+                row.add(seconds(result.averageJct(vc)));
                 row.add(seconds(result.averageWait(vc)));
                 row.add(percent(result.gpuShare(vc)));
             }

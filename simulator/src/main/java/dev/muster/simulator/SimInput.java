@@ -48,9 +48,17 @@ public record SimInput(List<TraceJob> jobs, SimCluster cluster, int gpusPerPod, 
                 partitioned);
     }
 
+    /** How a policy treats the teams: as its {@code vcs} setting says, else as {@link #partitioned()} says. */
+    PolicySpec.Teams teams(PolicySpec spec) {
+        if (spec.teams() != null) {
+            return spec.teams();
+        }
+        return partitioned ? PolicySpec.Teams.PARTITION : PolicySpec.Teams.SHARED;
+    }
+
     /** The nodeSelector of a job's pods: its virtual cluster's nodes when partitioned, else none. */
-    Map<String, String> nodeSelector(TraceJob job) {
-        return partitioned ? Map.of(SimCluster.VC_LABEL, job.vc()) : Map.of();
+    static Map<String, String> nodeSelector(TraceJob job, PolicySpec.Teams teams) {
+        return teams == PolicySpec.Teams.PARTITION ? Map.of(SimCluster.VC_LABEL, job.vc()) : Map.of();
     }
 
     /** The index of a virtual cluster in {@link #vcs()}. */

@@ -18,14 +18,16 @@ final class SimJob {
     final String[] nodeOf;
     final long gpus;
     int placed;
-    /** When the last of its pods was placed, in epoch milliseconds; -1 until then. */
+    /** When the last of its pods was placed, in epoch milliseconds; -1 until then, and again once evicted. */
     long start = -1;
+    /** How many times it was evicted (preempted whole) and went back to waiting. */
+    int evictions;
 
-    SimJob(TraceJob job, int vc, List<PodInfo> pods, boolean perPod) {
+    SimJob(TraceJob job, int vc, List<PodInfo> pods, boolean perPod, String queue) {
         this.job = job;
         this.vc = vc;
         this.pods = pods;
-        this.gang = CoreRecords.gang(job, pods);
+        this.gang = CoreRecords.gang(job, pods, queue);
         this.podGangs = perPod ? pods.stream().map(pod -> CoreRecords.standalone(job, pod)).toArray(PendingGang[]::new)
                 : null;
         this.nodeOf = new String[pods.size()];

@@ -16,13 +16,15 @@ import java.util.List;
  * @param runningGpuMs  GPU time of running jobs, GPU-milliseconds
  * @param partialGpuMs  GPU time held by placed pods of jobs whose other pods were not yet placed
  * @param vcGpuMs       per virtual cluster, GPU time of its running jobs
+ * @param evictions     how many times a running job was evicted (preempted) and went back to waiting
+ * @param lostGpuMs     GPU time of evicted runs: work done and thrown away, GPU-milliseconds
  * @param cycles        scheduling cycles run
  * @param samples       the time series the charts plot: one sample every {@link SimInput#samplePeriod()} from
  *                      the first submission
  */
 public record SimResult(String policy, SimInput input, List<JobOutcome> outcomes, int neverStarted, long firstSubmit,
-                        long end, boolean stopped, long runningGpuMs, long partialGpuMs, long[] vcGpuMs, long cycles,
-                        List<Sample> samples) {
+                        long end, boolean stopped, long runningGpuMs, long partialGpuMs, long[] vcGpuMs,
+                        long evictions, long lostGpuMs, long cycles, List<Sample> samples) {
 
     public SimResult {
         outcomes = List.copyOf(outcomes);
@@ -98,6 +100,12 @@ public record SimResult(String policy, SimInput input, List<JobOutcome> outcomes
     /** Average wait of the virtual cluster's jobs that started, in seconds; NaN if none did. */
     public double averageWait(String vc) {
         return outcomes.stream().filter(o -> o.job().vc().equals(vc)).mapToDouble(JobOutcome::waitSeconds)
+                .average().orElse(Double.NaN);
+    }
+
+    /** Average completion time of the virtual cluster's jobs that finished, in seconds; NaN if none did. */
+    public double averageJct(String vc) {
+        return finished().stream().filter(o -> o.job().vc().equals(vc)).mapToDouble(JobOutcome::jctSeconds)
                 .average().orElse(Double.NaN);
     }
 

@@ -46,7 +46,9 @@ public final class SimulateCommand implements Callable<Integer> {
     String cluster;
 
     @Option(names = "--policy", paramLabel = "NAME[:KEY=VALUE,...]",
-            description = "fifo, muster or greedy, with scheduler settings, e.g. muster:permitWaitingTime=30s,nodeScoring=least-allocated. Repeatable. Default: fifo, muster, greedy.")
+            description = "fifo, muster or greedy, with scheduler settings, e.g. muster:permitWaitingTime=30s,nodeScoring=least-allocated, "
+                    + "and vcs=shared|partition|queues (muster:vcs=queues: each virtual cluster a Queue guaranteed its nodes' GPUs, lending and reclaiming them). "
+                    + "Repeatable. Default: fifo, muster, greedy.")
     List<String> policies = new ArrayList<>(List.of("fifo", "muster", "greedy"));
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "simulation",
@@ -63,7 +65,7 @@ public final class SimulateCommand implements Callable<Integer> {
     LocalDate until;
 
     @Option(names = "--partition-by-vc",
-            description = "Let a job use only its virtual cluster's nodes (as Philly did), instead of all nodes.")
+            description = "Let a job use only its virtual cluster's nodes (as Philly did), instead of all nodes; a policy's vcs setting overrides it.")
     boolean partitionByVc;
 
     @Option(names = "--cluster-vcs-only", description = "Only jobs of virtual clusters the cluster CSV names.")

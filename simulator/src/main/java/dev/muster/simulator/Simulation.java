@@ -1,12 +1,17 @@
 package dev.muster.simulator;
 
 import dev.muster.scheduler.core.ClusterState;
+import dev.muster.scheduler.core.Eviction;
+import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.NodeInfo;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.RunningGang;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -21,10 +26,13 @@ import java.util.function.BooleanSupplier;
  * One policy's replay of a trace in virtual time: a discrete-event loop over job arrivals, job completions
  * and the queue's timers. At each event time, after the completions and arrivals of that instant, one
  * scheduling cycle runs on a snapshot of {@link ClusterState}, as the live scheduler's cycle does on its
- * cache's, and the pods it places are counted on their nodes until their job finishes. Between events
- * nothing changes, so no cycle runs, except when a backoff or reservation of the queue runs out, which can
- * change the outcome: a cycle runs then, at the first tick of the cycle period from the epoch, as the live
- * scheduler's periodic cycle would notice it. Deterministic: nothing depends on wall time or hashing order.
+ * cache's, and the pods it places are counted on their nodes until their job finishes or is evicted. An
+ * evicted job's pods leave their nodes at once (no grace period) and the job waits again from scratch, in its
+ * queue's place by its submission; its work so far is lost. Between events nothing changes, so no cycle
+ * runs, except when a timer of the cycle runs out (a backoff, a reservation, a reclaim delay, or the tick
+ * after evictions), which can change the outcome: a cycle runs then, at the first tick of the cycle period
+ * from the epoch, as the live scheduler's periodic cycle would notice it. Deterministic: nothing depends on
+ * wall time or hashing order.
  */
 public final class Simulation {
     private static final Comparator<SimJob> BY_END = Comparator
@@ -33,6 +41,7 @@ public final class Simulation {
 
     private final SimInput input;
     private final PolicySpec spec;
+    private final PolicySpec.Teams teams;
     private final Policy policy;
     private final BooleanSupplier stop;
     private final ClusterState state = new ClusterState();
@@ -40,6 +49,10 @@ public final class Simulation {
     private final Set<SimJob> waiting = new LinkedHashSet<>();
     /** Running jobs by when they finish. */
     private final PriorityQueue<SimJob> running = new PriorityQueue<>(BY_END);
+    /** The running jobs' gangs, as the scheduler cache hands them to the cycle; greedy's pods are in none. */
+    private final Map<GroupKey, RunningGang> runningGangs = new HashMap<>();
+    /** The running jobs by their gang, to find the job of an eviction. */
+    private final Map<GroupKey, SimJob> runningJobs = new HashMap<>();
     /** Waiting jobs by pod name, to find the job of each placement. */
     private final Map<String, SimJob> byPod = new HashMap<>();
     /** When the queue's timers run out, epoch milliseconds. */
@@ -62,6 +75,8 @@ public final class Simulation {
     private long heldGpus;
     private long runningGpuMs;
     private long partialGpuMs;
+    private long evictions;
+    private long lostGpuMs;
     private long cycles;
     private long nextSample;
     private long now;
@@ -76,11 +91,15 @@ public final class Simulation {
     public Simulation(SimInput input, PolicySpec spec, BooleanSupplier stop) {
         this.input = input;
         this.spec = spec;
-        this.policy = Policy.of(spec);
+        this.teams = input.teams(spec);
+        List<QueueInfo> queues = CoreRecords.queues(input, teams, spec.reclaimDelay());
+        this.policy = Policy.of(spec, queues);
         this.stop = stop;
         this.sampleMs = input.samplePeriod().toMillis();
+        long longestReclaimDelay = queues.stream().mapToLong(queue -> queue.preemption().reclaimDelay().toMillis())
+                .max().orElse(0);
         this.quietWindow = spec.args().podGroupBackoff().plus(spec.args().permitWaitingTime().multipliedBy(2))
-                .plus(spec.cyclePeriod()).toMillis();
+                .plus(spec.cyclePeriod()).toMillis() + longestReclaimDelay;
         this.vcRunning = new long[input.vcs().size()];
         this.vcGpuMs = new long[input.vcs().size()];
         for (NodeInfo node : input.cluster().nodes()) {
@@ -149,7 +168,7 @@ public final class Simulation {
         long end = stopped ? now : Math.max(first, lastFinish);
         advance(Math.max(now, end));
         return new SimResult(spec.label(), input, outcomes, waiting.size(), first, end, stopped,
-                runningGpuMs, partialGpuMs, vcGpuMs.clone(), cycles, samples);
+                runningGpuMs, partialGpuMs, vcGpuMs.clone(), evictions, lostGpuMs, cycles, samples);
     }
 
     /** Moves virtual time on to {@code next}, accounting for the time between and sampling it. */
@@ -168,8 +187,8 @@ public final class Simulation {
 
     private void arrive(TraceJob job) {
         List<PodInfo> pods = CoreRecords.pods(job, CoreRecords.podGpus(job.gpus(), input.gpusPerPod()), policy.perPod(),
-                input.nodeSelector(job));
-        SimJob sim = new SimJob(job, input.vcIndex(job.vc()), pods, policy.perPod());
+                SimInput.nodeSelector(job, teams));
+        SimJob sim = new SimJob(job, input.vcIndex(job.vc()), pods, policy.perPod(), CoreRecords.queueOf(job, teams));
         waiting.add(sim);
         pods.forEach(pod -> byPod.put(pod.name(), sim));
     }
@@ -177,17 +196,20 @@ public final class Simulation {
     /**
      * One scheduling cycle; notes the times the queue's timers call for another with no event.
      *
-     * @return whether it placed any pod
+     * @return whether it placed or evicted any pod
      */
     private boolean cycle() {
         cycles++;
-        Policy.Cycle result = policy.cycle(state.snapshot(), waiting, Instant.ofEpochMilli(now));
+        Policy.Cycle result = policy.cycle(state.snapshot(), waiting, runningGangs, Instant.ofEpochMilli(now));
+        for (Eviction eviction : result.evictions()) {
+            evict(eviction);
+        }
         for (PodPlacement placement : result.placements()) {
             SimJob job = byPod.get(placement.pod().name());
             int pod = job.indexOf(placement.pod());
             job.nodeOf[pod] = placement.nodeName();
             job.placed++;
-            state.occupy(placement.nodeName(), placement.pod().requests());
+            state.occupy(placement.nodeName(), placement.pod());
             heldGpus += CoreRecords.gpus(placement.pod());
             if (job.placed == job.pods.size()) {
                 start(job);
@@ -196,7 +218,7 @@ public final class Simulation {
         // The live scheduler notices a timer at its next periodic cycle: the next tick of the cycle period.
         long period = spec.cyclePeriod().toMillis();
         result.wakeUps().forEach(time -> timers.add(-Math.floorDiv(-time.toEpochMilli(), period) * period));
-        return !result.placements().isEmpty();
+        return !result.placements().isEmpty() || !result.evictions().isEmpty();
     }
 
     private void start(SimJob job) {
@@ -207,17 +229,52 @@ public final class Simulation {
         runningGpus += job.gpus;
         vcRunning[job.vc] += job.gpus;
         running.add(job);
+        if (!policy.perPod()) {
+            GroupKey key = job.gang.gang().key();
+            runningGangs.put(key, new RunningGang(job.gang.gang(), Instant.ofEpochMilli(now), job.evictions));
+            runningJobs.put(key, job);
+        }
+    }
+
+    /**
+     * Evicts a running job whole: its pods leave their nodes now, and it waits again for all of them, from
+     * scratch. A simulated gang's minMember is all its pods, so the cycle never evicts only some of them.
+     */
+    private void evict(Eviction eviction) {
+        SimJob job = runningJobs.get(eviction.victim());
+        if (job == null || !eviction.wholeGang()) {
+            throw new IllegalStateException("cannot evict " + eviction.victim() + (job == null ? ": not running"
+                    : ": only some of its pods, yet its minMember is all of them") + "; " + eviction.message());
+        }
+        running.remove(job);
+        stop(job);
+        evictions++;
+        lostGpuMs += job.gpus * (now - job.start);
+        job.evictions++;
+        job.start = -1;
+        job.placed = 0;
+        Arrays.fill(job.nodeOf, null);
+        waiting.add(job);
+        job.pods.forEach(pod -> byPod.put(pod.name(), job));
     }
 
     private void finish(SimJob job) {
-        for (int i = 0; i < job.pods.size(); i++) {
-            state.release(job.nodeOf[i], job.pods.get(i).requests());
-        }
-        runningGpus -= job.gpus;
-        vcRunning[job.vc] -= job.gpus;
+        stop(job);
         outcomes.add(new SimResult.JobOutcome(job.job, job.start, now, List.of(job.nodeOf)));
         lastFinish = now;
         done++;
+    }
+
+    /** Takes a running job's pods off their nodes and out of the running totals. */
+    private void stop(SimJob job) {
+        for (int i = 0; i < job.pods.size(); i++) {
+            state.release(job.nodeOf[i], job.pods.get(i));
+        }
+        runningGpus -= job.gpus;
+        vcRunning[job.vc] -= job.gpus;
+        GroupKey key = job.gang.gang().key();
+        runningGangs.remove(key);
+        runningJobs.remove(key);
     }
 
     private static long end(SimJob job) {

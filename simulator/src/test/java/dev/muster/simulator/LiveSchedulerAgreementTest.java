@@ -1,14 +1,20 @@
 package dev.muster.simulator;
 
 import dev.muster.api.MusterLabels;
+import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.ResourceVector;
 import dev.muster.support.gang.GangVerdict;
 import dev.muster.support.gang.GangVerdictBoard;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -28,8 +34,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The simulator's {@code muster} policy and the live gang scheduler, on the local cluster's API emulator,
- * place the same workload on the same nodes: the same Nodes, and PodGroups and pods made from the
- * simulator's own pod records, all there before the scheduler's first cycle.
+ * decide alike: the same Nodes, and PodGroups, pods and Queues made from the simulator's own records. In
+ * the default queue they place the same workload on the same nodes; with the teams as Queues, the same job
+ * is reclaimed for the same newcomer, which takes its node.
  */
 class LiveSchedulerAgreementTest {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
@@ -91,6 +98,93 @@ class LiveSchedulerAgreementTest {
                 "job-3-0", "node-1", "job-4-0", "node-3", "job-6-0", "node-3"));
     }
 
+    /**
+     * Two nodes of 8 GPUs; team a's jobs 1 and 2 (a node each, submitted a second apart) run in its Queue
+     * while team b's is idle; team b's job 3 comes and reclaims its fair share (reclaim delay 0): both evict
+     * job 2, the newer, and run job 3 on its node.
+     */
+    @Test
+    void withTeamQueuesTheSimulatorReclaimsTheJobTheLiveSchedulerReclaims() {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(2).withNodeCpu("64")
+                .withNodeMemory("512Gi").withNodeGpus(8).withNodePods(110).withDefaultRunTime(Duration.ofHours(1)));
+        KubernetesClient client = cluster.client();
+        List<TraceJob> jobs = List.of(new TraceJob(1, T0, 36_000, 8, "a"), new TraceJob(2, T0.plusSeconds(1), 36_000, 8, "a"),
+                new TraceJob(3, T0.plusSeconds(10), 36_000, 8, "b"));
+        SimInput input = SimInput.of(jobs, SimCluster.fromNodes("local cluster", client.nodes().list().getItems()),
+                false, false);
+        PolicySpec spec = PolicySpec.parse("muster:vcs=queues,reclaimDelay=0s");
+
+        SimResult result = new Simulation(input, spec, () -> false).run();
+        Map<Long, SimResult.JobOutcome> outcomes = new TreeMap<>();
+        result.outcomes().forEach(outcome -> outcomes.put(outcome.job().id(), outcome));
+        assertThat(result.evictions()).isEqualTo(1);
+        assertThat(outcomes.get(1L).waitSeconds()).isZero();
+        assertThat(outcomes.get(2L).waitSeconds()).as("job 2 was evicted and ran again later").isPositive();
+        // Evicted at 10, gone by the next tick, when job 3 starts on the node job 2 had (node-1: bin-packing
+        // put job 1 on node-0 first).
+        assertThat(outcomes.get(3L).waitSeconds()).isEqualTo(1.0);
+        assertThat(outcomes.get(3L).nodes()).containsExactly("node-1");
+
+        for (QueueInfo queue : CoreRecords.queues(input, PolicySpec.Teams.QUEUES, spec.reclaimDelay())) {
+            if (!queue.name().equals(QueueInfo.DEFAULT)) {
+                assertThat(queue.guarantee()).as("nodes from the API name no team").isEqualTo(ResourceVector.ZERO);
+                createQueue(client, queue.name(), queue.weight());
+            }
+        }
+        GangVerdictBoard board = new GangVerdictBoard();
+        scheduler = new GangScheduler(client, board, GangSchedulerConfig.defaults().withCyclePeriod(Duration.ofMillis(200)));
+        scheduler.start();
+        createTeamGang(client, jobs.get(0), input, spec);
+        await().atMost(PATIENCE).until(() -> nodeOf(client, "vc-a", "job-1-0") != null);
+        long second = Instant.now().getEpochSecond();
+        await().atMost(PATIENCE).until(() -> Instant.now().getEpochSecond() > second);
+        createTeamGang(client, jobs.get(1), input, spec);
+        await().atMost(PATIENCE).until(() -> nodeOf(client, "vc-a", "job-2-0") != null);
+        assertThat(Map.of("job-1-0", nodeOf(client, "vc-a", "job-1-0"), "job-2-0", nodeOf(client, "vc-a", "job-2-0")))
+                .isEqualTo(Map.of("job-1-0", "node-0", "job-2-0", "node-1"));
+
+        createTeamGang(client, jobs.get(2), input, spec);
+
+        await().atMost(PATIENCE).until(() -> "node-1".equals(nodeOf(client, "vc-b", "job-3-0")));
+        Pod evicted = client.pods().inNamespace("vc-a").withName("job-2-0").get();
+        assertThat(evicted == null || PodPreemption.isPreempted(evicted)).as("job 2's pod was preempted").isTrue();
+        Pod kept = client.pods().inNamespace("vc-a").withName("job-1-0").get();
+        assertThat(kept.getMetadata().getDeletionTimestamp()).isNull();
+        assertThat(kept.getSpec().getNodeName()).isEqualTo("node-0");
+    }
+
+    private static void createQueue(KubernetesClient client, String name, int weight) {
+        Queue queue = new Queue();
+        queue.getMetadata().setName(name);
+        queue.getSpec().setWeight(weight);
+        QueuePreemptionSpec preemption = new QueuePreemptionSpec();
+        preemption.setReclaimDelay("0s");
+        queue.getSpec().setPreemption(preemption);
+        client.resources(Queue.class).resource(queue).create();
+    }
+
+    /** The job's namespace, PodGroup (in its team's Queue) and pods, from the simulator's records of them. */
+    private static void createTeamGang(KubernetesClient client, TraceJob job, SimInput input, PolicySpec spec) {
+        List<PodInfo> pods = pods(job, input);
+        String namespace = pods.get(0).namespace();
+        if (client.namespaces().withName(namespace).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
+                    .build()).create();
+        }
+        PodGroup podGroup = new PodGroup();
+        podGroup.setMetadata(new ObjectMetaBuilder().withName(CoreRecords.gangKey(job).name()).withNamespace(namespace)
+                .build());
+        podGroup.getSpec().setMinMember(pods.size());
+        podGroup.getSpec().setQueue(CoreRecords.queueOf(job, input.teams(spec)));
+        client.resources(PodGroup.class).inNamespace(namespace).resource(podGroup).create();
+        pods.forEach(pod -> createPod(client, pod));
+    }
+
+    private static String nodeOf(KubernetesClient client, String namespace, String pod) {
+        Pod found = client.pods().inNamespace(namespace).withName(pod).get();
+        return found == null || found.getMetadata().getDeletionTimestamp() != null ? null : found.getSpec().getNodeName();
+    }
+
     private static List<PodInfo> pods(TraceJob job, SimInput input) {
         return CoreRecords.pods(job, CoreRecords.podGpus(job.gpus(), input.gpusPerPod()), false, Map.of());
     }
@@ -102,19 +196,21 @@ class LiveSchedulerAgreementTest {
                 .withNamespace(CoreRecords.DEFAULT_NAMESPACE).build());
         podGroup.getSpec().setMinMember(pods.size());
         client.resources(PodGroup.class).inNamespace(CoreRecords.DEFAULT_NAMESPACE).resource(podGroup).create();
-        for (PodInfo pod : pods) {
-            Map<String, Quantity> requests = Map.of(
-                    "cpu", new Quantity(pod.requests().get("cpu") + "m"),
-                    "memory", new Quantity(String.valueOf(pod.requests().get("memory"))),
-                    CoreRecords.GPU, new Quantity(String.valueOf(CoreRecords.gpus(pod))));
-            client.pods().inNamespace(pod.namespace()).resource(new PodBuilder()
-                    .withNewMetadata().withName(pod.name()).withNamespace(pod.namespace())
-                    .withLabels(Map.of(MusterLabels.POD_GROUP, pod.group().name())).endMetadata()
-                    .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME)
-                    .addNewContainer().withName("main").withImage("trainer")
-                    .withNewResources().withRequests(requests).withLimits(Map.of(CoreRecords.GPU, requests.get(CoreRecords.GPU)))
-                    .endResources().endContainer().endSpec().build()).create();
-        }
+        pods.forEach(pod -> createPod(client, pod));
+    }
+
+    private static void createPod(KubernetesClient client, PodInfo pod) {
+        Map<String, Quantity> requests = Map.of(
+                "cpu", new Quantity(pod.requests().get("cpu") + "m"),
+                "memory", new Quantity(String.valueOf(pod.requests().get("memory"))),
+                CoreRecords.GPU, new Quantity(String.valueOf(CoreRecords.gpus(pod))));
+        client.pods().inNamespace(pod.namespace()).resource(new PodBuilder()
+                .withNewMetadata().withName(pod.name()).withNamespace(pod.namespace())
+                .withLabels(Map.of(MusterLabels.POD_GROUP, pod.group().name())).endMetadata()
+                .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME)
+                .addNewContainer().withName("main").withImage("trainer")
+                .withNewResources().withRequests(requests).withLimits(Map.of(CoreRecords.GPU, requests.get(CoreRecords.GPU)))
+                .endResources().endContainer().endSpec().build()).create();
     }
 
     private static Map<String, String> bound(KubernetesClient client) {

@@ -39,6 +39,22 @@ class PolicySpecTest {
         assertThatThrownBy(() -> PolicySpec.parse("muster:permitWaitingTime=soon"))
                 .hasMessageContaining("'soon' is not a duration");
         assertThatThrownBy(() -> PolicySpec.parse("fifo:permitWaitingTime=30s"))
-                .hasMessageContaining("fifo takes only [localityTopologyKey, nodeScoring]");
+                .hasMessageContaining("fifo takes only [localityTopologyKey, nodeScoring, vcs]");
+    }
+
+    @Test
+    void vcsSaysHowAPolicyTreatsTheTeamsAndOnlyMusterHasQueues() {
+        assertThat(PolicySpec.parse("muster").teams()).isNull();
+        assertThat(PolicySpec.parse("muster:vcs=queues").teams()).isEqualTo(PolicySpec.Teams.QUEUES);
+        assertThat(PolicySpec.parse("fifo:vcs=partition").teams()).isEqualTo(PolicySpec.Teams.PARTITION);
+        assertThat(PolicySpec.parse("greedy:vcs=shared").teams()).isEqualTo(PolicySpec.Teams.SHARED);
+        assertThatThrownBy(() -> PolicySpec.parse("fifo:vcs=queues"))
+                .hasMessage("vcs=queues needs Muster's queues; fifo has none (use muster:vcs=queues)");
+        assertThatThrownBy(() -> PolicySpec.parse("greedy:vcs=queues")).hasMessageContaining("greedy has none");
+        assertThatThrownBy(() -> PolicySpec.parse("muster:vcs=teams"))
+                .hasMessage("vcs: 'teams' is not shared, partition or queues");
+        assertThat(PolicySpec.parse("muster:vcs=queues,reclaimDelay=0s").reclaimDelay()).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(() -> PolicySpec.parse("muster:reclaimDelay=5s"))
+                .hasMessage("reclaimDelay is the team queues' and needs vcs=queues in 'muster:reclaimDelay=5s'");
     }
 }

@@ -7,7 +7,7 @@ import java.util.Objects;
  * What one scheduling cycle under queues decided ({@link QueuePlanner#plan}): what to bind, what to
  * evict, which gangs the queues' rules hold back, and where every queue stands.
  *
- * @param placements one result per gang that was tried or backed off, as {@link GangQueue#plan} returns
+ * @param placements one result per gang that was tried or backed off, as {@code GangQueue} returns
  *                   them: {@link GangPlacement.Outcome#PLACED} ones are to be bound, the others say why
  *                   the gang waits
  * @param evictions  pods to evict now, each for a named preemptor under a named rule; the room they free

@@ -38,26 +38,29 @@ import java.util.Set;
  *       {@linkplain GangPlacement.Outcome#WITHDRAWN withdrawn}.</li>
  * </ul>
  *
+ * <p>Internal to {@link QueuePlanner}, the one scheduling cycle: production, the simulator and the
+ * benchmarks all plan through it, so no caller can run these semantics without the queues around them.
+ *
  * <p>Pure and deterministic: time comes in as an argument. Not thread-safe; one cycle thread uses it.
  */
-public final class GangQueue {
+final class GangQueue {
     private final CoschedulingArgs args;
     /** What the queue remembers of each gang between cycles, from its first verdict worth remembering. */
     private final Map<GroupKey, GangEntry> entries = new HashMap<>();
     /** The one gang holding the reservation, if any; its entry says since when. */
     private GroupKey holder;
 
-    public GangQueue(CoschedulingArgs args) {
+    GangQueue(CoschedulingArgs args) {
         this.args = args;
     }
 
     /** The gang holding the reservation, if any. */
-    public GroupKey reservationHolder() {
+    GroupKey reservationHolder() {
         return holder;
     }
 
     /** The gangs admitted and not yet placed. */
-    public Set<GroupKey> admitted() {
+    Set<GroupKey> admitted() {
         Set<GroupKey> admitted = new HashSet<>();
         entries.forEach((key, entry) -> {
             if (entry.heldRoom != null) {
@@ -69,21 +72,12 @@ public final class GangQueue {
 
     /**
      * Plans one cycle: gangs in backoff come back {@link GangPlacement.Outcome#BACKED_OFF} untried; the
-     * others are tried in order (admitted gangs first, by when they were admitted, then the reservation
-     * holder, then {@link GangOrder#QUEUE}) on the snapshot. Gangs not in {@code gangs} (placed, or gone)
-     * are forgotten; an admitted one among them comes back {@link GangPlacement.Outcome#WITHDRAWN}.
+     * others are tried (admitted gangs first, by when they were admitted, then the reservation holder, then
+     * the gangs that are neither, in the sequence's order and only those it yields) on the cycle's trial
+     * runner, which the caller may have used before, and may use after. Gangs not in {@code gangs} (placed,
+     * or gone) are forgotten; an admitted one among them comes back {@link GangPlacement.Outcome#WITHDRAWN}.
      *
      * @return one result per gang: withdrawn and backed-off gangs first, then in the order tried
-     */
-    public List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs, Instant now) {
-        return plan(gangs, now, TrialSequence.byGangOrder(),
-                new GangTrial(snapshot, args.scoring(), args.localityTopologyKey()));
-    }
-
-    /**
-     * Plans one cycle as {@link #plan(ClusterSnapshot, Collection, Instant)} does, with the gangs that are
-     * neither admitted nor hold the reservation tried in the sequence's order, and only those it yields, on
-     * the cycle's trial runner (which the caller may have used before, and may use after).
      */
     List<GangPlacement> plan(Collection<PendingGang> gangs, Instant now, TrialSequence sequence, GangTrial trial) {
         List<GangPlacement> results = new ArrayList<>(gangs.size());

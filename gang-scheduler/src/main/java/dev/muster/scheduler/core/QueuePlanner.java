@@ -12,17 +12,17 @@ import java.util.Set;
 /**
  * The scheduling cycle under queues (see {@code docs/queues.md}): fair shares, the queues' order and
  * limits, preemption within a queue and reclaim across queues, and backfill around each queue's head
- * gang, on top of {@link GangQueue}'s coscheduling semantics (backoff, the near-quorum reservation,
+ * gang, on top of {@code GangQueue}'s coscheduling semantics (backoff, the near-quorum reservation,
  * admission), which stay as they are.
  *
  * <p>A cycle: the gangs promised room by earlier evictions are tried first ({@link Promises}); then the
- * others in the queues' order ({@link QueueOrder}) through {@link GangQueue}, with backfill
+ * others in the queues' order ({@link QueueOrder}) through {@code GangQueue}, with backfill
  * ({@link BackfillReservation}); then the gangs that found too little room may preempt
  * ({@link PreemptionRound}). Evicted room is not bound in the cycle that frees it: the victims terminate
  * first, and the preemptor is held ({@link QueueHold.Reason#PREEMPTING}) until then.
  *
  * <p>Pure and deterministic: time comes in as an argument, and the cluster as a snapshot with the running
- * gangs. Keeps, across cycles, what {@link GangQueue} keeps, the promises, and since when each gang waits.
+ * gangs. Keeps, across cycles, what {@code GangQueue} keeps, the promises, and since when each gang waits.
  * Not thread-safe; one cycle thread uses it.
  */
 public final class QueuePlanner {
@@ -35,6 +35,21 @@ public final class QueuePlanner {
     public QueuePlanner(CoschedulingArgs args) {
         this.args = args;
         this.gangQueue = new GangQueue(args);
+    }
+
+    /**
+     * The gang holding the coscheduling reservation, if any: the head gang near its quorum whose partial
+     * placement keeps its room from later gangs (see {@code docs/scheduling.md}). For callers that drive
+     * cycles by events rather than by a period, such as the simulator: a new or released reservation is a
+     * timer whose end changes the next cycle's outcome.
+     */
+    public GroupKey reservationHolder() {
+        return gangQueue.reservationHolder();
+    }
+
+    /** The gangs admitted and not yet placed. */
+    Set<GroupKey> admitted() {
+        return gangQueue.admitted();
     }
 
     /**

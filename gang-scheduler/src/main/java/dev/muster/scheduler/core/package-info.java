@@ -3,7 +3,7 @@
  * and benchmarked. Nodes ({@link dev.muster.scheduler.core.NodeInfo}), pods
  * ({@link dev.muster.scheduler.core.PodInfo}) and gangs ({@link dev.muster.scheduler.core.GangInfo}) come
  * in; {@link dev.muster.scheduler.core.ClusterState} keeps per-node usage incrementally and hands out a
- * {@link dev.muster.scheduler.core.ClusterSnapshot} per cycle; {@link dev.muster.scheduler.core.GangQueue}
+ * {@link dev.muster.scheduler.core.ClusterSnapshot} per cycle; {@code GangQueue}
  * (backoff, reservations, admissions, failure order; {@link dev.muster.scheduler.core.CoschedulingArgs})
  * tries each gang in {@link dev.muster.scheduler.core.GangOrder} with a transactional
  * {@link dev.muster.scheduler.core.GangTrial}. A trial takes what the gang's quorum needs from
@@ -25,6 +25,7 @@
  * fair shares ({@code FairShare}, {@code QueueLedger}), the queues' order and limits ({@code QueueOrder}),
  * backfill ({@code BackfillReservation}), preemption within a queue and reclaim across queues
  * ({@code PreemptionRound}, {@code ReclaimBudget}) and the room promised to preemptors ({@code Promises}),
- * around {@code GangQueue}.
+ * around {@code GangQueue}. {@code QueuePlanner} is the one public way to plan a cycle: the live scheduler,
+ * the simulator and the placement benchmarks all run it; {@code GangQueue} is internal to it.
  */
 package dev.muster.scheduler.core;

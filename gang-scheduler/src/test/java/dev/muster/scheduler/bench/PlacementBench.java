@@ -4,9 +4,6 @@ import dev.muster.scheduler.core.ClusterSnapshot;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GangPlanner;
-import dev.muster.scheduler.core.GangQueue;
-import dev.muster.scheduler.core.GangTrial;
 import dev.muster.scheduler.core.CyclePlan;
 import dev.muster.scheduler.core.GangInfo;
 import dev.muster.scheduler.core.GroupKey;
@@ -23,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,8 +29,10 @@ import java.util.Set;
 
 /**
  * Benchmarks the placement core alone (no API server, no informers): one scheduling cycle's planning
- * on synthetic clusters, timed after JIT warm-up, median of several runs. Prints Markdown tables; see
- * {@code docs/benchmarks.md} for the command and the numbers of record.
+ * on synthetic clusters, timed after JIT warm-up, median of several runs. Every row is a cycle of
+ * {@link QueuePlanner}, the production cycle (queues' order, fair share, backfill, the preemption round);
+ * a row without queues has every gang in the default queue, as a cluster without Queue objects has.
+ * Prints Markdown tables; see {@code docs/benchmarks.md} for the command and the numbers of record.
  *
  * <p>Not a test: speed depends on the machine and whatever else runs on it, so no build fails on it.
  */
@@ -46,6 +46,8 @@ public final class PlacementBench {
     private static final int QUEUE_WARMUP = 20;
     private static final int QUEUE_RUNS = 15;
     private static final int TOTAL_PODS = 50_000;
+    /** The queues of a cluster without Queue objects: the default queue only. */
+    private static final List<QueueInfo> DEFAULT_ONLY = List.of(QueueInfo.of(QueueInfo.DEFAULT, 1));
 
     private PlacementBench() {
     }
@@ -74,12 +76,11 @@ public final class PlacementBench {
         List<PendingGang> gangs = SyntheticCluster.mixedGangs(TOTAL_PODS, 7);
         PendingGang infeasible = SyntheticCluster.infeasibleGang();
         for (int i = 0; i < 5; i++) {
-            GangTrial trial = new GangTrial(state.snapshot());
             for (int j = 0; j < 50; j++) {
-                trial.attempt(infeasible);
+                cycle(state.snapshot(), List.of(infeasible));
             }
-            GangPlanner.plan(state.snapshot(), gangs);
-            GangPlanner.plan(SyntheticCluster.plainNodes(1_000).snapshot(), SyntheticCluster.uniformGangs(500));
+            cycle(state.snapshot(), gangs);
+            cycle(SyntheticCluster.plainNodes(1_000).snapshot(), SyntheticCluster.uniformGangs(500));
         }
     }
 
@@ -89,7 +90,7 @@ public final class PlacementBench {
         System.out.printf("## Mixed workload: %d pods in %d gangs of 8..256 (cpu-only and GPU)%n%n", TOTAL_PODS,
                 gangs.size());
         System.out.println("| nodes | gangs placed / rejected | pods placed | cycle (ms) | pods placed/s "
-                + "| µs per gang | µs per gang per 1k nodes | infeasible 1,000-pod gang: cold / warm / loaded (ms) |");
+                + "| µs per gang | µs per gang per 1k nodes | infeasible 1,000-pod gang alone: empty / loaded (ms) |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int nodes : new int[]{1_000, 5_000, 10_000}) {
             ClusterState state = SyntheticCluster.gpuNodes(nodes);
@@ -105,22 +106,21 @@ public final class PlacementBench {
                 }
             }
             double perGang = cycle * 1000 / gangs.size();
-            System.out.printf("| %,d | %d / %d | %,d | %.1f | %,.0f | %.1f | %.2f | %.2f / %.3f / %.2f |%n", nodes,
+            System.out.printf("| %,d | %d / %d | %,d | %.1f | %,.0f | %.1f | %.2f | %.2f / %.2f |%n", nodes,
                     placedGangs, gangs.size() - placedGangs, placedPods, cycle, placedPods / (cycle / 1000), perGang,
-                    perGang / (nodes / 1000.0), infeasibleCold(state), infeasibleWarm(state),
-                    infeasibleOnLoaded(state, gangs));
+                    perGang / (nodes / 1000.0), infeasibleCold(state), infeasibleOnLoaded(state, results));
         }
         System.out.println();
     }
 
     /**
-     * The mixed workload at 5,000 nodes through {@link GangQueue}, the scheduler's own path (default
-     * coscheduling arguments, so the head gang may reserve), without and with gang locality.
+     * The mixed workload at 5,000 nodes through the production cycle with default coscheduling arguments
+     * (so the head gang may reserve), without and with gang locality.
      */
     private static void productionQueue() {
         List<PendingGang> gangs = SyntheticCluster.mixedGangs(TOTAL_PODS, 42);
         ClusterState state = SyntheticCluster.gpuNodes(5_000);
-        System.out.println("## Mixed workload through the scheduler's queue (GangQueue), 5,000 nodes");
+        System.out.println("## Mixed workload through the scheduler's cycle (QueuePlanner, default queue), 5,000 nodes");
         System.out.println();
         System.out.println("| gang locality | gangs placed | pods placed | cycle (ms) | pods placed/s |");
         System.out.println("|---|---:|---:|---:|---:|");
@@ -130,9 +130,9 @@ public final class PlacementBench {
             double[] millis = new double[RUNS];
             for (int run = -WARMUP; run < RUNS; run++) {
                 ClusterSnapshot snapshot = state.snapshot();
-                GangQueue queue = new GangQueue(args);
+                QueuePlanner planner = new QueuePlanner(args);
                 long start = System.nanoTime();
-                results = queue.plan(snapshot, gangs, Instant.EPOCH);
+                results = planner.plan(snapshot, gangs, Map.of(), DEFAULT_ONLY, Instant.EPOCH).placements();
                 if (run >= 0) {
                     millis[run] = (System.nanoTime() - start) / 1e6;
                 }
@@ -148,8 +148,8 @@ public final class PlacementBench {
 
     /**
      * The mixed workload at 5,000 nodes in 20 queues through {@link QueuePlanner} (fair shares, the queues'
-     * order and limits, the preemption round and backfill), against the same cycle through {@link GangQueue}
-     * without queues. Gangs go to the queues round robin; weights 1 to 4, every fifth queue with a
+     * order and limits, the preemption round and backfill), against the same cycle with every gang in the
+     * default queue, as without Queue objects. Gangs go to the queues round robin; weights 1 to 4, every fifth queue with a
      * guarantee of 200 GPUs, every seventh with a limit of 2,000 GPUs.
      */
     private static void queues() {
@@ -168,7 +168,7 @@ public final class PlacementBench {
                     gang.boundByTask(), gang.lastFailedAt(), gang.expected()));
         }
         ClusterState state = SyntheticCluster.gpuNodes(5_000);
-        System.out.println("## Mixed workload in 20 queues (QueuePlanner) against no queues (GangQueue), 5,000 nodes; median of "
+        System.out.println("## Mixed workload in 20 queues against the default queue alone (both QueuePlanner), 5,000 nodes; median of "
                 + QUEUE_RUNS + " cycles after " + QUEUE_WARMUP + " warm-up");
         System.out.println();
         System.out.println("| cycle | gangs placed | pods placed | cycle (ms) | pods placed/s |");
@@ -180,7 +180,7 @@ public final class PlacementBench {
         for (int run = -QUEUE_WARMUP; run < QUEUE_RUNS; run++) {
             ClusterSnapshot plain = state.snapshot();
             long start = System.nanoTime();
-            without = new GangQueue(CoschedulingArgs.defaults()).plan(plain, gangs, Instant.EPOCH);
+            without = cycle(plain, gangs);
             long middle = System.nanoTime();
             ClusterSnapshot snapshot = state.snapshot();
             long second = System.nanoTime();
@@ -192,10 +192,10 @@ public final class PlacementBench {
                 withMillis[run] = (end - second) / 1e6;
             }
         }
-        printQueued("empty cluster, no queues (GangQueue)", without, median(withoutMillis));
+        printQueued("empty cluster, default queue only", without, median(withoutMillis));
         printQueued("empty cluster, 20 queues (QueuePlanner)", with, median(withMillis));
-        loadedQueues(state, queued, queues);
-        System.out.printf("%nRatio 20 queues / no queues, empty cluster: %.2f×%n%n",
+        loadedQueues(state, gangs, queued, queues);
+        System.out.printf("%nRatio 20 queues / default queue only, empty cluster: %.2f×%n%n",
                 median(withMillis) / median(withoutMillis));
     }
 
@@ -204,23 +204,28 @@ public final class PlacementBench {
      * the rest waits. Each queue's head gang reserves (running gangs released in end order on copies of
      * the snapshot), and waiting gangs of a higher priority search for victims in their own queue.
      */
-    private static void loadedQueues(ClusterState state, List<PendingGang> queued, List<QueueInfo> queues) {
+    private static void loadedQueues(ClusterState state, List<PendingGang> gangs, List<PendingGang> queued,
+                                     List<QueueInfo> queues) {
         ClusterState loaded = SyntheticCluster.gpuNodes(5_000);
-        List<GangPlacement> first = new GangQueue(CoschedulingArgs.defaults()).plan(state.snapshot(), queued,
-                Instant.EPOCH);
+        List<GangPlacement> first = new QueuePlanner(CoschedulingArgs.defaults()).plan(state.snapshot(), queued,
+                Map.of(), queues, Instant.EPOCH).placements();
         Map<GroupKey, RunningGang> running = new HashMap<>();
+        Map<GroupKey, RunningGang> runningInDefault = new HashMap<>();
         Set<GroupKey> placed = new HashSet<>();
         for (GangPlacement result : first) {
             if (result.placed()) {
                 result.placements().forEach(p -> loaded.occupy(p.nodeName(), p.pod()));
                 GangInfo gang = result.gang();
-                running.put(gang.key(), new RunningGang(gang.inQueue(gang.queue(),
-                        Duration.ofMinutes(10 + running.size() % 50)), Instant.EPOCH, 0));
+                Duration maxRuntime = Duration.ofMinutes(10 + running.size() % 50);
+                running.put(gang.key(), new RunningGang(gang.inQueue(gang.queue(), maxRuntime), Instant.EPOCH, 0));
+                runningInDefault.put(gang.key(), new RunningGang(gang.inQueue(QueueInfo.DEFAULT, maxRuntime),
+                        Instant.EPOCH, 0));
                 placed.add(gang.key());
             }
         }
         List<PendingGang> waiting = queued.stream().filter(g -> !placed.contains(g.gang().key())).toList();
-        List<GangPlacement> without = null;
+        List<PendingGang> waitingInDefault = gangs.stream().filter(g -> !placed.contains(g.gang().key())).toList();
+        CyclePlan without = null;
         CyclePlan with = null;
         double[] withoutMillis = new double[QUEUE_RUNS];
         double[] withMillis = new double[QUEUE_RUNS];
@@ -228,7 +233,8 @@ public final class PlacementBench {
         for (int run = -QUEUE_WARMUP; run < QUEUE_RUNS; run++) {
             ClusterSnapshot plain = loaded.snapshot();
             long start = System.nanoTime();
-            without = new GangQueue(CoschedulingArgs.defaults()).plan(plain, waiting, now);
+            without = new QueuePlanner(CoschedulingArgs.defaults()).plan(plain, waitingInDefault, runningInDefault,
+                    DEFAULT_ONLY, now);
             long middle = System.nanoTime();
             ClusterSnapshot snapshot = loaded.snapshot();
             long second = System.nanoTime();
@@ -239,8 +245,8 @@ public final class PlacementBench {
                 withMillis[run] = (end - second) / 1e6;
             }
         }
-        printQueued("next cycle, " + running.size() + " running, no queues (GangQueue)", without,
-                median(withoutMillis));
+        printQueued("next cycle, " + running.size() + " running, default queue only, " + without.evictions().size()
+                + " evictions", without.placements(), median(withoutMillis));
         printQueued("next cycle, " + running.size() + " running, 20 queues (QueuePlanner), "
                 + with.evictions().size() + " evictions", with.placements(), median(withMillis));
     }
@@ -261,7 +267,7 @@ public final class PlacementBench {
         List<PendingGang> waiting = SyntheticCluster.mixedGangs(TOTAL_PODS, 42).stream()
                 .map(g -> new PendingGang(g.gang(), List.of(), 0, g.boundByTask(), null, g.pending())).toList();
         ClusterState state = SyntheticCluster.gpuNodes(5_000);
-        System.out.println("## Admission of the mixed workload as Jobs without pods (GangQueue), 5,000 nodes");
+        System.out.println("## Admission of the mixed workload as Jobs without pods (QueuePlanner, default queue), 5,000 nodes");
         System.out.println();
         System.out.println("| cycle | gangs admitted / not | quorum pods promised | cycle (ms) | gangs decided/s |");
         System.out.println("|---|---:|---:|---:|---:|");
@@ -270,11 +276,12 @@ public final class PlacementBench {
         double[] firstMillis = new double[RUNS];
         double[] secondMillis = new double[RUNS];
         for (int run = -WARMUP; run < RUNS; run++) {
-            GangQueue queue = new GangQueue(CoschedulingArgs.defaults());
+            QueuePlanner planner = new QueuePlanner(CoschedulingArgs.defaults());
             long start = System.nanoTime();
-            first = queue.plan(state.snapshot(), waiting, Instant.EPOCH);
+            first = planner.plan(state.snapshot(), waiting, Map.of(), DEFAULT_ONLY, Instant.EPOCH).placements();
             long middle = System.nanoTime();
-            second = queue.plan(state.snapshot(), waiting, Instant.EPOCH.plusSeconds(1));
+            second = planner.plan(state.snapshot(), waiting, Map.of(), DEFAULT_ONLY, Instant.EPOCH.plusSeconds(1))
+                    .placements();
             long end = System.nanoTime();
             if (run >= 0) {
                 firstMillis[run] = (middle - start) / 1e6;
@@ -294,14 +301,14 @@ public final class PlacementBench {
                 promised, millis, results.size() / (millis / 1000));
     }
 
-    /** The infeasible gang as the first gang of a cycle: its shape's node index is built first. */
+    /** A production cycle of the infeasible gang alone on the empty cluster: its shape's node index is built first. */
     private static double infeasibleCold(ClusterState state) {
         PendingGang gang = SyntheticCluster.infeasibleGang();
         double[] millis = new double[RUNS];
         for (int run = -WARMUP; run < RUNS; run++) {
             ClusterSnapshot snapshot = state.snapshot();
             long start = System.nanoTime();
-            requireRejected(new GangTrial(snapshot).attempt(gang));
+            requireRejected(cycle(snapshot, List.of(gang)));
             if (run >= 0) {
                 millis[run] = (System.nanoTime() - start) / 1e6;
             }
@@ -309,34 +316,28 @@ public final class PlacementBench {
         return median(millis);
     }
 
-    /** The infeasible gang tried again in the same cycle, as it is when it was tried before. */
-    private static double infeasibleWarm(ClusterState state) {
-        PendingGang gang = SyntheticCluster.infeasibleGang();
-        GangTrial trial = new GangTrial(state.snapshot());
-        trial.attempt(gang);
-        double[] millis = new double[RUNS * 4];
-        for (int run = -WARMUP; run < millis.length; run++) {
-            long start = System.nanoTime();
-            requireRejected(trial.attempt(gang));
-            if (run >= 0) {
-                millis[run] = (System.nanoTime() - start) / 1e6;
+    /**
+     * A production cycle of the infeasible gang alone on the cluster the mixed workload's placed gangs run on:
+     * they are the running gangs, so the preemption round searches them for victims (it finds none: they are
+     * of the same queue and priority).
+     */
+    private static double infeasibleOnLoaded(ClusterState empty, List<GangPlacement> placedWorkload) {
+        ClusterState loaded = new ClusterState();
+        empty.snapshot().nodes().forEach(node -> loaded.putNode(node.info()));
+        Map<GroupKey, RunningGang> running = new HashMap<>();
+        for (GangPlacement result : placedWorkload) {
+            if (result.placed()) {
+                result.placements().forEach(p -> loaded.occupy(p.nodeName(), p.pod()));
+                running.put(result.gang().key(), new RunningGang(result.gang(), Instant.EPOCH, 0));
             }
         }
-        return median(millis);
-    }
-
-    /** The infeasible gang after the mixed workload was placed, in the same cycle. */
-    private static double infeasibleOnLoaded(ClusterState state, List<PendingGang> gangs) {
         PendingGang gang = SyntheticCluster.infeasibleGang();
         double[] millis = new double[RUNS];
         for (int run = -WARMUP; run < RUNS; run++) {
-            ClusterSnapshot snapshot = state.snapshot();
-            GangTrial trial = new GangTrial(snapshot);
-            for (PendingGang other : gangs) {
-                trial.attempt(other);
-            }
+            ClusterSnapshot snapshot = loaded.snapshot();
             long start = System.nanoTime();
-            requireRejected(trial.attempt(gang));
+            requireRejected(new QueuePlanner(CoschedulingArgs.defaults()).plan(snapshot, List.of(gang), running,
+                    DEFAULT_ONLY, Instant.EPOCH).placements());
             if (run >= 0) {
                 millis[run] = (System.nanoTime() - start) / 1e6;
             }
@@ -344,9 +345,11 @@ public final class PlacementBench {
         return median(millis);
     }
 
-    private static void requireRejected(GangPlacement result) {
-        if (result.placed()) {
-            throw new IllegalStateException("the infeasible gang was placed: " + result.message());
+    private static void requireRejected(List<GangPlacement> results) {
+        for (GangPlacement result : results) {
+            if (result.placed()) {
+                throw new IllegalStateException("the infeasible gang was placed: " + result.message());
+            }
         }
     }
 
@@ -407,12 +410,18 @@ public final class PlacementBench {
         for (int run = -WARMUP; run < RUNS; run++) {
             ClusterSnapshot snapshot = state.snapshot();
             long start = System.nanoTime();
-            results = GangPlanner.plan(snapshot, gangs);
+            results = cycle(snapshot, gangs);
             if (run >= 0) {
                 millis[run] = (System.nanoTime() - start) / 1e6;
             }
         }
         return new Timed(results, median(millis));
+    }
+
+    /** One production cycle of a fresh planner, every gang in the default queue and nothing running. */
+    private static List<GangPlacement> cycle(ClusterSnapshot snapshot, Collection<PendingGang> gangs) {
+        return new QueuePlanner(CoschedulingArgs.defaults()).plan(snapshot, gangs, Map.of(), DEFAULT_ONLY, Instant.EPOCH)
+                .placements();
     }
 
     /** One workload's plan: the results and the cycle's median time in ms. */

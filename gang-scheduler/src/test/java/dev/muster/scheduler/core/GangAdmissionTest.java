@@ -16,14 +16,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Admission of gangs whose workload creates its pods only once admitted: node by node, against room not
  * promised to gangs admitted before, with the promise held across cycles until the gang is placed, times
- * out, or is withdrawn.
+ * out, or is withdrawn; through the production cycle ({@link QueuePlanner}) with the default queue only.
  */
 class GangAdmissionTest {
     private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
     private static final String GPU = "nvidia.com/gpu";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    private final GangQueue queue = new GangQueue(CoschedulingArgs.defaults().withAdmissionTimeout(TIMEOUT));
+    private final DefaultQueueCycles queue =
+            new DefaultQueueCycles(CoschedulingArgs.defaults().withAdmissionTimeout(TIMEOUT));
 
     private static ResourceVector gpus(long count) {
         return ResourceVector.builder().cpuMillis(1000).set(GPU, count).build();

@@ -6,10 +6,10 @@ import java.util.List;
 
 /**
  * Plans one scheduling cycle without the queue's state (no backoff, reservation or admission): tries
- * each gang in {@link GangOrder#QUEUE} order against one snapshot. For tests of ordering and trials, and
- * for the placement benchmark; the scheduler itself plans through {@link GangQueue}.
+ * each gang in {@link GangOrder#QUEUE} order against one snapshot. For tests of ordering and trials; the
+ * scheduler, the simulator and the placement benchmark plan through {@link QueuePlanner}.
  */
-public final class GangPlanner {
+final class GangPlanner {
     private GangPlanner() {
     }
 
@@ -19,7 +19,7 @@ public final class GangPlanner {
      *
      * @return one result per gang, in the order tried
      */
-    public static List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs) {
+    static List<GangPlacement> plan(ClusterSnapshot snapshot, Collection<PendingGang> gangs) {
         List<PendingGang> ordered = new ArrayList<>(gangs);
         ordered.sort(GangOrder.QUEUE);
         GangTrial trial = new GangTrial(snapshot);

@@ -15,7 +15,10 @@ import static dev.muster.scheduler.core.CoreFixtures.pending;
 import static dev.muster.scheduler.core.CoreFixtures.pods;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Backoff, reject percentage, reservations and their waiting time, with time passed in. */
+/**
+ * Backoff, reject percentage, reservations and their waiting time, with time passed in, through the production
+ * cycle ({@link QueuePlanner}) with the default queue only.
+ */
 class GangQueueTest {
     private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
 
@@ -46,7 +49,7 @@ class GangQueueTest {
 
     @Test
     void aGangThatFailsFarFromItsQuorumBacksOffForTheBackoffTime() {
-        GangQueue queue = new GangQueue(args(60, 10, 10));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(60, 10, 10));
         PendingGang big = fourOfThreeCpu(gang("big", 4, 0, null));
 
         assertThat(queue.plan(threeNodes(), List.of(big), T0)).singleElement()
@@ -62,7 +65,7 @@ class GangQueueTest {
 
     @Test
     void withoutBackoffAFailedGangIsTriedEveryCycle() {
-        GangQueue queue = new GangQueue(args(60, 0, 10));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(60, 0, 10));
         PendingGang big = fourOfThreeCpu(gang("big", 4, 0, null));
 
         queue.plan(threeNodes(), List.of(big), T0);
@@ -73,7 +76,7 @@ class GangQueueTest {
 
     @Test
     void theHeadGangNearItsQuorumReservesItsRoomAndIsTriedFirstUntilItFits() {
-        GangQueue queue = new GangQueue(args(60, 10, 30));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(60, 10, 30));
         PendingGang near = fourOfThreeCpu(gang("near", 4, 0, null));
         GangInfo urgentInfo = gang("urgent", 1, 100, null);
         PendingGang urgent = pending(urgentInfo, pods(urgentInfo, "w", 1, cpu(2)));
@@ -100,7 +103,7 @@ class GangQueueTest {
 
     @Test
     void onlyOneGangHoldsAReservationAndOtherNearGangsDoNotBackOff() {
-        GangQueue queue = new GangQueue(args(60, 10, 30));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(60, 10, 30));
         // Each gang has a pool of three 4-cpu nodes of its own, so both come within one pod of the quorum.
         PendingGang older = inPool(gang("older", 4, 0, null), "a");
         PendingGang newer = inPool(gang("newer-one", 4, 0, null), "b");
@@ -127,7 +130,7 @@ class GangQueueTest {
 
     @Test
     void aReservationIsReleasedAfterTheWaitingTimeAndTheGangBacksOffAndMayNotReserveAgainAtOnce() {
-        GangQueue queue = new GangQueue(args(30, 10, 30));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(30, 10, 30));
         PendingGang near = fourOfThreeCpu(gang("near", 4, 0, null));
         GangInfo smallInfo = gang("small", 1, 0, null);
         PendingGang small = pending(smallInfo, pods(smallInfo, "w", 1, cpu(3)));
@@ -151,7 +154,7 @@ class GangQueueTest {
 
     @Test
     void aPodGroupsScheduleTimeoutOverridesThePermitWaitingTime() {
-        GangQueue queue = new GangQueue(args(60, 0, 30));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(60, 0, 30));
         PendingGang near = fourOfThreeCpu(gang("near", 4, 0, Duration.ofSeconds(5)));
 
         queue.plan(threeNodes(), List.of(near), T0);
@@ -164,7 +167,7 @@ class GangQueueTest {
 
     @Test
     void aRejectPercentageOfZeroNeverCountsAFailureAsNear() {
-        GangQueue queue = new GangQueue(args(60, 10, 0));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(60, 10, 0));
         GangInfo info = gang("almost", 10, 0, null);
         // Nine 1-cpu slots for ten pods: 10% short.
         PendingGang almost = pending(info, pods(info, "w", 10, cpu(1)));
@@ -179,7 +182,7 @@ class GangQueueTest {
 
     @Test
     void gangsThatAreGoneAreForgotten() {
-        GangQueue queue = new GangQueue(args(60, 10, 30));
+        DefaultQueueCycles queue = new DefaultQueueCycles(args(60, 10, 30));
         PendingGang near = fourOfThreeCpu(gang("near", 4, 0, null));
         queue.plan(threeNodes(), List.of(near), T0);
 
