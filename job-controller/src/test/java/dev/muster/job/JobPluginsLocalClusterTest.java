@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -24,6 +25,8 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,7 +174,16 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(launcher.getVolumeMounts()).extracting(VolumeMount::getMountPath)
                 .containsExactlyInAnyOrder("/etc/muster", "/etc/volcano", "/root/.ssh");
         assertThat(master.getSpec().getVolumes()).filteredOn(v -> v.getName().equals("muster-ssh")).singleElement()
-                .satisfies(v -> assertThat(v.getSecret().getDefaultMode()).isEqualTo(0600));
+                .satisfies(v -> {
+                    assertThat(v.getSecret().getDefaultMode()).isEqualTo(0600);
+                    assertThat(v.getSecret().getItems()).extracting(KeyToPath::getPath)
+                            .containsExactly(".ssh/id_rsa", ".ssh/id_rsa.pub", ".ssh/authorized_keys", ".ssh/config");
+                });
+        // The API server kept the subPath: the directory of the items is mounted, not the volume's root.
+        assertThat(launcher.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/root/.ssh")).singleElement()
+                .extracting(VolumeMount::getSubPath).isEqualTo(".ssh");
+        assertThat(new String(Base64.getDecoder().decode(first.getData().get("config")), StandardCharsets.UTF_8))
+                .startsWith("StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\nHost allreduce-master-0 allreduce-master-0.allreduce\n");
         assertThat(get(ConfigMap.class, "allreduce-mpi").getData()).containsEntry("hostfile",
                 "allreduce-worker-0.allreduce slots=1\nallreduce-worker-1.allreduce slots=1\n");
 

@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -196,8 +197,19 @@ class JobPluginsTest {
         assertThat(data).containsOnlyKeys("id_rsa", "id_rsa.pub", "authorized_keys", "config");
         assertThat(SshKeyPair.generate()).hasToString("SshKeyPair[redacted]");
         assertThat(data.get("authorized_keys")).isEqualTo(data.get("id_rsa.pub")).startsWith("ssh-rsa ");
-        assertThat(data.get("config")).contains("Host hpc-worker-1\n  HostName hpc-worker-1.hpc\n  StrictHostKeyChecking no\n")
-                .contains("Host hpc-master-0\n");
+        assertThat(data.get("config")).isEqualTo("""
+                StrictHostKeyChecking no
+                UserKnownHostsFile /dev/null
+                Host hpc-master-0 hpc-master-0.hpc
+                  HostName hpc-master-0.hpc
+                  Port 22
+                Host hpc-worker-0 hpc-worker-0.hpc
+                  HostName hpc-worker-0.hpc
+                  Port 22
+                Host hpc-worker-1 hpc-worker-1.hpc
+                  HostName hpc-worker-1.hpc
+                  Port 22
+                """);
 
         // The public key line and the PEM private key are one pair.
         RSAKeyParameters pub = (RSAKeyParameters) OpenSSHPublicKeyUtil.parsePublicKey(
@@ -214,6 +226,16 @@ class JobPluginsTest {
                 .filter(v -> v.getName().equals("muster-ssh")).findFirst().orElseThrow();
         assertThat(volume.getSecret().getSecretName()).isEqualTo("hpc-ssh");
         assertThat(volume.getSecret().getDefaultMode()).isEqualTo(0600);
+        // As Volcano: the keys go into a directory of the volume, and that directory is mounted, not the
+        // volume's root, which the kubelet makes world-writable (OpenSSH's StrictModes refuses it).
+        assertThat(volume.getSecret().getItems()).extracting(KeyToPath::getKey, KeyToPath::getPath).containsExactly(
+                tuple("id_rsa", ".ssh/id_rsa"), tuple("id_rsa.pub", ".ssh/id_rsa.pub"),
+                tuple("authorized_keys", ".ssh/authorized_keys"), tuple("config", ".ssh/config"));
+        assertThat(main.getVolumeMounts()).filteredOn(m -> m.getName().equals("muster-ssh")).singleElement()
+                .satisfies(m -> {
+                    assertThat(m.getSubPath()).isEqualTo(".ssh");
+                    assertThat(m.getReadOnly()).isTrue();
+                });
         assertThat(PLUGINS.onJobCreate(job)).filteredOn(o -> o.type() == Secret.class).noneMatch(PluginObject::synced);
     }
 
@@ -224,6 +246,21 @@ class JobPluginsTest {
         Map<String, String> data = decoded((Secret) objects(job).get("Secret/given-ssh"));
         assertThat(data).containsEntry("id_rsa", "PRIVATE").containsEntry("authorized_keys", "ssh-rsa AAAA");
         assertThat(mounts(pod(job, "worker", 0).getSpec().getContainers().get(0))).containsEntry("/home/mpi/.ssh", "muster-ssh");
+        // Files the kubelet writes as root must be readable by the image's own user there.
+        assertThat(pod(job, "worker", 0).getSpec().getVolumes()).filteredOn(v -> v.getName().equals("muster-ssh"))
+                .singleElement().satisfies(v -> assertThat(v.getSecret().getDefaultMode()).isEqualTo(0644));
+    }
+
+    @Test
+    void sshConfigNamesEveryHostOnceWithTheGivenPort() {
+        Job job = withPlugins(TestJobs.job("sp", task("launcher", 1, null), task("node", 2, null)),
+                Map.of("ssh", List.of("--ssh-port=2222")));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec().setHostname("head");
+        job.getSpec().getTasks().get(0).getTemplate().getSpec().setSubdomain("cluster");
+        String config = decoded((Secret) objects(job).get("Secret/sp-ssh")).get("config");
+        assertThat(config).startsWith("StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\nHost head head.cluster\n"
+                + "  HostName head.cluster\n  Port 2222\n").contains("Host sp-node-1 sp-node-1.sp\n  HostName sp-node-1.sp\n  Port 2222\n");
+        assertThat(config.lines().filter(l -> l.startsWith("Host ")).count()).isEqualTo(3);
     }
 
     @Test
@@ -288,7 +325,7 @@ class JobPluginsTest {
         Job job = withPlugins(TestJobs.job("bad", task("master", 1, null), task("worker", 2, null)), Map.of(
                 "pytorch", List.of("--master=chief", "--foo=1", "--port=99999"),
                 "svc", List.of("--publish-not-ready-addresses=maybe"),
-                "ssh", List.of("--ssh-private-key=x"),
+                "ssh", List.of("--ssh-private-key=x", "--ssh-port=0"),
                 "tensorflow", List.of("--worker")));
         assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
                 "spec.plugins.pytorch: unknown argument --foo; known: --master, --port, --worker",
@@ -296,6 +333,7 @@ class JobPluginsTest {
                 "spec.plugins.pytorch: argument --port must be a port number from 1 to 65535, was '99999'",
                 "spec.plugins.svc: argument --publish-not-ready-addresses is a switch; its value must be true or false, was 'maybe'",
                 "spec.plugins.ssh: arguments --ssh-private-key and --ssh-public-key must be given together",
+                "spec.plugins.ssh: argument --ssh-port must be a port number from 1 to 65535, was '0'",
                 "spec.plugins.tensorflow: argument --worker needs a value");
     }
 
