@@ -124,7 +124,9 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
         assertThat(service.getSpec().getSelector()).isEqualTo(Map.of("batch.muster.dev/job-name", "ddp"));
         assertThat(get(ConfigMap.class, "ddp-svc").getData()).isEqualTo(Map.of(
-                "master.host", "ddp-master-0.ddp", "worker.host", "ddp-worker-0.ddp\nddp-worker-1.ddp\nddp-worker-2.ddp"));
+                "master.host", "ddp-master-0.ddp", "worker.host", "ddp-worker-0.ddp\nddp-worker-1.ddp\nddp-worker-2.ddp",
+                "VC_MASTER_HOSTS", "ddp-master-0.ddp", "VC_MASTER_NUM", "1",
+                "VC_WORKER_HOSTS", "ddp-worker-0.ddp,ddp-worker-1.ddp,ddp-worker-2.ddp", "VC_WORKER_NUM", "3"));
         assertThat(get(NetworkPolicy.class, "ddp")).isNotNull();
         Job job = job("ddp");
         for (HasMetadata object : List.of(service, get(ConfigMap.class, "ddp-svc"), get(NetworkPolicy.class, "ddp"))) {

@@ -144,8 +144,12 @@ class JobPluginsTest {
         assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
         assertThat(service.getSpec().getSelector()).isEqualTo(Map.of("batch.muster.dev/job-name", "mesh"));
         assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+        // Volcano's names too: its host file of task ps-node is ps_node.host, and its variables are keys.
         assertThat(((ConfigMap) objects.get("ConfigMap/mesh-svc")).getData()).isEqualTo(Map.of(
-                "ps-node.host", "mesh-ps-node-0.mesh\nmesh-ps-node-1.mesh", "worker.host", "mesh-worker-0.mesh\nmesh-worker-1.mesh"));
+                "ps-node.host", "mesh-ps-node-0.mesh\nmesh-ps-node-1.mesh", "ps_node.host", "mesh-ps-node-0.mesh\nmesh-ps-node-1.mesh",
+                "worker.host", "mesh-worker-0.mesh\nmesh-worker-1.mesh",
+                "VC_PS_NODE_HOSTS", "mesh-ps-node-0.mesh,mesh-ps-node-1.mesh", "VC_PS_NODE_NUM", "2",
+                "VC_WORKER_HOSTS", "mesh-worker-0.mesh,mesh-worker-1.mesh", "VC_WORKER_NUM", "2"));
         NetworkPolicy policy = (NetworkPolicy) objects.get("NetworkPolicy/mesh");
         assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Map.of("batch.muster.dev/job-name", "mesh"));
         assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> assertThat(rule.getFrom()).singleElement()
@@ -157,6 +161,24 @@ class JobPluginsTest {
         Job job = withPlugins(TestJobs.job("open", task("worker", 2, null)), Map.of("svc", List.of("--disable-network-policy")));
         assertThat(objects(job)).containsOnlyKeys("Service/open", "ConfigMap/open-svc");
         assertThat(((Service) objects(job).get("Service/open")).getSpec().getPublishNotReadyAddresses()).isFalse();
+    }
+
+    @Test
+    void svcLeavesTheHostsOutOfTheEnvironmentWhenAsked() {
+        Job job = withPlugins(TestJobs.job("big", task("worker", 2, null)), Map.of("svc", List.of("--inject-hosts-env=false")));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec()
+                .setInitContainers(new ArrayList<>(List.of(new ContainerBuilder().withName("init").withImage("busybox").build())));
+        Pod pod = pod(job, "worker", 0);
+        assertThat(env(pod)).doesNotContainKeys("MUSTER_WORKER_HOSTS", "MUSTER_WORKER_NUM", "VC_WORKER_HOSTS", "VC_WORKER_NUM");
+        assertThat(env(pod.getSpec().getInitContainers().get(0))).doesNotContainKey("VC_WORKER_HOSTS");
+        // The files and the ConfigMap's keys stay.
+        assertThat(mounts(pod.getSpec().getContainers().get(0))).containsKeys("/etc/muster", "/etc/volcano");
+        assertThat(((ConfigMap) objects(job).get("ConfigMap/big-svc")).getData()).containsEntry("VC_WORKER_NUM", "2");
+        // The default, as Volcano's, is on; given alone or =true, it is on too.
+        for (List<String> on : List.of(List.<String>of(), List.of("--inject-hosts-env"), List.of("--inject-hosts-env=true"))) {
+            Job with = withPlugins(TestJobs.job("big", task("worker", 2, null)), Map.of("svc", on));
+            assertThat(env(pod(with, "worker", 0))).as("%s", on).containsEntry("VC_WORKER_HOSTS", "big-worker-0.big,big-worker-1.big");
+        }
     }
 
     @Test

@@ -76,6 +76,11 @@ public record PluginArgs(Map<String, String> values) {
         return "true".equals(values.get(name));
     }
 
+    /** The switch's value: {@code fallback} unless given, as a Go bool flag with that default. */
+    public boolean isSet(String name, boolean fallback) {
+        return values.containsKey(name) ? "true".equals(values.get(name)) : fallback;
+    }
+
     private static String known(Set<String> switches, Set<String> valued) {
         List<String> names = new ArrayList<>(valued);
         names.addAll(switches);
