@@ -261,7 +261,8 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         JobStatus status = await().atMost(TIMEOUT).until(() -> status("badarg"), in(Failed));
         assertThat(status.getState().getReason()).isEqualTo("InvalidSpec");
         assertThat(status.getState().getMessage()).isEqualTo(
-                "spec.plugins.pytorch: unknown argument --fooo; known: --master, --port, --worker; "
+                "spec.plugins.pytorch: unknown argument --fooo; known: --master, --port, --wait-master-enabled, "
+                        + "--wait-master-image, --wait-master-timeout, --worker; "
                         + "spec.plugins.pytorch: argument --master names task 'chief', which the job does not have; "
                         + "its tasks are master, worker");
         assertThat(pods("badarg")).isEmpty();

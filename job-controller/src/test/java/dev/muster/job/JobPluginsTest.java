@@ -212,6 +212,44 @@ class JobPluginsTest {
     }
 
     @Test
+    void pytorchWorkersWaitForTheMasterWhenAsked() {
+        Job job = withPlugins(TestJobs.job("wm", task("master", 1, null), task("worker", 2, null)), Map.of("pytorch",
+                List.of("--port=29500", "--wait-master-enabled", "--wait-master-timeout=60", "--wait-master-image=busybox:1.37")));
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        Pod worker = pod(job, "worker", 1);
+        assertThat(worker.getSpec().getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getName()).isEqualTo("wait-for-master");
+            assertThat(init.getImage()).isEqualTo("busybox:1.37");
+            assertThat(init.getCommand()).hasSize(3).startsWith("sh", "-c");
+            assertThat(init.getCommand().get(2)).contains("nc -z -w 2 wm-master-0.wm 29500", "+ 60 ))");
+        });
+        assertThat(pod(job, "master", 0).getSpec().getInitContainers()).as("the master does not wait for itself").isNullOrEmpty();
+
+        Job defaults = withPlugins(TestJobs.job("wd", task("master", 1, null), task("worker", 1, null)),
+                Map.of("pytorch", List.of("--wait-master-enabled=true")));
+        assertThat(pod(defaults, "worker", 0).getSpec().getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getImage()).isEqualTo("busybox:1.36.1");
+            assertThat(init.getCommand().get(2)).contains("wd-master-0.wd 23456", "+ 300 ))");
+        });
+        // Off by default, as in Volcano; an init container of that name in the template is kept as it is.
+        assertThat(pod(withPlugins(TestJobs.job("off", task("master", 1, null), task("worker", 1, null)),
+                Map.of("pytorch", List.of())), "worker", 0).getSpec().getInitContainers()).isNullOrEmpty();
+        defaults.getSpec().getTasks().get(1).getTemplate().getSpec().setInitContainers(new ArrayList<>(List.of(
+                new ContainerBuilder().withName("wait-for-master").withImage("mine").build())));
+        assertThat(pod(defaults, "worker", 0).getSpec().getInitContainers()).extracting(Container::getImage).containsExactly("mine");
+    }
+
+    @Test
+    void pytorchWaitMasterArgumentsAreChecked() {
+        Job job = withPlugins(TestJobs.job("wb", task("master", 1, null), task("worker", 1, null)), Map.of("pytorch",
+                List.of("--wait-master-enabled=yes", "--wait-master-timeout=soon", "--wait-master-image=")));
+        assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
+                "spec.plugins.pytorch: argument --wait-master-enabled is a switch; its value must be true or false, was 'yes'",
+                "spec.plugins.pytorch: argument --wait-master-timeout must be a whole number of seconds, was 'soon'",
+                "spec.plugins.pytorch: argument --wait-master-image must name an image");
+    }
+
+    @Test
     void sshMountsAFreshKeyPairAndAConfigNamingEveryPod() throws Exception {
         Job job = withPlugins(TestJobs.job("hpc", task("master", 1, null), task("worker", 2, null)), Map.of("ssh", List.of()));
         Secret secret = (Secret) objects(job).get("Secret/hpc-ssh");
@@ -350,7 +388,8 @@ class JobPluginsTest {
                 "ssh", List.of("--ssh-private-key=x", "--ssh-port=0"),
                 "tensorflow", List.of("--worker")));
         assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
-                "spec.plugins.pytorch: unknown argument --foo; known: --master, --port, --worker",
+                "spec.plugins.pytorch: unknown argument --foo; known: --master, --port, --wait-master-enabled, "
+                        + "--wait-master-image, --wait-master-timeout, --worker",
                 "spec.plugins.pytorch: argument --master names task 'chief', which the job does not have; its tasks are master, worker",
                 "spec.plugins.pytorch: argument --port must be a port number from 1 to 65535, was '99999'",
                 "spec.plugins.svc: argument --publish-not-ready-addresses is a switch; its value must be true or false, was 'maybe'",
