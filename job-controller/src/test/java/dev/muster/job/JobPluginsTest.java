@@ -416,6 +416,37 @@ class JobPluginsTest {
     }
 
     @Test
+    void everyArgumentVolcanosPluginsTakeIsAcceptedAndAnyOtherRefusedNamingTheKnownOnes() {
+        // Each plugin's flags as Volcano's plugins declare them (flag.NewFlagSet in pkg/controllers/job/plugins).
+        Map<String, List<String>> volcano = new LinkedHashMap<>();
+        volcano.put("svc", List.of("--publish-not-ready-addresses=1", "--disable-network-policy=F", "--inject-hosts-env=TRUE"));
+        volcano.put("ssh", List.of("--ssh-key-file-path=/home/u/.ssh", "--ssh-private-key=K", "--ssh-public-key=P", "--ssh-port=2222"));
+        volcano.put("env", List.of());
+        volcano.put("mpi", List.of("--master=master", "--worker=worker", "--port=22"));
+        volcano.put("pytorch", List.of("--master=master", "--worker=worker", "--port=23456", "--wait-master-enabled=t",
+                "--wait-master-timeout=300", "--wait-master-image=busybox:1.36.1"));
+        volcano.put("tensorflow", List.of("--ps=master", "--worker=worker", "--chief=master", "--evaluator=worker", "--port=2222"));
+        Job job = withPlugins(TestJobs.job("all", task("master", 1, null), task("worker", 2, null)), volcano);
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        assertThat(env(pod(job, "worker", 0))).containsKey("VC_WORKER_HOSTS");
+        // Go's spellings of a bool: 1 is true, F false.
+        assertThat(((Service) objects(job).get("Service/all")).getSpec().getPublishNotReadyAddresses()).isTrue();
+        assertThat(objects(job)).containsKey("NetworkPolicy/all");
+
+        Map<String, List<String>> bogus = new LinkedHashMap<>();
+        volcano.keySet().forEach(name -> bogus.put(name, List.of("--bogus")));
+        assertThat(PLUGINS.validate(withPlugins(TestJobs.job("unk", task("master", 1, null), task("worker", 1, null)), bogus)))
+                .extracting(FieldError::toString).containsExactlyInAnyOrder(
+                        "spec.plugins.svc: unknown argument --bogus; known: --disable-network-policy, --inject-hosts-env, --publish-not-ready-addresses",
+                        "spec.plugins.ssh: unknown argument --bogus; known: --ssh-key-file-path, --ssh-port, --ssh-private-key, --ssh-public-key",
+                        "spec.plugins.env: unknown argument --bogus; known: none",
+                        "spec.plugins.mpi: unknown argument --bogus; known: --master, --port, --worker",
+                        "spec.plugins.pytorch: unknown argument --bogus; known: --master, --port, --wait-master-enabled, "
+                                + "--wait-master-image, --wait-master-timeout, --worker",
+                        "spec.plugins.tensorflow: unknown argument --bogus; known: --chief, --evaluator, --port, --ps, --worker");
+    }
+
+    @Test
     void controlledResourcesNameEveryObjectAndItsPlugin() {
         assertThat(PLUGINS.controlledResources(ddp())).isEqualTo(Map.of(
                 "ConfigMap/ddp-svc", "svc", "NetworkPolicy/ddp", "svc", "Service/ddp", "svc"));
