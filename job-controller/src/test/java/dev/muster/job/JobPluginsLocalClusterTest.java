@@ -91,12 +91,19 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
             }
         })) {
             create(withPlugins(newJob("ddp", null, runFor("2", task("master", 1, null)), runFor("2", task("worker", 3, null))),
-                    Map.of("pytorch", List.of("--master=master", "--worker=worker", "--port=29500"))));
+                    Map.of("pytorch", List.of("--master=master", "--worker=worker", "--port=29500",
+                            "--wait-master-enabled", "--wait-master-timeout=120"))));
             await().atMost(TIMEOUT).until(() -> pods("ddp").size() == 4 && !seenPods.isEmpty());
         }
         assertThat(missingAtFirstPod).isEmpty();
 
         Pod worker = pod("ddp-worker-2");
+        assertThat(worker.getSpec().getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getName()).isEqualTo("wait-for-master");
+            assertThat(init.getImage()).isEqualTo("busybox:1.36.1");
+            assertThat(init.getCommand().get(2)).contains("ddp-master-0.ddp 29500", "+ 120 ))");
+        });
+        assertThat(pod("ddp-master-0").getSpec().getInitContainers()).isEmpty();
         assertThat(worker.getSpec().getHostname()).isEqualTo("ddp-worker-2");
         assertThat(worker.getSpec().getSubdomain()).isEqualTo("ddp");
         Container main = worker.getSpec().getContainers().get(0);

@@ -65,6 +65,13 @@ class SshPluginOpenSshTest {
         Files.createDirectories(target);
         work = Files.createTempDirectory(target, "ssh-login-");
         Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx------"));
+        for (Path dir = work.getParent(); dir != null; dir = dir.getParent()) {
+            String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(dir));
+            if (mode.charAt(4) == 'w' || mode.charAt(7) == 'w') {
+                fail(dir + " is " + mode + ": sshd's StrictModes refuses any authorized_keys below a directory others "
+                        + "can write to, so this test needs a checkout whose directories are not group- or world-writable");
+            }
+        }
     }
 
     @AfterEach
