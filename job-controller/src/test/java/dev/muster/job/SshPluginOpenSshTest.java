@@ -49,6 +49,8 @@ class SshPluginOpenSshTest {
     private static final Path SSH = Path.of("/usr/bin/ssh");
     private static final Path SSH_KEYGEN = Path.of("/usr/bin/ssh-keygen");
 
+    private static final boolean ROOT = "root".equals(System.getProperty("user.name"));
+
     private Path work;
     private final List<Process> servers = new ArrayList<>();
 
@@ -64,7 +66,8 @@ class SshPluginOpenSshTest {
         Path target = Path.of("target").toAbsolutePath();
         Files.createDirectories(target);
         work = Files.createTempDirectory(target, "ssh-login-");
-        Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx------"));
+        // Open to others so that a non-root client can reach the files, as in a container.
+        Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
         for (Path dir = work.getParent(); dir != null; dir = dir.getParent()) {
             String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(dir));
             if (mode.charAt(4) == 'w' || mode.charAt(7) == 'w') {
@@ -136,6 +139,39 @@ class SshPluginOpenSshTest {
                 assertThat(Files.readString(server)).contains("bad ownership or modes for directory " + dotSsh));
     }
 
+    @Test
+    void aNonRootUserLogsInWithTheKeysMountedElsewhere() throws Exception {
+        assumeTrue(ROOT, "needs root: the kubelet's files belong to root, and only root can make them so for a test");
+        int port = freePort();
+        Job job = withPlugins(TestJobs.job("mpi", task("worker", 2, null)),
+                Map.of("ssh", List.of("--ssh-port=" + port, "--ssh-key-file-path=/home/mpiuser/.ssh")));
+        Secret secret = (Secret) objects(job).get("Secret/mpi-ssh");
+        Pod pod = pod(job, "worker", 0);
+        SecretVolumeSource source = pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals(SshPodPlugin.VOLUME))
+                .findFirst().orElseThrow().getSecret();
+        VolumeMount mount = pod.getSpec().getContainers().get(0).getVolumeMounts().stream()
+                .filter(m -> m.getName().equals(SshPodPlugin.VOLUME)).findFirst().orElseThrow();
+        Path dotSsh = layOut("nonroot", secret, source, mount);
+        assertThat(mode(dotSsh.resolve("id_rsa"))).isEqualTo("rw-r--r--");
+        Path server = startSshd(port, dotSsh.resolve("authorized_keys"));
+
+        // The image's user (here nobody) runs ssh with root's files, to the peer's sshd (running as root).
+        Result login = run(nobody(dotSsh, "mpi-worker-1"));
+        assertThat(login.exit()).as("ssh:%n%s%nsshd:%n%s", login.output(), Files.readString(server)).isZero();
+
+        // The control: with the files 0600, as under /root/.ssh, that user cannot read the key.
+        Path rootOnly = layOut("rootonly", secret, new SecretVolumeSourceBuilder(source).withDefaultMode(SshPodPlugin.MODE).build(), mount);
+        Result refused = run(nobody(rootOnly, "mpi-worker-1"));
+        assertThat(refused.exit()).isNotZero();
+        assertThat(refused.output()).contains("Permission denied");
+    }
+
+    private static List<String> nobody(Path dotSsh, String alias) {
+        return List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=/nonexistent",
+                SSH.toString(), "-F", dotSsh.resolve("config").toString(), "-i", dotSsh.resolve("id_rsa").toString(),
+                "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "HostName=127.0.0.1", "-l", "root", alias, "true");
+    }
+
     /** The volume laid out by the kubelet and mounted in a container whose root is a fresh directory. */
     private Path layOut(String name, Secret secret, SecretVolumeSource source, VolumeMount mount) throws IOException {
         Path volume = work.resolve(name + "-volume");
@@ -166,7 +202,7 @@ class SshPluginOpenSshTest {
                 "PermitRootLogin prohibit-password",
                 "LogLevel VERBOSE",
                 ""));
-        if ("root".equals(System.getProperty("user.name"))) {
+        if (ROOT) {
             // Run as root, sshd wants its privilege-separation directory, which Debian's service unit makes
             // at start; it is not there when the service never ran (a container).
             Files.createDirectories(Path.of("/run/sshd"));
