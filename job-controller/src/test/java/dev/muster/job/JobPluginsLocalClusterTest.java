@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -24,6 +25,8 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,12 +91,19 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
             }
         })) {
             create(withPlugins(newJob("ddp", null, runFor("2", task("master", 1, null)), runFor("2", task("worker", 3, null))),
-                    Map.of("pytorch", List.of("--master=master", "--worker=worker", "--port=29500"))));
+                    Map.of("pytorch", List.of("--master=master", "--worker=worker", "--port=29500",
+                            "--wait-master-enabled", "--wait-master-timeout=120"))));
             await().atMost(TIMEOUT).until(() -> pods("ddp").size() == 4 && !seenPods.isEmpty());
         }
         assertThat(missingAtFirstPod).isEmpty();
 
         Pod worker = pod("ddp-worker-2");
+        assertThat(worker.getSpec().getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getName()).isEqualTo("wait-for-master");
+            assertThat(init.getImage()).isEqualTo("busybox:1.36.1");
+            assertThat(init.getCommand().get(2)).contains("ddp-master-0.ddp 29500", "+ 120 ))");
+        });
+        assertThat(pod("ddp-master-0").getSpec().getInitContainers()).isEmpty();
         assertThat(worker.getSpec().getHostname()).isEqualTo("ddp-worker-2");
         assertThat(worker.getSpec().getSubdomain()).isEqualTo("ddp");
         Container main = worker.getSpec().getContainers().get(0);
@@ -121,7 +131,9 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
         assertThat(service.getSpec().getSelector()).isEqualTo(Map.of("batch.muster.dev/job-name", "ddp"));
         assertThat(get(ConfigMap.class, "ddp-svc").getData()).isEqualTo(Map.of(
-                "master.host", "ddp-master-0.ddp", "worker.host", "ddp-worker-0.ddp\nddp-worker-1.ddp\nddp-worker-2.ddp"));
+                "master.host", "ddp-master-0.ddp", "worker.host", "ddp-worker-0.ddp\nddp-worker-1.ddp\nddp-worker-2.ddp",
+                "VC_MASTER_HOSTS", "ddp-master-0.ddp", "VC_MASTER_NUM", "1",
+                "VC_WORKER_HOSTS", "ddp-worker-0.ddp,ddp-worker-1.ddp,ddp-worker-2.ddp", "VC_WORKER_NUM", "3"));
         assertThat(get(NetworkPolicy.class, "ddp")).isNotNull();
         Job job = job("ddp");
         for (HasMetadata object : List.of(service, get(ConfigMap.class, "ddp-svc"), get(NetworkPolicy.class, "ddp"))) {
@@ -171,7 +183,16 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(launcher.getVolumeMounts()).extracting(VolumeMount::getMountPath)
                 .containsExactlyInAnyOrder("/etc/muster", "/etc/volcano", "/root/.ssh");
         assertThat(master.getSpec().getVolumes()).filteredOn(v -> v.getName().equals("muster-ssh")).singleElement()
-                .satisfies(v -> assertThat(v.getSecret().getDefaultMode()).isEqualTo(0600));
+                .satisfies(v -> {
+                    assertThat(v.getSecret().getDefaultMode()).isEqualTo(0600);
+                    assertThat(v.getSecret().getItems()).extracting(KeyToPath::getPath)
+                            .containsExactly(".ssh/id_rsa", ".ssh/id_rsa.pub", ".ssh/authorized_keys", ".ssh/config");
+                });
+        // The API server kept the subPath: the directory of the items is mounted, not the volume's root.
+        assertThat(launcher.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/root/.ssh")).singleElement()
+                .extracting(VolumeMount::getSubPath).isEqualTo(".ssh");
+        assertThat(new String(Base64.getDecoder().decode(first.getData().get("config")), StandardCharsets.UTF_8))
+                .startsWith("StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\nHost allreduce-master-0 allreduce-master-0.allreduce\n");
         assertThat(get(ConfigMap.class, "allreduce-mpi").getData()).containsEntry("hostfile",
                 "allreduce-worker-0.allreduce slots=1\nallreduce-worker-1.allreduce slots=1\n");
 
@@ -247,7 +268,8 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         JobStatus status = await().atMost(TIMEOUT).until(() -> status("badarg"), in(Failed));
         assertThat(status.getState().getReason()).isEqualTo("InvalidSpec");
         assertThat(status.getState().getMessage()).isEqualTo(
-                "spec.plugins.pytorch: unknown argument --fooo; known: --master, --port, --worker; "
+                "spec.plugins.pytorch: unknown argument --fooo; known: --master, --port, --wait-master-enabled, "
+                        + "--wait-master-image, --wait-master-timeout, --worker; "
                         + "spec.plugins.pytorch: argument --master names task 'chief', which the job does not have; "
                         + "its tasks are master, worker");
         assertThat(pods("badarg")).isEmpty();

@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -143,8 +144,12 @@ class JobPluginsTest {
         assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
         assertThat(service.getSpec().getSelector()).isEqualTo(Map.of("batch.muster.dev/job-name", "mesh"));
         assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+        // Volcano's names too: its host file of task ps-node is ps_node.host, and its variables are keys.
         assertThat(((ConfigMap) objects.get("ConfigMap/mesh-svc")).getData()).isEqualTo(Map.of(
-                "ps-node.host", "mesh-ps-node-0.mesh\nmesh-ps-node-1.mesh", "worker.host", "mesh-worker-0.mesh\nmesh-worker-1.mesh"));
+                "ps-node.host", "mesh-ps-node-0.mesh\nmesh-ps-node-1.mesh", "ps_node.host", "mesh-ps-node-0.mesh\nmesh-ps-node-1.mesh",
+                "worker.host", "mesh-worker-0.mesh\nmesh-worker-1.mesh",
+                "VC_PS_NODE_HOSTS", "mesh-ps-node-0.mesh,mesh-ps-node-1.mesh", "VC_PS_NODE_NUM", "2",
+                "VC_WORKER_HOSTS", "mesh-worker-0.mesh,mesh-worker-1.mesh", "VC_WORKER_NUM", "2"));
         NetworkPolicy policy = (NetworkPolicy) objects.get("NetworkPolicy/mesh");
         assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Map.of("batch.muster.dev/job-name", "mesh"));
         assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> assertThat(rule.getFrom()).singleElement()
@@ -156,6 +161,24 @@ class JobPluginsTest {
         Job job = withPlugins(TestJobs.job("open", task("worker", 2, null)), Map.of("svc", List.of("--disable-network-policy")));
         assertThat(objects(job)).containsOnlyKeys("Service/open", "ConfigMap/open-svc");
         assertThat(((Service) objects(job).get("Service/open")).getSpec().getPublishNotReadyAddresses()).isFalse();
+    }
+
+    @Test
+    void svcLeavesTheHostsOutOfTheEnvironmentWhenAsked() {
+        Job job = withPlugins(TestJobs.job("big", task("worker", 2, null)), Map.of("svc", List.of("--inject-hosts-env=false")));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec()
+                .setInitContainers(new ArrayList<>(List.of(new ContainerBuilder().withName("init").withImage("busybox").build())));
+        Pod pod = pod(job, "worker", 0);
+        assertThat(env(pod)).doesNotContainKeys("MUSTER_WORKER_HOSTS", "MUSTER_WORKER_NUM", "VC_WORKER_HOSTS", "VC_WORKER_NUM");
+        assertThat(env(pod.getSpec().getInitContainers().get(0))).doesNotContainKey("VC_WORKER_HOSTS");
+        // The files and the ConfigMap's keys stay.
+        assertThat(mounts(pod.getSpec().getContainers().get(0))).containsKeys("/etc/muster", "/etc/volcano");
+        assertThat(((ConfigMap) objects(job).get("ConfigMap/big-svc")).getData()).containsEntry("VC_WORKER_NUM", "2");
+        // The default, as Volcano's, is on; given alone or =true, it is on too.
+        for (List<String> on : List.of(List.<String>of(), List.of("--inject-hosts-env"), List.of("--inject-hosts-env=true"))) {
+            Job with = withPlugins(TestJobs.job("big", task("worker", 2, null)), Map.of("svc", on));
+            assertThat(env(pod(with, "worker", 0))).as("%s", on).containsEntry("VC_WORKER_HOSTS", "big-worker-0.big,big-worker-1.big");
+        }
     }
 
     @Test
@@ -189,6 +212,44 @@ class JobPluginsTest {
     }
 
     @Test
+    void pytorchWorkersWaitForTheMasterWhenAsked() {
+        Job job = withPlugins(TestJobs.job("wm", task("master", 1, null), task("worker", 2, null)), Map.of("pytorch",
+                List.of("--port=29500", "--wait-master-enabled", "--wait-master-timeout=60", "--wait-master-image=busybox:1.37")));
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        Pod worker = pod(job, "worker", 1);
+        assertThat(worker.getSpec().getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getName()).isEqualTo("wait-for-master");
+            assertThat(init.getImage()).isEqualTo("busybox:1.37");
+            assertThat(init.getCommand()).hasSize(3).startsWith("sh", "-c");
+            assertThat(init.getCommand().get(2)).contains("nc -z -w 2 wm-master-0.wm 29500", "+ 60 ))");
+        });
+        assertThat(pod(job, "master", 0).getSpec().getInitContainers()).as("the master does not wait for itself").isNullOrEmpty();
+
+        Job defaults = withPlugins(TestJobs.job("wd", task("master", 1, null), task("worker", 1, null)),
+                Map.of("pytorch", List.of("--wait-master-enabled=true")));
+        assertThat(pod(defaults, "worker", 0).getSpec().getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getImage()).isEqualTo("busybox:1.36.1");
+            assertThat(init.getCommand().get(2)).contains("wd-master-0.wd 23456", "+ 300 ))");
+        });
+        // Off by default, as in Volcano; an init container of that name in the template is kept as it is.
+        assertThat(pod(withPlugins(TestJobs.job("off", task("master", 1, null), task("worker", 1, null)),
+                Map.of("pytorch", List.of())), "worker", 0).getSpec().getInitContainers()).isNullOrEmpty();
+        defaults.getSpec().getTasks().get(1).getTemplate().getSpec().setInitContainers(new ArrayList<>(List.of(
+                new ContainerBuilder().withName("wait-for-master").withImage("mine").build())));
+        assertThat(pod(defaults, "worker", 0).getSpec().getInitContainers()).extracting(Container::getImage).containsExactly("mine");
+    }
+
+    @Test
+    void pytorchWaitMasterArgumentsAreChecked() {
+        Job job = withPlugins(TestJobs.job("wb", task("master", 1, null), task("worker", 1, null)), Map.of("pytorch",
+                List.of("--wait-master-enabled=yes", "--wait-master-timeout=soon", "--wait-master-image=")));
+        assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
+                "spec.plugins.pytorch: argument --wait-master-enabled is a switch; its value must be true or false, was 'yes'",
+                "spec.plugins.pytorch: argument --wait-master-timeout must be a whole number of seconds, was 'soon'",
+                "spec.plugins.pytorch: argument --wait-master-image must name an image");
+    }
+
+    @Test
     void sshMountsAFreshKeyPairAndAConfigNamingEveryPod() throws Exception {
         Job job = withPlugins(TestJobs.job("hpc", task("master", 1, null), task("worker", 2, null)), Map.of("ssh", List.of()));
         Secret secret = (Secret) objects(job).get("Secret/hpc-ssh");
@@ -196,8 +257,19 @@ class JobPluginsTest {
         assertThat(data).containsOnlyKeys("id_rsa", "id_rsa.pub", "authorized_keys", "config");
         assertThat(SshKeyPair.generate()).hasToString("SshKeyPair[redacted]");
         assertThat(data.get("authorized_keys")).isEqualTo(data.get("id_rsa.pub")).startsWith("ssh-rsa ");
-        assertThat(data.get("config")).contains("Host hpc-worker-1\n  HostName hpc-worker-1.hpc\n  StrictHostKeyChecking no\n")
-                .contains("Host hpc-master-0\n");
+        assertThat(data.get("config")).isEqualTo("""
+                StrictHostKeyChecking no
+                UserKnownHostsFile /dev/null
+                Host hpc-master-0 hpc-master-0.hpc
+                  HostName hpc-master-0.hpc
+                  Port 22
+                Host hpc-worker-0 hpc-worker-0.hpc
+                  HostName hpc-worker-0.hpc
+                  Port 22
+                Host hpc-worker-1 hpc-worker-1.hpc
+                  HostName hpc-worker-1.hpc
+                  Port 22
+                """);
 
         // The public key line and the PEM private key are one pair.
         RSAKeyParameters pub = (RSAKeyParameters) OpenSSHPublicKeyUtil.parsePublicKey(
@@ -214,6 +286,16 @@ class JobPluginsTest {
                 .filter(v -> v.getName().equals("muster-ssh")).findFirst().orElseThrow();
         assertThat(volume.getSecret().getSecretName()).isEqualTo("hpc-ssh");
         assertThat(volume.getSecret().getDefaultMode()).isEqualTo(0600);
+        // As Volcano: the keys go into a directory of the volume, and that directory is mounted, not the
+        // volume's root, which the kubelet makes world-writable (OpenSSH's StrictModes refuses it).
+        assertThat(volume.getSecret().getItems()).extracting(KeyToPath::getKey, KeyToPath::getPath).containsExactly(
+                tuple("id_rsa", ".ssh/id_rsa"), tuple("id_rsa.pub", ".ssh/id_rsa.pub"),
+                tuple("authorized_keys", ".ssh/authorized_keys"), tuple("config", ".ssh/config"));
+        assertThat(main.getVolumeMounts()).filteredOn(m -> m.getName().equals("muster-ssh")).singleElement()
+                .satisfies(m -> {
+                    assertThat(m.getSubPath()).isEqualTo(".ssh");
+                    assertThat(m.getReadOnly()).isTrue();
+                });
         assertThat(PLUGINS.onJobCreate(job)).filteredOn(o -> o.type() == Secret.class).noneMatch(PluginObject::synced);
     }
 
@@ -224,6 +306,21 @@ class JobPluginsTest {
         Map<String, String> data = decoded((Secret) objects(job).get("Secret/given-ssh"));
         assertThat(data).containsEntry("id_rsa", "PRIVATE").containsEntry("authorized_keys", "ssh-rsa AAAA");
         assertThat(mounts(pod(job, "worker", 0).getSpec().getContainers().get(0))).containsEntry("/home/mpi/.ssh", "muster-ssh");
+        // Files the kubelet writes as root must be readable by the image's own user there.
+        assertThat(pod(job, "worker", 0).getSpec().getVolumes()).filteredOn(v -> v.getName().equals("muster-ssh"))
+                .singleElement().satisfies(v -> assertThat(v.getSecret().getDefaultMode()).isEqualTo(0644));
+    }
+
+    @Test
+    void sshConfigNamesEveryHostOnceWithTheGivenPort() {
+        Job job = withPlugins(TestJobs.job("sp", task("launcher", 1, null), task("node", 2, null)),
+                Map.of("ssh", List.of("--ssh-port=2222")));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec().setHostname("head");
+        job.getSpec().getTasks().get(0).getTemplate().getSpec().setSubdomain("cluster");
+        String config = decoded((Secret) objects(job).get("Secret/sp-ssh")).get("config");
+        assertThat(config).startsWith("StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\nHost head head.cluster\n"
+                + "  HostName head.cluster\n  Port 2222\n").contains("Host sp-node-1 sp-node-1.sp\n  HostName sp-node-1.sp\n  Port 2222\n");
+        assertThat(config.lines().filter(l -> l.startsWith("Host ")).count()).isEqualTo(3);
     }
 
     @Test
@@ -288,14 +385,16 @@ class JobPluginsTest {
         Job job = withPlugins(TestJobs.job("bad", task("master", 1, null), task("worker", 2, null)), Map.of(
                 "pytorch", List.of("--master=chief", "--foo=1", "--port=99999"),
                 "svc", List.of("--publish-not-ready-addresses=maybe"),
-                "ssh", List.of("--ssh-private-key=x"),
+                "ssh", List.of("--ssh-private-key=x", "--ssh-port=0"),
                 "tensorflow", List.of("--worker")));
         assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
-                "spec.plugins.pytorch: unknown argument --foo; known: --master, --port, --worker",
+                "spec.plugins.pytorch: unknown argument --foo; known: --master, --port, --wait-master-enabled, "
+                        + "--wait-master-image, --wait-master-timeout, --worker",
                 "spec.plugins.pytorch: argument --master names task 'chief', which the job does not have; its tasks are master, worker",
                 "spec.plugins.pytorch: argument --port must be a port number from 1 to 65535, was '99999'",
                 "spec.plugins.svc: argument --publish-not-ready-addresses is a switch; its value must be true or false, was 'maybe'",
                 "spec.plugins.ssh: arguments --ssh-private-key and --ssh-public-key must be given together",
+                "spec.plugins.ssh: argument --ssh-port must be a port number from 1 to 65535, was '0'",
                 "spec.plugins.tensorflow: argument --worker needs a value");
     }
 
@@ -314,6 +413,37 @@ class JobPluginsTest {
         assertThat(PLUGINS.validate(job)).isEmpty();
         assertThat(env(pod(job, "worker", 1))).containsEntry("MASTER_PORT", "29500");
         assertThat(objects(job)).doesNotContainKey("NetworkPolicy/v");
+    }
+
+    @Test
+    void everyArgumentVolcanosPluginsTakeIsAcceptedAndAnyOtherRefusedNamingTheKnownOnes() {
+        // Each plugin's flags as Volcano's plugins declare them (flag.NewFlagSet in pkg/controllers/job/plugins).
+        Map<String, List<String>> volcano = new LinkedHashMap<>();
+        volcano.put("svc", List.of("--publish-not-ready-addresses=1", "--disable-network-policy=F", "--inject-hosts-env=TRUE"));
+        volcano.put("ssh", List.of("--ssh-key-file-path=/home/u/.ssh", "--ssh-private-key=K", "--ssh-public-key=P", "--ssh-port=2222"));
+        volcano.put("env", List.of());
+        volcano.put("mpi", List.of("--master=master", "--worker=worker", "--port=22"));
+        volcano.put("pytorch", List.of("--master=master", "--worker=worker", "--port=23456", "--wait-master-enabled=t",
+                "--wait-master-timeout=300", "--wait-master-image=busybox:1.36.1"));
+        volcano.put("tensorflow", List.of("--ps=master", "--worker=worker", "--chief=master", "--evaluator=worker", "--port=2222"));
+        Job job = withPlugins(TestJobs.job("all", task("master", 1, null), task("worker", 2, null)), volcano);
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        assertThat(env(pod(job, "worker", 0))).containsKey("VC_WORKER_HOSTS");
+        // Go's spellings of a bool: 1 is true, F false.
+        assertThat(((Service) objects(job).get("Service/all")).getSpec().getPublishNotReadyAddresses()).isTrue();
+        assertThat(objects(job)).containsKey("NetworkPolicy/all");
+
+        Map<String, List<String>> bogus = new LinkedHashMap<>();
+        volcano.keySet().forEach(name -> bogus.put(name, List.of("--bogus")));
+        assertThat(PLUGINS.validate(withPlugins(TestJobs.job("unk", task("master", 1, null), task("worker", 1, null)), bogus)))
+                .extracting(FieldError::toString).containsExactlyInAnyOrder(
+                        "spec.plugins.svc: unknown argument --bogus; known: --disable-network-policy, --inject-hosts-env, --publish-not-ready-addresses",
+                        "spec.plugins.ssh: unknown argument --bogus; known: --ssh-key-file-path, --ssh-port, --ssh-private-key, --ssh-public-key",
+                        "spec.plugins.env: unknown argument --bogus; known: none",
+                        "spec.plugins.mpi: unknown argument --bogus; known: --master, --port, --worker",
+                        "spec.plugins.pytorch: unknown argument --bogus; known: --master, --port, --wait-master-enabled, "
+                                + "--wait-master-image, --wait-master-timeout, --worker",
+                        "spec.plugins.tensorflow: unknown argument --bogus; known: --chief, --evaluator, --port, --ps, --worker");
     }
 
     @Test

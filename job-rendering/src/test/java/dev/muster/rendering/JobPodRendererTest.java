@@ -122,7 +122,7 @@ class JobPodRendererTest {
         // Volcano pkg/controllers/job/plugins/svc/svc.go: OnPodCreate sets hostname and subdomain only when the
         // pod has none; GenerateHosts names a task's hosts <hostname>.<subdomain>, from the template when it sets
         // them, and lists a task whose template sets the hostname once (all its pods share it).
-        TaskSpec head = task("head", 1);
+        TaskSpec head = task("head", 2);
         head.getTemplate().getSpec().setHostname("head");
         head.getTemplate().getSpec().setSubdomain("ray");
         TaskSpec worker = task("worker", 2);
@@ -141,7 +141,9 @@ class JobPodRendererTest {
         assertThat(env(pods.get("cluster-plain-0"))).containsEntry("MUSTER_HEAD_HOSTS", "head.ray")
                 .containsEntry("MUSTER_WORKER_HOSTS", "cluster-worker-0.ray,cluster-worker-1.ray")
                 .containsEntry("VC_PLAIN_HOSTS", "cluster-plain-0.cluster")
-                .containsEntry("MUSTER_HEAD_NUM", "1");
+                // Both head pods answer to one name, counted once, as Volcano counts the hosts it lists.
+                .containsEntry("MUSTER_HEAD_NUM", "1").containsEntry("VC_HEAD_NUM", "1")
+                .containsEntry("VC_WORKER_NUM", "2");
     }
 
     @Test

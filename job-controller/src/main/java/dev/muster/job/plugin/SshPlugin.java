@@ -2,10 +2,8 @@ package dev.muster.job.plugin;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.api.batch.v1alpha1.JobDefaults;
-import dev.muster.api.batch.v1alpha1.TaskSpec;
-import dev.muster.rendering.plugin.JobHosts;
 import dev.muster.rendering.plugin.PluginArgs;
+import dev.muster.rendering.plugin.SshConfig;
 import dev.muster.rendering.plugin.SshPodPlugin;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -19,7 +17,7 @@ import java.util.Map;
 /**
  * {@code ssh}'s object: password-less ssh between the job's pods, as MPI launchers need. A Secret
  * {@code <job>-ssh} holds one key pair for the whole job ({@code id_rsa}, {@code id_rsa.pub},
- * {@code authorized_keys}) and an ssh {@code config} naming every pod; how the pods mount it is
+ * {@code authorized_keys}) and the ssh {@link SshConfig} naming every pod; how the pods mount it is
  * {@link SshPodPlugin}'s. The Secret is made once: a restart of the job keeps the key.
  */
 public final class SshPlugin implements JobPlugin {
@@ -34,17 +32,17 @@ public final class SshPlugin implements JobPlugin {
             SshKeyPair keys = args.value(SshPodPlugin.PRIVATE_KEY).isPresent()
                     ? new SshKeyPair(args.value(SshPodPlugin.PRIVATE_KEY).get(), args.value(SshPodPlugin.PUBLIC_KEY).get())
                     : SshKeyPair.generate();
-            return secret(job, keys);
+            return secret(job, keys, SshConfig.text(job, args));
         }, false));
     }
 
-    /** The Secret holding {@code keys} and the ssh config of the job's pods. */
-    static Secret secret(Job job, SshKeyPair keys) {
+    /** The Secret holding {@code keys} and {@code config}, the ssh config of the job's pods. */
+    static Secret secret(Job job, SshKeyPair keys, String config) {
         Map<String, String> data = new LinkedHashMap<>();
         data.put("id_rsa", keys.privateKey());
         data.put("id_rsa.pub", keys.publicKey());
         data.put("authorized_keys", keys.publicKey());
-        data.put("config", config(job));
+        data.put("config", config);
         return new SecretBuilder()
                 .withNewMetadata().withName(SshPodPlugin.secretName(job))
                 .withLabels(Map.of(MusterLabels.JOB_NAME, job.getMetadata().getName())).endMetadata()
@@ -58,19 +56,5 @@ public final class SshPlugin implements JobPlugin {
         data.forEach((key, value) -> encoded.put(key,
                 Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
         return encoded;
-    }
-
-    /** One {@code Host} entry per pod, reached by its host name, without asking to trust its host key. */
-    static String config(Job job) {
-        StringBuilder config = new StringBuilder();
-        for (TaskSpec task : job.getSpec().getTasks()) {
-            for (int i = 0; i < JobDefaults.replicas(task); i++) {
-                config.append("Host ").append(JobDefaults.podName(job.getMetadata().getName(), task.getName(), i)).append('\n')
-                        .append("  HostName ").append(JobHosts.host(job, task.getName(), i)).append('\n')
-                        .append("  StrictHostKeyChecking no\n")
-                        .append("  UserKnownHostsFile /dev/null\n");
-            }
-        }
-        return config.toString();
     }
 }

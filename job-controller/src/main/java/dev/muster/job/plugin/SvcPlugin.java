@@ -20,7 +20,7 @@ import java.util.Map;
 
 /**
  * {@code svc}'s objects: a headless Service named after the job, a ConfigMap {@code <job>-svc} with each
- * task's hosts, and a NetworkPolicy that admits only the job's pods. What the pods get (hostname, subdomain,
+ * task's hosts (as files and as Volcano's variables), and a NetworkPolicy that admits only the job's pods. What the pods get (hostname, subdomain,
  * host lists in the environment, the ConfigMap mounted) is {@link SvcPodPlugin}'s.
  */
 public final class SvcPlugin implements JobPlugin {
@@ -57,12 +57,19 @@ public final class SvcPlugin implements JobPlugin {
         return objects;
     }
 
-    /** The ConfigMap's data: {@code <task>.host}, one host per line, for every task. */
+    /**
+     * The ConfigMap's data: for every task, {@code <task>.host}, one host per line, also under Volcano's name
+     * for it ({@code -} as {@code _}) where that differs, and Volcano's {@code VC_<TASK>_HOSTS} and
+     * {@code VC_<TASK>_NUM}, as in the pods' environment.
+     */
     static Map<String, String> hostFiles(Job job) {
         Map<String, String> data = new LinkedHashMap<>();
         for (TaskSpec task : job.getSpec().getTasks()) {
-            data.put(task.getName() + ".host", String.join("\n", JobHosts.hosts(job, task)));
+            String hosts = String.join("\n", JobHosts.hosts(job, task));
+            data.put(task.getName() + ".host", hosts);
+            data.put(task.getName().replace('-', '_') + ".host", hosts);
         }
+        data.putAll(SvcPodPlugin.hostVariables(job, SvcPodPlugin.VOLCANO_PREFIX));
         return data;
     }
 }

@@ -12,11 +12,19 @@ import java.util.Set;
 /**
  * A plugin's CLI-style arguments, read as Go's flag package reads Volcano's: {@code --name=value},
  * {@code -name=value}, {@code --name value} for an argument that takes a value, and {@code --name} alone
- * for a switch. A pure function of the list in {@code spec.plugins}.
+ * for a switch, whose value may be spelt as Go's {@code strconv.ParseBool} accepts ({@code 1}, {@code t},
+ * {@code TRUE}, ...). A pure function of the list in {@code spec.plugins}.
  *
  * @param values the value of each argument given; a switch given alone maps to {@code "true"}
  */
 public record PluginArgs(Map<String, String> values) {
+    /** The spellings of a bool Go's flag package (strconv.ParseBool) accepts, which Volcano's plugins use. */
+    private static final Map<String, String> GO_BOOLS = Map.ofEntries(
+            Map.entry("true", "true"), Map.entry("True", "true"), Map.entry("TRUE", "true"), Map.entry("t", "true"),
+            Map.entry("T", "true"), Map.entry("1", "true"),
+            Map.entry("false", "false"), Map.entry("False", "false"), Map.entry("FALSE", "false"), Map.entry("f", "false"),
+            Map.entry("F", "false"), Map.entry("0", "false"));
+
     /** No arguments: every plugin's defaults. */
     public static final PluginArgs NONE = new PluginArgs(Map.of());
 
@@ -40,11 +48,12 @@ public record PluginArgs(Map<String, String> values) {
             String name = eq < 0 ? body : body.substring(0, eq);
             String value = eq < 0 ? null : body.substring(eq + 1);
             if (switches.contains(name)) {
-                if (value != null && !value.equals("true") && !value.equals("false")) {
+                String bool = value == null ? "true" : GO_BOOLS.get(value);
+                if (bool == null) {
                     errors.add(new FieldError(path, "argument --" + name + " is a switch; its value must be true or false, was '" + value + "'"));
                     continue;
                 }
-                values.put(name, value == null ? "true" : value);
+                values.put(name, bool);
             } else if (valued.contains(name)) {
                 if (value == null) {
                     if (i + 1 >= args.size() || args.get(i + 1) == null || args.get(i + 1).startsWith("-")) {
@@ -74,6 +83,11 @@ public record PluginArgs(Map<String, String> values) {
     /** Whether the switch was given (and not as {@code =false}). */
     public boolean isSet(String name) {
         return "true".equals(values.get(name));
+    }
+
+    /** The switch's value: {@code fallback} unless given, as a Go bool flag with that default. */
+    public boolean isSet(String name, boolean fallback) {
+        return values.containsKey(name) ? "true".equals(values.get(name)) : fallback;
     }
 
     private static String known(Set<String> switches, Set<String> valued) {

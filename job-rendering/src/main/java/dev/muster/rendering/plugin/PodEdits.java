@@ -52,7 +52,12 @@ public final class PodEdits {
 
     /** Mounts the volume at {@code path} in every container and init container that has nothing there. */
     public static void mount(Pod pod, String volume, String path, boolean readOnly) {
-        VolumeMount mount = new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(readOnly).build();
+        mount(pod, new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(readOnly).build());
+    }
+
+    /** Adds {@code mount} to every container and init container that has nothing at its path. */
+    public static void mount(Pod pod, VolumeMount mount) {
+        String path = mount.getMountPath();
         containers(pod).forEach(c -> {
             List<VolumeMount> mounts = c.getVolumeMounts() == null ? new ArrayList<>() : new ArrayList<>(c.getVolumeMounts());
             if (mounts.stream().noneMatch(m -> path.equals(m.getMountPath()))) {

@@ -4,8 +4,12 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -13,11 +17,26 @@ import java.util.Set;
  * {@code pytorch}: what {@code torch.distributed} reads from the environment. Master and worker pods get
  * {@code MASTER_ADDR} (the first master pod's host), {@code MASTER_PORT}, {@code WORLD_SIZE} (all
  * replicas of both tasks) and {@code RANK} (masters first, then workers by index), and declare the port.
+ * With {@code --wait-master-enabled}, as Volcano's plugin, each worker pod gets a last init container
+ * {@value #WAIT_CONTAINER} that waits, up to {@code --wait-master-timeout} seconds, until the master's port
+ * accepts connections, so that workers do not fail while the master is still starting.
  */
 public final class PyTorchPodPlugin implements PodPlugin {
     /** Plugin name in {@code spec.plugins}. */
     public static final String NAME = "pytorch";
     static final String DEFAULT_PORT = "23456";
+    /** Switch: workers wait for the master's port before they start. */
+    public static final String WAIT_MASTER_ENABLED = "wait-master-enabled";
+    /** Argument: how long a worker waits, in seconds, before its init container fails. */
+    public static final String WAIT_MASTER_TIMEOUT = "wait-master-timeout";
+    /** Argument: the image of the init container; it needs {@code sh}, {@code nc} and {@code date}. */
+    public static final String WAIT_MASTER_IMAGE = "wait-master-image";
+    /** Volcano's default timeout, in seconds. */
+    public static final int DEFAULT_WAIT_MASTER_TIMEOUT = 300;
+    /** Volcano's default image. */
+    public static final String DEFAULT_WAIT_MASTER_IMAGE = "busybox:1.36.1";
+    /** Name of the init container; a template that has one of that name keeps its own, as in Volcano. */
+    public static final String WAIT_CONTAINER = "wait-for-master";
 
     @Override
     public String name() {
@@ -26,7 +45,14 @@ public final class PyTorchPodPlugin implements PodPlugin {
 
     @Override
     public Set<String> valuedArguments() {
-        return MasterWorker.ARGUMENTS;
+        Set<String> arguments = new HashSet<>(MasterWorker.ARGUMENTS);
+        arguments.addAll(Set.of(WAIT_MASTER_TIMEOUT, WAIT_MASTER_IMAGE));
+        return Set.copyOf(arguments);
+    }
+
+    @Override
+    public Set<String> switches() {
+        return Set.of(WAIT_MASTER_ENABLED);
     }
 
     @Override
@@ -37,6 +63,15 @@ public final class PyTorchPodPlugin implements PodPlugin {
     @Override
     public void validate(Job job, PluginArgs args, List<FieldError> errors) {
         MasterWorker.validate(job, NAME, args, false, errors);
+        args.value(WAIT_MASTER_TIMEOUT).ifPresent(value -> {
+            if (!value.matches("[0-9]{1,9}")) {
+                errors.add(new FieldError("spec.plugins." + NAME, "argument --" + WAIT_MASTER_TIMEOUT
+                        + " must be a whole number of seconds, was '" + value + "'"));
+            }
+        });
+        if (args.value(WAIT_MASTER_IMAGE).filter(String::isBlank).isPresent()) {
+            errors.add(new FieldError("spec.plugins." + NAME, "argument --" + WAIT_MASTER_IMAGE + " must name an image"));
+        }
     }
 
     @Override
@@ -53,5 +88,39 @@ public final class PyTorchPodPlugin implements PodPlugin {
         PodEdits.env(pod, "WORLD_SIZE", Integer.toString(masters + workers));
         PodEdits.env(pod, "RANK", Integer.toString(rank));
         PodEdits.port(pod, "pytorchjob-port", roles.port());
+        if (task.getName().equals(roles.worker()) && args.isSet(WAIT_MASTER_ENABLED)) {
+            waitForMaster(pod, JobHosts.host(job, roles.master(), 0), roles.port(),
+                    Integer.parseInt(args.value(WAIT_MASTER_TIMEOUT, Integer.toString(DEFAULT_WAIT_MASTER_TIMEOUT))),
+                    args.value(WAIT_MASTER_IMAGE, DEFAULT_WAIT_MASTER_IMAGE));
+        }
+    }
+
+    private static void waitForMaster(Pod pod, String host, int port, int timeoutSeconds, String image) {
+        List<Container> init = pod.getSpec().getInitContainers() == null ? new ArrayList<>()
+                : new ArrayList<>(pod.getSpec().getInitContainers());
+        if (init.stream().anyMatch(c -> WAIT_CONTAINER.equals(c.getName()))) {
+            return;
+        }
+        init.add(new ContainerBuilder().withName(WAIT_CONTAINER).withImage(image)
+                .withCommand("sh", "-c", waitScript(host, port, timeoutSeconds)).build());
+        pod.getSpec().setInitContainers(init);
+    }
+
+    /**
+     * Polls {@code host:port} every 2 seconds with {@code nc -z} (busybox's and netcat's), or bash's
+     * {@code /dev/tcp} where there is no nc, and gives up with exit 1 after {@code timeoutSeconds}.
+     */
+    static String waitScript(String host, int port, int timeoutSeconds) {
+        String target = host + ":" + port;
+        return "echo \"waiting up to " + timeoutSeconds + "s for the master at " + target + "\"\n"
+                + "deadline=$(( $(date +%s) + " + timeoutSeconds + " ))\n"
+                + "until { nc -z -w 2 " + host + " " + port + " || echo > /dev/tcp/" + host + "/" + port + "; } 2>/dev/null; do\n"
+                + "  if [ \"$(date +%s)\" -ge \"$deadline\" ]; then\n"
+                + "    echo \"the master at " + target + " did not accept connections within " + timeoutSeconds + "s\" >&2\n"
+                + "    exit 1\n"
+                + "  fi\n"
+                + "  sleep 2\n"
+                + "done\n"
+                + "echo \"the master at " + target + " accepts connections\"\n";
     }
 }
