@@ -69,7 +69,7 @@ final class JobCache {
      * Reads plugin objects from these informers from now on.
      *
      * @param informers informers of the kinds plugins create ({@link JobPlugins#OBJECT_TYPES}), selected by the
-     *                  job-name label so that the cache holds jobs' objects only, not every Secret; empty while
+     *                  job-name label so that the cache holds jobs' objects only; empty while
      *                  the controller is stopped
      */
     void usePluginObjects(Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> informers) {
@@ -155,8 +155,14 @@ final class JobCache {
                 && !plugins.isEmpty() && plugins.values().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
-    /** The cached object of that kind and name in the job's namespace (of a labelled kind, if labelled). */
+    /**
+     * The cached object of that kind and name in the job's namespace (of a labelled kind, if labelled); empty
+     * for a kind the controller does not read ({@link JobPlugins#CREATED_UNREAD}).
+     */
     Optional<HasMetadata> pluginObject(Job job, PluginObject object) {
+        if (JobPlugins.CREATED_UNREAD.contains(object.type())) {
+            return Optional.empty();
+        }
         return Optional.ofNullable(informer(object.type()).getStore().getByKey(
                 new ObjectKey(job.getMetadata().getNamespace(), object.name()).toString()));
     }

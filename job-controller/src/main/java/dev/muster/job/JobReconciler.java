@@ -71,9 +71,9 @@ final class JobReconciler implements Reconciler {
         }
         Optional<Job> found = cache.job(key);
         if (found.isEmpty() || found.get().getMetadata().getDeletionTimestamp() != null) {
-            // Children carry an ownerReference to the job; garbage collection removes them.
+            // Children carry an ownerReference to the job; garbage collection removes them, in the foreground, in
+            // the background or (propagationPolicy Orphan) not at all, as whoever deleted the job asked.
             log.debug("job {}: gone or being deleted", key);
-            found.ifPresent(job -> children.deletePluginObjects(job, object -> cache.pluginObject(job, object)));
             deleted.forget(key);
             recorder.forget(key);
             return ReconcileResult.done();

@@ -47,9 +47,4 @@ public interface JobPlugin {
      */
     default void onPodCreate(Job job, PluginArgs args, TaskSpec task, int index, Pod pod) {
     }
-
-    /** The objects to delete with the job: those {@link #onJobCreate} made, unless a plugin says otherwise. */
-    default List<PluginObject> onJobDelete(Job job, PluginArgs args) {
-        return onJobCreate(job, args);
-    }
 }

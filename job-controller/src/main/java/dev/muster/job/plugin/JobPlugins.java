@@ -30,12 +30,19 @@ public final class JobPlugins {
             new MpiPlugin(), new PyTorchPlugin(), new TensorFlowPlugin()), List.of(new VolumesPlugin()));
 
     /**
-     * Every kind of object a plugin may create. The job controller watches these, selected by the job-name
-     * label, to recreate one deleted while its job runs (claims whole, since a job may name one it did not
-     * make); its RBAC grants exactly these.
+     * The kinds of object a plugin may create that the job controller watches, selected by the job-name label,
+     * to recreate one deleted while its job runs (claims whole, since a job may name one it did not make).
      */
     public static final List<Class<? extends HasMetadata>> OBJECT_TYPES =
-            List.of(Service.class, ConfigMap.class, Secret.class, NetworkPolicy.class, PersistentVolumeClaim.class);
+            List.of(Service.class, ConfigMap.class, NetworkPolicy.class, PersistentVolumeClaim.class);
+
+    /**
+     * The kinds a plugin may create that the job controller never reads: Secrets (the ssh key), so that the
+     * manager needs no right to read any Secret of the cluster. Such an object is created before a job's pods
+     * are (a 409 AlreadyExists means it is there), never compared or updated, and deleted with its Job by the
+     * garbage collector through its ownerReference.
+     */
+    public static final List<Class<? extends HasMetadata>> CREATED_UNREAD = List.of(Secret.class);
 
     private final Map<String, JobPlugin> byName = new LinkedHashMap<>();
     private final List<JobPlugin> always;
@@ -99,13 +106,6 @@ public final class JobPlugins {
     public List<PluginObject> onJobCreate(Job job) {
         List<PluginObject> objects = new ArrayList<>();
         active(job).forEach((plugin, args) -> objects.addAll(plugin.onJobCreate(job, args)));
-        return objects;
-    }
-
-    /** Every object to delete with the job. */
-    public List<PluginObject> onJobDelete(Job job) {
-        List<PluginObject> objects = new ArrayList<>();
-        active(job).forEach((plugin, args) -> objects.addAll(plugin.onJobDelete(job, args)));
         return objects;
     }
 
