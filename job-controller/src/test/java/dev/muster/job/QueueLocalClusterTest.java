@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
@@ -129,7 +130,7 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         assertThat(podNames("plain-late")).containsExactly("plain-late-worker-0");
     }
     @Test
-    void aJobInAQueueItsNamespaceMayNotUseWaitsQueueForbiddenAndStartsOnceTheNamespaceIsLabelled() {
+    void aJobInAQueueItsNamespaceMayNotUseWaitsQueueForbiddenAndStartsOnceTheNamespaceOrTheSelectorChanges() {
         String namespace = client.getNamespace();
         Queue gpu = queue("gpu", null);
         gpu.getSpec().setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels("team", "vision").build());
@@ -150,6 +151,20 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
 
         await().atMost(TIMEOUT).until(() -> status("intruder"), in(Running));
         assertThat(podGroup("intruder")).map(g -> g.getSpec().getQueue()).contains("gpu");
+
+        // The other way in: the queue's selector changes to select the namespace.
+        Queue audio = queue("audio", null);
+        audio.getSpec().setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels("team", "audio").build());
+        client.resource(audio).create();
+        create(inQueue("guest", "audio"));
+        await().atMost(TIMEOUT).until(() -> status("guest"), s -> s != null && QueueAccess.FORBIDDEN.equals(s.getState().getReason()));
+        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+            Queue current = client.resources(Queue.class).withName("audio").get();
+            current.getSpec().getNamespaceSelector().setMatchLabels(Map.of("team", "vision"));
+            client.resource(current).update();
+            return true;
+        });
+        await().atMost(TIMEOUT).until(() -> status("guest"), in(Running));
     }
 
     @Test
