@@ -328,7 +328,8 @@ final class SchedulerCache {
             PendingGang pendingGang = new PendingGang(gang, pending, members, byTask, null, expected);
             Optional<QueueRefusal> refusal = QueueAccess.refusal(gang.queue(), queueSpecs, key.namespace(),
                     snapshot.namespaceLabels().getOrDefault(key.namespace(), Map.of()));
-            if (refusal.isPresent()) {
+            // A Closed queue's gang stays in its queue, pending there, and the planner holds it (QueueClosed).
+            if (refusal.isPresent() && !refusal.get().keepsPlace()) {
                 refused.add(new QueueHold(gang, pending, QueueHold.Reason.of(refusal.get().reason()), refusal.get().message()));
             } else {
                 gangs.add(pendingGang);

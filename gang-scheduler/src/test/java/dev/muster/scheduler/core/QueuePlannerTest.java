@@ -25,7 +25,7 @@ class QueuePlannerTest {
                 queues, T0);
     }
 
-    /** The scheduler holds these with QueueAccess before the plan; the planner, called directly, never guesses. */
+    /** The scheduler holds most of these with QueueAccess before the plan; the planner, called directly, never guesses. */
     @Test
     void aGangWhoseQueueIsNotAnOpenLeafIsReturnedUntried() {
         List<QueueInfo> queues = List.of(queue("org", null, 1, 0, null), queue("team", "org", 1, 0, null),
@@ -36,10 +36,10 @@ class QueuePlannerTest {
 
         assertThat(plan.holds()).extracting(hold -> hold.gang().key().name() + " " + hold.reason().reason() + ": "
                 + hold.message()).containsExactlyInAnyOrder(
-                "g1 QueueNotFound: queue org is not an open leaf of the queue tree",
-                "g2 QueueNotFound: queue orphan is not an open leaf of the queue tree",
-                "g3 QueueNotFound: queue nope is not an open leaf of the queue tree",
-                "g4 QueueClosed: queue shut is not an open leaf of the queue tree");
+                "g1 QueueNotFound: queue org is not a leaf of the queue tree",
+                "g2 QueueNotFound: queue orphan is not a leaf of the queue tree",
+                "g3 QueueNotFound: queue nope is not a leaf of the queue tree",
+                "g4 QueueClosed: queue shut is Closed: its running jobs go on, new ones wait until it is Open");
         assertThat(plan.placements()).singleElement().satisfies(r -> {
             assertThat(r.gang().key().name()).isEqualTo("g5");
             assertThat(r.placed()).isTrue();

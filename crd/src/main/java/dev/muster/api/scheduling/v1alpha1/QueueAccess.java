@@ -80,10 +80,17 @@ public final class QueueAccess {
                     + ": the queue's spec.namespaceSelector does not select it; it waits until it does"));
         }
         if (!QueueDefaults.open(spec)) {
-            return Optional.of(new QueueRefusal(CLOSED, "queue " + name
-                    + " is Closed: its running jobs go on, new ones wait until it is Open"));
+            return Optional.of(new QueueRefusal(CLOSED, closedMessage(name)));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The message of {@value #CLOSED}; the scheduler's planner, which keeps a Closed queue's gangs in the queue
+     * (they keep their place, see {@link QueueRefusal#keepsPlace()}), holds them with it too.
+     */
+    public static String closedMessage(String queue) {
+        return "queue " + queue + " is Closed: its running jobs go on, new ones wait until it is Open";
     }
 
     /** Why an existing queue is not in the tree: a missing ancestor or a cycle of parents. */
