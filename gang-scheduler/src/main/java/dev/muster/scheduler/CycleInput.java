@@ -5,6 +5,7 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 
 import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.QueueHold;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.RunningGang;
 
@@ -19,7 +20,10 @@ import java.util.Map;
  * @param missing  pending pods whose PodGroup does not exist, by group; not tried
  * @param running  gangs of PodGroups with pods bound, by key
  * @param queues   every queue, the default one included
+ * @param refused  gangs their queue does not take ({@code QueueAccess}, the Job controller's rule too), but
+ *                 those of a Closed queue, which stay in {@code gangs} and which the planner holds: not tried,
+ *                 not counted in any queue's demand, so they can trigger no reclaim
  */
 record CycleInput(ClusterSnapshot snapshot, List<PendingGang> gangs, List<MissingPodGroup> missing,
-                  Map<GroupKey, RunningGang> running, List<QueueInfo> queues) {
+                  Map<GroupKey, RunningGang> running, List<QueueInfo> queues, List<QueueHold> refused) {
 }

@@ -5,6 +5,10 @@ import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
+import dev.muster.api.scheduling.v1alpha1.QueueRefusal;
+import dev.muster.api.scheduling.v1alpha1.QueueSpec;
+import dev.muster.scheduler.core.ClusterSnapshot;
 import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
@@ -13,6 +17,7 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.QueueHold;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.RunningGang;
 import dev.muster.scheduler.core.VolumeCatalog;
@@ -26,6 +31,7 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import dev.muster.support.admission.JobAdmissionRule;
 
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +39,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -69,6 +76,8 @@ final class SchedulerCache {
     private final PriorityClasses priorityClasses = new PriorityClasses();
     /** The Queues by name, as the placement core sees them. */
     private final Map<String, QueueInfo> queues = new TreeMap<>();
+    /** The Queues' specs by name, as {@link QueueAccess} reads them (the tree and each namespaceSelector). */
+    private final Map<String, QueueSpec> queueSpecs = new HashMap<>();
     private final VolumeCatalog volumes = new VolumeCatalog();
     private final JobAdmissionRule jobAdmission;
 
@@ -243,11 +252,16 @@ final class SchedulerCache {
     /** @return whether the queue changed while gangs wait, which can reorder, hold or release them */
     synchronized boolean putQueue(Queue queue) {
         QueueInfo now = KubeObjects.queueInfo(queue);
-        return !now.equals(queues.put(now.name(), now)) && anyWaiting();
+        QueueSpec before = queueSpecs.put(now.name(), queue.getSpec());
+        // The selector is not in QueueInfo; QueueSpec has no equals, so specs compare as JSON, as stored.
+        boolean selectorChanged = before == null || !Serialization.jsonMapper().valueToTree(before.getNamespaceSelector())
+                .equals(Serialization.jsonMapper().valueToTree(queue.getSpec().getNamespaceSelector()));
+        return (!now.equals(queues.put(now.name(), now)) || selectorChanged) && anyWaiting();
     }
 
     /** @return whether gangs wait, which may now be held or reordered */
     synchronized boolean removeQueue(Queue queue) {
+        queueSpecs.remove(queue.getMetadata().getName());
         return queues.remove(queue.getMetadata().getName()) != null && anyWaiting();
     }
 
@@ -278,7 +292,9 @@ final class SchedulerCache {
      * its Queue object exists, since gangs that name no queue are in it from the start.
      */
     synchronized CycleInput beginCycle() {
+        ClusterSnapshot snapshot = cluster.snapshot();
         List<PendingGang> gangs = new ArrayList<>();
+        List<QueueHold> refused = new ArrayList<>();
         List<MissingPodGroup> missing = new ArrayList<>();
         // Only gangs with pods pending or pods still to come: groups of finished and running jobs stay in the
         // cache for their counts, and a cycle must not cost more as they pile up.
@@ -310,9 +326,17 @@ final class SchedulerCache {
             Map<String, Integer> byTask = new HashMap<>(bound.byTask());
             group.succeeded.forEach((task, n) -> byTask.merge(task, n, Integer::sum));
             int members = bound.total() + group.succeeded.values().stream().mapToInt(Integer::intValue).sum();
-            gangs.add(new PendingGang(gang, pending, members, byTask, null, expected));
+            PendingGang pendingGang = new PendingGang(gang, pending, members, byTask, null, expected);
+            Optional<QueueRefusal> refusal = QueueAccess.refusal(gang.queue(), queueSpecs, key.namespace(),
+                    snapshot.namespaceLabels().getOrDefault(key.namespace(), Map.of()));
+            // A Closed queue's gang stays in its queue, pending there, and the planner holds it (QueueClosed).
+            if (refusal.isPresent() && !refusal.get().keepsPlace()) {
+                refused.add(new QueueHold(gang, pending, QueueHold.Reason.of(refusal.get().reason()), refusal.get().message()));
+            } else {
+                gangs.add(pendingGang);
+            }
         }
-        return new CycleInput(cluster.snapshot(), gangs, missing, runningGangs(), queueInfos());
+        return new CycleInput(snapshot, gangs, missing, runningGangs(), queueInfos(), refused);
     }
 
     /**

@@ -87,7 +87,11 @@ final class SchedulingCycle implements Runnable {
     private void runSynced() {
         CycleInput input = cache.beginCycle();
         Instant now = clock.instant();
-        CyclePlan plan = planner.plan(input.snapshot(), input.gangs(), input.running(), input.queues(), now);
+        CyclePlan planned = planner.plan(input.snapshot(), input.gangs(), input.running(), input.queues(), now);
+        List<QueueHold> holds = new ArrayList<>(input.refused());
+        holds.addAll(planned.holds());
+        CyclePlan plan = new CyclePlan(planned.placements(), planned.evictions(), holds, planned.standings(),
+                planned.reclaims());
         List<GangPlacement> results = new ArrayList<>();
         for (GangPlacement result : plan.placements()) {
             results.add(result.notingNotEvaluated());

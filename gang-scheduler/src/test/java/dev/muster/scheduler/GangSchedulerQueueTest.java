@@ -4,6 +4,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.scheduling.v1alpha1.QueueCondition;
 import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.api.scheduling.v1alpha1.QueueStatus;
@@ -11,6 +12,8 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -131,10 +134,36 @@ class GangSchedulerQueueTest {
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(scheduler.queue()).anySatisfy(gang -> {
             assertThat(gang.name()).isEqualTo("lost");
-            assertThat(gang.state()).isEqualTo("QueueNotFound");
+            assertThat(gang.state()).isEqualTo(QueueAccess.NOT_FOUND);
             assertThat(gang.message()).contains("nowhere");
         }));
         assertThat(pods("lost")).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull());
+    }
+
+    /**
+     * A PodGroup made by hand, naming a queue whose namespaceSelector does not select its namespace, is held by
+     * the same rule (QueueAccess) as a Job: not admitted, not bound, and released once the namespace is labelled.
+     */
+    @Test
+    void aHandMadeGangOfAQueueItsNamespaceMayNotUseIsHeldUntilTheNamespaceIsSelected() {
+        Queue gpu = new Queue();
+        gpu.getMetadata().setName("gpu");
+        gpu.getSpec().setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels("team", "vision").build());
+        client.resources(Queue.class).resource(gpu).create();
+        createGang("sneaky", "gpu");
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(scheduler.queue()).anySatisfy(gang -> {
+            assertThat(gang.name()).isEqualTo("sneaky");
+            assertThat(gang.state()).isEqualTo(QueueAccess.FORBIDDEN);
+            assertThat(gang.message()).isEqualTo("namespace " + NS + " may not use queue gpu: the queue's "
+                    + "spec.namespaceSelector does not select it; it waits until it does");
+        }));
+        assertThat(pods("sneaky")).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull());
+
+        client.namespaces().withName(NS).edit(ns -> new NamespaceBuilder(ns).editMetadata()
+                .addToLabels("team", "vision").endMetadata().build());
+
+        await().atMost(PATIENCE).until(() -> running("sneaky") == 4);
     }
 
     private void createQueue(String name) {

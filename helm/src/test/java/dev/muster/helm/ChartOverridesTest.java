@@ -65,7 +65,7 @@ class ChartOverridesTest {
         assertThat(role.getMetadata().getNamespace()).isEqualTo("kube-system");
         assertThat(ChartDefaultsTest.describe(role.getRules())).containsExactlyInAnyOrder(
                 "coordination.k8s.io leases: create",
-                "coordination.k8s.io leases [batch-leader]: get patch update");
+                "coordination.k8s.io leases [batch-leader]: get patch");
         RoleBinding binding = rendered.one(RoleBinding.class);
         assertThat(binding.getMetadata().getNamespace()).isEqualTo("kube-system");
         assertThat(binding.getSubjects().get(0).getNamespace()).isEqualTo(ChartRenderer.NAMESPACE);

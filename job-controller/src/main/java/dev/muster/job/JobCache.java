@@ -6,17 +6,22 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
+import dev.muster.api.scheduling.v1alpha1.QueueSpec;
 import dev.muster.support.controller.Attachments;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.job.plugin.PluginObject;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,15 +42,20 @@ final class JobCache {
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<PodGroup> podGroups;
     private final SharedIndexInformer<Queue> queues;
+    private final SharedIndexInformer<Namespace> namespaces;
     /** Empty while the controller is stopped: the informers of plugin objects are the controller's own. */
     private volatile Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = Map.of();
 
-    /** Reads Jobs, Pods, PodGroups and Queues from the shared informers; {@link #addIndexes()} adds what it reads by. */
+    /**
+     * Reads Jobs, Pods, PodGroups, Queues and Namespaces (whose labels a queue's namespaceSelector selects) from the
+     * shared informers; {@link #addIndexes()} adds what it reads by.
+     */
     JobCache(SharedInformers informers) {
         this.jobs = informers.informer(Job.class);
         this.pods = informers.informer(Pod.class);
         this.podGroups = informers.informer(PodGroup.class);
         this.queues = informers.informer(Queue.class);
+        this.namespaces = informers.informer(Namespace.class);
     }
 
     /** Adds the indexes it reads by to the shared informers, unless they have them. */
@@ -59,7 +69,7 @@ final class JobCache {
      * Reads plugin objects from these informers from now on.
      *
      * @param informers informers of the kinds plugins create ({@link JobPlugins#OBJECT_TYPES}), selected by the
-     *                  job-name label so that the cache holds jobs' objects only, not every Secret; empty while
+     *                  job-name label so that the cache holds jobs' objects only; empty while
      *                  the controller is stopped
      */
     void usePluginObjects(Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> informers) {
@@ -89,14 +99,38 @@ final class JobCache {
         return queues;
     }
 
-    /** The queue the job is in ({@link QueueGate#queueOf}), if it exists. */
-    Optional<Queue> queueOf(Job job) {
-        return Optional.ofNullable(queues.getStore().getByKey(QueueGate.queueOf(job)));
+    SharedIndexInformer<Namespace> namespaces() {
+        return namespaces;
     }
 
-    /** The jobs in the queue. */
-    List<ObjectKey> jobsIn(Queue queue) {
-        return jobs.getIndexer().byIndex(JOBS_BY_QUEUE, queue.getMetadata().getName()).stream().map(ObjectKey::of).toList();
+    /** Every queue's spec by name, as {@link QueueAccess} reads the queue tree. */
+    Map<String, QueueSpec> queueSpecs() {
+        Map<String, QueueSpec> specs = new HashMap<>();
+        queues.getStore().list().forEach(queue -> specs.put(queue.getMetadata().getName(), queue.getSpec()));
+        return specs;
+    }
+
+    /** The labels of the namespace; empty when it is not cached (yet). */
+    Map<String, String> namespaceLabels(String namespace) {
+        Namespace cached = namespaces.getStore().getByKey(namespace);
+        return cached == null || cached.getMetadata().getLabels() == null ? Map.of() : cached.getMetadata().getLabels();
+    }
+
+    /** The jobs in the named queue. */
+    List<ObjectKey> jobsIn(String queue) {
+        return queue == null ? List.of()
+                : jobs.getIndexer().byIndex(JOBS_BY_QUEUE, queue).stream().map(ObjectKey::of).toList();
+    }
+
+    /** The jobs of the namespace. */
+    List<ObjectKey> jobsOf(String namespace) {
+        return jobs.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream().map(ObjectKey::of).toList();
+    }
+
+    /** The jobs a queue refuses as their status says ({@link QueueAccess#REASONS}), which a queue change may release. */
+    List<ObjectKey> jobsHeldByQueues() {
+        return jobs.getStore().list().stream().filter(job -> job.getStatus() != null && job.getStatus().getState() != null
+                && QueueAccess.REASONS.contains(job.getStatus().getState().getReason())).map(ObjectKey::of).toList();
     }
 
     private static List<String> namedClaims(Job job) {
@@ -117,12 +151,18 @@ final class JobCache {
     /** Whether every kind has been listed, so that absence in the cache means absence. */
     boolean hasSynced() {
         var plugins = pluginObjects;
-        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced() && queues.hasSynced()
+        return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced() && queues.hasSynced() && namespaces.hasSynced()
                 && !plugins.isEmpty() && plugins.values().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
-    /** The cached object of that kind and name in the job's namespace (of a labelled kind, if labelled). */
+    /**
+     * The cached object of that kind and name in the job's namespace (of a labelled kind, if labelled); empty
+     * for a kind the controller does not read ({@link JobPlugins#CREATED_UNREAD}).
+     */
     Optional<HasMetadata> pluginObject(Job job, PluginObject object) {
+        if (JobPlugins.CREATED_UNREAD.contains(object.type())) {
+            return Optional.empty();
+        }
         return Optional.ofNullable(informer(object.type()).getStore().getByKey(
                 new ObjectKey(job.getMetadata().getNamespace(), object.name()).toString()));
     }

@@ -4,6 +4,8 @@ import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.QueueDefaults;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.support.controller.Attachments;
 import dev.muster.support.controller.Controller;
@@ -23,9 +25,12 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -123,24 +128,56 @@ public final class JobController extends ManagedController {
         ResourceEventHandler<HasMetadata> pluginObjectHandler = workers.enqueueing(object -> JobOwnership.controllingJob(object)
                 .map(job -> new ObjectKey(object.getMetadata().getNamespace(), job)));
         pluginObjects.values().forEach(informer -> addHandler(attachments, informer, pluginObjectHandler));
-        // A queue that appears, opens or closes, or goes wakes the jobs in it; its status, which the scheduler
-        // rewrites every cycle it changes, concerns no job.
+        // A queue that appears, changes its spec (state, parent, namespaceSelector) or goes can change whether
+        // QueueAccess takes a job: those in it, in its old and new parent (which gains or loses a child), and
+        // those a queue holds now (a missing ancestor, a cycle). Its status, which the scheduler rewrites every
+        // cycle it changes, concerns no job.
         attachments.handler(cache.queues(), new ResourceEventHandler<>() {
             @Override
             public void onAdd(Queue queue) {
-                cache.jobsIn(queue).forEach(workers::enqueue);
+                wake(queue, null);
             }
 
             @Override
             public void onUpdate(Queue before, Queue queue) {
-                if (QueueDefaults.open(before.getSpec()) != QueueDefaults.open(queue.getSpec())) {
-                    cache.jobsIn(queue).forEach(workers::enqueue);
+                // QueueSpec has no equals: compared as JSON, as it is stored.
+                if (!Serialization.jsonMapper().valueToTree(before.getSpec()).equals(
+                        Serialization.jsonMapper().valueToTree(queue.getSpec()))) {
+                    wake(queue, before);
                 }
             }
 
             @Override
             public void onDelete(Queue queue, boolean unknownFinalState) {
-                cache.jobsIn(queue).forEach(workers::enqueue);
+                wake(queue, null);
+            }
+
+            private void wake(Queue queue, Queue before) {
+                Set<ObjectKey> jobs = new LinkedHashSet<>(cache.jobsIn(queue.getMetadata().getName()));
+                jobs.addAll(cache.jobsIn(QueueDefaults.parent(queue.getSpec())));
+                if (before != null) {
+                    jobs.addAll(cache.jobsIn(QueueDefaults.parent(before.getSpec())));
+                }
+                jobs.addAll(cache.jobsHeldByQueues());
+                jobs.forEach(workers::enqueue);
+            }
+        });
+        // A namespace whose labels change may now be selected, or no longer, by a queue's namespaceSelector.
+        attachments.handler(cache.namespaces(), new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Namespace namespace) {
+                cache.jobsOf(namespace.getMetadata().getName()).forEach(workers::enqueue);
+            }
+
+            @Override
+            public void onUpdate(Namespace before, Namespace namespace) {
+                if (!Objects.equals(before.getMetadata().getLabels(), namespace.getMetadata().getLabels())) {
+                    cache.jobsOf(namespace.getMetadata().getName()).forEach(workers::enqueue);
+                }
+            }
+
+            @Override
+            public void onDelete(Namespace namespace, boolean unknownFinalState) {
             }
         });
         // A claim that appears wakes the jobs whose pods wait for it.

@@ -18,8 +18,8 @@ import java.util.Set;
  * @param openTasks    tasks whose pods may exist now ({@code dependsOn} met); the gang counts only these
  * @param wakeAt       when to look at the job again even if nothing changes (a policy timeout, the TTL)
  * @param expired      whether {@code ttlSecondsAfterFinished} has run out, so the job itself is deleted
- * @param queueHold    why the job's queue keeps a job that has not started from starting ({@code QueueNotFound},
- *                     {@code QueueClosed}), if it does: no pod is created
+ * @param queueHold    why the job's queue keeps a job that has not started from starting ({@code QueueAccess}),
+ *                     if it does: no pod is created
  */
 public record JobDecision(JobStatus status, Optional<PhaseTransition> transition, List<Pod> podsToDelete,
                           Set<String> openTasks, Optional<Instant> wakeAt, boolean expired, Optional<Verdict> queueHold) {

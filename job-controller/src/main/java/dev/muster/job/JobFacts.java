@@ -31,10 +31,6 @@ public record JobFacts(Optional<Verdict> fatal, Optional<Verdict> minAvailableRe
     public static final String MAX_RUNTIME_EXCEEDED = "MaxRuntimeExceeded";
     /** The scheduler evicted the job's whole running gang; it waits, Pending, to be admitted again. */
     public static final String PREEMPTED = "Preempted";
-    /** A Pending job that has not started names a queue that does not exist; it waits for it. */
-    public static final String QUEUE_NOT_FOUND = "QueueNotFound";
-    /** A Pending job that has not started is in a Closed queue; it waits until the queue is Open. */
-    public static final String QUEUE_CLOSED = "QueueClosed";
 
     /** No facts at all. */
     public static final JobFacts NONE = new JobFacts(Optional.empty(), Optional.empty(), Optional.empty(),

@@ -1,6 +1,7 @@
 package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -70,9 +71,9 @@ final class JobReconciler implements Reconciler {
         }
         Optional<Job> found = cache.job(key);
         if (found.isEmpty() || found.get().getMetadata().getDeletionTimestamp() != null) {
-            // Children carry an ownerReference to the job; garbage collection removes them.
+            // Children carry an ownerReference to the job; garbage collection removes them, in the foreground, in
+            // the background or (propagationPolicy Orphan) not at all, as whoever deleted the job asked.
             log.debug("job {}: gone or being deleted", key);
-            found.ifPresent(job -> children.deletePluginObjects(job, object -> cache.pluginObject(job, object)));
             deleted.forget(key);
             recorder.forget(key);
             return ReconcileResult.done();
@@ -83,7 +84,7 @@ final class JobReconciler implements Reconciler {
         Optional<PodGroup> group = cache.podGroupOf(job);
         Admission admission = gate.check(job, group);
         List<String> missingClaims = VolumesPlugin.missingClaims(job, claim -> cache.claimExists(job, claim));
-        Optional<Verdict> queueHold = QueueGate.hold(job, cache.queueOf(job));
+        Optional<Verdict> queueHold = QueueGate.hold(job, cache.queueSpecs(), cache.namespaceLabels(job.getMetadata().getNamespace()));
         JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
                 missingClaims, queueHold, now);
         if (decision.expired()) {
@@ -124,10 +125,11 @@ final class JobReconciler implements Reconciler {
         if (decision.runsPods()) {
             // Before any pod: a pod's first lookup of its peers must find the Service and the host lists.
             children.ensurePluginObjects(job, object -> cache.pluginObject(job, object));
-            // Without its claims or its queue no pod could start: a new gang is not even proposed, so it holds no
-            // room. A gang whose queue is Closed is proposed, so that it keeps its place for when the queue opens.
-            boolean queueMissing = decision.queueHold().filter(h -> JobFacts.QUEUE_NOT_FOUND.equals(h.reason())).isPresent();
-            if (missingClaims.isEmpty() && !queueMissing || group.isPresent()) {
+            // Without its claims, or refused by its queue, no pod could start: a new gang is not even proposed, so
+            // it holds no room. A gang whose queue is Closed is proposed, so that it keeps its place for when the
+            // queue opens (QueueRefusal.keepsPlace).
+            boolean queueRefuses = decision.queueHold().filter(h -> !QueueAccess.CLOSED.equals(h.reason())).isPresent();
+            if (missingClaims.isEmpty() && !queueRefuses || group.isPresent()) {
                 children.ensurePodGroup(job, decision.openTasks(), group);
             }
             // A gang preempted just now waits for the scheduler to admit it again, as the next decisions will
@@ -207,7 +209,7 @@ final class JobReconciler implements Reconciler {
 
     /**
      * What the log should say about the job's queue in this decision, ending in "; ", or nothing: that the
-     * queue now holds the job (QueueNotFound, QueueClosed), or that it no longer does.
+     * queue now holds the job (QueueAccess's reasons), or that it no longer does.
      */
     private static String queueNote(Job job, JobDecision decision, boolean written) {
         String before = job.getStatus() == null || job.getStatus().getState() == null ? null

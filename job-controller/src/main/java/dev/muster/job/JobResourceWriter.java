@@ -90,6 +90,7 @@ final class JobResourceWriter {
         if (!cacheConfirmed.getAsBoolean()) {
             return OptionalInt.empty();
         }
+        createUnreadPluginObjects(job);
         AtomicInteger created = new AtomicInteger();
         try {
             SlowStartBatch.run(missing, apiCalls, pod -> {
@@ -124,19 +125,12 @@ final class JobResourceWriter {
     void ensurePluginObjects(Job job, Function<PluginObject, Optional<HasMetadata>> cached) {
         String namespace = job.getMetadata().getNamespace();
         for (PluginObject object : JobPlugins.BUILT_IN.onJobCreate(job)) {
+            if (JobPlugins.CREATED_UNREAD.contains(object.type())) {
+                continue;
+            }
             HasMetadata existing = cached.apply(object).orElse(null);
             if (existing == null) {
-                HasMetadata desired = object.build().get();
-                desired.getMetadata().setNamespace(namespace);
-                desired.getMetadata().setOwnerReferences(List.of(JobOwnership.ownerReference(job)));
-                // The label selects the object into the controller's cache.
-                Map<String, String> labels = new LinkedHashMap<>(desired.getMetadata().getLabels() == null
-                        ? Map.of() : desired.getMetadata().getLabels());
-                labels.put(MusterLabels.JOB_NAME, job.getMetadata().getName());
-                desired.getMetadata().setLabels(labels);
-                if (createIfAbsent(desired)) {
-                    log.info("job {}/{}: created {}", namespace, job.getMetadata().getName(), object.reference());
-                }
+                create(job, object);
             } else if (!JobOwnership.isControlledBy(existing, job)) {
                 log.debug("job {}/{}: {} exists and is not controlled by the job; leaving it alone",
                         namespace, job.getMetadata().getName(), object.reference());
@@ -152,13 +146,31 @@ final class JobResourceWriter {
     }
 
     /**
-     * Deletes what the job's plugins made, for a job being deleted in the foreground; otherwise the
-     * ownerReferences let the garbage collector do it. Objects the job does not control are kept.
+     * Creates the plugin objects the controller does not read ({@link JobPlugins#CREATED_UNREAD}, the ssh key
+     * Secret), before the pods that mount them: one that exists (409) is left as it is, and one deleted while
+     * its job runs is made again before the pods that replace those it served.
      */
-    void deletePluginObjects(Job job, Function<PluginObject, Optional<HasMetadata>> cached) {
-        for (PluginObject object : JobPlugins.BUILT_IN.onJobDelete(job)) {
-            cached.apply(object).filter(existing -> JobOwnership.isControlledBy(existing, job))
-                    .ifPresent(existing -> client.resource(existing).delete());
+    private void createUnreadPluginObjects(Job job) {
+        for (PluginObject object : JobPlugins.BUILT_IN.onJobCreate(job)) {
+            if (JobPlugins.CREATED_UNREAD.contains(object.type())) {
+                create(job, object);
+            }
+        }
+    }
+
+    /** Creates the object as one of the job's controlled children, labelled with its name; a 409 is success. */
+    private void create(Job job, PluginObject object) {
+        HasMetadata desired = object.build().get();
+        desired.getMetadata().setNamespace(job.getMetadata().getNamespace());
+        desired.getMetadata().setOwnerReferences(List.of(JobOwnership.ownerReference(job)));
+        // The label selects the object into the controller's cache.
+        Map<String, String> labels = new LinkedHashMap<>(desired.getMetadata().getLabels() == null
+                ? Map.of() : desired.getMetadata().getLabels());
+        labels.put(MusterLabels.JOB_NAME, job.getMetadata().getName());
+        desired.getMetadata().setLabels(labels);
+        if (createIfAbsent(desired)) {
+            log.info("job {}/{}: created {}", job.getMetadata().getNamespace(), job.getMetadata().getName(),
+                    object.reference());
         }
     }
 

@@ -8,6 +8,7 @@ import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.rendering.JobPodRenderer;
+import dev.muster.rendering.plugin.SshKeyFormats;
 import dev.muster.api.batch.v1alpha1.VolumeSpec;
 import dev.muster.job.plugin.PluginObject;
 import dev.muster.job.plugin.SshKeyPair;
@@ -33,9 +34,13 @@ import org.bouncycastle.crypto.util.OpenSSHPublicKeyUtil;
 import org.bouncycastle.util.io.pem.PemReader;
 import org.bouncycastle.asn1.pkcs.RSAPrivateKey;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -244,7 +249,7 @@ class JobPluginsTest {
         Job job = withPlugins(TestJobs.job("wb", task("master", 1, null), task("worker", 1, null)), Map.of("pytorch",
                 List.of("--wait-master-enabled=yes", "--wait-master-timeout=soon", "--wait-master-image=")));
         assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
-                "spec.plugins.pytorch: argument --wait-master-enabled is a switch; its value must be true or false, was 'yes'",
+                "spec.plugins.pytorch: argument --wait-master-enabled is a switch; its value must be true or false",
                 "spec.plugins.pytorch: argument --wait-master-timeout must be a whole number of seconds, was 'soon'",
                 "spec.plugins.pytorch: argument --wait-master-image must name an image");
     }
@@ -301,10 +306,15 @@ class JobPluginsTest {
 
     @Test
     void sshTakesAGivenKeyPairAndPath() {
+        SshKeyPair pair = SshKeyPair.generate();
+        // As Go's flag package reads it, a valued argument takes the next one even when it starts with '-'.
         Job job = withPlugins(TestJobs.job("given", task("worker", 1, null)), Map.of("ssh",
-                List.of("--ssh-key-file-path=/home/mpi/.ssh", "--ssh-private-key=PRIVATE", "--ssh-public-key=ssh-rsa AAAA")));
+                List.of("--ssh-key-file-path=/home/mpi/.ssh", "--ssh-private-key", pair.privateKey(),
+                        "--ssh-public-key=" + pair.publicKey() + " mpi@cluster")));
+        assertThat(PLUGINS.validate(job)).isEmpty();
         Map<String, String> data = decoded((Secret) objects(job).get("Secret/given-ssh"));
-        assertThat(data).containsEntry("id_rsa", "PRIVATE").containsEntry("authorized_keys", "ssh-rsa AAAA");
+        assertThat(data).containsEntry("id_rsa", pair.privateKey())
+                .containsEntry("authorized_keys", pair.publicKey() + " mpi@cluster");
         assertThat(mounts(pod(job, "worker", 0).getSpec().getContainers().get(0))).containsEntry("/home/mpi/.ssh", "muster-ssh");
         // Files the kubelet writes as root must be readable by the image's own user there.
         assertThat(pod(job, "worker", 0).getSpec().getVolumes()).filteredOn(v -> v.getName().equals("muster-ssh"))
@@ -392,10 +402,76 @@ class JobPluginsTest {
                         + "--wait-master-image, --wait-master-timeout, --worker",
                 "spec.plugins.pytorch: argument --master names task 'chief', which the job does not have; its tasks are master, worker",
                 "spec.plugins.pytorch: argument --port must be a port number from 1 to 65535, was '99999'",
-                "spec.plugins.svc: argument --publish-not-ready-addresses is a switch; its value must be true or false, was 'maybe'",
+                "spec.plugins.svc: argument --publish-not-ready-addresses is a switch; its value must be true or false",
                 "spec.plugins.ssh: arguments --ssh-private-key and --ssh-public-key must be given together",
                 "spec.plugins.ssh: argument --ssh-port must be a port number from 1 to 65535, was '0'",
+                "spec.plugins.ssh: argument --ssh-private-key is not one PEM private key (-----BEGIN ... PRIVATE KEY----- "
+                        + "to -----END ... PRIVATE KEY-----); its value is not shown",
                 "spec.plugins.tensorflow: argument --worker needs a value");
+    }
+
+    /** The keys OpenSSH's own ssh-keygen writes pass the check, in both the new and the PEM format. */
+    @Test
+    void keysMadeBySshKeygenAreAccepted(@TempDir Path dir) throws Exception {
+        boolean installed = Files.isExecutable(Path.of("/usr/bin/ssh-keygen"));
+        if (!installed) {
+            assertThat(System.getenv("CI")).as("ssh-keygen (Debian openssh-client) is required with CI=true").isNotEqualTo("true");
+            Assumptions.abort("ssh-keygen is not installed (Debian openssh-client)");
+        }
+        for (List<String> kind : List.of(List.of("-t", "ed25519"), List.of("-t", "rsa", "-b", "2048", "-m", "PEM"),
+                List.of("-t", "ecdsa"))) {
+            Path file = dir.resolve("id_" + kind.get(1) + kind.size());
+            List<String> command = new ArrayList<>(List.of("/usr/bin/ssh-keygen", "-q", "-N", "", "-C", "me@host", "-f", file.toString()));
+            command.addAll(kind);
+            Process keygen = new ProcessBuilder(command).redirectErrorStream(true).start();
+            assertThat(keygen.waitFor()).as(String.join(" ", command)).isZero();
+            String privateKey = Files.readString(file);
+            String publicKey = Files.readString(Path.of(file + ".pub"));
+            assertThat(SshKeyFormats.isPrivateKey(privateKey)).as(kind.toString()).isTrue();
+            assertThat(SshKeyFormats.isPublicKey(publicKey)).as(kind.toString()).isTrue();
+            assertThat(SshKeyFormats.isPrivateKey(publicKey)).isFalse();
+            assertThat(SshKeyFormats.isPublicKey(privateKey)).isFalse();
+        }
+    }
+
+    /**
+     * A key given wrongly is still a key: whatever the mistake, the errors (which go to the Job's status, an
+     * Event, the log and the dashboard) name the argument and repeat no part of its value.
+     */
+    @Test
+    void aMalformedKeyArgumentIsNamedAndNeverEchoed() {
+        SshKeyPair pair = SshKeyPair.generate();
+        String key = pair.privateKey();
+        String body = key.lines().filter(line -> !line.startsWith("-----")).collect(Collectors.joining());
+        Map<List<String>, String> mistakes = new LinkedHashMap<>();
+        mistakes.put(List.of("--ssh-private-key=" + body, "--ssh-public-key=" + pair.publicKey()),
+                "spec.plugins.ssh: argument --ssh-private-key is not one PEM private key (-----BEGIN ... PRIVATE KEY----- "
+                        + "to -----END ... PRIVATE KEY-----); its value is not shown");
+        mistakes.put(List.of("--ssh-private-key=" + key, "--ssh-public-key=" + body),
+                "spec.plugins.ssh: argument --ssh-public-key is not one authorized_keys line (<type> <base64 key> "
+                        + "[comment]); its value is not shown");
+        mistakes.put(List.of("ssh-private-key=" + key),
+                "spec.plugins.ssh: argument 1 (not shown, as it may hold a secret) is not of the form --name=value");
+        mistakes.put(List.of("--ssh-privat-key=" + key),
+                "spec.plugins.ssh: unknown argument --ssh-privat-key; known: --ssh-key-file-path, --ssh-private-key, "
+                        + "--ssh-public-key");
+        mistakes.put(List.of("--ssh-key-file-path=/root/.ssh", key),
+                "spec.plugins.ssh: argument 2 (not shown, as it may hold a secret) is not a known argument; known: "
+                        + "--ssh-key-file-path, --ssh-private-key, --ssh-public-key");
+        mistakes.put(List.of("--" + body),
+                "spec.plugins.ssh: argument 1 (not shown, as it may hold a secret) is not a known argument; known: "
+                        + "--ssh-key-file-path, --ssh-private-key, --ssh-public-key");
+        mistakes.forEach((args, expected) -> {
+            Job job = withPlugins(TestJobs.job("leaky", task("worker", 1, null)), Map.of("ssh", args));
+            List<String> errors = PLUGINS.validate(job).stream().map(FieldError::toString).toList();
+            assertThat(errors).as(expected).contains(expected);
+            for (String error : errors) {
+                for (String line : key.lines().toList()) {
+                    assertThat(error).doesNotContain(line.substring(Math.min(line.length(), 5)));
+                }
+                assertThat(error).doesNotContain(body.substring(0, 16));
+            }
+        });
     }
 
     @Test

@@ -3,12 +3,16 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.scheduling.v1alpha1.QueueSpec;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
@@ -44,9 +48,9 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         create(inQueue("orphan", "research"));
 
         JobStatus held = await().atMost(TIMEOUT).until(() -> status("orphan"),
-                s -> s != null && JobFacts.QUEUE_NOT_FOUND.equals(s.getState().getReason()));
+                s -> s != null && QueueAccess.NOT_FOUND.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
-        assertThat(held.getState().getMessage()).isEqualTo("queue research does not exist; the job starts once it is created");
+        assertThat(held.getState().getMessage()).isEqualTo("queue research does not exist; it waits until the queue is created");
         await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT))
                 .until(() -> pods("orphan").isEmpty() && podGroup("orphan").isEmpty());
 
@@ -67,7 +71,7 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         create(inQueue("late", "batch"));
 
         JobStatus held = await().atMost(TIMEOUT).until(() -> status("late"),
-                s -> s != null && JobFacts.QUEUE_CLOSED.equals(s.getState().getReason()));
+                s -> s != null && QueueAccess.CLOSED.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
         assertThat(held.getState().getMessage()).isEqualTo("queue batch is Closed: its running jobs go on, new ones wait until it is Open");
         // The gang is proposed, so that it keeps its place in the queue; it gets no pods.
@@ -119,10 +123,66 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         create(newJob("plain-late", null, task("worker", 1, null)));
 
         JobStatus held = await().atMost(TIMEOUT).until(() -> status("plain-late"),
-                s -> s != null && JobFacts.QUEUE_CLOSED.equals(s.getState().getReason()));
+                s -> s != null && QueueAccess.CLOSED.equals(s.getState().getReason()));
         assertThat(held.getState().getMessage()).startsWith("queue default is Closed");
         setState(Queue.DEFAULT, QueueSpec.OPEN);
         await().atMost(TIMEOUT).until(() -> status("plain-late"), in(Running));
         assertThat(podNames("plain-late")).containsExactly("plain-late-worker-0");
+    }
+    @Test
+    void aJobInAQueueItsNamespaceMayNotUseWaitsQueueForbiddenAndStartsOnceTheNamespaceOrTheSelectorChanges() {
+        String namespace = client.getNamespace();
+        Queue gpu = queue("gpu", null);
+        gpu.getSpec().setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels("team", "vision").build());
+        client.resource(gpu).create();
+        create(inQueue("intruder", "gpu"));
+
+        JobStatus held = await().atMost(TIMEOUT).until(() -> status("intruder"),
+                s -> s != null && QueueAccess.FORBIDDEN.equals(s.getState().getReason()));
+        assertThat(held.getState().getPhase()).isEqualTo(Pending);
+        assertThat(held.getState().getMessage()).isEqualTo("namespace " + namespace + " may not use queue gpu: the "
+                + "queue's spec.namespaceSelector does not select it; it waits until it does");
+        // Not proposed: a gang its queue refuses holds no room and can make no queue reclaim for it.
+        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT))
+                .until(() -> pods("intruder").isEmpty() && podGroup("intruder").isEmpty());
+
+        client.namespaces().withName(namespace).edit(ns -> new NamespaceBuilder(ns).editMetadata()
+                .addToLabels("team", "vision").endMetadata().build());
+
+        await().atMost(TIMEOUT).until(() -> status("intruder"), in(Running));
+        assertThat(podGroup("intruder")).map(g -> g.getSpec().getQueue()).contains("gpu");
+
+        // The other way in: the queue's selector changes to select the namespace.
+        Queue audio = queue("audio", null);
+        audio.getSpec().setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels("team", "audio").build());
+        client.resource(audio).create();
+        create(inQueue("guest", "audio"));
+        await().atMost(TIMEOUT).until(() -> status("guest"), s -> s != null && QueueAccess.FORBIDDEN.equals(s.getState().getReason()));
+        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+            Queue current = client.resources(Queue.class).withName("audio").get();
+            current.getSpec().getNamespaceSelector().setMatchLabels(Map.of("team", "vision"));
+            client.resource(current).update();
+            return true;
+        });
+        await().atMost(TIMEOUT).until(() -> status("guest"), in(Running));
+    }
+
+    @Test
+    void aJobInAParentQueueWaitsQueueNotLeafAndStartsOnceTheQueueHasNoChildren() {
+        client.resource(queue("org", null)).create();
+        Queue team = queue("org-team", null);
+        team.getSpec().setParent("org");
+        client.resource(team).create();
+        create(inQueue("too-high", "org"));
+
+        JobStatus held = await().atMost(TIMEOUT).until(() -> status("too-high"),
+                s -> s != null && QueueAccess.NOT_LEAF.equals(s.getState().getReason()));
+        assertThat(held.getState().getMessage())
+                .isEqualTo("queue org has child queues (org-team); only leaf queues take jobs: name one of its leaves");
+        assertThat(pods("too-high")).isEmpty();
+
+        client.resources(Queue.class).withName("org-team").delete();
+
+        await().atMost(TIMEOUT).until(() -> status("too-high"), in(Running));
     }
 }

@@ -1,10 +1,12 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
+
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A gang the cycle did not try because of its queue, or because its victims are still terminating.
+ * A gang the cycle did not try because its queue refused it ({@link QueueAccess}) or its limit is reached, or because its victims are still terminating.
  *
  * @param gang    the gang
  * @param pending its pods still to place, which wait with the message
@@ -22,10 +24,14 @@ public record QueueHold(GangInfo gang, List<PodInfo> pending, Reason reason, Str
 
     /** Why a gang is held. */
     public enum Reason {
-        /** Its queue does not exist, is not a leaf, or hangs off a parent that does not exist. */
-        QUEUE_NOT_FOUND("QueueNotFound"),
-        /** Its queue is closed: running gangs go on, new ones wait. */
-        QUEUE_CLOSED("QueueClosed"),
+        /** Its queue does not exist or is not in the tree ({@link QueueAccess#NOT_FOUND}). */
+        QUEUE_NOT_FOUND(QueueAccess.NOT_FOUND),
+        /** Its queue has child queues ({@link QueueAccess#NOT_LEAF}). */
+        QUEUE_NOT_LEAF(QueueAccess.NOT_LEAF),
+        /** Its queue's namespaceSelector does not select its namespace ({@link QueueAccess#FORBIDDEN}). */
+        QUEUE_FORBIDDEN(QueueAccess.FORBIDDEN),
+        /** Its queue is closed: running gangs go on, new ones wait ({@link QueueAccess#CLOSED}). */
+        QUEUE_CLOSED(QueueAccess.CLOSED),
         /** Starting it would take its queue, or an ancestor, above the queue's {@code limit}. */
         QUEUE_LIMIT("QueueLimitReached"),
         /** Pods were evicted for it; it waits for them to terminate, and their room is promised to it. */
@@ -35,6 +41,16 @@ public record QueueHold(GangInfo gang, List<PodInfo> pending, Reason reason, Str
 
         Reason(String reason) {
             this.reason = reason;
+        }
+
+        /** The reason of a {@link QueueAccess} refusal. */
+        public static Reason of(String queueAccessReason) {
+            for (Reason reason : values()) {
+                if (reason.reason.equals(queueAccessReason)) {
+                    return reason;
+                }
+            }
+            throw new IllegalArgumentException("not a QueueAccess reason: " + queueAccessReason);
         }
 
         /** The reason for the PodGroup condition and pending pods, e.g. {@code QueueNotFound}. */

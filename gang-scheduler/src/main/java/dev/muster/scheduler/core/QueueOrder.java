@@ -1,5 +1,7 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -19,8 +21,10 @@ import java.util.TreeMap;
  * <p>The first gang of a queue that cannot start gets a {@link BackfillReservation}; gangs tried after
  * it do not get the room it holds unless they end before it starts.
  *
- * <p>Gangs of a queue that does not exist or is closed are not tried; nor is a gang whose start would take
- * its queue or an ancestor above its limit. Each is {@linkplain #holds() held} with a message.
+ * <p>A gang of a Closed queue is not tried (it stays pending in its queue); nor is a gang whose start would
+ * take its queue or an ancestor above its limit, nor (a guard for direct callers: the scheduler holds these
+ * with {@code QueueAccess} first) one whose queue is not a leaf of the tree. Each is {@linkplain #holds() held}
+ * with a message.
  */
 final class QueueOrder implements TrialSequence {
     private final QueueLedger ledger;
@@ -51,16 +55,18 @@ final class QueueOrder implements TrialSequence {
         this.trial = cycleTrial;
         Map<Integer, List<PendingGang>> lists = new TreeMap<>();
         for (PendingGang gang : gangs) {
-            String queue = gang.gang().queue();
-            String notFound = ledger.tree().notFound(queue);
-            if (notFound != null) {
-                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_NOT_FOUND, notFound));
+            // The scheduler holds a gang its queue refuses (QueueAccess) before the plan, but one of a Closed
+            // queue, which keeps its place there and is held here with the same message. A direct caller that
+            // gives a gang whose queue is not a leaf gets it back untried, never a guess at another queue.
+            int leaf = ledger.leafOf(gang.gang().queue());
+            if (leaf < 0) {
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_NOT_FOUND,
+                        "queue " + gang.gang().queue() + " is not a leaf of the queue tree"));
                 continue;
             }
-            int leaf = ledger.leafOf(queue);
             if (!ledger.tree().queue(leaf).open()) {
                 holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_CLOSED,
-                        "Queue " + queue + " is closed: its running jobs go on, new ones wait until it is opened."));
+                        QueueAccess.closedMessage(gang.gang().queue())));
                 continue;
             }
             lists.computeIfAbsent(leaf, q -> new ArrayList<>()).add(gang);

@@ -10,9 +10,9 @@ import java.util.Map;
  * The queue hierarchy of one cycle, indexed: queues are numbered parents before children, so that a pass
  * in index order sees a parent before its subtree and a pass in reverse order sees children first.
  *
- * <p>A queue whose parent does not exist, or that is its own ancestor, is left out of the tree and its
- * gangs are held with a message saying so; the Queue kind's validation refuses such queues, so this only
- * happens while a parent is being created or deleted. Of two queues with one name, the first is kept.
+ * <p>A queue whose parent does not exist, or that is its own ancestor, is left out of the tree; the scheduler
+ * holds its gangs before the plan ({@code QueueAccess}, the rule the Job controller applies too). Of two
+ * queues with one name, the first is kept.
  */
 final class QueueTree {
     /** The parent index of a queue directly under the root. */
@@ -23,8 +23,6 @@ final class QueueTree {
     private final List<List<Integer>> children = new ArrayList<>();
     private final List<Integer> roots = new ArrayList<>();
     private final Map<String, Integer> byName = new HashMap<>();
-    /** Queues left out, by name, with why. */
-    private final Map<String, String> broken = new LinkedHashMap<>();
 
     QueueTree(List<QueueInfo> given) {
         Map<String, QueueInfo> named = new LinkedHashMap<>();
@@ -33,10 +31,7 @@ final class QueueTree {
         for (QueueInfo queue : named.values()) {
             if (queue.parent() == null) {
                 add(queue, ROOT, childrenOf);
-            } else if (!named.containsKey(queue.parent())) {
-                broken.put(queue.name(), "Queue " + queue.name() + " names parent " + queue.parent()
-                        + ", which does not exist.");
-            } else {
+            } else if (named.containsKey(queue.parent())) {
                 childrenOf.computeIfAbsent(queue.parent(), p -> new ArrayList<>()).add(queue);
             }
         }
@@ -44,12 +39,6 @@ final class QueueTree {
         for (int i = 0; i < queues.size(); i++) {
             for (QueueInfo child : childrenOf.getOrDefault(queues.get(i).name(), List.of())) {
                 add(child, i, childrenOf);
-            }
-        }
-        for (QueueInfo queue : named.values()) {
-            if (!byName.containsKey(queue.name()) && !broken.containsKey(queue.name())) {
-                broken.put(queue.name(), "Queue " + queue.name() + " is its own ancestor through parent "
-                        + queue.parent() + ".");
             }
         }
     }
@@ -88,18 +77,6 @@ final class QueueTree {
     int indexOf(String name) {
         Integer index = byName.get(name);
         return index == null ? -1 : index;
-    }
-
-    /** Why gangs cannot be queued in the named queue, or {@code null} when it is a leaf of the tree. */
-    String notFound(String name) {
-        if (broken.containsKey(name)) {
-            return broken.get(name);
-        }
-        int index = indexOf(name);
-        if (index < 0) {
-            return "Queue " + name + " does not exist.";
-        }
-        return leaf(index) ? null : "Queue " + name + " has child queues; only leaf queues take jobs.";
     }
 
     /** The queue and its ancestors, the queue first. */

@@ -20,9 +20,4 @@ public interface JobPlugin {
     default List<PluginObject> onJobCreate(Job job, PluginArgs args) {
         return List.of();
     }
-
-    /** The objects to delete with the job: those {@link #onJobCreate} made, unless a plugin says otherwise. */
-    default List<PluginObject> onJobDelete(Job job, PluginArgs args) {
-        return onJobCreate(job, args);
-    }
 }

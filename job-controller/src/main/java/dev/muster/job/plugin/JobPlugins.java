@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.BiFunction;
 
 /**
  * The objects a job's plugins want beside its pods, together: the plugins the job runs and their arguments
@@ -30,12 +29,19 @@ public final class JobPlugins {
             List.of(new SvcPlugin(), new SshPlugin(), new MpiPlugin(), new VolumesPlugin()));
 
     /**
-     * Every kind of object a plugin may create. The job controller watches these, selected by the job-name
-     * label, to recreate one deleted while its job runs (claims whole, since a job may name one it did not
-     * make); its RBAC grants exactly these.
+     * The kinds of object a plugin may create that the job controller watches, selected by the job-name label,
+     * to recreate one deleted while its job runs (claims whole, since a job may name one it did not make).
      */
     public static final List<Class<? extends HasMetadata>> OBJECT_TYPES =
-            List.of(Service.class, ConfigMap.class, Secret.class, NetworkPolicy.class, PersistentVolumeClaim.class);
+            List.of(Service.class, ConfigMap.class, NetworkPolicy.class, PersistentVolumeClaim.class);
+
+    /**
+     * The kinds a plugin may create that the job controller never reads: Secrets (the ssh key), so that the
+     * manager needs no right to read any Secret of the cluster. Such an object is created before a job's pods
+     * are (a 409 AlreadyExists means it is there), never compared or updated, and deleted with its Job by the
+     * garbage collector through its ownerReference.
+     */
+    public static final List<Class<? extends HasMetadata>> CREATED_UNREAD = List.of(Secret.class);
 
     private final PodPlugins plugins;
     private final Map<String, JobPlugin> byName = new LinkedHashMap<>();
@@ -61,12 +67,14 @@ public final class JobPlugins {
 
     /** Every object the job's plugins want, in plugin order. */
     public List<PluginObject> onJobCreate(Job job) {
-        return collect(job, (plugin, args) -> plugin.onJobCreate(job, args));
-    }
-
-    /** Every object to delete with the job. */
-    public List<PluginObject> onJobDelete(Job job) {
-        return collect(job, (plugin, args) -> plugin.onJobDelete(job, args));
+        List<PluginObject> objects = new ArrayList<>();
+        plugins.active(job).forEach((plugin, args) -> {
+            JobPlugin objectPart = byName.get(plugin.name());
+            if (objectPart != null) {
+                objects.addAll(objectPart.onJobCreate(job, args));
+            }
+        });
+        return objects;
     }
 
     /** {@code status.controlledResources}: {@code Kind/name} of each object the plugins made, to the plugin's name. */
@@ -79,16 +87,5 @@ public final class JobPlugins {
             }
         });
         return resources;
-    }
-
-    private List<PluginObject> collect(Job job, BiFunction<JobPlugin, PluginArgs, List<PluginObject>> objectsOf) {
-        List<PluginObject> objects = new ArrayList<>();
-        plugins.active(job).forEach((plugin, args) -> {
-            JobPlugin objectPart = byName.get(plugin.name());
-            if (objectPart != null) {
-                objects.addAll(objectsOf.apply(objectPart, args));
-            }
-        });
-        return objects;
     }
 }

@@ -64,6 +64,17 @@ public final class SshPodPlugin implements PodPlugin {
             errors.add(new FieldError("spec.plugins." + NAME, "arguments --" + PRIVATE_KEY + " and --" + PUBLIC_KEY
                     + " must be given together"));
         }
+        // Said without the value: a key that is malformed is still a key, and the message goes to the Job's
+        // status, an Event, the log and the dashboard.
+        if (args.value(PRIVATE_KEY).filter(key -> !SshKeyFormats.isPrivateKey(key)).isPresent()) {
+            errors.add(new FieldError("spec.plugins." + NAME, "argument --" + PRIVATE_KEY
+                    + " is not one PEM private key (-----BEGIN ... PRIVATE KEY----- to -----END ... PRIVATE KEY-----); "
+                    + "its value is not shown"));
+        }
+        if (args.value(PUBLIC_KEY).filter(key -> !SshKeyFormats.isPublicKey(key)).isPresent()) {
+            errors.add(new FieldError("spec.plugins." + NAME, "argument --" + PUBLIC_KEY
+                    + " is not one authorized_keys line (<type> <base64 key> [comment]); its value is not shown"));
+        }
         if (!args.value(KEY_FILE_PATH, DEFAULT_PATH).startsWith("/")) {
             errors.add(new FieldError("spec.plugins." + NAME, "argument --" + KEY_FILE_PATH + " must be an absolute path"));
         }

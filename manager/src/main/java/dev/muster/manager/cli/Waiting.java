@@ -4,7 +4,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
-import dev.muster.job.JobFacts;
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.manager.endpoint.SchedulerQueue;
 import dev.muster.scheduler.QueuedGang;
 
@@ -16,7 +16,7 @@ import java.util.Optional;
  * Why a Job that does not run yet waits: in plain words, for {@code muster describe job}.
  *
  * @param suspended     whether {@code spec.suspend} holds it
- * @param queueHold     why its queue holds it, in plain words: the queue does not exist or is Closed; null when
+ * @param queueHold     why its queue holds it ({@link QueueAccess}), in plain words; null when
  *                      its queue does not hold it
  * @param neverFits     per task and resource, why its pods can never be placed (see {@link NeverFits})
  * @param queuePosition its place in the scheduler's queue, 1 first; null when the manager's queue was not asked
@@ -55,12 +55,17 @@ record Waiting(boolean suspended, String queueHold, List<String> neverFits, Inte
         String reason = job.getStatus() == null || job.getStatus().getState() == null ? null
                 : job.getStatus().getState().getReason();
         String queue = JobsCommand.queue(job);
-        if (JobFacts.QUEUE_NOT_FOUND.equals(reason)) {
+        if (QueueAccess.NOT_FOUND.equals(reason)) {
             return "queue " + queue + " does not exist: the job starts once it is created (muster queues lists the queues)";
         }
-        if (JobFacts.QUEUE_CLOSED.equals(reason)) {
+        if (QueueAccess.CLOSED.equals(reason)) {
             return "queue " + queue + " is Closed: the job starts once its spec.state is Open (muster describe queue "
                     + queue + ")";
+        }
+        if (QueueAccess.REASONS.contains(reason)) {
+            // Not a leaf, or not for this namespace: the controller's message names the queue's children or the
+            // namespace, which this command has not read.
+            return job.getStatus().getState().getMessage() + " (muster describe queue " + queue + ")";
         }
         return null;
     }

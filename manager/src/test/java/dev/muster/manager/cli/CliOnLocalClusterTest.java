@@ -3,7 +3,7 @@ package dev.muster.manager.cli;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
-import dev.muster.job.JobFacts;
+import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -123,7 +123,7 @@ class CliOnLocalClusterTest {
                         containers: [{name: main, image: busybox}]
                 """);
         await().atMost(PATIENCE).until(() -> muster.run("jobs", "-n", "team-b").out().contains("Suspended")
-                && reason("team-b", "old").equals(JobFacts.QUEUE_CLOSED) && reason("team-b", "lost").equals(JobFacts.QUEUE_NOT_FOUND));
+                && reason("team-b", "old").equals(QueueAccess.CLOSED) && reason("team-b", "lost").equals(QueueAccess.NOT_FOUND));
         await().atMost(PATIENCE).until(() -> cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get() != null);
         // The scheduler writes the queues' status after its cycles; wait until it tells of every waiting gang.
         await().atMost(PATIENCE).until(() -> pendingGangs(Queue.DEFAULT) == 3 && pendingGangs("archive") == 1

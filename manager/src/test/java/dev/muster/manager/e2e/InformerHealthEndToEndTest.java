@@ -48,7 +48,7 @@ class InformerHealthEndToEndTest {
                     List<String> notWatching = new ArrayList<>();
                     readiness.path("components").path("informers").path("details").path("notWatching")
                             .forEach(kind -> notWatching.add(kind.asText()));
-                    assertThat(notWatching).contains("Job", "Pod", "PodGroup", "Service", "ConfigMap", "Secret");
+                    assertThat(notWatching).contains("Job", "Pod", "PodGroup", "Service", "ConfigMap", "NetworkPolicy");
                 });
 
                 network.restore();

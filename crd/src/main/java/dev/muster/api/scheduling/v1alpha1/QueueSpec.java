@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.util.Map;
@@ -26,6 +27,7 @@ public class QueueSpec {
     @Pattern("^(" + OPEN + "|" + CLOSED + ")$")
     @Default(OPEN)
     private String state;
+    private LabelSelector namespaceSelector;
 
     /** The parent queue; unset, the queue is a child of the cluster. Only leaf queues take jobs. */
     public String getParent() { return parent; }
@@ -50,4 +52,12 @@ public class QueueSpec {
     /** {@code Open} (the default) or {@code Closed}. */
     public String getState() { return state; }
     public void setState(String state) { this.state = state; }
+
+    /**
+     * The namespaces whose Jobs and PodGroups may use the queue, by their labels (as Kueue's ClusterQueue);
+     * unset, every namespace may. An empty selector selects every namespace. Ignored for the {@code default}
+     * queue, which every namespace may use. See {@link QueueAccess}.
+     */
+    public LabelSelector getNamespaceSelector() { return namespaceSelector; }
+    public void setNamespaceSelector(LabelSelector namespaceSelector) { this.namespaceSelector = namespaceSelector; }
 }

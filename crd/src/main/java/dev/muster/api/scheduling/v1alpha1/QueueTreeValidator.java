@@ -1,5 +1,6 @@
 package dev.muster.api.scheduling.v1alpha1;
 
+import dev.muster.api.LabelSelectors;
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -74,6 +75,11 @@ public final class QueueTreeValidator {
                         + " is above the queue's limit " + QueueDefaults.limit(spec).get(resource)));
             }
         });
+        out.addAll(LabelSelectors.problems(spec.getNamespaceSelector(), "spec.namespaceSelector"));
+        if (Queue.DEFAULT.equals(name) && spec.getNamespaceSelector() != null) {
+            out.add(new FieldError("spec.namespaceSelector", "is not honoured on queue " + Queue.DEFAULT
+                    + ", which every namespace may use; remove it"));
+        }
         String parent = spec.getParent();
         if (name.equals(parent)) {
             out.add(new FieldError("spec.parent", "a queue cannot be its own parent"));
