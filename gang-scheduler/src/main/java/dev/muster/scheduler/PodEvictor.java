@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.PodPhase;
 import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.scheduler.core.Eviction;
@@ -20,9 +21,14 @@ import org.slf4j.LoggerFactory;
 
 import java.net.HttpURLConnection;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
@@ -43,6 +49,16 @@ import java.util.function.BiConsumer;
  * is logged, counted and recorded as an Event on the preemptor, whose promised room then is not there; the victim's remaining pods are not evicted, so a
  * whole-gang eviction stops at the first refusal. If some of a whole gang's pods went before a refusal,
  * the gang is left below its minimum: that is logged, recorded on the gang and counted as a broken gang.
+ * Any other failure (a 5xx, a timeout, the scheduler stopping) sets the mark back to False too: a running pod
+ * marked as a victim would no longer be counted by the Job and PodGroup controllers, which could send its gang
+ * back to Pending while it still holds its nodes.
+ *
+ * <p>Setting a mark back can fail as well, and a leader can stop between marking and evicting. So the
+ * scheduler also sweeps ({@link #sweepStaleMarks}), on its first cycle and every {@link #SWEEP_PERIOD}: a pod
+ * marked by the scheduler that is neither being deleted nor finished, and for which this evictor has no
+ * eviction pending, gets its mark set back to False, as kube-controller-manager's disruption controller
+ * resets the {@code DisruptionTarget} conditions that no deletion followed. The sweep reads the pod fresh and
+ * patches it with that resourceVersion, so an eviction that started meanwhile makes the API server refuse it.
  *
  * <p>A whole gang that lost pods gets its eviction count in annotation {@link #EVICTIONS_ANNOTATION}, so that
  * victim selection ("the least evicted") survives a restart of the scheduler. The count is written by a
@@ -53,6 +69,8 @@ final class PodEvictor {
     static final String EVICTIONS_ANNOTATION = "scheduling.muster.dev/evictions";
     private static final Logger log = LoggerFactory.getLogger(PodEvictor.class);
     private static final int MAX_CONFLICT_RETRIES = 5;
+    /** How often the scheduler sweeps for marks that no eviction followed. */
+    static final Duration SWEEP_PERIOD = Duration.ofMinutes(1);
 
     private final KubernetesClient client;
     private final Store<Pod> pods;
@@ -62,6 +80,9 @@ final class PodEvictor {
     private final Executor executor;
     private final Clock clock;
     private final BiConsumer<String, String> notEvicted;
+    /** Pods (namespace/name) whose eviction is queued or under way: their marks are not stale. */
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private Instant lastSweep;
 
     /**
      * @param pods      the pod informer's store, for each victim's uid
@@ -82,92 +103,196 @@ final class PodEvictor {
         this.notEvicted = notEvicted;
     }
 
-    /** Records the preemption Events and starts evicting each victim's pods; returns at once. */
-    void evictAll(List<Eviction> evictions) {
+    /**
+     * Records the preemption Events and starts evicting each victim's pods; returns at once.
+     *
+     * @param uids the uid of each victim pod ({@code namespace/name}) as the decision saw it: a pod under that
+     *             name with another uid is a newcomer, and is neither marked nor evicted
+     */
+    void evictAll(List<Eviction> evictions, Map<String, String> uids) {
         events.reportPreemptions(evictions);
         for (Eviction eviction : evictions) {
             log.info("{}: evicting {} pod(s){} for {}: {}", eviction.victim(), eviction.pods().size(),
                     eviction.wholeGang() ? ", the whole gang," : " beyond its minimum", eviction.preemptor(),
                     eviction.message());
+            List<String> keys = eviction.pods().stream()
+                    .map(p -> Cache.namespaceKeyFunc(p.pod().namespace(), p.pod().name())).toList();
+            pending.addAll(keys);
             try {
-                executor.execute(() -> evict(eviction));
+                executor.execute(() -> evict(eviction, uids));
             } catch (RejectedExecutionException stopping) {
                 // The scheduler is stopping; the next one decides again from what is running.
+                keys.forEach(pending::remove);
                 return;
             }
         }
     }
 
-    private void evict(Eviction eviction) {
+    private void evict(Eviction eviction, Map<String, String> uids) {
         int evicted = 0;
         List<PodPlacement> victims = eviction.pods();
-        for (int i = 0; i < victims.size(); i++) {
-            PodPlacement placement = victims.get(i);
-            String namespace = placement.pod().namespace();
-            String name = placement.pod().name();
-            Pod pod = pods.getByKey(Cache.namespaceKeyFunc(namespace, name));
-            if (pod == null) {
-                continue;
-            }
-            try {
-                markTarget(pod, eviction);
-                boolean done = client.pods().inNamespace(namespace).withName(name).evict(new EvictionBuilder()
-                        .withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
-                        .withDeleteOptions(new DeleteOptionsBuilder().withNewPreconditions()
-                                .withUid(pod.getMetadata().getUid()).endPreconditions().build())
-                        .build());
-                if (!done) {
-                    unmarkTarget(pod);
-                    refused(eviction, namespace + "/" + name, evicted);
+        try {
+            for (int i = 0; i < victims.size(); i++) {
+                PodPlacement placement = victims.get(i);
+                String namespace = placement.pod().namespace();
+                String name = placement.pod().name();
+                String key = Cache.namespaceKeyFunc(namespace, name);
+                Pod pod = pods.getByKey(key);
+                String uid = uids.get(key);
+                if (pod == null || uid == null || !uid.equals(pod.getMetadata().getUid())) {
+                    // Gone, or replaced by a pod the decision did not see: the victim's room is free.
+                    continue;
+                }
+                Outcome outcome = evictOne(pod, eviction);
+                if (outcome == Outcome.REFUSED) {
+                    refused(eviction, key, evicted);
                     victims.subList(i, victims.size())
                             .forEach(stays -> notEvicted.accept(stays.pod().namespace(), stays.pod().name()));
                     return;
                 }
-                evicted++;
-                metrics.podEvicted(eviction.rule());
-                markTarget(pod, eviction);
-                log.debug("evicted pod {}/{} for {}", namespace, name, eviction.preemptor());
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND || e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-                    // Gone already (possibly by this eviction, before its second mark), or replaced by another
-                    // pod of the same name: its room is free either way.
-                    continue;
+                if (outcome == Outcome.EVICTED) {
+                    evicted++;
                 }
-                log.warn("evicting pod {}/{} for {} failed: {}", namespace, name, eviction.preemptor(), e.getMessage());
-                metrics.evictionFailed();
-                notEvicted.accept(namespace, name);
             }
+        } finally {
+            // Whatever happened, nothing is pending for these pods any more: a mark left behind is stale.
+            victims.forEach(p -> pending.remove(Cache.namespaceKeyFunc(p.pod().namespace(), p.pod().name())));
         }
         if (eviction.wholeGang() && evicted > 0 && !eviction.victim().standalonePod()) {
             countEviction(eviction.victim());
         }
     }
 
-    /** Marks the pod as a preemption victim. */
-    private void markTarget(Pod pod, Eviction eviction) {
-        patchDisruptionTarget(pod, "True", GangScheduler.COMPONENT + ": preempting to make room for "
-                + eviction.preemptor() + " (" + eviction.rule().reason() + ")");
+    /** What became of one pod's eviction. */
+    private enum Outcome { EVICTED, GONE, REFUSED, FAILED }
+
+    /** Marks, evicts and marks again one pod; takes its mark back on any failure but its going. */
+    private Outcome evictOne(Pod pod, Eviction eviction) {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        try {
+            markTarget(pod, eviction);
+            boolean done = client.pods().inNamespace(namespace).withName(name).evict(new EvictionBuilder()
+                    .withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
+                    .withDeleteOptions(new DeleteOptionsBuilder().withNewPreconditions()
+                            .withUid(pod.getMetadata().getUid()).endPreconditions().build())
+                    .build());
+            if (!done) {
+                unmarkTarget(pod, "A PodDisruptionBudget refused the eviction; the pod stays");
+                return Outcome.REFUSED;
+            }
+            metrics.podEvicted(eviction.rule());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                return Outcome.GONE;
+            }
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                // Replaced by another pod of the same name: the room of the victim is free, and the mark, set by
+                // name, may have landed on the newcomer.
+                unmarkTarget(pod, "The pod the scheduler meant to evict was replaced; this one stays");
+                return Outcome.GONE;
+            }
+            log.warn("evicting pod {}/{} for {} failed: {}", namespace, name, eviction.preemptor(), e.getMessage());
+            metrics.evictionFailed();
+            unmarkTarget(pod, "The eviction failed (" + e.getCode() + "); the pod stays");
+            notEvicted.accept(namespace, name);
+            return Outcome.FAILED;
+        }
+        try {
+            markTarget(pod, eviction);
+        } catch (KubernetesClientException e) {
+            // Gone already (deleted at once by this eviction) or unreachable: the API server's own mark stays.
+            log.debug("pod {}/{}: evicted, not marked again: {}", namespace, name, e.getMessage());
+        }
+        log.debug("evicted pod {}/{} for {}", namespace, name, eviction.preemptor());
+        return Outcome.EVICTED;
     }
 
     /**
-     * Sets the mark of a pod whose eviction was refused back to False: the pod stays, and is no preemption
-     * victim to the controllers (as kube-controller-manager resets a stale {@code DisruptionTarget}).
+     * Starts a sweep of stale marks on the API executor if none ran within {@link #SWEEP_PERIOD}; called by
+     * every scheduling cycle, so the first cycle of a new leader sweeps.
      */
-    private void unmarkTarget(Pod pod) {
+    void sweepIfDue(Instant now) {
+        if (lastSweep != null && now.isBefore(lastSweep.plus(SWEEP_PERIOD))) {
+            return;
+        }
+        lastSweep = now;
         try {
-            patchDisruptionTarget(pod, "False", "A PodDisruptionBudget refused the eviction; the pod stays");
-        } catch (KubernetesClientException e) {
-            log.warn("pod {}/{}: could not take back its preemption mark: {}", pod.getMetadata().getNamespace(),
-                    pod.getMetadata().getName(), e.getMessage());
+            executor.execute(this::sweepStaleMarks);
+        } catch (RejectedExecutionException stopping) {
+            // The next leader sweeps on its first cycle.
         }
     }
 
-    /** Sets the pod's {@code DisruptionTarget} condition (reason {@code PreemptionByScheduler}), a merge on its status. */
-    private void patchDisruptionTarget(Pod pod, String status, String message) {
-        Map<String, Object> patch = Map.of("status", Map.of("conditions", List.of(Map.of(
+    /**
+     * Sets back to False the mark of every pod that is marked, running or waiting, not being deleted, and for
+     * which no eviction is pending; returns how many it set back.
+     */
+    int sweepStaleMarks() {
+        int reset = 0;
+        for (Pod cached : pods.list()) {
+            if (!hasStaleMark(cached) || pending.contains(Cache.metaNamespaceKeyFunc(cached))) {
+                continue;
+            }
+            String namespace = cached.getMetadata().getNamespace();
+            String name = cached.getMetadata().getName();
+            try {
+                Pod fresh = client.pods().inNamespace(namespace).withName(name).get();
+                if (fresh == null || !hasStaleMark(fresh) || pending.contains(Cache.metaNamespaceKeyFunc(fresh))) {
+                    continue;
+                }
+                patchDisruptionTarget(fresh, "False", "No eviction followed the scheduler's mark; the pod stays",
+                        fresh.getMetadata().getResourceVersion());
+                reset++;
+                log.info("pod {}/{}: marked for preemption with no eviction pending; mark set back to False",
+                        namespace, name);
+            } catch (KubernetesClientException e) {
+                // A 409 means the pod changed since it was read (an eviction may have begun); the next sweep decides.
+                log.debug("pod {}/{}: stale preemption mark not set back: {}", namespace, name, e.getMessage());
+            }
+        }
+        return reset;
+    }
+
+    /** Whether the pod carries the scheduler's mark and is neither being deleted nor finished. */
+    static boolean hasStaleMark(Pod pod) {
+        return PodPreemption.isPreempted(pod) && pod.getMetadata().getDeletionTimestamp() == null
+                && !PodPhase.isFinished(pod);
+    }
+
+    /** Marks the pod as a preemption victim. */
+    private void markTarget(Pod pod, Eviction eviction) {
+        patchDisruptionTarget(pod, "True", GangScheduler.COMPONENT + ": preempting to make room for "
+                + eviction.preemptor() + " (" + eviction.rule().reason() + ")", null);
+    }
+
+    /**
+     * Sets the mark of a pod that stays back to False: it is no preemption victim to the controllers. If that
+     * fails too, the sweep sets it back later.
+     */
+    private void unmarkTarget(Pod pod, String why) {
+        try {
+            patchDisruptionTarget(pod, "False", why, null);
+        } catch (KubernetesClientException e) {
+            log.warn("pod {}/{}: could not take back its preemption mark (the next sweep will): {}",
+                    pod.getMetadata().getNamespace(), pod.getMetadata().getName(), e.getMessage());
+        }
+    }
+
+    /**
+     * Sets the pod's {@code DisruptionTarget} condition (reason {@code PreemptionByScheduler}), a strategic merge
+     * on its status, which merges conditions by type; with a resourceVersion, the API server refuses it (409) if
+     * the pod changed since.
+     */
+    private void patchDisruptionTarget(Pod pod, String status, String message, String resourceVersion) {
+        Map<String, Object> condition = Map.of("status", Map.of("conditions", List.of(Map.of(
                 "type", PodPreemption.DISRUPTION_TARGET, "status", status,
                 "reason", PodPreemption.PREEMPTION_BY_SCHEDULER, "message", message,
                 "lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString()))));
+        Map<String, Object> patch = new HashMap<>(condition);
+        if (resourceVersion != null) {
+            patch.put("metadata", Map.of("resourceVersion", resourceVersion));
+        }
         client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                 .subresource("status")
                 .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(patch));

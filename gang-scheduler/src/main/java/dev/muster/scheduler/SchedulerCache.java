@@ -428,15 +428,24 @@ final class SchedulerCache {
         return requests;
     }
 
-    /** Assumes the pods a cycle evicts are leaving; pods no longer bound are skipped. */
-    synchronized void assumeEvicted(List<PodPlacement> victims) {
+    /**
+     * Assumes the pods a cycle evicts are leaving; pods no longer bound are skipped. Returns the uid of each
+     * victim the cache holds (by {@code namespace/name}): the pod the decision was about, which alone may be
+     * evicted.
+     */
+    synchronized Map<String, String> assumeEvicted(List<PodPlacement> victims) {
+        Map<String, String> uids = new HashMap<>();
         for (PodPlacement victim : victims) {
             String key = Cache.namespaceKeyFunc(victim.pod().namespace(), victim.pod().name());
             CachedPod before = pods.get(key);
+            if (before != null) {
+                uids.put(key, before.uid());
+            }
             if (before != null && before.occupiesNode() && !before.evictionAssumed()) {
                 replace(key, before, before.withEvictionAssumed(true));
             }
         }
+        return uids;
     }
 
     /** Undoes the assumption that the pod is leaving: its eviction was refused or failed. */

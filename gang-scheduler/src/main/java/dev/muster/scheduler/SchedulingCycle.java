@@ -97,9 +97,12 @@ final class SchedulingCycle implements Runnable {
             results.add(result.notingNotEvaluated());
         }
         if (!plan.evictions().isEmpty()) {
-            plan.evictions().forEach(eviction -> cache.assumeEvicted(eviction.pods()));
-            evictor.evictAll(plan.evictions());
+            Map<String, String> uids = new HashMap<>();
+            plan.evictions().forEach(eviction -> uids.putAll(cache.assumeEvicted(eviction.pods())));
+            evictor.evictAll(plan.evictions(), uids);
         }
+        // After this cycle's evictions are pending, so that their marks are not taken for stale ones.
+        evictor.sweepIfDue(now);
         String transitionId = UUID.randomUUID().toString();
         Map<GroupKey, String> waits = new HashMap<>();
         for (GangPlacement result : results) {

@@ -15,6 +15,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.http.Interceptor.RequestTags;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -59,19 +67,20 @@ class PodEvictorTest {
             client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
         }
         for (int i = 0; i < 3; i++) {
-            client.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName("victim-" + i)
-                    .withLabels(Map.of(MusterLabels.POD_GROUP, "victim", "app", "victim")).endMetadata()
-                    .withNewSpec().withNodeName("node-0").withRestartPolicy("Never")
-                    .addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build()).create();
+            client.pods().inNamespace(NS).resource(victimPod("victim-" + i)).create();
         }
         await().untilAsserted(() -> assertThat(client.pods().inNamespace(NS).withLabel("app", "victim").list().getItems())
                 .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")).hasSize(3));
         pods = client.pods().inNamespace(NS).inform();
         podGroups = client.resources(PodGroup.class).inNamespace(NS).inform();
         registry = new SimpleMeterRegistry();
+        evictor = evictorOn(client);
+    }
+
+    private PodEvictor evictorOn(KubernetesClient api) {
         SchedulingEvents events = new SchedulingEvents(new EventRecorder(client, GangScheduler.COMPONENT),
                 podGroups.getStore(), pods.getStore(), Runnable::run);
-        evictor = new PodEvictor(client, pods.getStore(), podGroups.getStore(), events,
+        return new PodEvictor(api, pods.getStore(), podGroups.getStore(), events,
                 new SchedulerMetrics(registry), Runnable::run, Clock.systemUTC(), (namespace, name) -> stayed.add(name));
     }
 
@@ -84,7 +93,7 @@ class PodEvictorTest {
 
     @Test
     void aWholeGangIsMarkedEvictedAndCountedWithAnEventOnEachSide() {
-        evictor.evictAll(List.of(wholeGang()));
+        evictor.evictAll(List.of(wholeGang()), uids());
 
         await().untilAsserted(() -> assertThat(victims()).hasSize(3).allSatisfy(pod -> {
             assertThat(pod.getMetadata().getDeletionTimestamp()).isNotNull();
@@ -109,11 +118,11 @@ class PodEvictorTest {
 
     @Test
     void aSecondEvictionOfTheGangCountsTwo() {
-        evictor.evictAll(List.of(wholeGang()));
+        evictor.evictAll(List.of(wholeGang()), uids());
         await().until(() -> "1".equals(podGroups.getStore().getByKey("default/victim").getMetadata().getAnnotations()
                 .get(PodEvictor.EVICTIONS_ANNOTATION)));
 
-        evictor.evictAll(List.of(wholeGang()));
+        evictor.evictAll(List.of(wholeGang()), uids());
 
         assertThat(client.resources(PodGroup.class).inNamespace(NS).withName("victim").get().getMetadata().getAnnotations())
                 .containsEntry(PodEvictor.EVICTIONS_ANNOTATION, "2");
@@ -123,7 +132,7 @@ class PodEvictorTest {
     void aBudgetThatAllowsNoDisruptionStopsTheEvictionBeforeAnyPodGoes() {
         budget(3);
 
-        evictor.evictAll(List.of(wholeGang()));
+        evictor.evictAll(List.of(wholeGang()), uids());
 
         assertThat(victims()).allSatisfy(pod -> {
             assertThat(pod.getMetadata().getDeletionTimestamp()).isNull();
@@ -142,7 +151,7 @@ class PodEvictorTest {
     void aBudgetThatRefusesPartWayIsCountedAsABrokenGang() {
         budget(2);
 
-        evictor.evictAll(List.of(wholeGang()));
+        evictor.evictAll(List.of(wholeGang()), uids());
 
         assertThat(victims()).filteredOn(pod -> pod.getMetadata().getDeletionTimestamp() != null).hasSize(1);
         assertThat(registry.get(SchedulerMetrics.GANGS_BROKEN).counter().count()).isEqualTo(1);
@@ -157,10 +166,82 @@ class PodEvictorTest {
         client.pods().inNamespace(NS).withName("victim-0").withGracePeriod(0).delete();
         await().until(() -> client.pods().inNamespace(NS).withName("victim-0").get() == null);
 
-        evictor.evictAll(List.of(eviction));
+        evictor.evictAll(List.of(eviction), uids());
 
         assertThat(registry.get(SchedulerMetrics.EVICTION_FAILURES).counter().count()).isZero();
         assertThat(registry.get(SchedulerMetrics.PODS_EVICTED).tag("reason", "Reclaim").counter().count()).isEqualTo(2);
+    }
+
+    @Test
+    void anEvictionThatFailsTakesItsMarkBack() {
+        // The API server never answers an eviction: every other request goes through.
+        try (KubernetesClient evictionsFail = new KubernetesClientBuilder().withConfig(client.getConfiguration())
+                .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("evictions-fail", new Interceptor() {
+                    @Override
+                    public void before(BasicBuilder request, HttpRequest sent, RequestTags tags) {
+                        if (sent.uri().getPath().endsWith("/eviction")) {
+                            throw new KubernetesClientException("injected: the eviction's connection was reset");
+                        }
+                    }
+                })).build()) {
+            evictorOn(evictionsFail).evictAll(List.of(wholeGang()), uids());
+        }
+
+        assertThat(victims()).hasSize(3).allSatisfy(pod -> {
+            assertThat(pod.getMetadata().getDeletionTimestamp()).isNull();
+            assertThat(PodPreemption.isPreempted(pod)).isFalse();
+            assertThat(pod.getStatus().getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo(PodPreemption.DISRUPTION_TARGET);
+                assertThat(c.getStatus()).isEqualTo("False");
+            });
+        });
+        assertThat(stayed).containsExactly("victim-0", "victim-1", "victim-2");
+        assertThat(registry.get(SchedulerMetrics.EVICTION_FAILURES).counter().count()).isEqualTo(3);
+    }
+
+    @Test
+    void aMarkThatNoEvictionFollowedIsSetBackByTheSweep() {
+        // As a leader that stopped between marking and evicting leaves it; victim-2 is being deleted.
+        for (String name : List.of("victim-0", "victim-2")) {
+            client.pods().inNamespace(NS).withName(name).subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE),
+                    "{\"status\":{\"conditions\":[{\"type\":\"DisruptionTarget\",\"status\":\"True\","
+                            + "\"reason\":\"PreemptionByScheduler\",\"message\":\"muster-scheduler: preempting\"}]}}");
+        }
+        client.pods().inNamespace(NS).withName("victim-2").delete();
+        await().untilAsserted(() -> {
+            assertThat(PodPreemption.isPreempted(pods.getStore().getByKey(NS + "/victim-0"))).isTrue();
+            assertThat(pods.getStore().getByKey(NS + "/victim-2").getMetadata().getDeletionTimestamp()).isNotNull();
+        });
+
+        assertThat(evictor.sweepStaleMarks()).isEqualTo(1);
+
+        assertThat(PodPreemption.isPreempted(client.pods().inNamespace(NS).withName("victim-0").get())).isFalse();
+        assertThat(PodPreemption.isPreempted(client.pods().inNamespace(NS).withName("victim-2").get())).isTrue();
+        assertThat(client.pods().inNamespace(NS).withName("victim-0").get().getMetadata().getDeletionTimestamp()).isNull();
+    }
+
+    @Test
+    void aPodReplacedUnderTheVictimsNameIsNeitherMarkedNorEvicted() {
+        Eviction eviction = wholeGang();
+        Map<String, String> seen = uids();
+        client.pods().inNamespace(NS).withName("victim-0").withGracePeriod(0).delete();
+        await().until(() -> client.pods().inNamespace(NS).withName("victim-0").get() == null);
+        Pod newcomer = client.pods().inNamespace(NS).resource(victimPod("victim-0")).create();
+        await().until(() -> newcomer.getMetadata().getUid().equals(pods.getStore().getByKey(NS + "/victim-0").getMetadata().getUid()));
+
+        evictor.evictAll(List.of(eviction), seen);
+
+        Pod after = client.pods().inNamespace(NS).withName("victim-0").get();
+        assertThat(after.getMetadata().getUid()).isEqualTo(newcomer.getMetadata().getUid());
+        assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+        assertThat(PodPreemption.isPreempted(after)).isFalse();
+        assertThat(registry.get(SchedulerMetrics.PODS_EVICTED).tag("reason", "Reclaim").counter().count()).isEqualTo(2);
+    }
+
+    /** The uid of each pod as the informer has it now: what a decision made now saw. */
+    private Map<String, String> uids() {
+        return pods.getStore().list().stream().collect(java.util.stream.Collectors.toMap(
+                pod -> NS + "/" + pod.getMetadata().getName(), pod -> pod.getMetadata().getUid()));
     }
 
     private void budget(int minAvailable) {
@@ -182,6 +263,13 @@ class PodEvictorTest {
                 .map(pod -> new PodPlacement(KubeObjects.podInfo(pod), "node-0")).toList();
         return new Eviction(VICTIM, placements, true, PREEMPTOR, Eviction.Rule.RECLAIM,
                 "reclaimed for podgroup default/preemptor");
+    }
+
+    private static Pod victimPod(String name) {
+        return new PodBuilder().withNewMetadata().withName(name)
+                .withLabels(Map.of(MusterLabels.POD_GROUP, "victim", "app", "victim")).endMetadata()
+                .withNewSpec().withNodeName("node-0").withRestartPolicy("Never")
+                .addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build();
     }
 
     private List<Pod> victims() {

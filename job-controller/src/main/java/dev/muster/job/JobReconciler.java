@@ -88,8 +88,11 @@ final class JobReconciler implements Reconciler {
         JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
                 missingClaims, queueHold, now);
         if (decision.expired()) {
-            log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleting it", key, decision.phase());
-            children.deleteJob(job);
+            if (!children.deleteExpiredJob(job, now)) {
+                // The cache catches up with the copy that was not due, and decides again.
+                return ReconcileResult.after(STALE_CACHE_RETRY);
+            }
+            log.info("job {}: {} for longer than ttlSecondsAfterFinished; deleted it", key, decision.phase());
             return ReconcileResult.done();
         }
         // Status first: it is written with the resourceVersion the decision was based on, so a decision

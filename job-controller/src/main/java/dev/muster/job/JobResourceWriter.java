@@ -5,6 +5,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.ApiErrors;
+import dev.muster.support.controller.GuardedDelete;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.job.plugin.PluginObject;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -174,15 +176,56 @@ final class JobResourceWriter {
         }
     }
 
-    /** Deletes the pod; false if it was gone already (fabric8 answers a 404 with no deletion, not an exception). */
+    /**
+     * Deletes the pod the decision saw, by its uid: false if it was gone already, or if the pod under its name
+     * is another one (re-created), which this decision knows nothing about.
+     */
     boolean deletePod(Pod pod) {
-        return !client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                .delete().isEmpty();
+        try {
+            return GuardedDelete.ofUid(client, pod);
+        } catch (KubernetesClientException e) {
+            if (ApiErrors.isConflict(e)) {
+                log.info("pod {}/{}: not deleted, the pod under that name is no longer uid {}",
+                        pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid());
+                return false;
+            }
+            throw e;
+        }
     }
 
-    /** Deletes the job; its pods and PodGroup follow through their ownerReferences. */
-    void deleteJob(Job job) {
-        client.resource(job).delete();
+    /**
+     * Deletes a job whose {@code ttlSecondsAfterFinished} ran out in the cache, as kube's TTL-after-finished
+     * controller does: the job is read fresh, its expiry judged again on that copy (its TTL may just have been
+     * raised, or the job re-created under the same name), and deleted with its uid and resourceVersion as
+     * preconditions, so that a change after the read makes the API server refuse. Its pods and PodGroup
+     * follow through their ownerReferences.
+     *
+     * @return whether the job is gone or going; false if the fresh copy is not due yet or changed under the delete
+     */
+    boolean deleteExpiredJob(Job cached, Instant now) {
+        String namespace = cached.getMetadata().getNamespace();
+        String name = cached.getMetadata().getName();
+        Job fresh = client.resources(Job.class).inNamespace(namespace).withName(name).get();
+        if (fresh == null || fresh.getMetadata().getDeletionTimestamp() != null) {
+            return true;
+        }
+        Optional<Instant> expiry = JobStatusDecider.ttlExpiry(fresh, fresh.getStatus());
+        if (!Objects.equals(fresh.getMetadata().getUid(), cached.getMetadata().getUid())
+                || expiry.isEmpty() || expiry.get().isAfter(now)) {
+            log.info("job {}/{}: not deleted, its TTL has not run out on the API server's copy (uid {}, expiry {})",
+                    namespace, name, fresh.getMetadata().getUid(), expiry.map(Instant::toString).orElse("none"));
+            return false;
+        }
+        try {
+            GuardedDelete.ofVersion(client, fresh);
+            return true;
+        } catch (KubernetesClientException e) {
+            if (ApiErrors.isConflict(e)) {
+                log.info("job {}/{}: not deleted, it changed since it was read: {}", namespace, name, e.getMessage());
+                return false;
+            }
+            throw e;
+        }
     }
 
     private boolean createIfAbsent(HasMetadata object) {

@@ -317,11 +317,17 @@ public final class JobStatusDecider {
                 : admission.describe());
     }
 
-    /** When a finished job is to be deleted: {@code ttlSecondsAfterFinished} after it finished; Aborted jobs stay. */
-    private static Optional<Instant> ttlExpiry(Job job, JobStatus status) {
+    /**
+     * When a finished job is to be deleted: {@code ttlSecondsAfterFinished} after it finished; Aborted jobs stay,
+     * and so does a job without a status.
+     */
+    static Optional<Instant> ttlExpiry(Job job, JobStatus status) {
         Integer ttl = job.getSpec().getTtlSecondsAfterFinished();
+        if (ttl == null || status == null || status.getState() == null || status.getState().getPhase() == null) {
+            return Optional.empty();
+        }
         JobPhase phase = status.getState().getPhase();
-        if (ttl == null || !phase.isFinished() || phase == JobPhase.Aborted) {
+        if (!phase.isFinished() || phase == JobPhase.Aborted) {
             return Optional.empty();
         }
         return PolicyEventObserver.time(status.getState().getLastTransitionTime()).map(t -> t.plusSeconds(ttl));

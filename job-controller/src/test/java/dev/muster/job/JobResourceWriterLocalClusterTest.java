@@ -1,6 +1,11 @@
 package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.batch.v1alpha1.JobState;
+import dev.muster.api.batch.v1alpha1.JobStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.support.event.EventRecorder;
@@ -11,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -18,6 +24,7 @@ import java.util.Set;
 import static dev.muster.job.TestJobs.job;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The Job controller's writer against the local cluster: pods are created only for a job known to be current.
@@ -60,5 +67,76 @@ class JobResourceWriterLocalClusterTest {
         assertThat(fromCurrent).hasValue(2);
         assertThat(client.pods().inNamespace(created.getMetadata().getNamespace()).list().getItems())
                 .extracting(pod -> pod.getMetadata().getName()).containsExactlyInAnyOrder("lagging-worker-0", "lagging-worker-1");
+    }
+
+    @Test
+    void anExpiredJobIsDeletedOnItsFreshCopy() {
+        Job cached = finished("expired", 1);
+
+        assertThat(writer.deleteExpiredJob(cached, Instant.now())).isTrue();
+
+        assertThat(client.resources(Job.class).inNamespace(cached.getMetadata().getNamespace()).withName("expired").get()).isNull();
+    }
+
+    @Test
+    void aJobWhoseTtlWasJustRaisedIsNotDeleted() {
+        Job cached = finished("raised", 1);
+        client.resources(Job.class).inNamespace(cached.getMetadata().getNamespace()).withName("raised")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"ttlSecondsAfterFinished\":3600}}");
+
+        assertThat(writer.deleteExpiredJob(cached, Instant.now())).isFalse();
+
+        assertThat(client.resources(Job.class).inNamespace(cached.getMetadata().getNamespace()).withName("raised").get()).isNotNull();
+    }
+
+    @Test
+    void aJobReCreatedUnderTheSameNameIsNotDeleted() {
+        Job cached = finished("recreated", 1);
+        String namespace = cached.getMetadata().getNamespace();
+        client.resources(Job.class).inNamespace(namespace).withName("recreated").withGracePeriod(0).delete();
+        await().until(() -> client.resources(Job.class).inNamespace(namespace).withName("recreated").get() == null);
+        Job again = finished("recreated", 1);
+
+        assertThat(writer.deleteExpiredJob(cached, Instant.now())).isFalse();
+
+        assertThat(client.resources(Job.class).inNamespace(namespace).withName("recreated").get().getMetadata().getUid())
+                .isEqualTo(again.getMetadata().getUid());
+    }
+
+    @Test
+    void aPodReCreatedUnderTheSameNameIsNotDeleted() {
+        Pod seen = client.resource(pod("reborn")).create();
+        client.pods().inNamespace(seen.getMetadata().getNamespace()).withName("reborn").withGracePeriod(0).delete();
+        await().until(() -> client.pods().inNamespace(seen.getMetadata().getNamespace()).withName("reborn").get() == null);
+        Pod again = client.resource(pod("reborn")).create();
+
+        assertThat(writer.deletePod(seen)).isFalse();
+
+        assertThat(client.pods().inNamespace(seen.getMetadata().getNamespace()).withName("reborn").get())
+                .satisfies(pod -> {
+                    assertThat(pod.getMetadata().getUid()).isEqualTo(again.getMetadata().getUid());
+                    assertThat(pod.getMetadata().getDeletionTimestamp()).isNull();
+                });
+        assertThat(writer.deletePod(again)).isTrue();
+    }
+
+    /** A job Completed a minute ago with the given TTL, as the API server has it. */
+    private static Job finished(String name, int ttlSeconds) {
+        Job job = job(name, task("worker", 1, null));
+        job.getSpec().setTtlSecondsAfterFinished(ttlSeconds);
+        Job created = client.resource(job).create();
+        JobState state = new JobState();
+        state.setPhase(JobPhase.Completed);
+        state.setReason("TasksSucceeded");
+        state.setLastTransitionTime(Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        JobStatus status = new JobStatus();
+        status.setState(state);
+        created.setStatus(status);
+        return client.resource(created).updateStatus();
+    }
+
+    private static Pod pod(String name) {
+        return new PodBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build();
     }
 }

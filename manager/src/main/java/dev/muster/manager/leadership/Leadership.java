@@ -16,6 +16,12 @@ public interface Leadership {
     /** Stops campaigning and hands the lease back if this process holds it; {@code onLost} does not run. */
     void stop();
 
+    /**
+     * Whether this process may write to the cluster now: it leads, and no other replica can have taken over
+     * since. Checked before every write request ({@link WriteFence}); must be quick and never block.
+     */
+    boolean mayWrite();
+
     /** What this process knows now, for health and metrics. */
     LeadershipStatus status();
 }

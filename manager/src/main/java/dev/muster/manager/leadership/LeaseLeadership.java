@@ -14,7 +14,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,8 +31,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>fabric8 checks the renew deadline only between two attempts, and an attempt against an API server
  * that does not answer can take far longer than the lease duration. So this class also watches the
- * deadline itself, from the renew time of the last record it wrote, and declares the lease lost when it
- * passes, whatever the elector's thread is stuck in. The election has a client of its own that does not
+ * deadline itself, on this process's monotonic clock from the moment it sent the last renewal that
+ * succeeded, and declares the lease lost when it passes, whatever the elector's thread is stuck in. Writes
+ * need not wait for that: {@link #mayWrite()} is false from the deadline on (see {@link WriteFence}), so a
+ * leader that failed to renew stops writing before a standby can take the lease, with the difference between
+ * the lease duration and the renew deadline left for requests already sent.
+ *
+ * <p>fabric8's elector judges a lease held by another replica expired by comparing the holder's renew time
+ * with this process's wall clock, so a standby whose clock runs ahead, or a leader whose clock lags, lets the
+ * standby take the lease from a live leader. client-go judges it instead by when the candidate itself
+ * observed the lease record change, on its own monotonic clock, and so does this class: the lock shows the
+ * elector a holder's record as renewed when this process last saw it change.
+ *
+ * <p>The election has a client of its own that does not
  * retry (the elector does) and gives each request at most a retry period: on the shared client a renewal
  * would queue behind a burst of pod creations and binds, and a shutdown could hang in retries while it
  * gives the lease up.
@@ -47,8 +59,12 @@ public final class LeaseLeadership implements Leadership {
     private volatile boolean stopping;
     private volatile boolean leading;
     private volatile String holder;
-    /** Renew time of the last record this process wrote as holder; the deadline counts from there. */
-    private volatile Instant renewed = Instant.MIN;
+    /**
+     * {@link System#nanoTime()} when this process sent the last write of the Lease, as holder, that succeeded;
+     * the renew deadline counts from there. Sent, not answered: the API server may have applied it at once.
+     */
+    private volatile long renewSent;
+    private volatile boolean renewedOnce;
     private volatile Runnable onLost;
     private CompletableFuture<?> election;
 
@@ -128,12 +144,26 @@ public final class LeaseLeadership implements Leadership {
     }
 
     private void checkDeadline() {
-        if (leading && !stopping && Instant.now().isAfter(renewed.plus(settings.renewDeadline()))) {
-            log.error("leader election: {} lost lease {} (last renewed at {}, not within {} since); "
-                            + "stopping the components and exiting", settings.identity(), settings.lease(), renewed,
-                    settings.renewDeadline());
+        if (leading && !stopping && !withinRenewDeadline()) {
+            log.error("leader election: {} lost lease {} (last renewed {} ms ago, not within {}); "
+                            + "stopping the components and exiting", settings.identity(), settings.lease(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - renewSent), settings.renewDeadline());
             lose();
         }
+    }
+
+    /** Whether this process renewed the lease, as holder, within the renew deadline. */
+    private boolean withinRenewDeadline() {
+        return renewedOnce && System.nanoTime() - renewSent < settings.renewDeadline().toNanos();
+    }
+
+    /**
+     * True while this process leads and its last renewal was sent less than the renew deadline ago: the lease
+     * cannot have passed to a standby, which waits the longer lease duration from when it saw that renewal.
+     */
+    @Override
+    public boolean mayWrite() {
+        return leading && !lost.get() && withinRenewDeadline();
     }
 
     private void lose() {
@@ -175,34 +205,59 @@ public final class LeaseLeadership implements Leadership {
         return new LeadershipStatus(true, leading, settings.identity(), settings.lease(), holder);
     }
 
-    /** The Lease lock, noting the renew time of every record this process writes as holder. */
+    /**
+     * The Lease lock, noting when this process sent each record it wrote as holder, and showing the elector
+     * another holder's record as renewed when this process last saw the record change.
+     */
     private final class RecordingLock implements Lock {
         private final Lock lease;
+        /** The record as last read, and {@link System#nanoTime()} when it was first read so. */
+        private LeaderElectionRecord observed;
+        private long observedAt;
 
         RecordingLock(Lock lease) {
             this.lease = lease;
         }
 
         @Override
-        public LeaderElectionRecord get(KubernetesClient client) {
-            return lease.get(client);
+        public synchronized LeaderElectionRecord get(KubernetesClient client) {
+            LeaderElectionRecord record = lease.get(client);
+            long now = System.nanoTime();
+            if (record == null) {
+                observed = null;
+                return null;
+            }
+            if (!record.equals(observed)) {
+                observed = record;
+                observedAt = now;
+            }
+            if (settings.identity().equals(record.getHolderIdentity()) || record.getRenewTime() == null) {
+                return record;
+            }
+            // The elector compares renewTime + lease duration with its wall clock: give it, on that clock, the
+            // moment this process saw the record change, so that the holder's clock does not matter.
+            ZonedDateTime seen = ZonedDateTime.now(ZoneOffset.UTC).minusNanos(now - observedAt);
+            return record.toBuilder().renewTime(seen).build();
         }
 
         @Override
         public void create(KubernetesClient client, LeaderElectionRecord record) {
+            long sent = System.nanoTime();
             lease.create(client, record);
-            wrote(record);
+            wrote(record, sent);
         }
 
         @Override
         public void update(KubernetesClient client, LeaderElectionRecord record) {
+            long sent = System.nanoTime();
             lease.update(client, record);
-            wrote(record);
+            wrote(record, sent);
         }
 
-        private void wrote(LeaderElectionRecord record) {
+        private void wrote(LeaderElectionRecord record, long sent) {
             if (settings.identity().equals(record.getHolderIdentity())) {
-                renewed = record.getRenewTime().toInstant();
+                renewSent = sent;
+                renewedOnce = true;
             }
         }
 

@@ -31,6 +31,12 @@ public final class UncontestedLeadership implements Leadership {
         leading = false;
     }
 
+    /** The only replica may write while it runs. */
+    @Override
+    public boolean mayWrite() {
+        return leading;
+    }
+
     @Override
     public LeadershipStatus status() {
         return new LeadershipStatus(false, leading, identity, null, null);

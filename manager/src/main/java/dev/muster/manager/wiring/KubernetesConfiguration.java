@@ -1,6 +1,8 @@
 package dev.muster.manager.wiring;
 
 import dev.muster.manager.config.MusterProperties;
+import dev.muster.manager.leadership.Leadership;
+import dev.muster.manager.leadership.WriteFence;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
@@ -32,9 +34,16 @@ public class KubernetesConfiguration {
                 .build();
     }
 
+    /**
+     * The components' client: every write through it is fenced on leadership ({@link WriteFence}), so that a
+     * replica that does not hold the lease within its renew deadline writes nothing.
+     */
     @Bean(destroyMethod = "close")
-    KubernetesClient kubernetesClient(Config config) {
-        return new KubernetesClientBuilder().withConfig(config).build();
+    KubernetesClient kubernetesClient(Config config, Leadership leadership) {
+        return new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor(WriteFence.NAME,
+                        new WriteFence(leadership)))
+                .build();
     }
 
     /** Closed by {@link ManagerLifecycle}, after the components that use it have stopped. */

@@ -1,9 +1,12 @@
 package dev.muster.manager.e2e;
 
 import dev.muster.api.MusterLabels;
+import dev.muster.api.PodPhase;
+import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.FaultPlan;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
@@ -21,14 +24,18 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -40,17 +47,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A workload of 50 jobs (gangs, jobs that fail and retry, dependsOn stages, a suspended-and-resumed job) runs
- * once on a clean local cluster, and again: with 10% of the manager's API requests failed (500, 429, 409, 504
- * after apply, watches closed early); with the manager restarted at random points; and with two managers in a
- * leader election whose leader is cut off from the cluster mid-run. Every run must end in exactly the same
- * states (phase, reason, retries taken), with no pod created twice under one name and no pod moved from one
- * node to another (bound twice).
+ * A workload of 56 jobs (gangs, jobs that fail and retry, dependsOn stages, a suspended-and-resumed job, and
+ * two queues of which one reclaims from the other, so that gangs are preempted) runs once on a clean local
+ * cluster, and again: with 10% of the manager's API requests failed (500, 429, 409, 504 after apply, watches
+ * closed early); with the manager restarted at random points; and with two managers in a leader election
+ * whose leader is cut off from the cluster mid-run. Every run must end in exactly the same states (phase,
+ * reason, retries taken), with no pod created twice under one name, no pod moved from one node to another
+ * (bound twice), no pod left running with the scheduler's preemption mark, and no gang broken.
  */
 class FaultToleranceEndToEndTest {
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
@@ -61,8 +70,63 @@ class FaultToleranceEndToEndTest {
     record EndState(JobPhase phase, String reason, int retries) {
     }
 
-    /** What a run saw: the end states, and every violation of the pod rules. */
-    record Outcome(Map<String, EndState> endStates, List<String> violations, Map<String, Long> faults) {
+    /**
+     * What a run saw: the end states, every violation of the pod rules, the faults injected, and how many pods
+     * the scheduler marked as preemption victims.
+     */
+    record Outcome(Map<String, EndState> endStates, List<String> violations, Map<String, Long> faults, int preempted) {
+    }
+
+    /**
+     * Longest a running pod may keep the scheduler's preemption mark with no deletion under way: the leader's
+     * sweep runs every minute and sets such a mark back; half a minute more covers a sweep whose write failed.
+     */
+    private static final Duration MARK_LEFT = Duration.ofSeconds(90);
+
+    private static final List<String> QUEUES = List.of("""
+            apiVersion: scheduling.muster.dev/v1alpha1
+            kind: Queue
+            metadata: {name: hog}
+            spec: {weight: 1}
+            """, """
+            apiVersion: scheduling.muster.dev/v1alpha1
+            kind: Queue
+            metadata: {name: urgent}
+            spec: {weight: 1, preemption: {reclaim: true, reclaimDelay: 1s}}
+            """);
+
+    /** A gang of 4 pods of {@code cpu} CPUs in a queue. */
+    private static String queued(String name, String queue, int cpu, String seconds) {
+        return """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: %s, namespace: default}
+                spec:
+                  queue: %s
+                  tasks:
+                  - name: worker
+                    replicas: 4
+                    template:
+                      metadata: {annotations: {local.muster.dev/run-seconds: "%s"}}
+                      spec: {containers: [{name: w, image: busybox, resources: {requests: {cpu: "%d"}}}]}
+                """.formatted(name, queue, seconds, cpu);
+    }
+
+    /**
+     * Four gangs that take all the cluster's 64 CPUs for 20 s, far above their queue's fair share once others
+     * ask: nothing else can start until they end or are reclaimed from.
+     */
+    private static List<String> hogs() {
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            jobs.add(queued("hog-" + i, "hog", 4, "20"));
+        }
+        return jobs;
+    }
+
+    /** Two gangs whose queue reclaims after 1 s from queues above their fair share. */
+    private static List<String> urgent() {
+        return List.of(queued("urgent-0", "urgent", 3, "2"), queued("urgent-1", "urgent", 3, "2"));
     }
 
     private static String gang(String name, int workers) {
@@ -248,6 +312,11 @@ class FaultToleranceEndToEndTest {
         List<String> violations = new CopyOnWriteArrayList<>();
         Map<String, String> nodeOfPod = new ConcurrentHashMap<>();
         Map<String, String> uidOfName = new ConcurrentHashMap<>();
+        // Running pods with the scheduler's mark and no deletion under way, by uid: since when, and their name.
+        Map<String, Instant> markedSince = new ConcurrentHashMap<>();
+        Map<String, String> nameOfUid = new ConcurrentHashMap<>();
+        Set<String> everMarked = ConcurrentHashMap.newKeySet();
+        Set<String> preemptedGangs = ConcurrentHashMap.newKeySet();
         try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withFaults(faults));
              Watch ignored = cluster.client().pods().inAnyNamespace().watch(new Watcher<>() {
                  @Override
@@ -255,9 +324,24 @@ class FaultToleranceEndToEndTest {
                      String uid = pod.getMetadata().getUid();
                      String key = pod.getMetadata().getName() + "@" + pod.getMetadata().getAnnotations()
                              .getOrDefault(MusterLabels.JOB_VERSION, "?");
-                     String before = uidOfName.putIfAbsent(key, uid);
-                     if (before != null && !before.equals(uid) && action == Action.ADDED) {
+                     String gang = pod.getMetadata().getLabels().getOrDefault(MusterLabels.JOB_NAME, "?") + "@"
+                             + pod.getMetadata().getAnnotations().getOrDefault(MusterLabels.JOB_VERSION, "?");
+                     if (PodPreemption.isPreempted(pod)) {
+                         everMarked.add(uid);
+                         preemptedGangs.add(gang);
+                     }
+                     // A preempted gang's pods come back under the same names and version.
+                     String before = uidOfName.put(key, uid);
+                     if (before != null && !before.equals(uid) && action == Action.ADDED && !preemptedGangs.contains(gang)) {
                          violations.add("pod " + key + " created twice");
+                     }
+                     boolean markedRunning = action != Action.DELETED && PodPreemption.isPreempted(pod)
+                             && pod.getMetadata().getDeletionTimestamp() == null && !PodPhase.isFinished(pod);
+                     if (markedRunning) {
+                         nameOfUid.put(uid, key);
+                         markedSince.putIfAbsent(uid, Instant.now());
+                     } else {
+                         leftMarked(markedSince.remove(uid), key, Instant.now()).ifPresent(violations::add);
                      }
                      String node = pod.getSpec().getNodeName();
                      if (node != null) {
@@ -273,8 +357,14 @@ class FaultToleranceEndToEndTest {
                  }
              })) {
             try (Managers managers = operation.start(cluster)) {
-                List<String> workload = workload();
                 // Submitted by the observer's client: what is under test is the manager, not the submission.
+                QUEUES.forEach(yaml -> cluster.client().resource(Serialization.unmarshal(yaml, Queue.class)).create());
+                hogs().forEach(yaml -> cluster.client().resource(Serialization.unmarshal(yaml, Job.class)).create());
+                // Started (under faults, the first may finish before the last starts): then the others are submitted.
+                await().atMost(RUN_TIMEOUT).until(() -> IntStream.range(0, 4).mapToObj(i -> phase(cluster, "hog-" + i))
+                        .allMatch(phase -> phase == JobPhase.Running || phase == JobPhase.Completed));
+                List<String> workload = new ArrayList<>(urgent());
+                workload.addAll(workload());
                 workload.forEach(yaml -> cluster.client().resource(Serialization.unmarshal(yaml, Job.class)).create());
                 await().atMost(RUN_TIMEOUT).until(() -> phase(cluster, "suspended-1") == JobPhase.Aborted);
                 for (String name : List.of("suspended-0", "suspended-1")) {
@@ -290,9 +380,25 @@ class FaultToleranceEndToEndTest {
                             job.getStatus().getState().getReason(), job.getStatus().getRetryCount()));
                 }
                 assertThat(managers.unexpectedExits()).as("no surviving manager asked to exit").isEmpty();
-                return new Outcome(endStates, violations, cluster.faultsInjected());
+                Instant end = Instant.now();
+                markedSince.forEach((uid, since) -> leftMarked(since, nameOfUid.get(uid), end).ifPresent(violations::add));
+                Counter broken = managers.acting().get().getBean(MeterRegistry.class)
+                        .find("muster.scheduler.preemption.gangs.broken").counter();
+                if (broken != null && broken.count() > 0) {
+                    violations.add(broken.count() + " gang(s) broken by a partial eviction");
+                }
+                return new Outcome(endStates, violations, cluster.faultsInjected(), everMarked.size());
             }
         }
+    }
+
+    /** A violation if a pod kept the preemption mark, running and not being deleted, for longer than allowed. */
+    private static Optional<String> leftMarked(Instant since, String pod, Instant until) {
+        if (since == null || Duration.between(since, until).compareTo(MARK_LEFT) <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of("pod " + pod + " ran with the preemption mark and no eviction for "
+                + Duration.between(since, until).toSeconds() + " s");
     }
 
     /** Jobs not in a final phase, each with its status, for the failure message. */
@@ -357,7 +463,8 @@ class FaultToleranceEndToEndTest {
     private static synchronized Outcome clean() {
         if (clean == null) {
             clean = run(FaultPlan.NONE, FaultToleranceEndToEndTest::oneManager);
-            assertThat(clean.endStates()).hasSize(50);
+            assertThat(clean.endStates()).hasSize(56);
+            assertThat(clean.preempted()).as("pods preempted").isPositive();
             assertThat(clean.endStates().values()).extracting(EndState::phase).doesNotContain(JobPhase.Aborted);
             assertThat(clean.violations()).isEmpty();
         }
@@ -370,9 +477,11 @@ class FaultToleranceEndToEndTest {
     void tenPercentOfRequestsFailingChangesNoEndState() {
         Outcome faulty = run(new FaultPlan(0.10, 20261124), FaultToleranceEndToEndTest::oneManager);
 
-        System.out.printf("fault tolerance: %d jobs; faults injected %s; end states %s%n", faulty.endStates().size(),
-                faulty.faults(), summary(faulty.endStates()));
+        System.out.printf("fault tolerance: %d jobs; faults injected %s; %d pods preempted (clean run: %d); end states %s%n",
+                faulty.endStates().size(), faulty.faults(), faulty.preempted(), clean().preempted(),
+                summary(faulty.endStates()));
         assertThat(faulty.faults().values().stream().mapToLong(Long::longValue).sum()).isGreaterThan(100);
+        assertThat(faulty.preempted()).as("pods preempted under faults").isPositive();
         assertThat(faulty.endStates()).isEqualTo(clean().endStates());
         assertThat(faulty.violations()).isEmpty();
     }

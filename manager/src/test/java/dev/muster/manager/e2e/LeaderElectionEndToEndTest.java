@@ -25,6 +25,9 @@ import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,6 +44,7 @@ class LeaderElectionEndToEndTest {
     private LocalCluster cluster;
     private Candidate alpha;
     private Candidate beta;
+    private final ScheduledExecutorService outsider = Executors.newSingleThreadScheduledExecutor();
 
     /** A manager in the election, and the exit codes it asked for. */
     private record Candidate(String identity, ConfigurableApplicationContext manager, List<Integer> exits) {
@@ -70,16 +74,18 @@ class LeaderElectionEndToEndTest {
     @BeforeEach
     void start() {
         cluster = LocalCluster.start(LocalClusterConfig.defaults());
-        // Someone else holds the Lease, renewed far ahead: neither manager may lead until it is gone.
+        // Someone else holds the Lease and renews it every 200 ms: neither manager may lead until it is gone.
         cluster.client().resource(new LeaseBuilder().withNewMetadata().withName(LEASE).withNamespace("default").endMetadata()
                 .withNewSpec().withHolderIdentity("outsider").withLeaseDurationSeconds(3)
-                .withAcquireTime(now()).withRenewTime(now().plusHours(1)).endSpec().build()).create();
+                .withAcquireTime(now()).withRenewTime(now()).endSpec().build()).create();
+        outsider.scheduleWithFixedDelay(this::renewAsOutsider, 200, 200, TimeUnit.MILLISECONDS);
         alpha = Candidate.start(cluster, "alpha");
         beta = Candidate.start(cluster, "beta");
     }
 
     @AfterEach
     void stop() {
+        outsider.shutdownNow();
         alpha.manager().close();
         beta.manager().close();
         cluster.close();
@@ -105,7 +111,9 @@ class LeaderElectionEndToEndTest {
         });
         assertThat(new Actuator(alpha.manager(), cluster).json("queue").path("scheduling").asBoolean()).isFalse();
 
-        // The Lease is gone: exactly one manager takes it, and the job runs.
+        // The outsider stops and its Lease is gone: exactly one manager takes it, and the job runs.
+        outsider.shutdownNow();
+        assertThat(outsider.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         lease().delete();
         await().atMost(PATIENCE).until(() -> alpha.leads() || beta.leads());
         Candidate leader = alpha.leads() ? alpha : beta;
@@ -136,6 +144,18 @@ class LeaderElectionEndToEndTest {
         cluster.client().resource(second).create();
         await().atMost(PATIENCE).until(() -> phase("second") == JobPhase.Completed);
         assertThat(standby.exits()).isEmpty();
+    }
+
+    /** One renewal by the outsider; a failed one is retried at the next, as a real holder would. */
+    private void renewAsOutsider() {
+        try {
+            lease().edit(lease -> {
+                lease.getSpec().setRenewTime(now());
+                return lease;
+            });
+        } catch (KubernetesClientException e) {
+            // The next renewal comes 200 ms later, well within the 3 s lease.
+        }
     }
 
     /** Overwrites the Lease with another holder that renewed it just now, as a rival replica would. */

@@ -63,6 +63,11 @@ class LeadershipHealthIndicatorTest {
             }
 
             @Override
+            public boolean mayWrite() {
+                return status.leader();
+            }
+
+            @Override
             public LeadershipStatus status() {
                 return status;
             }
