@@ -2,7 +2,6 @@ package dev.muster.manager.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.api.MusterLabels;
-import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.QueueFixtures;
@@ -97,29 +96,7 @@ class QueueReclaimEndToEndTest {
     }
 
     private void createJob(String name, String queue) {
-        Job job = Serialization.unmarshal("""
-                apiVersion: batch.muster.dev/v1alpha1
-                kind: Job
-                metadata: {name: %s, namespace: default}
-                spec:
-                  queue: %s
-                  minAvailable: 4
-                  tasks:
-                    - name: worker
-                      replicas: 4
-                      template:
-                        metadata:
-                          annotations: {local.muster.dev/run-seconds: "3600"}
-                        spec:
-                          restartPolicy: Never
-                          containers:
-                            - name: trainer
-                              image: busybox
-                              resources:
-                                requests: {nvidia.com/gpu: "1"}
-                                limits: {nvidia.com/gpu: "1"}
-                """.formatted(name, queue), Job.class);
-        env.client().resource(job).create();
+        env.client().resource(QueueFixtures.fourGpuGang(env.client(), name, queue)).create();
     }
 
 

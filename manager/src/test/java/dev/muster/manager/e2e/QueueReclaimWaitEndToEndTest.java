@@ -6,7 +6,6 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.QueueFixtures;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -75,28 +74,6 @@ class QueueReclaimWaitEndToEndTest {
     }
 
     private void createJob(String name, String queue) {
-        Job job = Serialization.unmarshal("""
-                apiVersion: batch.muster.dev/v1alpha1
-                kind: Job
-                metadata: {name: %s, namespace: default}
-                spec:
-                  queue: %s
-                  minAvailable: 4
-                  tasks:
-                    - name: worker
-                      replicas: 4
-                      template:
-                        metadata:
-                          annotations: {local.muster.dev/run-seconds: "3600"}
-                        spec:
-                          restartPolicy: Never
-                          containers:
-                            - name: trainer
-                              image: busybox
-                              resources:
-                                requests: {nvidia.com/gpu: "1"}
-                                limits: {nvidia.com/gpu: "1"}
-                """.formatted(name, queue), Job.class);
-        env.client().resource(job).create();
+        env.client().resource(QueueFixtures.fourGpuGang(env.client(), name, queue)).create();
     }
 }

@@ -51,10 +51,10 @@ class RbacUsageEndToEndTest {
         // Reclaim: queue a fills the 8 GPUs with two gangs; queue b, of a larger weight, takes one back.
         QueueFixtures.create(env.client(), "a", "{weight: 1, preemption: {reclaimDelay: 0s}}");
         QueueFixtures.create(env.client(), "b", "{weight: 3, preemption: {reclaimDelay: 0s}}");
-        create(gpuJob("a-0", "a"));
-        create(gpuJob("a-1", "a"));
+        create(QueueFixtures.fourGpuGang(env.client(), "a-0", "a"));
+        create(QueueFixtures.fourGpuGang(env.client(), "a-1", "a"));
         await().atMost(PATIENCE).until(() -> env.phase("a-0") == JobPhase.Running && env.phase("a-1") == JobPhase.Running);
-        create(gpuJob("b-0", "b"));
+        create(QueueFixtures.fourGpuGang(env.client(), "b-0", "b"));
 
         // A pod no node can take: the scheduler says so on the pod.
         env.client().pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("too-big").endMetadata()
@@ -119,27 +119,6 @@ class RbacUsageEndToEndTest {
         env.client().resource(job).create();
     }
 
-    private static Job gpuJob(String name, String queue) {
-        return Serialization.unmarshal("""
-                apiVersion: batch.muster.dev/v1alpha1
-                kind: Job
-                metadata: {name: %s, namespace: default}
-                spec:
-                  queue: %s
-                  minAvailable: 4
-                  tasks:
-                    - name: worker
-                      replicas: 4
-                      template:
-                        metadata: {annotations: {local.muster.dev/run-seconds: "3600"}}
-                        spec:
-                          restartPolicy: Never
-                          containers:
-                            - name: trainer
-                              image: busybox
-                              resources: {requests: {nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}
-                """.formatted(name, queue), Job.class);
-    }
 
     /**
      * The rows of the table of the section "RBAC" of docs/security.md, as {@code "resource verb"} to how they are

@@ -2,6 +2,7 @@ package dev.muster.manager.e2e;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.cli.MusterCli;
@@ -120,6 +121,19 @@ class VolcanoExamplesEndToEndTest {
         assertThat(prod.getSpec().getWeight()).isEqualTo(8);
         assertThat(env.client().resources(Queue.class).withName("sci").get().getSpec().getWeight()).isEqualTo(8);
         assertThat(env.job("eng-prod-job").getSpec().getQueue()).isEqualTo("root-eng-prod");
+    }
+
+    @Test
+    void anElasticThreeOfTenJobIsAGangOfAnyThreeAndCompletes() throws Exception {
+        run("elastic.yaml").forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
+        PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("elastic-job").get();
+        assertThat(group.getSpec().getMinMember()).isEqualTo(3);
+        assertThat(group.getSpec().getMinTaskMember()).containsEntry("worker", 0);
+    }
+
+    @Test
+    void paddleWithEphemeralStorageAndAnOsNodeSelectorRunsToCompletion() throws Exception {
+        run("paddle-ephemeral.yaml").forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
     }
 
     private static Map<String, String> envOf(String pod) {
