@@ -453,14 +453,14 @@ class JobPluginsTest {
         mistakes.put(List.of("ssh-private-key=" + key),
                 "spec.plugins.ssh: argument 1 (not shown, as it may hold a secret) is not of the form --name=value");
         mistakes.put(List.of("--ssh-privat-key=" + key),
-                "spec.plugins.ssh: unknown argument --ssh-privat-key; known: --ssh-key-file-path, --ssh-private-key, "
-                        + "--ssh-public-key");
+                "spec.plugins.ssh: unknown argument --ssh-privat-key; known: --ssh-key-file-path, --ssh-port, "
+                        + "--ssh-private-key, --ssh-public-key");
         mistakes.put(List.of("--ssh-key-file-path=/root/.ssh", key),
                 "spec.plugins.ssh: argument 2 (not shown, as it may hold a secret) is not a known argument; known: "
-                        + "--ssh-key-file-path, --ssh-private-key, --ssh-public-key");
+                        + "--ssh-key-file-path, --ssh-port, --ssh-private-key, --ssh-public-key");
         mistakes.put(List.of("--" + body),
                 "spec.plugins.ssh: argument 1 (not shown, as it may hold a secret) is not a known argument; known: "
-                        + "--ssh-key-file-path, --ssh-private-key, --ssh-public-key");
+                        + "--ssh-key-file-path, --ssh-port, --ssh-private-key, --ssh-public-key");
         mistakes.forEach((args, expected) -> {
             Job job = withPlugins(TestJobs.job("leaky", task("worker", 1, null)), Map.of("ssh", args));
             List<String> errors = PLUGINS.validate(job).stream().map(FieldError::toString).toList();
@@ -496,7 +496,9 @@ class JobPluginsTest {
         // Each plugin's flags as Volcano's plugins declare them (flag.NewFlagSet in pkg/controllers/job/plugins).
         Map<String, List<String>> volcano = new LinkedHashMap<>();
         volcano.put("svc", List.of("--publish-not-ready-addresses=1", "--disable-network-policy=F", "--inject-hosts-env=TRUE"));
-        volcano.put("ssh", List.of("--ssh-key-file-path=/home/u/.ssh", "--ssh-private-key=K", "--ssh-public-key=P", "--ssh-port=2222"));
+        SshKeyPair keys = SshKeyPair.generate();
+        volcano.put("ssh", List.of("--ssh-key-file-path=/home/u/.ssh", "--ssh-private-key=" + keys.privateKey(),
+                "--ssh-public-key=" + keys.publicKey(), "--ssh-port=2222"));
         volcano.put("env", List.of());
         volcano.put("mpi", List.of("--master=master", "--worker=worker", "--port=22"));
         volcano.put("pytorch", List.of("--master=master", "--worker=worker", "--port=23456", "--wait-master-enabled=t",

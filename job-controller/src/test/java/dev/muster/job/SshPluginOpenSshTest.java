@@ -61,20 +61,31 @@ class SshPluginOpenSshTest {
             fail("missing " + missing + " (Debian packages openssh-client, openssh-server); with CI=true the OpenSSH test must run");
         }
         assumeTrue(missing.isEmpty(), "missing " + missing + " (Debian packages openssh-client, openssh-server)");
-        // StrictModes checks every directory above authorized_keys up to /, so the work directory is not
-        // under the world-writable /tmp but in Maven's target directory.
-        Path target = Path.of("target").toAbsolutePath();
-        Files.createDirectories(target);
-        work = Files.createTempDirectory(target, "ssh-login-");
+        // StrictModes checks every directory above authorized_keys up to /, so the work directory is not under
+        // the world-writable /tmp: Maven's target directory where the checkout's directories allow it (CI may
+        // clone into a world-writable place), else, as root, a directory of its own under /run.
+        Path target = Files.createDirectories(Path.of("target").toAbsolutePath());
+        Path base = unsafeAncestor(target) == null ? target : ROOT ? Path.of("/run") : null;
+        if (base == null || unsafeAncestor(base) != null) {
+            Path unsafe = unsafeAncestor(target);
+            fail(unsafe + " is " + PosixFilePermissions.toString(Files.getPosixFilePermissions(unsafe)) + ": sshd's "
+                    + "StrictModes refuses any authorized_keys below a directory others can write to, so this test needs "
+                    + "a checkout whose directories are not group- or world-writable, or to run as root");
+        }
+        work = Files.createTempDirectory(base, "muster-ssh-login-");
         // Open to others so that a non-root client can reach the files, as in a container.
         Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
-        for (Path dir = work.getParent(); dir != null; dir = dir.getParent()) {
-            String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(dir));
+    }
+
+    /** The first of {@code dir} and its parents that others may write to, as StrictModes sees it; null if none. */
+    private static Path unsafeAncestor(Path dir) throws IOException {
+        for (Path at = dir; at != null; at = at.getParent()) {
+            String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(at));
             if (mode.charAt(4) == 'w' || mode.charAt(7) == 'w') {
-                fail(dir + " is " + mode + ": sshd's StrictModes refuses any authorized_keys below a directory others "
-                        + "can write to, so this test needs a checkout whose directories are not group- or world-writable");
+                return at;
             }
         }
+        return null;
     }
 
     @AfterEach
