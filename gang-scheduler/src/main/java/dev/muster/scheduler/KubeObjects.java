@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.NodeAllocatable;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodGroupLabel;
@@ -54,7 +55,6 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -477,7 +477,7 @@ final class KubeObjects {
         return status.getConditions().stream()
                 .filter(c -> c != null && PodGroupCondition.SCHEDULED.equals(c.getType()) && "True".equals(c.getStatus())
                         && c.getLastTransitionTime() != null)
-                .map(c -> OffsetDateTime.parse(c.getLastTransitionTime()).toInstant())
+                .map(c -> KubeTime.parse(c.getLastTransitionTime()))
                 .findFirst().orElse(null);
     }
 
@@ -573,7 +573,7 @@ final class KubeObjects {
             for (var condition : pod.getStatus().getConditions()) {
                 if (condition != null && PodConditionWriter.POD_SCHEDULED.equals(condition.getType()) && "True".equals(condition.getStatus())
                         && condition.getLastTransitionTime() != null) {
-                    return OffsetDateTime.parse(condition.getLastTransitionTime()).toInstant();
+                    return KubeTime.parse(condition.getLastTransitionTime());
                 }
             }
         }
@@ -583,6 +583,6 @@ final class KubeObjects {
     /** Creation time; objects from emulators may lack it, and then sort as oldest. */
     static Instant createdAt(HasMetadata object) {
         String timestamp = object.getMetadata().getCreationTimestamp();
-        return timestamp == null ? Instant.EPOCH : OffsetDateTime.parse(timestamp).toInstant();
+        return timestamp == null ? Instant.EPOCH : KubeTime.parse(timestamp);
     }
 }

@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.GoDuration;
@@ -20,8 +21,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -263,7 +262,7 @@ public final class JobStatusDecider {
 
     private static JobStatus nextStatus(Job job, JobStatus current, PodCounts counts,
                                         Optional<PhaseTransition> transition, Instant now) {
-        String timestamp = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
+        String timestamp = KubeTime.format(now);
         JobStatus next = new JobStatus();
         List<JobCondition> conditions = new ArrayList<>(current == null ? List.of() : current.getConditions());
         int version = current == null ? 0 : current.getVersion();

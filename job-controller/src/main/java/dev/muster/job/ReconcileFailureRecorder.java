@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.support.controller.Controller;
 import dev.muster.support.controller.ObjectKey;
@@ -16,8 +17,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,7 +61,7 @@ final class ReconcileFailureRecorder {
         }
         Condition condition = new ConditionBuilder().withType(TYPE).withStatus("True").withReason(reason)
                 .withMessage(message).withObservedGeneration(job.getMetadata().getGeneration())
-                .withLastTransitionTime(DateTimeFormatter.ISO_INSTANT.format(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS)))
+                .withLastTransitionTime(KubeTime.format(Instant.now(clock)))
                 .build();
         String patch = Serialization.asJson(Map.of("status", Map.of("controllerConditions", List.of(condition))));
         try {

@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.PodPhase;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -105,7 +106,7 @@ final class Deletion {
         if (shortened == 0 && !finalizers) {
             return new Remove();
         }
-        Instant deadline = Instant.parse(metadata.path("deletionTimestamp").asText());
+        Instant deadline = KubeTime.parse(metadata.path("deletionTimestamp").asText());
         ObjectNode marked = stored.deepCopy();
         ObjectNode markedMetadata = marked.withObjectProperty("metadata");
         markedMetadata.put("deletionTimestamp", timestamp(deadline.minusSeconds(current).plusSeconds(shortened)));

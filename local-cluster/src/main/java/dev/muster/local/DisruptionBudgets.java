@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.KubeTime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -190,7 +191,7 @@ final class DisruptionBudgets {
 
     private static Instant instant(String time) {
         try {
-            return Instant.parse(time);
+            return KubeTime.parse(time);
         } catch (DateTimeParseException e) {
             // An unreadable time cannot keep a pod out of the count.
             return Instant.EPOCH;

@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.KubeTime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -330,7 +331,7 @@ final class ServerSideTables {
     static String humanAge(String timestamp, Instant now) {
         Duration age;
         try {
-            age = Duration.between(Instant.parse(timestamp), now);
+            age = Duration.between(KubeTime.parse(timestamp), now);
         } catch (DateTimeParseException e) {
             return "<unknown>";
         }

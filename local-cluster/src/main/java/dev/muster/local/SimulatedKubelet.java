@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.PodPhase;
 import dev.muster.api.MusterLabels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -146,7 +147,7 @@ final class SimulatedKubelet implements AutoCloseable {
             // Running without a timer: started before this kubelet, so it finishes on the original schedule.
             runTime(pod).ifPresent(runTime -> transitions.computeIfAbsent(uid(pod), uid -> {
                 String startTime = pod.getStatus().getStartTime();
-                Instant started = startTime == null ? Instant.now() : Instant.parse(startTime);
+                Instant started = startTime == null ? Instant.now() : KubeTime.parse(startTime);
                 Duration left = Duration.between(Instant.now(), started.plus(runTime));
                 return schedule(left.isNegative() ? Duration.ZERO : left, () -> finish(pod));
             }));

@@ -1,5 +1,6 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
@@ -8,8 +9,6 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.gang.GangVerdict;
 
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,7 +45,7 @@ public final class PodGroupStatusCalculator {
             event = GangEvent.GANG_GROWING;
         }
         PodGroupPhase to = phases.next(from, event);
-        String timestamp = rfc3339(now);
+        String timestamp = KubeTime.format(now);
         List<PodGroupCondition> conditions = current == null || current.getConditions() == null
                 ? List.of() : current.getConditions();
 
@@ -85,11 +84,6 @@ public final class PodGroupStatusCalculator {
         if (current != null && current.getScheduleStartTime() != null) {
             return current.getScheduleStartTime();
         }
-        return verdict.map(v -> v.decidedAt() == null ? now : rfc3339(v.decidedAt())).orElse(null);
-    }
-
-    /** Kubernetes' metav1.Time format: RFC 3339 in UTC, whole seconds. */
-    static String rfc3339(Instant instant) {
-        return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
+        return verdict.map(v -> v.decidedAt() == null ? now : KubeTime.format(v.decidedAt())).orElse(null);
     }
 }

@@ -1,8 +1,8 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.KubeTime;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 
 /** Ages as {@code kubectl get} prints them: the largest whole unit, {@code 5s}, {@code 3m}, {@code 2h}, {@code 4d}, {@code 1y}. */
 final class Ages {
@@ -11,7 +11,7 @@ final class Ages {
 
     /** The age of something that happened at {@code then}, seen at {@code now}; {@code <unknown>} without a time. */
     static String since(String then, Instant now) {
-        return then == null || then.isEmpty() ? "<unknown>" : of(Duration.between(OffsetDateTime.parse(then).toInstant(), now));
+        return then == null || then.isEmpty() ? "<unknown>" : of(Duration.between(KubeTime.parse(then), now));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.muster.manager.cli;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.PodPhase;
 import dev.muster.api.EffectiveRequests;
 import dev.muster.api.MusterLabels;
@@ -30,7 +31,6 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -178,7 +178,7 @@ final class DescribeCommand implements Callable<Integer> {
     static Instant time(Event event) {
         return Stream.of(event.getLastTimestamp(), event.getEventTime() == null ? null : event.getEventTime().getTime(),
                         event.getFirstTimestamp(), event.getMetadata().getCreationTimestamp())
-                .filter(t -> t != null && !t.isEmpty()).map(t -> OffsetDateTime.parse(t).toInstant())
+                .filter(t -> t != null && !t.isEmpty()).map(KubeTime::parse)
                 .max(Comparator.naturalOrder()).orElse(Instant.EPOCH);
     }
 
