@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.PodNode;
 import dev.muster.api.KubeTime;
 import dev.muster.api.NodeAllocatable;
 import dev.muster.api.MusterLabels;
@@ -556,8 +557,7 @@ final class KubeObjects {
     }
 
     static String nodeName(Pod pod) {
-        String nodeName = pod.getSpec().getNodeName();
-        return nodeName == null || nodeName.isEmpty() ? null : nodeName;
+        return PodNode.of(pod).orElse(null);
     }
 
     static boolean isDeleting(HasMetadata object) {

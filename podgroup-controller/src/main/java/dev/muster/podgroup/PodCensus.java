@@ -1,10 +1,12 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.PodNode;
 import dev.muster.api.PodPhase;
 import dev.muster.api.PodPreemption;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.Collection;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -45,10 +47,8 @@ public record PodCensus(int waiting, int starting, int running, int succeeded, i
                 continue;
             }
             PodPhase phase = PodPhase.of(pod);
-            String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-            boolean bound = node != null && !node.isEmpty();
-            boolean finished = phase.isFinished();
-            if (bound && !finished && !nodeExists.test(node)) {
+            Optional<String> node = PodNode.of(pod);
+            if (!phase.isFinished() && node.filter(name -> !nodeExists.test(name)).isPresent()) {
                 lost++;
                 continue;
             }
@@ -58,7 +58,7 @@ public record PodCensus(int waiting, int starting, int running, int succeeded, i
                 case Failed -> failed++;
                 case Unknown -> lost++;
                 case Pending -> {
-                    if (bound) {
+                    if (node.isPresent()) {
                         starting++;
                     } else {
                         waiting++;

@@ -1,5 +1,6 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.PodNode;
 import dev.muster.api.PodGroupLabel;
 import io.fabric8.kubernetes.api.model.Pod;
 
@@ -22,8 +23,7 @@ final class PodsByNodeIndex {
     /** The index to add to the Pod informer. */
     static Map<String, Function<Pod, List<String>>> indexers() {
         return Map.of(NAME, pod -> {
-            String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-            return node == null || node.isEmpty() || PodGroupLabel.groupName(pod).isEmpty() ? List.of() : List.of(node);
+            return PodGroupLabel.groupName(pod).isEmpty() ? List.of() : PodNode.of(pod).map(List::of).orElse(List.of());
         });
     }
 }

@@ -2,7 +2,6 @@ package dev.muster.manager.dashboard;
 
 import dev.muster.api.NodeAllocatable;
 import dev.muster.api.EffectiveRequests;
-import dev.muster.api.PodPhase;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -36,11 +35,6 @@ final class Allocation {
             }
         });
         return total;
-    }
-
-    /** Whether a pod holds room on a node: bound, and neither Succeeded nor Failed. */
-    static boolean holdsRoom(Pod pod) {
-        return pod.getSpec().getNodeName() != null && !PodPhase.isFinished(pod);
     }
 
     static Map<String, Double> zero() {

@@ -1,5 +1,6 @@
 package dev.muster.manager.dashboard;
 
+import dev.muster.api.PodNode;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodGroupLabel;
 import dev.muster.api.batch.v1alpha1.Job;
@@ -76,7 +77,7 @@ public class DashboardApi {
         Map<String, Double> allocatable = Allocation.zero();
         nodes.list().forEach(node -> Allocation.add(allocatable, Allocation.allocatable(node)));
         Map<String, Double> allocated = Allocation.zero();
-        pods.list().stream().filter(Allocation::holdsRoom).forEach(pod -> Allocation.add(allocated, Allocation.requests(pod)));
+        pods.list().stream().filter(PodNode::holdsRoom).forEach(pod -> Allocation.add(allocated, Allocation.requests(pod)));
         return new QueueView(queue.queue(NamespaceScope.of(viewer)), uses(allocated, allocatable));
     }
 
@@ -145,8 +146,8 @@ public class DashboardApi {
         Map<String, Map<String, Double>> allocated = new HashMap<>();
         Map<String, TreeSet<String>> gangs = new HashMap<>();
         for (Pod pod : pods.list()) {
-            if (Allocation.holdsRoom(pod)) {
-                String node = pod.getSpec().getNodeName();
+            if (PodNode.holdsRoom(pod)) {
+                String node = PodNode.of(pod).orElseThrow();
                 Allocation.add(allocated.computeIfAbsent(node, n -> Allocation.zero()), Allocation.requests(pod));
                 if (!scope.allows(pod.getMetadata().getNamespace())) {
                     continue;

@@ -27,14 +27,6 @@ class AllocationTest {
                 "cpu", 4.1, "memory", 1.5 * 1024 * 1024 * 1024, "nvidia.com/gpu", 4.0));
     }
 
-    @Test
-    void onlyBoundUnfinishedPodsHoldRoom() {
-        assertThat(Allocation.holdsRoom(pod("node-0", "Running"))).isTrue();
-        assertThat(Allocation.holdsRoom(pod("node-0", "Pending"))).isTrue();
-        assertThat(Allocation.holdsRoom(pod(null, "Pending"))).isFalse();
-        assertThat(Allocation.holdsRoom(pod("node-0", "Succeeded"))).isFalse();
-        assertThat(Allocation.holdsRoom(pod("node-0", "Failed"))).isFalse();
-    }
 
     private static Container container(String cpu, String memory, String gpus) {
         Map<String, Quantity> requests = new HashMap<>(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)));
