@@ -127,10 +127,10 @@ final class JobCache {
         return jobs.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream().map(ObjectKey::of).toList();
     }
 
-    /** The jobs a queue refuses as their status says ({@link QueueAccess#REASONS}), which a queue change may release. */
+    /** The jobs a queue refuses as their status says ({@link QueueAccess#isRefusal}), which a queue change may release. */
     List<ObjectKey> jobsHeldByQueues() {
         return jobs.getStore().list().stream().filter(job -> job.getStatus() != null && job.getStatus().getState() != null
-                && QueueAccess.REASONS.contains(job.getStatus().getState().getReason())).map(ObjectKey::of).toList();
+                && QueueAccess.isRefusal(job.getStatus().getState().getReason())).map(ObjectKey::of).toList();
     }
 
     private static List<String> namedClaims(Job job) {

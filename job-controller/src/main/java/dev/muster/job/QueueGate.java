@@ -48,6 +48,6 @@ final class QueueGate {
 
     /** Whether a state's reason is a queue's hold, which ends when {@link QueueAccess} takes the job. */
     static boolean isHold(String reason) {
-        return QueueAccess.REASONS.contains(reason);
+        return QueueAccess.isRefusal(reason);
     }
 }

@@ -130,11 +130,6 @@ final class PreemptionRound {
                     ReclaimOutlook.Refusal.of(ReclaimOutlook.Rule.RECLAIM_DISABLED, queue, null)));
             return null;
         }
-        Instant until = waitingSince.getOrDefault(key, now).plus(preemption.reclaimDelay());
-        if (now.isBefore(until)) {
-            outlooks.put(key, ReclaimOutlook.waiting(key, queue, until, preemption.reclaimDelay()));
-            return null;
-        }
         boolean[] contended = ledger.contendedFor(gang);
         ReclaimBudget budget = new ReclaimBudget(ledger, leaf, contended, ledger.askedBy(gang));
         Map<GroupKey, RunningGang> candidates = new LinkedHashMap<>();
@@ -143,8 +138,15 @@ final class PreemptionRound {
                 candidates.put(runningKey, other);
             }
         });
+        // Judged before the delay: a gang no running gang may be reclaimed for is told why now, not promised a
+        // reclaim when its delay ends.
         if (candidates.isEmpty()) {
             outlooks.put(key, ReclaimOutlook.blocked(key, queue, noCandidate(leaf, contended, ledger.askedBy(gang))));
+            return null;
+        }
+        Instant until = waitingSince.getOrDefault(key, now).plus(preemption.reclaimDelay());
+        if (now.isBefore(until)) {
+            outlooks.put(key, ReclaimOutlook.waiting(key, queue, until, preemption.reclaimDelay()));
             return null;
         }
         Made made = made(gang, search.find(gang, candidates, budget), Eviction.Rule.RECLAIM);

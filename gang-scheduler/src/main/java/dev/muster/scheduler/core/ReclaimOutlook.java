@@ -1,5 +1,6 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.api.KubeTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -107,7 +108,7 @@ public record ReclaimOutlook(GroupKey gang, String queue, State state, Instant u
     public String message() {
         return switch (state) {
             case WAITING -> "Reclaim: queue " + queue + " may take back room from other queues for it once it has"
-                    + " waited the queue's reclaimDelay of " + seconds(delay) + ", at " + until + ".";
+                    + " waited the queue's reclaimDelay of " + seconds(delay) + ", at " + KubeTime.format(until) + ".";
             case RECLAIMING -> "Reclaiming from queue " + victims.stream().map(Victim::queue).distinct()
                     .collect(Collectors.joining(", ")) + ": evicting " + victims.stream()
                     .map(victim -> victim.gang().toString()).collect(Collectors.joining(", "))

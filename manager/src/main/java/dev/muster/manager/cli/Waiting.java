@@ -62,7 +62,7 @@ record Waiting(boolean suspended, String queueHold, List<String> neverFits, Inte
             return "queue " + queue + " is Closed: the job starts once its spec.state is Open (muster describe queue "
                     + queue + ")";
         }
-        if (QueueAccess.REASONS.contains(reason)) {
+        if (QueueAccess.isRefusal(reason)) {
             // Not a leaf, or not for this namespace: the controller's message names the queue's children or the
             // namespace, which this command has not read.
             return job.getStatus().getState().getMessage() + " (muster describe queue " + queue + ")";

@@ -89,7 +89,7 @@ class CliJobActionsTest {
 
         Result describe = muster.run("describe", "job", "elastic");
 
-        assertThat(describe.exit()).isZero();
+        assertThat(describe.exit()).as(describe.err()).isZero();
         assertThat(describe.out()).contains("Min available:  3 (elastic: task minimums not enforced)\n")
                 .containsPattern("\\n  worker +6 +0 +<none> ");
     }

@@ -37,8 +37,7 @@ public final class QueueAccess {
     public static final String FORBIDDEN = "QueueForbidden";
     /** The queue is Closed: running jobs go on, new ones wait. */
     public static final String CLOSED = "QueueClosed";
-    /** Every reason of a {@link QueueRefusal}. */
-    public static final Set<String> REASONS = Set.of(NOT_FOUND, NOT_LEAF, FORBIDDEN, CLOSED);
+    private static final Set<String> REASONS = Set.of(NOT_FOUND, NOT_LEAF, FORBIDDEN, CLOSED);
 
     private QueueAccess() {
     }
@@ -112,5 +111,13 @@ public final class QueueAccess {
         cycle = cycle.subList(cycle.indexOf(current), cycle.size());
         return Optional.of("queue " + name + " is not in the queue tree: " + String.join(" -> ", cycle) + " -> "
                 + current + " is a cycle of parents");
+    }
+
+    /**
+     * Whether {@code reason} (a Job state's or a condition's, possibly null) is one of a {@link QueueRefusal}'s:
+     * {@link #NOT_FOUND}, {@link #NOT_LEAF}, {@link #FORBIDDEN} or {@link #CLOSED}.
+     */
+    public static boolean isRefusal(String reason) {
+        return reason != null && REASONS.contains(reason);
     }
 }

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * Why a queue does not take a Job or gang that names it, as {@link QueueAccess} decides.
  *
- * @param reason  one of {@link QueueAccess#REASONS}, for a Job's state, a PodGroup's condition and pending pods
+ * @param reason  one {@link QueueAccess#isRefusal} accepts, for a Job's state, a PodGroup's condition and pending pods
  * @param message for humans, naming the queue (and the namespace, for {@link QueueAccess#FORBIDDEN})
  */
 public record QueueRefusal(String reason, String message) {

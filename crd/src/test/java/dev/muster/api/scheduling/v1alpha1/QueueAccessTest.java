@@ -122,4 +122,12 @@ class QueueAccessTest {
         assertThat(forbidden.reason()).isEqualTo(QueueAccess.FORBIDDEN);
         assertThat(forbidden.keepsPlace()).isFalse();
     }
+
+    @Test
+    void onlyTheFourQueueReasonsAreRefusalsAndAMissingReasonIsNone() {
+        assertThat(QueueAccess.isRefusal(QueueAccess.FORBIDDEN)).isTrue();
+        assertThat(QueueAccess.isRefusal(QueueAccess.NOT_LEAF)).isTrue();
+        assertThat(QueueAccess.isRefusal("Preempted")).isFalse();
+        assertThat(QueueAccess.isRefusal(null)).isFalse();
+    }
 }
