@@ -87,7 +87,9 @@ final class JobReconciler implements Reconciler {
         Optional<Verdict> queueHold = QueueGate.hold(job, cache.queueSpecs(), cache.namespaceLabels(job.getMetadata().getNamespace()));
         JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
                 missingClaims, queueHold, now);
-        if (decision.expired()) {
+        // A job that finishes with a TTL already run out (ttlSecondsAfterFinished: 0) has its finished status
+        // written first: the delete is checked against the API server's copy, which must show it finished.
+        if (decision.expired() && JobStatusDecider.ttlExpiry(job, job.getStatus()).filter(e -> !now.isBefore(e)).isPresent()) {
             if (!children.deleteExpiredJob(job, now)) {
                 // The cache catches up with the copy that was not due, and decides again.
                 return ReconcileResult.after(STALE_CACHE_RETRY);

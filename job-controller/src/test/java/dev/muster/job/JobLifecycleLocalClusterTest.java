@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -138,6 +139,24 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         bindUntil("shortlived", in(Completed));
 
         await().atMost(TIMEOUT).until(() -> job("shortlived") == null);
+    }
+
+    /**
+     * With a TTL of 0 the job is due the moment it finishes: its finished status is written first, so that the
+     * delete, checked against the API server's copy, finds it finished (it was never deleted when the decision
+     * that finished it also deleted it).
+     */
+    @Test
+    void aTtlOfZeroDeletesTheJobOnceItsFinishedStatusIsWritten() {
+        Job job = newJob("instant", null, runFor("0.3", task("worker", 1, null)));
+        job.getSpec().setTtlSecondsAfterFinished(0);
+        create(job);
+
+        // It may be gone before a poll sees it Completed, so its pods are bound until it is gone.
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            bindUnboundPods("instant");
+            return job("instant") == null;
+        });
     }
 
     @Test
