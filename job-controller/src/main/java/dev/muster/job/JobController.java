@@ -90,7 +90,7 @@ public final class JobController extends ManagedController {
                                             Clock clock, ExecutorService podCreations) {
         EventRecorder events = new EventRecorder(client, NAME);
         return new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()), new AdmissionGate(config.admission()),
-                new JobResourceWriter(client, events, podCreations),
+                new JobResourceWriter(client, events, podCreations, config.volcanoPodLabels()),
                 new StatusRecorder<>(new StatusWriter(client), events, config.counterWriteInterval(),
                         JobCounters::countersOnly),
                 new ReconcileFailureRecorder(client, cache, clock), clock);

@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.support.admission.JobAdmissionRule;
 
 import java.time.Duration;
@@ -15,8 +16,11 @@ import java.util.Objects;
  *                             be written sixteen times a second; phase changes are written at once
  * @param admission            which jobs create their pods only once the scheduler has admitted their
  *                             PodGroup; the gang scheduler must be given the same rule
+ * @param volcanoPodLabels     whether pods carry Volcano's labels ({@code volcano.sh/job-name}, ...) beside
+ *                             Muster's, so that selectors written for Volcano keep working ({@link VolcanoPodLabels})
  */
-public record JobControllerConfig(int workers, Duration counterWriteInterval, JobAdmissionRule admission) {
+public record JobControllerConfig(int workers, Duration counterWriteInterval, JobAdmissionRule admission,
+                                  boolean volcanoPodLabels) {
     /** Default {@link #workers()}: reconciles are short and API-bound. */
     public static final int DEFAULT_WORKERS = 4;
     /** Default {@link #counterWriteInterval()}; the PodGroup controller's default is the same. */
@@ -32,13 +36,22 @@ public record JobControllerConfig(int workers, Duration counterWriteInterval, Jo
         Objects.requireNonNull(admission, "admission");
     }
 
-    /** The production defaults: four workers, counts written at most once a second, jobs wait for admission. */
+    /**
+     * The production defaults: four workers, counts written at most once a second, jobs wait for admission,
+     * pods carry Volcano's labels.
+     */
     public static JobControllerConfig defaults() {
-        return new JobControllerConfig(DEFAULT_WORKERS, DEFAULT_COUNTER_WRITE_INTERVAL, JobAdmissionRule.ON);
+        return new JobControllerConfig(DEFAULT_WORKERS, DEFAULT_COUNTER_WRITE_INTERVAL, JobAdmissionRule.ON,
+                VolcanoPodLabels.DEFAULT);
     }
 
     /** This config with another admission rule. */
     public JobControllerConfig withAdmission(JobAdmissionRule rule) {
-        return new JobControllerConfig(workers, counterWriteInterval, rule);
+        return new JobControllerConfig(workers, counterWriteInterval, rule, volcanoPodLabels);
+    }
+
+    /** This config with Volcano's pod labels on or off. */
+    public JobControllerConfig withVolcanoPodLabels(boolean on) {
+        return new JobControllerConfig(workers, counterWriteInterval, admission, on);
     }
 }

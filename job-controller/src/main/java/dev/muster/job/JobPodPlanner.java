@@ -2,6 +2,7 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.rendering.JobPodRenderer;
+import dev.muster.rendering.VolcanoPodLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.List;
@@ -35,7 +36,16 @@ public final class JobPodPlanner {
      * names are not in {@code existing}.
      */
     public static List<Pod> missingPods(Job job, int version, Set<String> existing, Set<String> openTasks) {
+        return missingPods(job, version, existing, openTasks, VolcanoPodLabels.DEFAULT);
+    }
+
+    /**
+     * As {@link #missingPods(Job, int, Set, Set)}, with Volcano's pod labels as {@code volcanoLabels} says
+     * ({@link JobControllerConfig#volcanoPodLabels}).
+     */
+    public static List<Pod> missingPods(Job job, int version, Set<String> existing, Set<String> openTasks,
+                                        boolean volcanoLabels) {
         return JobPodRenderer.pods(job, version,
-                pod -> openTasks.contains(pod.task().getName()) && !existing.contains(pod.name()));
+                pod -> openTasks.contains(pod.task().getName()) && !existing.contains(pod.name()), volcanoLabels);
     }
 }

@@ -44,12 +44,22 @@ final class JobResourceWriter {
     private final KubernetesClient client;
     private final EventRecorder events;
     private final Executor apiCalls;
+    private final boolean volcanoPodLabels;
 
-    /** @param apiCalls runs the pod creations of one job in parallel ({@link SlowStartBatch}) */
+    /** As the production default, pods with Volcano's labels ({@link JobControllerConfig#volcanoPodLabels}). */
     JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls) {
+        this(client, events, apiCalls, JobControllerConfig.defaults().volcanoPodLabels());
+    }
+
+    /**
+     * @param apiCalls         runs the pod creations of one job in parallel ({@link SlowStartBatch})
+     * @param volcanoPodLabels whether the pods carry Volcano's labels beside Muster's
+     */
+    JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls, boolean volcanoPodLabels) {
         this.client = client;
         this.events = events;
         this.apiCalls = apiCalls;
+        this.volcanoPodLabels = volcanoPodLabels;
     }
 
     /**
@@ -85,7 +95,7 @@ final class JobResourceWriter {
     OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
                                   BooleanSupplier cacheConfirmed) {
         Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
-        List<Pod> missing = JobPodPlanner.missingPods(job, version, names, openTasks);
+        List<Pod> missing = JobPodPlanner.missingPods(job, version, names, openTasks, volcanoPodLabels);
         if (missing.isEmpty()) {
             return OptionalInt.of(0);
         }

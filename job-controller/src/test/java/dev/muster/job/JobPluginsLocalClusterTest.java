@@ -7,6 +7,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -143,6 +144,38 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
                 "ConfigMap/ddp-svc", "svc", "NetworkPolicy/ddp", "svc", "Service/ddp", "svc"));
 
         await().atMost(TIMEOUT).until(() -> status("ddp"), in(Completed));
+    }
+
+    @Test
+    void rayClusterGetsItsHeadServiceBeforeItsPodsAndItsPodsVolcanosLabels() {
+        TaskSpec head = runFor("1", task("head", 1, null));
+        TaskSpec worker = runFor("1", task("worker", 2, null));
+        head.getTemplate().getSpec().getContainers().get(0).setName("head");
+        worker.getTemplate().getSpec().getContainers().get(0).setName("worker");
+        create(withPlugins(newJob("raycl", null, head, worker), Map.of("ray", List.of())));
+        await().atMost(TIMEOUT).until(() -> pods("raycl").size() == 3);
+
+        Service service = get(Service.class, "raycl-head-svc");
+        assertThat(service.getSpec().getSelector()).isEqualTo(Map.of(
+                MusterLabels.JOB_NAME, "raycl", MusterLabels.TASK_NAME, "head"));
+        assertThat(service.getSpec().getPorts()).extracting(p -> p.getName(), p -> p.getPort())
+                .containsExactly(tuple("gcs", 6379), tuple("dashboard", 8265), tuple("client-server", 10001));
+        assertThat(JobOwnership.isControlledBy(service, job("raycl"))).isTrue();
+        assertThat(status("raycl").getControlledResources()).containsEntry("Service/raycl-head-svc", "ray")
+                .containsEntry("Service/raycl", "svc");
+        assertThat(pod("raycl-head-0").getSpec().getContainers().get(0).getPorts()).extracting(p -> p.getContainerPort())
+                .containsExactly(6379, 8265, 10001);
+        Pod worker1 = pod("raycl-worker-1");
+        assertThat(worker1.getSpec().getContainers().get(0).getCommand())
+                .containsExactly("sh", "-c", "ray start --block --address=raycl-head-0.raycl:6379");
+        // Volcano's labels and annotations (its createJobPod), on by default, so selectors written for Volcano work.
+        assertThat(worker1.getMetadata().getLabels()).containsAllEntriesOf(Map.of("volcano.sh/job-name", "raycl",
+                "volcano.sh/task-spec", "worker", "volcano.sh/task-index", "1", "volcano.sh/job-namespace", TestJobs.NAMESPACE,
+                "volcano.sh/queue-name", "default"));
+        assertThat(client.pods().withLabel("volcano.sh/task-spec", "worker").withLabel("volcano.sh/job-name", "raycl")
+                .list().getItems()).hasSize(2);
+
+        await().atMost(TIMEOUT).until(() -> status("raycl"), in(Completed));
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpecBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KeyToPath;
@@ -522,6 +523,92 @@ class JobPluginsTest {
                         "spec.plugins.pytorch: unknown argument --bogus; known: --master, --port, --wait-master-enabled, "
                                 + "--wait-master-image, --wait-master-timeout, --worker",
                         "spec.plugins.tensorflow: unknown argument --bogus; known: --chief, --evaluator, --port, --ps, --worker");
+    }
+
+    @Test
+    void everyArgumentVolcanosRayPluginTakesIsAcceptedInItsSpellingAndAnyOtherRefused() {
+        // Volcano's flag.NewFlagSet of the ray plugin: camel-case names.
+        Job job = withPlugins(TestJobs.job("all", task("master", 1, null), task("worker", 2, null)), Map.of("ray",
+                List.of("--head=master", "--headContainer=main", "-worker=worker", "--workerContainer", "main",
+                        "--port=6379", "--dashboardPort=8265", "--clientPort=10001")));
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        assertThat(pod(job, "worker", 0).getSpec().getContainers().get(0).getCommand())
+                .containsExactly("sh", "-c", "ray start --block --address=all-master-0.all:6379");
+
+        assertThat(PLUGINS.validate(withPlugins(rayCluster(), Map.of("ray", List.of("--dashboard-port=1")))))
+                .extracting(FieldError::toString).containsExactly("spec.plugins.ray: unknown argument --dashboard-port; "
+                        + "known: --clientPort, --dashboardPort, --head, --headContainer, --port, --worker, --workerContainer");
+    }
+
+    static Job rayCluster() {
+        Job job = TestJobs.job("rc", task("head", 1, null), task("worker", 2, null));
+        for (TaskSpec task : job.getSpec().getTasks()) {
+            task.getTemplate().getSpec().getContainers().get(0).setName(task.getName());
+        }
+        return withPlugins(job, Map.of("ray", List.of()));
+    }
+
+    @Test
+    void rayStartsTheHeadOnItsPortsAndTheWorkersAgainstItBehindAHeadService() {
+        // As Volcano's ray plugin (pkg/controllers/job/plugins/distributed-framework/ray/ray.go): containers
+        // "head" and "worker" by default, GCS 6379, dashboard 8265, client server 10001, Service <job>-head-svc.
+        Job job = rayCluster();
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        Container head = pod(job, "head", 0).getSpec().getContainers().get(0);
+        assertThat(head.getCommand()).containsExactly("sh", "-c", "ray start --head --block --dashboard-host=0.0.0.0 "
+                + "--port=6379 --dashboard-port=8265 --ray-client-server-port=10001");
+        assertThat(head.getPorts()).extracting(p -> p.getName(), p -> p.getContainerPort())
+                .containsExactly(tuple("gcs", 6379), tuple("dashboard", 8265), tuple("client-server", 10001));
+        Pod worker = pod(job, "worker", 1);
+        assertThat(worker.getSpec().getContainers().get(0).getCommand())
+                .containsExactly("sh", "-c", "ray start --block --address=rc-head-0.rc:6379");
+        assertThat(worker.getSpec().getContainers().get(0).getPorts()).isNullOrEmpty();
+        // ray implies svc, as Volcano's job webhook adds it: the head's name resolves.
+        assertThat(worker.getSpec().getSubdomain()).isEqualTo("rc");
+
+        Service service = (Service) objects(job).get("Service/rc-head-svc");
+        assertThat(service.getSpec().getClusterIP()).isNull();
+        assertThat(service.getSpec().getSelector()).isEqualTo(Map.of(
+                "batch.muster.dev/job-name", "rc", "batch.muster.dev/task-name", "head"));
+        assertThat(service.getSpec().getPorts()).extracting(p -> p.getName(), p -> p.getPort(), p -> p.getTargetPort().getIntVal())
+                .containsExactly(tuple("gcs", 6379, 6379), tuple("dashboard", 8265, 8265), tuple("client-server", 10001, 10001));
+        assertThat(PLUGINS.controlledResources(job)).containsEntry("Service/rc-head-svc", "ray");
+    }
+
+    @Test
+    void rayTakesOtherTasksContainersAndPortsAndKeepsACommandTheTemplateGives() {
+        Job job = TestJobs.job("rc", task("driver", 1, null), task("node", 2, null));
+        job.getSpec().getTasks().get(0).getTemplate().getSpec().getContainers().get(0).setPorts(List.of(
+                new ContainerPortBuilder().withName("redis").withContainerPort(7000).build()));
+        job.getSpec().getTasks().get(1).getTemplate().getSpec().getContainers().get(0).setCommand(List.of("my-start"));
+        withPlugins(job, Map.of("ray", List.of("--head=driver", "--headContainer=main", "--worker=node",
+                "--workerContainer=main", "--port=7000", "--dashboardPort=9000", "--clientPort=9001")));
+        assertThat(PLUGINS.validate(job)).isEmpty();
+        Container head = pod(job, "driver", 0).getSpec().getContainers().get(0);
+        assertThat(head.getCommand()).containsExactly("sh", "-c", "ray start --head --block --dashboard-host=0.0.0.0 "
+                + "--port=7000 --dashboard-port=9000 --ray-client-server-port=9001");
+        // A port the container declares already is kept under its own name.
+        assertThat(head.getPorts()).extracting(p -> p.getName(), p -> p.getContainerPort())
+                .containsExactly(tuple("redis", 7000), tuple("dashboard", 9000), tuple("client-server", 9001));
+        assertThat(pod(job, "node", 0).getSpec().getContainers().get(0).getCommand()).containsExactly("my-start");
+        assertThat(((Service) objects(job).get("Service/rc-head-svc")).getSpec().getSelector())
+                .containsEntry("batch.muster.dev/task-name", "driver");
+    }
+
+    @Test
+    void rayNeedsItsHeadTaskAndTheContainersItIsToldOf() {
+        Job noHead = withPlugins(TestJobs.job("rc", task("worker", 2, null)), Map.of("ray", List.of()));
+        assertThat(PLUGINS.validate(noHead)).extracting(FieldError::toString).containsExactly(
+                "spec.plugins.ray: argument --head names task 'head' (the default), which the job does not have; its tasks are worker");
+        Job job = withPlugins(rayCluster(), Map.of("ray", List.of("--headContainer=ray", "--port=0")));
+        assertThat(PLUGINS.validate(job)).extracting(FieldError::toString).containsExactlyInAnyOrder(
+                "spec.plugins.ray: argument --port must be a port number from 1 to 65535, was '0'",
+                "spec.plugins.ray: argument --headContainer names container 'ray', which task 'head' does not have; "
+                        + "its containers are head");
+        // Default container names that the template lacks: left alone, as Volcano does.
+        Job otherNames = withPlugins(TestJobs.job("rc", task("head", 1, null)), Map.of("ray", List.of()));
+        assertThat(PLUGINS.validate(otherNames)).isEmpty();
+        assertThat(pod(otherNames, "head", 0).getSpec().getContainers().get(0).getCommand()).isNullOrEmpty();
     }
 
     @Test

@@ -28,14 +28,23 @@ class JobPodPlannerTest {
     void podCarriesJobLabelsVersionSchedulerAndOwnerAndKeepsTheTemplate() {
         Pod pod = JobPodPlanner.desiredPods(TestJobs.quickstart(), 3).get(2);
 
-        assertThat(pod.getMetadata().getLabels()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "app", "worker",
-                MusterLabels.JOB_NAME, "qs",
-                MusterLabels.TASK_NAME, "worker",
-                MusterLabels.TASK_INDEX, "1",
-                MusterLabels.POD_GROUP, "qs"));
+        // Volcano's labels and annotations too: the production default (muster.controllers.volcano-pod-labels).
+        assertThat(pod.getMetadata().getLabels()).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                Map.entry("app", "worker"),
+                Map.entry(MusterLabels.JOB_NAME, "qs"),
+                Map.entry(MusterLabels.TASK_NAME, "worker"),
+                Map.entry(MusterLabels.TASK_INDEX, "1"),
+                Map.entry(MusterLabels.POD_GROUP, "qs"),
+                Map.entry("volcano.sh/job-name", "qs"),
+                Map.entry("volcano.sh/task-spec", "worker"),
+                Map.entry("volcano.sh/task-index", "1"),
+                Map.entry("volcano.sh/job-namespace", TestJobs.NAMESPACE),
+                Map.entry("volcano.sh/queue-name", "default")));
         assertThat(pod.getMetadata().getAnnotations()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "note", "kept", MusterLabels.JOB_VERSION, "3"));
+                "note", "kept", MusterLabels.JOB_VERSION, "3", "volcano.sh/job-name", "qs",
+                "volcano.sh/task-spec", "worker", "volcano.sh/task-index", "1", "volcano.sh/queue-name", "default"));
+        assertThat(JobPodPlanner.missingPods(TestJobs.quickstart(), 3, Set.of(), Set.of("worker"), false)
+                .get(1).getMetadata().getLabels()).doesNotContainKeys("volcano.sh/job-name", "volcano.sh/queue-name");
         assertThat(pod.getSpec().getSchedulerName()).isEqualTo("muster");
         assertThat(pod.getSpec().getContainers()).extracting(c -> c.getImage()).containsExactly("busybox");
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");

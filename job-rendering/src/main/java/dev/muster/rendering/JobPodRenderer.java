@@ -62,7 +62,17 @@ public final class JobPodRenderer {
      * @param version the job's {@code status.version}, which the pods carry as an annotation
      */
     public static List<Pod> pods(Job job, int version) {
-        return pods(job, version, pod -> true);
+        return pods(job, version, pod -> true, VolcanoPodLabels.DEFAULT);
+    }
+
+    /**
+     * Every pod the job makes, in task order then index order.
+     *
+     * @param version       the job's {@code status.version}, which the pods carry as an annotation
+     * @param volcanoLabels whether the pods carry Volcano's labels too ({@link VolcanoPodLabels})
+     */
+    public static List<Pod> pods(Job job, int version, boolean volcanoLabels) {
+        return pods(job, version, pod -> true, volcanoLabels);
     }
 
     /**
@@ -73,10 +83,22 @@ public final class JobPodRenderer {
      * @param wanted  which pods to render, by task and index (e.g. those not created yet, of open tasks)
      */
     public static List<Pod> pods(Job job, int version, Predicate<TaskPods.TaskPod> wanted) {
+        return pods(job, version, wanted, VolcanoPodLabels.DEFAULT);
+    }
+
+    /**
+     * The pods the job makes that {@code wanted} accepts, in task order then index order; only those are
+     * rendered.
+     *
+     * @param version       the job's {@code status.version}, which the pods carry as an annotation
+     * @param wanted        which pods to render, by task and index (e.g. those not created yet, of open tasks)
+     * @param volcanoLabels whether the pods carry Volcano's labels too ({@link VolcanoPodLabels})
+     */
+    public static List<Pod> pods(Job job, int version, Predicate<TaskPods.TaskPod> wanted, boolean volcanoLabels) {
         List<Pod> pods = new ArrayList<>();
         for (TaskPods.TaskPod planned : TaskPods.of(job, task -> true)) {
             if (wanted.test(planned)) {
-                pods.add(pod(job, planned.task(), planned.index(), version));
+                pods.add(pod(job, planned.task(), planned.index(), version, volcanoLabels));
             }
         }
         return pods;
@@ -98,11 +120,22 @@ public final class JobPodRenderer {
      * {@link MusterLabels#TASK_NAME}, {@link MusterLabels#TASK_INDEX}, the pod group's), the
      * {@link MusterLabels#JOB_VERSION} annotation, the Job as controlling owner, its {@link #schedulerName},
      * the job's {@code priorityClassName} unless the template names a class, and the edits of the job's
-     * plugins.
+     * plugins; with Volcano's labels ({@link VolcanoPodLabels}), the production default.
      *
      * @param version the job's {@code status.version}, which the pod carries as an annotation
      */
     public static Pod pod(Job job, TaskSpec task, int index, int version) {
+        return pod(job, task, index, version, VolcanoPodLabels.DEFAULT);
+    }
+
+    /**
+     * Pod {@code index} of {@code task}, as {@link #pod(Job, TaskSpec, int, int)}, with Volcano's labels and
+     * annotations ({@link VolcanoPodLabels}) beside Muster's if {@code volcanoLabels}.
+     *
+     * @param version       the job's {@code status.version}, which the pod carries as an annotation
+     * @param volcanoLabels whether the pod carries Volcano's labels too
+     */
+    public static Pod pod(Job job, TaskSpec task, int index, int version, boolean volcanoLabels) {
         String jobName = job.getMetadata().getName();
         PodTemplateSpec template = task.getTemplate();
         ObjectMeta templateMeta = template == null || template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
@@ -116,6 +149,9 @@ public final class JobPodRenderer {
         Map<String, String> annotations = new LinkedHashMap<>(
                 templateMeta.getAnnotations() == null ? Map.of() : templateMeta.getAnnotations());
         annotations.put(MusterLabels.JOB_VERSION, Integer.toString(version));
+        if (volcanoLabels) {
+            VolcanoPodLabels.add(job, task, index, labels, annotations);
+        }
 
         PodSpec spec = template == null || template.getSpec() == null
                 ? new PodSpec() : new PodSpecBuilder(template.getSpec()).build();

@@ -82,6 +82,34 @@ class JobPodRendererTest {
     }
 
     @Test
+    void podsCarryVolcanosLabelsAndAnnotationsAsItsCreateJobPodSetsThemUnlessTurnedOff() {
+        // pkg/controllers/job/job_controller_util.go createJobPod: labels task-index, job-name, task-spec,
+        // job-namespace, queue-name; annotations task-index, task-spec, job-name, queue-name (over the template's).
+        Job job = job("train", task("master", 1), task("worker", 2));
+        job.getSpec().getTasks().get(1).getTemplate().setMetadata(new ObjectMetaBuilder()
+                .withLabels(Map.of("volcano.sh/task-spec", "stale", "app", "mine")).build());
+        job.getSpec().setQueue("research");
+
+        Pod worker1 = byName(job).get("train-worker-1");
+
+        assertThat(worker1.getMetadata().getLabels()).containsAllEntriesOf(Map.of("volcano.sh/job-name", "train",
+                "volcano.sh/task-spec", "worker", "volcano.sh/task-index", "1", "volcano.sh/job-namespace", "ns",
+                "volcano.sh/queue-name", "research", "app", "mine", MusterLabels.TASK_NAME, "worker"));
+        assertThat(worker1.getMetadata().getAnnotations()).containsAllEntriesOf(Map.of("volcano.sh/job-name", "train",
+                "volcano.sh/task-spec", "worker", "volcano.sh/task-index", "1", "volcano.sh/queue-name", "research"))
+                .doesNotContainKey("volcano.sh/job-namespace");
+        job.getSpec().setQueue(null);
+        assertThat(byName(job).get("train-master-0").getMetadata().getLabels())
+                .containsEntry("volcano.sh/queue-name", "default");
+
+        Pod plain = JobPodRenderer.pods(job, 0, false).get(1);
+        assertThat(plain.getMetadata().getLabels()).containsOnlyKeys(MusterLabels.JOB_NAME, MusterLabels.TASK_NAME,
+                MusterLabels.TASK_INDEX, MusterLabels.POD_GROUP, "app", "volcano.sh/task-spec");
+        assertThat(plain.getMetadata().getLabels()).containsEntry("volcano.sh/task-spec", "stale");
+        assertThat(plain.getMetadata().getAnnotations()).containsOnlyKeys(MusterLabels.JOB_VERSION);
+    }
+
+    @Test
     void aTemplatesSchedulerNameIsKeptAndTheJobsIsTheDefaultForTheOthers() {
         // Volcano pkg/controllers/job/job_controller_util.go createJobPod: "If no scheduler name in Pod, use
         // scheduler name from Job."

@@ -26,8 +26,8 @@ import java.util.Objects;
  * run, and a transition rule (one that reads {@code oldSelf}) runs only on update and only where the old
  * value correlates with the new one (object fields, map values and items of {@code x-kubernetes-list-type:
  * map} lists matched by their keys; not items of other lists). At the root, {@code self.metadata} holds only
- * {@code name} and {@code generateName}. A failed rule reports {@code message}, else the value of
- * {@code messageExpression}, else {@code failed rule: <rule>}, at the rule's node plus its {@code fieldPath},
+ * {@code name} and {@code generateName}. A failed rule reports the value of {@code messageExpression}, else
+ * {@code message}, else {@code failed rule: <rule>}, at the rule's node plus its {@code fieldPath},
  * with its {@code reason}. On update, a rule that does not read {@code oldSelf} is skipped where the value is
  * unchanged (the API server's ratcheting).
  *
@@ -221,19 +221,23 @@ final class CelRules {
             }
         }
 
+        /**
+         * As the API server: {@code messageExpression} wins over {@code message}; where it fails, or gives a blank
+         * string or one with a line break, the rule reads as if it had none.
+         */
         private static String message(Rule rule, Map<String, Object> variables) {
-            if (!rule.message().isEmpty()) {
-                return rule.message();
-            }
             if (rule.messageExpression() != null) {
                 try {
                     Object message = rule.messageExpression().eval(variables);
-                    if (message instanceof String text && !text.isBlank()) {
+                    if (message instanceof String text && !text.isBlank() && !text.contains("\n")) {
                         return text;
                     }
                 } catch (CelEvaluationException e) {
-                    // As the API server does: a message expression that fails falls back to the default message.
+                    // Falls back below, as the API server does.
                 }
+            }
+            if (!rule.message().isEmpty()) {
+                return rule.message();
             }
             return "failed rule: " + rule.text();
         }

@@ -54,6 +54,19 @@ class CelRulesTest {
         assertThat(rules.validate("spec", yaml("{size: 30}"), yaml("{size: 20}"))).hasSize(1);
     }
 
+    @Test
+    void aMessageExpressionWinsOverTheMessageAndFallsBackToItWhereItFailsAsTheApiServerReportsThem() {
+        CelRules rules = CelRules.compile(yaml("{type: object, properties: {"
+                + "size: {type: integer, x-kubernetes-validations: [{rule: 'self < 10', message: too big, "
+                + "messageExpression: \"'size ' + string(self) + ' is above 9'\"}]}, "
+                + "name: {type: string, x-kubernetes-validations: [{rule: 'self != \"x\"', message: not x, "
+                + "messageExpression: 'self.size() / 0'}]}}}"));
+
+        assertThat(rules.validate("spec", yaml("{size: 20, name: x}"), null)).extracting(FieldError::toString)
+                .containsExactlyInAnyOrder("spec.size: Invalid value: \"integer\": size 20 is above 9",
+                        "spec.name: Invalid value: \"string\": not x");
+    }
+
     private static JsonNode yaml(String text) {
         try {
             return YAML.readTree(text);

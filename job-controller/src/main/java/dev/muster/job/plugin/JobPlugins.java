@@ -26,7 +26,7 @@ import java.util.TreeMap;
 public final class JobPlugins {
     /** Every plugin Muster has that wants objects; the others only edit pods. */
     public static final JobPlugins BUILT_IN = new JobPlugins(PodPlugins.BUILT_IN,
-            List.of(new SvcPlugin(), new SshPlugin(), new MpiPlugin(), new VolumesPlugin()));
+            List.of(new SvcPlugin(), new SshPlugin(), new MpiPlugin(), new RayPlugin(), new VolumesPlugin()));
 
     /**
      * The kinds of object a plugin may create that the job controller watches, selected by the job-name label,

@@ -20,7 +20,7 @@ import java.util.Set;
 public final class PodPlugins {
     /** Every plugin Muster has; a new one is one class and one entry here. */
     public static final PodPlugins BUILT_IN = new PodPlugins(List.of(new SvcPodPlugin(), new SshPodPlugin(),
-            new EnvPodPlugin(), new MpiPodPlugin(), new PyTorchPodPlugin(), new TensorFlowPodPlugin()),
+            new EnvPodPlugin(), new MpiPodPlugin(), new PyTorchPodPlugin(), new TensorFlowPodPlugin(), new RayPodPlugin()),
             List.of(new VolumesPodPlugin()));
 
     private final Map<String, PodPlugin> byName = new LinkedHashMap<>();

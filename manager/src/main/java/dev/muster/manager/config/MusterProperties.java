@@ -2,6 +2,7 @@ package dev.muster.manager.config;
 
 import dev.muster.job.JobControllerConfig;
 import dev.muster.podgroup.PodGroupControllerConfig;
+import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.NodeScoring;
@@ -31,7 +32,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
 
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, null) : kubernetes;
-        controllers = controllers == null ? new Controllers(null, null, null, null) : controllers;
+        controllers = controllers == null ? new Controllers(null, null, null, null, null) : controllers;
         scheduler = scheduler == null ? new Scheduler(null, null, null, null, null, null, null, null) : scheduler;
         podgroup = podgroup == null ? new PodGroup(null) : podgroup;
         leaderElection = leaderElection == null ? new LeaderElection(null, null, null, null, null, null, null)
@@ -46,7 +47,8 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
 
     /** The Job controller's settings. */
     public JobControllerConfig jobController() {
-        return new JobControllerConfig(controllers.jobWorkers(), controllers.counterWriteInterval(), jobAdmission());
+        return new JobControllerConfig(controllers.jobWorkers(), controllers.counterWriteInterval(), jobAdmission(),
+                controllers.volcanoPodLabels());
     }
 
     /** The PodGroup controller's settings. */
@@ -86,15 +88,19 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      * @param counterWriteInterval least time between two status writes of one Job or PodGroup that only move its
      *                             pod counts, and of one Queue that only move its amounts and gang counts; phase
      *                             and condition changes are written at once
+     * @param volcanoPodLabels     whether a Job's pods also carry Volcano's labels ({@code volcano.sh/job-name},
+     *                             {@code task-spec}, {@code task-index}, {@code job-namespace}, {@code queue-name}),
+     *                             so that selectors and scripts written for Volcano keep working
      */
     public record Controllers(Integer jobWorkers, Integer podGroupWorkers, Boolean jobsWaitForAdmission,
-                              Duration counterWriteInterval) {
+                              Duration counterWriteInterval, Boolean volcanoPodLabels) {
         public Controllers {
             jobWorkers = jobWorkers == null ? JobControllerConfig.DEFAULT_WORKERS : jobWorkers;
             podGroupWorkers = podGroupWorkers == null ? PodGroupControllerConfig.DEFAULT_WORKERS : podGroupWorkers;
             jobsWaitForAdmission = jobsWaitForAdmission == null ? JobAdmissionRule.ON.enabled() : jobsWaitForAdmission;
             counterWriteInterval = counterWriteInterval == null ? JobControllerConfig.DEFAULT_COUNTER_WRITE_INTERVAL
                     : counterWriteInterval;
+            volcanoPodLabels = volcanoPodLabels == null ? VolcanoPodLabels.DEFAULT : volcanoPodLabels;
         }
     }
 

@@ -15,7 +15,10 @@ import java.util.regex.Pattern;
 /**
  * Volcano's pod labels and the Muster labels that carry the same fact. Label selectors and downward-API field
  * paths that name a Volcano label are rewritten to Muster's, so anti-affinity between a job's pods, a Service
- * that selects them or a NetworkPolicy keeps selecting the same pods.
+ * that selects them or a NetworkPolicy keeps selecting the same pods whatever the cluster's settings. Selectors
+ * on {@code volcano.sh/job-namespace} and {@code volcano.sh/queue-name}, which have no Muster label, are kept:
+ * Muster's pods carry them (and the others) while {@code muster.controllers.volcano-pod-labels} is on, the
+ * default, which the converter, working offline, cannot see; it says so.
  */
 final class VolcanoLabels {
     /** Volcano label (pkg/apis batch labels: job-name, task-spec, task-index) → Muster label. */
@@ -23,6 +26,9 @@ final class VolcanoLabels {
             "volcano.sh/job-name", MusterLabels.JOB_NAME,
             "volcano.sh/task-spec", MusterLabels.TASK_NAME,
             "volcano.sh/task-index", MusterLabels.TASK_INDEX);
+
+    /** Volcano labels Muster has no label of its own for, which its pods carry while the setting is on. */
+    static final List<String> KEPT_WHILE_ON = List.of("volcano.sh/job-namespace", "volcano.sh/queue-name");
 
     private static final Pattern FIELD_PATH = Pattern.compile("metadata\\.(labels|annotations)\\['([^']+)'\\]");
 
@@ -49,7 +55,7 @@ final class VolcanoLabels {
                 labels.set(muster, value);
                 changes.add(path + ": label " + key + " -> " + muster);
             } else if (key.startsWith("volcano.sh/")) {
-                unmapped.add(path + ": label " + key + " has no Muster counterpart; the selector will match no Muster pod");
+                unmapped.add(path + ": " + noCounterpart(key));
             }
         }
     }
@@ -64,6 +70,16 @@ final class VolcanoLabels {
             return path;
         }
         return "metadata.labels['" + TO_MUSTER.get(matcher.group(2)) + "']";
+    }
+
+    /** What becomes of a selector on a Volcano label that is not rewritten. */
+    private static String noCounterpart(String label) {
+        if (KEPT_WHILE_ON.contains(label)) {
+            return "label " + label + " kept: Muster has no label of its own for it, but its pods carry Volcano's "
+                    + "while muster.controllers.volcano-pod-labels is on (the default), so the selector works; "
+                    + "with it off it matches no Muster pod";
+        }
+        return "label " + label + " has no Muster counterpart; the selector will match no Muster pod";
     }
 
     private static void walk(JsonNode node, String path, List<String> changes, List<String> unmapped) {
@@ -86,7 +102,7 @@ final class VolcanoLabels {
                 object.put("key", muster);
                 changes.add(path + ".key: " + key.asText() + " -> " + muster);
             } else if (key.asText().startsWith("volcano.sh/")) {
-                unmapped.add(path + ".key: label " + key.asText() + " has no Muster counterpart; the selector will match no Muster pod");
+                unmapped.add(path + ".key: " + noCounterpart(key.asText()));
             }
         }
         if (object.get("fieldPath") instanceof TextNode fieldPath) {

@@ -64,6 +64,13 @@ class MusterPropertiesTest {
         assertThat(properties.podGroupController().counterWriteInterval()).isEqualTo(Duration.ofMillis(250));
     }
 
+    @Test
+    void volcanosPodLabelsAreOnUnlessTurnedOff() {
+        assertThat(bind(Map.of()).jobController().volcanoPodLabels()).isTrue();
+        assertThat(bind(Map.of("muster.controllers.volcano-pod-labels", "false")).jobController().volcanoPodLabels())
+                .isFalse();
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableConfigurationProperties(MusterProperties.class)
     static class PropertiesOnly {

@@ -3,18 +3,18 @@ package dev.muster.manager.convert;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.muster.rendering.plugin.PodPlugins;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What {@link VolcanoConverter} makes of Volcano's manifests, and that it says every change and every loss. */
 class VolcanoConverterTest {
     private static final YAMLMapper YAML = new YAMLMapper();
-    private static final VolcanoConverter CONVERTER = new VolcanoConverter(Set.of("svc", "ssh", "env", "mpi", "pytorch", "tensorflow"));
+    private static final VolcanoConverter CONVERTER = new VolcanoConverter(PodPlugins.BUILT_IN.names());
 
     private static List<Conversion> convert(String... documents) throws Exception {
         List<VolcanoConverter.Source> sources = new ArrayList<>();
@@ -84,6 +84,28 @@ class VolcanoConverterTest {
     }
 
     @Test
+    void selectorsOnVolcanosNamespaceAndQueueLabelsAreKeptSayingTheyWorkWhileTheSettingIsOn() throws Exception {
+        Conversion service = convert("""
+                apiVersion: v1
+                kind: Service
+                metadata: {name: research-workers}
+                spec:
+                  selector: {volcano.sh/queue-name: research, volcano.sh/job-name: tf, volcano.sh/job-type: Horovod}
+                  ports: [{port: 80}]
+                """).get(0);
+
+        JsonNode selector = service.result().path("spec").path("selector");
+        assertThat(selector.path("volcano.sh/queue-name").asText()).isEqualTo("research");
+        assertThat(selector.path("batch.muster.dev/job-name").asText()).isEqualTo("tf");
+        assertThat(service.changes()).contains("spec.selector: label volcano.sh/job-name -> batch.muster.dev/job-name");
+        assertThat(service.notCarried()).containsExactlyInAnyOrder(
+                "spec.selector: label volcano.sh/queue-name kept: Muster has no label of its own for it, but its pods "
+                        + "carry Volcano's while muster.controllers.volcano-pod-labels is on (the default), so the "
+                        + "selector works; with it off it matches no Muster pod",
+                "spec.selector: label volcano.sh/job-type has no Muster counterpart; the selector will match no Muster pod");
+    }
+
+    @Test
     void aPluginMusterLacksAndAFieldItsSchemaLacksAreRemovedAndSaid() throws Exception {
         Conversion job = convert("""
                 apiVersion: batch.volcano.sh/v1alpha1
@@ -102,7 +124,7 @@ class VolcanoConverterTest {
         assertThat(job.result().path("spec").path("plugins").has("svc")).isTrue();
         assertThat(job.result().path("spec").path("tasks").path(0).has("notAVolcanoFieldEither")).isFalse();
         assertThat(job.notCarried()).containsExactly(
-                "spec.plugins.hcclrank: Muster has no hcclrank plugin (it has env, mpi, pytorch, ssh, svc, tensorflow); removed",
+                "spec.plugins.hcclrank: Muster has no hcclrank plugin (it has env, mpi, pytorch, ray, ssh, svc, tensorflow); removed",
                 "spec.tasks[0].notAVolcanoFieldEither: Muster's Job has no such field; removed");
     }
 

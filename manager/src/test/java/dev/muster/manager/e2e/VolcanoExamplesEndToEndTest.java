@@ -136,6 +136,40 @@ class VolcanoExamplesEndToEndTest {
         run("paddle-ephemeral.yaml").forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
     }
 
+    @Test
+    void mindsporeRunsEveryIndexedPodToCompletion() throws Exception {
+        List<String> jobs = run("mindspore.yaml");
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(envOf("mindspore-cpu-pod-3")).containsEntry("VC_TASK_INDEX", "3").containsKey("VC_POD_HOSTS"));
+        jobs.forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
+    }
+
+    @Test
+    void horovodLauncherCompletesTheJobWithItsWorkersHostFile() throws Exception {
+        List<String> jobs = run("horovod.yaml");
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(envOf("horovod-mnist-launcher-0")).containsEntry("VC_WORKER_NUM", "3"));
+        jobs.forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
+        assertThat(env.job("horovod-mnist").getMetadata().getLabels()).containsEntry("volcano.sh/job-type", "Horovod");
+    }
+
+    @Test
+    void rayStartsItsHeadAndWorkersBehindTheHeadServiceAndCompletes() throws Exception {
+        List<String> jobs = run("ray.yaml");
+        // Scripts written for Volcano select the pods by Volcano's labels; the worker joins the head's GCS.
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(env.client().pods().inNamespace("default")
+                .withLabel("volcano.sh/job-name", "ray-cluster-job").withLabel("volcano.sh/task-spec", "worker")
+                .list().getItems()).hasSize(2));
+        Pod worker = env.client().pods().inNamespace("default").withName("ray-cluster-job-worker-0").get();
+        assertThat(worker.getSpec().getContainers().get(0).getCommand())
+                .containsExactly("sh", "-c", "ray start --block --address=ray-cluster-job-head-0.ray-cluster-job:6379");
+        assertThat(worker.getMetadata().getLabels()).containsEntry("volcano.sh/queue-name", "default")
+                .containsEntry("volcano.sh/job-namespace", "default");
+        assertThat(env.client().services().inNamespace("default").withName("ray-cluster-job-head-svc").get()
+                .getSpec().getPorts()).extracting(p -> p.getPort()).containsExactly(6379, 8265, 10001);
+        jobs.forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
+    }
+
     private static Map<String, String> envOf(String pod) {
         Pod found = env.client().pods().inNamespace("default").withName(pod).get();
         assertThat(found).as("pod " + pod).isNotNull();

@@ -10,7 +10,7 @@ package dev.muster.api.batch.v1alpha1;
 final class CelRules {
     static final String EVENTS = "['PodFailed', 'PodEvicted', 'PodPending', 'Unknown', 'TaskCompleted', 'TaskFailed', '*']";
     static final String ACTIONS = "['AbortJob', 'RestartJob', 'RestartTask', 'RestartPod', 'TerminateJob', 'CompleteJob']";
-    static final String PLUGINS = "['ssh', 'svc', 'env', 'pytorch', 'mpi', 'tensorflow']";
+    static final String PLUGINS = "['ssh', 'svc', 'env', 'pytorch', 'mpi', 'tensorflow', 'ray']";
 
     // One policy.
     static final String EVENT_XOR_EXIT_CODE = "(has(self.event) || has(self.events)) != has(self.exitCode)";
@@ -59,7 +59,12 @@ final class CelRules {
     static final String NO_SELF_DEPENDENCY = "self.tasks.all(t, !has(t.dependsOn) || !has(t.dependsOn.name) || !(t.name in t.dependsOn.name))";
     static final String NO_SELF_DEPENDENCY_MESSAGE = "a task cannot depend on itself";
     static final String KNOWN_PLUGINS = "self.all(k, k in " + PLUGINS + ")";
-    static final String KNOWN_PLUGINS_MESSAGE = "plugins must be ssh, svc, env, pytorch, mpi or tensorflow";
+    static final String KNOWN_PLUGINS_MESSAGE = "plugins must be ssh, svc, env, pytorch, mpi, tensorflow or ray";
+    private static final String UNKNOWN_PLUGINS = "self.filter(k, !(k in " + PLUGINS + "))";
+    /** Names the plugins the API server refuses; {@link #KNOWN_PLUGINS_MESSAGE} where it cannot be evaluated. */
+    static final String KNOWN_PLUGINS_MESSAGE_EXPRESSION = "(" + UNKNOWN_PLUGINS + ".size() == 1 ? 'unknown plugin ' "
+            + ": 'unknown plugins ') + " + UNKNOWN_PLUGINS + ".map(k, \"'\" + k + \"'\").join(', ') + '; "
+            + KNOWN_PLUGINS_MESSAGE + "'";
 
     // Updates (transition rules): Volcano's webhook refuses these changes; here the API server does.
     // Rules inside list items would not see the old item (lists are atomic), so templates and task-level

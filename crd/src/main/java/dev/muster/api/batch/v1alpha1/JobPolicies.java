@@ -35,7 +35,7 @@ public final class JobPolicies {
             + "or Running job, which has nothing to resume; set spec.suspend to false to resume a suspended job";
 
     /** Plugins {@code spec.plugins} may name. */
-    public static final List<String> PLUGINS = List.of("ssh", "svc", "env", "pytorch", "mpi", "tensorflow");
+    public static final List<String> PLUGINS = List.of("ssh", "svc", "env", "pytorch", "mpi", "tensorflow", "ray");
 
     private JobPolicies() {
     }

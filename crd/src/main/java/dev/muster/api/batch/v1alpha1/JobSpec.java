@@ -32,7 +32,8 @@ public class JobSpec {
     @Size(max = JobDefaults.MAX_POLICIES)
     @ValidationRule(value = CelRules.UNCHANGED, message = "policies cannot change once the job exists")
     private List<LifecyclePolicy> policies;
-    @ValidationRule(value = CelRules.KNOWN_PLUGINS, message = CelRules.KNOWN_PLUGINS_MESSAGE)
+    @ValidationRule(value = CelRules.KNOWN_PLUGINS, message = CelRules.KNOWN_PLUGINS_MESSAGE,
+            messageExpression = CelRules.KNOWN_PLUGINS_MESSAGE_EXPRESSION)
     @Size(max = 16)
     private Map<String, List<String>> plugins;
     @ValidationRule(value = CelRules.UNCHANGED, message = "queue cannot change once the job exists")

@@ -145,8 +145,9 @@ public class JobValidationCorpusTest {
                         List.of(OBJECT_AT_POLICY + JobPolicies.RESUME_JOB_MESSAGE),
                         List.of("spec.policies[0].action: " + JobPolicies.RESUME_JOB_MESSAGE)),
                 bad("unknown plugin", "plugins: {ssh: [], horovod: []}\n" + tasks,
-                        List.of("spec.plugins: Invalid value: \"object\": plugins must be ssh, svc, env, pytorch, mpi or tensorflow"),
-                        List.of("spec.plugins.horovod: unknown plugin 'horovod'; one of ssh, svc, env, pytorch, mpi, tensorflow")),
+                        List.of("spec.plugins: Invalid value: \"object\": unknown plugin 'horovod'; plugins must be ssh, svc, env, "
+                                + "pytorch, mpi, tensorflow or ray"),
+                        List.of("spec.plugins.horovod: unknown plugin 'horovod'; one of ssh, svc, env, pytorch, mpi, tensorflow, ray")),
                 bad("volume with both a claim name and a claim", "volumes: [{mountPath: /data, volumeClaimName: data, "
                                 + "volumeClaim: {accessModes: [ReadWriteOnce]}}]\n" + tasks,
                         List.of("spec.volumes[0]: Invalid value: \"object\": set either volumeClaimName or volumeClaim, "
