@@ -15,8 +15,11 @@ import java.util.Objects;
  *                             be written sixteen times a second; phase changes are written at once
  * @param admission            which jobs create their pods only once the scheduler has admitted their
  *                             PodGroup; the gang scheduler must be given the same rule
+ * @param networkTopologyTiers the cluster's network tiers as node label keys, tightest first, onto which a
+ *                             job's {@code networkTopology} is mapped; none by default
  */
-public record JobControllerConfig(int workers, Duration counterWriteInterval, JobAdmissionRule admission) {
+public record JobControllerConfig(int workers, Duration counterWriteInterval, JobAdmissionRule admission,
+                                  NetworkTopologyTiers networkTopologyTiers) {
     /** Default {@link #workers()}: reconciles are short and API-bound. */
     public static final int DEFAULT_WORKERS = 4;
     /** Default {@link #counterWriteInterval()}; the PodGroup controller's default is the same. */
@@ -30,15 +33,25 @@ public record JobControllerConfig(int workers, Duration counterWriteInterval, Jo
             throw new IllegalArgumentException("counterWriteInterval must not be negative, got " + counterWriteInterval);
         }
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(networkTopologyTiers, "networkTopologyTiers");
     }
 
-    /** The production defaults: four workers, counts written at most once a second, jobs wait for admission. */
+    /**
+     * The production defaults: four workers, counts written at most once a second, jobs wait for admission, no
+     * network tiers.
+     */
     public static JobControllerConfig defaults() {
-        return new JobControllerConfig(DEFAULT_WORKERS, DEFAULT_COUNTER_WRITE_INTERVAL, JobAdmissionRule.ON);
+        return new JobControllerConfig(DEFAULT_WORKERS, DEFAULT_COUNTER_WRITE_INTERVAL, JobAdmissionRule.ON,
+                NetworkTopologyTiers.NONE);
     }
 
     /** This config with another admission rule. */
     public JobControllerConfig withAdmission(JobAdmissionRule rule) {
-        return new JobControllerConfig(workers, counterWriteInterval, rule);
+        return new JobControllerConfig(workers, counterWriteInterval, rule, networkTopologyTiers);
+    }
+
+    /** This config with the cluster's network tiers, tightest first. */
+    public JobControllerConfig withNetworkTopologyTiers(NetworkTopologyTiers tiers) {
+        return new JobControllerConfig(workers, counterWriteInterval, admission, tiers);
     }
 }

@@ -44,12 +44,17 @@ final class JobResourceWriter {
     private final KubernetesClient client;
     private final EventRecorder events;
     private final Executor apiCalls;
+    private final NetworkTopologyTiers tiers;
 
-    /** @param apiCalls runs the pod creations of one job in parallel ({@link SlowStartBatch}) */
-    JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls) {
+    /**
+     * @param apiCalls runs the pod creations of one job in parallel ({@link SlowStartBatch})
+     * @param tiers    the cluster's network tiers, onto which a job's {@code networkTopology} is mapped
+     */
+    JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls, NetworkTopologyTiers tiers) {
         this.client = client;
         this.events = events;
         this.apiCalls = apiCalls;
+        this.tiers = tiers;
     }
 
     /**
@@ -57,7 +62,7 @@ final class JobResourceWriter {
      * that name that the job does not control is left alone: someone else made it on purpose.
      */
     void ensurePodGroup(Job job, Set<String> openTasks, Optional<PodGroup> existing) {
-        PodGroup desired = PodGroupPlanner.desiredPodGroup(job, openTasks);
+        PodGroup desired = PodGroupPlanner.desiredPodGroup(job, openTasks, tiers);
         if (existing.isEmpty()) {
             createIfAbsent(desired);
             return;

@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +28,7 @@ import java.util.Objects;
  * status handler does), so that {@code kubectl get -o yaml} shows what the log says. Written as a JSON merge
  * patch of {@code status.controllerConditions} alone, which no other status field's writer can lose, and only
  * when reason or message changed. The next successful status write, which never carries the condition,
- * clears it.
+ * clears it; the job's other controller conditions are kept.
  */
 final class ReconcileFailureRecorder {
     private static final Logger log = LoggerFactory.getLogger(ReconcileFailureRecorder.class);
@@ -64,7 +65,11 @@ final class ReconcileFailureRecorder {
                 .withMessage(message).withObservedGeneration(job.getMetadata().getGeneration())
                 .withLastTransitionTime(DateTimeFormatter.ISO_INSTANT.format(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS)))
                 .build();
-        String patch = Serialization.asJson(Map.of("status", Map.of("controllerConditions", List.of(condition))));
+        // A merge patch replaces the whole list: the job's other conditions (FieldsNotHonoured) go along.
+        List<Condition> conditions = new ArrayList<>(current == null ? List.of()
+                : current.stream().filter(c -> !TYPE.equals(c.getType())).toList());
+        conditions.add(condition);
+        String patch = Serialization.asJson(Map.of("status", Map.of("controllerConditions", conditions)));
         try {
             client.resources(Job.class).inNamespace(key.namespace()).withName(key.name()).subresource("status")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);

@@ -156,7 +156,8 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
         Pod pod = client.resource(new PodBuilder().withNewMetadata().withName("loose").endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec()
                 .build()).create();
-        JobResourceWriter writer = new JobResourceWriter(client, new EventRecorder(client, JobController.NAME), Runnable::run);
+        JobResourceWriter writer = new JobResourceWriter(client, new EventRecorder(client, JobController.NAME), Runnable::run,
+                NetworkTopologyTiers.NONE);
 
         assertThat(writer.deletePod(pod)).isTrue();
         await().atMost(TIMEOUT).until(() -> client.pods().withName("loose").get() == null);

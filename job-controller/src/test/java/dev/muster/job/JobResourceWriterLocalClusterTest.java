@@ -40,7 +40,7 @@ class JobResourceWriterLocalClusterTest {
     static void start() {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1));
         client = cluster.client();
-        writer = new JobResourceWriter(client, new EventRecorder(client, "test"), Runnable::run);
+        writer = new JobResourceWriter(client, new EventRecorder(client, "test"), Runnable::run, NetworkTopologyTiers.NONE);
     }
 
     @AfterAll
