@@ -18,7 +18,8 @@ import java.util.Map;
  * @param topology          the group's {@code schedulingConstraints} topology, {@code null} if it sets none
  * @param queue             the Queue the gang is in, {@link dev.muster.scheduler.core.QueueInfo#DEFAULT} when
  *                          the group names none
- * @param maxRuntime        the group's {@code maxRuntime}, {@code null} if it sets none
+ * @param maxRuntime        the group's {@code maxRuntime}, or without one its (unenforced) {@code runningEstimate};
+ *                          {@code null} if it sets neither
  * @param scheduledAt       when the group's {@code Scheduled} condition last became True, {@code null} if it
  *                          is not; when the running gang's quorum was bound
  * @param evictions         how many times the gang was evicted whole ({@link PodEvictor#EVICTIONS_ANNOTATION})

@@ -455,15 +455,25 @@ final class KubeObjects {
     }
 
     /**
-     * The PodGroup's {@code maxRuntime}; {@code null} when unset. The CRD's schema admits only Go durations,
-     * so a value that does not parse was stored by something that bypassed it; it is treated as unset.
+     * How long the gang runs at most as backfill plans it: the PodGroup's {@code maxRuntime}, which its
+     * workload enforces, or without one its {@code runningEstimate} (Volcano's), which nothing enforces, so a
+     * reservation planned on it can be late; {@code null} when neither is set. The CRD's schema admits only Go
+     * durations, so a value that does not parse was stored by something that bypassed it; it is treated as unset.
      */
     private static Duration maxRuntime(PodGroupSpec spec) {
-        if (spec == null || spec.getMaxRuntime() == null || spec.getMaxRuntime().isBlank()) {
+        if (spec == null) {
+            return null;
+        }
+        Duration bound = goDuration(spec.getMaxRuntime());
+        return bound != null ? bound : goDuration(spec.getRunningEstimate());
+    }
+
+    private static Duration goDuration(String text) {
+        if (text == null || text.isBlank()) {
             return null;
         }
         try {
-            return GoDuration.parse(spec.getMaxRuntime());
+            return GoDuration.parse(text);
         } catch (IllegalArgumentException e) {
             return null;
         }

@@ -35,6 +35,7 @@ import io.fabric8.kubernetes.api.model.TopologySelectorTermBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -297,5 +298,27 @@ class KubeObjectsTest {
         blank.getMetadata().setName("blank");
         blank.getSpec().setQueue(" ");
         assertThat(KubeObjects.gangRequirements(blank).queue()).isEqualTo(" ");
+    }
+
+    /**
+     * Volcano's {@code runningEstimate} is what backfill plans with when no {@code maxRuntime} bounds the gang;
+     * an enforced {@code maxRuntime} wins over an estimate.
+     */
+    @Test
+    void backfillPlansWithTheRunningEstimateOnlyWhereNoMaxRuntimeIsSet() {
+        PodGroup estimated = new PodGroup();
+        estimated.getMetadata().setName("estimated");
+        estimated.getSpec().setRunningEstimate("45m");
+        assertThat(KubeObjects.gangRequirements(estimated).maxRuntime()).isEqualTo(Duration.ofMinutes(45));
+
+        PodGroup bounded = new PodGroup();
+        bounded.getMetadata().setName("bounded");
+        bounded.getSpec().setRunningEstimate("45m");
+        bounded.getSpec().setMaxRuntime("2h");
+        assertThat(KubeObjects.gangRequirements(bounded).maxRuntime()).isEqualTo(Duration.ofHours(2));
+
+        PodGroup neither = new PodGroup();
+        neither.getMetadata().setName("neither");
+        assertThat(KubeObjects.gangRequirements(neither).maxRuntime()).isNull();
     }
 }

@@ -90,10 +90,10 @@ public final class JobController extends ManagedController {
                                             Clock clock, ExecutorService podCreations) {
         EventRecorder events = new EventRecorder(client, NAME);
         return new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()), new AdmissionGate(config.admission()),
-                new JobResourceWriter(client, events, podCreations, config.volcanoPodLabels()),
+                new JobResourceWriter(client, events, podCreations, config.volcanoPodLabels(), config.networkTopologyTiers()),
                 new StatusRecorder<>(new StatusWriter(client), events, config.counterWriteInterval(),
                         JobCounters::countersOnly),
-                new ReconcileFailureRecorder(client, cache, clock), clock);
+                new ReconcileFailureRecorder(client, cache, clock), config.networkTopologyTiers(), clock);
     }
 
     private static ExecutorService podCreationPool() {

@@ -18,9 +18,11 @@ import java.util.Objects;
  *                             PodGroup; the gang scheduler must be given the same rule
  * @param volcanoPodLabels     whether pods carry Volcano's labels ({@code volcano.sh/job-name}, ...) beside
  *                             Muster's, so that selectors written for Volcano keep working ({@link VolcanoPodLabels})
+ * @param networkTopologyTiers the cluster's network tiers as node label keys, tightest first, onto which a
+ *                             job's {@code networkTopology} is mapped; none by default
  */
 public record JobControllerConfig(int workers, Duration counterWriteInterval, JobAdmissionRule admission,
-                                  boolean volcanoPodLabels) {
+                                  boolean volcanoPodLabels, NetworkTopologyTiers networkTopologyTiers) {
     /** Default {@link #workers()}: reconciles are short and API-bound. */
     public static final int DEFAULT_WORKERS = 4;
     /** Default {@link #counterWriteInterval()}; the PodGroup controller's default is the same. */
@@ -34,24 +36,30 @@ public record JobControllerConfig(int workers, Duration counterWriteInterval, Jo
             throw new IllegalArgumentException("counterWriteInterval must not be negative, got " + counterWriteInterval);
         }
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(networkTopologyTiers, "networkTopologyTiers");
     }
 
     /**
      * The production defaults: four workers, counts written at most once a second, jobs wait for admission,
-     * pods carry Volcano's labels.
+     * pods carry Volcano's labels, no network tiers.
      */
     public static JobControllerConfig defaults() {
         return new JobControllerConfig(DEFAULT_WORKERS, DEFAULT_COUNTER_WRITE_INTERVAL, JobAdmissionRule.ON,
-                VolcanoPodLabels.DEFAULT);
+                VolcanoPodLabels.DEFAULT, NetworkTopologyTiers.NONE);
     }
 
     /** This config with another admission rule. */
     public JobControllerConfig withAdmission(JobAdmissionRule rule) {
-        return new JobControllerConfig(workers, counterWriteInterval, rule, volcanoPodLabels);
+        return new JobControllerConfig(workers, counterWriteInterval, rule, volcanoPodLabels, networkTopologyTiers);
     }
 
     /** This config with Volcano's pod labels on or off. */
     public JobControllerConfig withVolcanoPodLabels(boolean on) {
-        return new JobControllerConfig(workers, counterWriteInterval, admission, on);
+        return new JobControllerConfig(workers, counterWriteInterval, admission, on, networkTopologyTiers);
+    }
+
+    /** This config with the cluster's network tiers, tightest first. */
+    public JobControllerConfig withNetworkTopologyTiers(NetworkTopologyTiers tiers) {
+        return new JobControllerConfig(workers, counterWriteInterval, admission, volcanoPodLabels, tiers);
     }
 }

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,15 +48,18 @@ final class JobReconciler implements Reconciler {
     private final Clock clock;
     private final DeletedPods deleted = new DeletedPods();
     private final ReconcileFailureRecorder failures;
+    private final NetworkTopologyTiers tiers;
 
     JobReconciler(JobCache cache, JobStatusDecider decider, AdmissionGate gate, JobResourceWriter children,
-                  StatusRecorder<JobStatus> recorder, ReconcileFailureRecorder failures, Clock clock) {
+                  StatusRecorder<JobStatus> recorder, ReconcileFailureRecorder failures, NetworkTopologyTiers tiers,
+                  Clock clock) {
         this.cache = cache;
         this.decider = decider;
         this.gate = gate;
         this.children = children;
         this.recorder = recorder;
         this.failures = failures;
+        this.tiers = tiers;
         this.clock = clock;
     }
 
@@ -101,13 +105,19 @@ final class JobReconciler implements Reconciler {
         // made on a stale cache loses the conflict before it deletes or creates anything. A change of counts
         // alone may wait for the pacer, unless pods are to be deleted; the decision then does nothing else
         // either, since a stale one could create again the pods of a version that a fresher one has just stopped.
+        List<StatusRecorder.Event> announced = new ArrayList<>(decision.transition().map(JobReconciler::event).stream().toList());
+        Optional<StatusRecorder.Event> notHonoured = FieldsNotHonoured.apply(job, decision.status(), tiers, now);
+        notHonoured.ifPresent(announced::add);
         StatusRecorder.Outcome outcome = recorder.record(job, new StatusRecorder.Update<>(decision.status(),
-                decision.transition().map(JobReconciler::event).stream().toList(), !decision.podsToDelete().isEmpty()), now);
+                announced, !decision.podsToDelete().isEmpty()), now);
         if (outcome.heldBack().isPresent()) {
             log.debug("job {}: only pod counts changed; status write held back {}", key, outcome.heldBack().get());
             return ReconcileResult.after(outcome.heldBack().get());
         }
         boolean written = outcome.written();
+        if (written && notHonoured.isPresent()) {
+            log.info("job {}: {}", key, notHonoured.get().message());
+        }
         // A decision that wrote nothing was not checked against the job as it is: its cache may lag behind
         // the pods' (its own last write not seen yet), and a decision on an older version of the job could
         // delete the pods of the version after it, or create again pods of a version just stopped. Before

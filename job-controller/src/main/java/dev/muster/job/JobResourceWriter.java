@@ -45,21 +45,26 @@ final class JobResourceWriter {
     private final EventRecorder events;
     private final Executor apiCalls;
     private final boolean volcanoPodLabels;
+    private final NetworkTopologyTiers tiers;
 
-    /** As the production default, pods with Volcano's labels ({@link JobControllerConfig#volcanoPodLabels}). */
+    /** As the production defaults ({@link JobControllerConfig#defaults}). */
     JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls) {
-        this(client, events, apiCalls, JobControllerConfig.defaults().volcanoPodLabels());
+        this(client, events, apiCalls, JobControllerConfig.defaults().volcanoPodLabels(),
+                JobControllerConfig.defaults().networkTopologyTiers());
     }
 
     /**
      * @param apiCalls         runs the pod creations of one job in parallel ({@link SlowStartBatch})
      * @param volcanoPodLabels whether the pods carry Volcano's labels beside Muster's
+     * @param tiers            the cluster's network tiers, onto which a job's {@code networkTopology} is mapped
      */
-    JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls, boolean volcanoPodLabels) {
+    JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls, boolean volcanoPodLabels,
+                      NetworkTopologyTiers tiers) {
         this.client = client;
         this.events = events;
         this.apiCalls = apiCalls;
         this.volcanoPodLabels = volcanoPodLabels;
+        this.tiers = tiers;
     }
 
     /**
@@ -67,7 +72,7 @@ final class JobResourceWriter {
      * that name that the job does not control is left alone: someone else made it on purpose.
      */
     void ensurePodGroup(Job job, Set<String> openTasks, Optional<PodGroup> existing) {
-        PodGroup desired = PodGroupPlanner.desiredPodGroup(job, openTasks);
+        PodGroup desired = PodGroupPlanner.desiredPodGroup(job, openTasks, tiers);
         if (existing.isEmpty()) {
             createIfAbsent(desired);
             return;

@@ -26,11 +26,12 @@ public final class PodGroupPlanner {
     /**
      * The job's PodGroup, named like the job: minMember is the job's minAvailable, minTaskMember each
      * task's minAvailable (0 for every task of an {@linkplain JobDefaults#elastic elastic} job, whose gang
-     * is any minAvailable of its pods), queue, priorityClassName, schedulingConstraints and maxRuntime the
-     * job's.
+     * is any minAvailable of its pods), queue, priorityClassName, schedulingConstraints (or its
+     * networkTopology mapped onto {@code tiers}), maxRuntime and runningEstimate the job's.
      */
-    public static PodGroup desiredPodGroup(Job job) {
-        return desiredPodGroup(job, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()));
+    public static PodGroup desiredPodGroup(Job job, NetworkTopologyTiers tiers) {
+        return desiredPodGroup(job, job.getSpec().getTasks().stream().map(TaskSpec::getName).collect(Collectors.toSet()),
+                tiers);
     }
 
     /**
@@ -38,7 +39,7 @@ public final class PodGroupPlanner {
      * only those tasks, and minMember is at most the number of their pods, so a gang never waits for
      * pods that cannot exist yet.
      */
-    public static PodGroup desiredPodGroup(Job job, Set<String> openTasks) {
+    public static PodGroup desiredPodGroup(Job job, Set<String> openTasks, NetworkTopologyTiers tiers) {
         String jobName = job.getMetadata().getName();
         PodGroup group = new PodGroup();
         group.setMetadata(new ObjectMetaBuilder()
@@ -47,7 +48,7 @@ public final class PodGroupPlanner {
                 .withLabels(Map.of(MusterLabels.JOB_NAME, jobName))
                 .withOwnerReferences(JobOwnership.ownerReference(job))
                 .build());
-        group.setSpec(spec(job.getSpec(), openTasks));
+        group.setSpec(spec(job.getSpec(), openTasks, tiers));
         return group;
     }
 
@@ -59,7 +60,8 @@ public final class PodGroupPlanner {
                 && Objects.equals(actual.getQueue(), desired.getQueue())
                 && Objects.equals(actual.getPriorityClassName(), desired.getPriorityClassName())
                 && StatusWriter.sameJson(actual.getSchedulingConstraints(), desired.getSchedulingConstraints())
-                && Objects.equals(actual.getMaxRuntime(), desired.getMaxRuntime());
+                && Objects.equals(actual.getMaxRuntime(), desired.getMaxRuntime())
+                && Objects.equals(actual.getRunningEstimate(), desired.getRunningEstimate());
     }
 
     /** {@code actual} with the owned fields taken from {@code desired}; other fields stay as users set them. */
@@ -71,10 +73,11 @@ public final class PodGroupPlanner {
         merged.setPriorityClassName(desired.getPriorityClassName());
         merged.setSchedulingConstraints(desired.getSchedulingConstraints());
         merged.setMaxRuntime(desired.getMaxRuntime());
+        merged.setRunningEstimate(desired.getRunningEstimate());
         return merged;
     }
 
-    private static PodGroupSpec spec(JobSpec jobSpec, Set<String> openTasks) {
+    private static PodGroupSpec spec(JobSpec jobSpec, Set<String> openTasks, NetworkTopologyTiers tiers) {
         Map<String, Integer> minTaskMember = new LinkedHashMap<>();
         int openPods = 0;
         for (TaskSpec task : jobSpec.getTasks()) {
@@ -88,8 +91,11 @@ public final class PodGroupPlanner {
         spec.setMinTaskMember(minTaskMember);
         spec.setQueue(jobSpec.getQueue());
         spec.setPriorityClassName(jobSpec.getPriorityClassName());
-        spec.setSchedulingConstraints(jobSpec.getSchedulingConstraints());
+        // The validator refuses a job that sets both; a networkTopology not honoured leaves none.
+        spec.setSchedulingConstraints(jobSpec.getSchedulingConstraints() != null ? jobSpec.getSchedulingConstraints()
+                : tiers.map(jobSpec.getNetworkTopology()).constraints().orElse(null));
         spec.setMaxRuntime(jobSpec.getMaxRuntime());
+        spec.setRunningEstimate(jobSpec.getRunningEstimate());
         return spec;
     }
 }

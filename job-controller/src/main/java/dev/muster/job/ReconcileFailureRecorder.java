@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,7 +27,7 @@ import java.util.Objects;
  * status handler does), so that {@code kubectl get -o yaml} shows what the log says. Written as a JSON merge
  * patch of {@code status.controllerConditions} alone, which no other status field's writer can lose, and only
  * when reason or message changed. The next successful status write, which never carries the condition,
- * clears it.
+ * clears it; the job's other controller conditions are kept.
  */
 final class ReconcileFailureRecorder {
     private static final Logger log = LoggerFactory.getLogger(ReconcileFailureRecorder.class);
@@ -63,7 +64,11 @@ final class ReconcileFailureRecorder {
                 .withMessage(message).withObservedGeneration(job.getMetadata().getGeneration())
                 .withLastTransitionTime(KubeTime.format(Instant.now(clock)))
                 .build();
-        String patch = Serialization.asJson(Map.of("status", Map.of("controllerConditions", List.of(condition))));
+        // A merge patch replaces the whole list: the job's other conditions (FieldsNotHonoured) go along.
+        List<Condition> conditions = new ArrayList<>(current == null ? List.of()
+                : current.stream().filter(c -> !TYPE.equals(c.getType())).toList());
+        conditions.add(condition);
+        String patch = Serialization.asJson(Map.of("status", Map.of("controllerConditions", conditions)));
         try {
             client.resources(Job.class).inNamespace(key.namespace()).withName(key.name()).subresource("status")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);

@@ -26,7 +26,7 @@ class AdmissionGateTest {
     private final Job job = TestJobs.quickstart();
 
     private PodGroup group(PodGroupPhase phase, PodGroupCondition... conditions) {
-        PodGroup group = PodGroupPlanner.desiredPodGroup(job);
+        PodGroup group = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE);
         if (phase != null || conditions.length > 0) {
             PodGroupStatus status = new PodGroupStatus();
             status.setPhase(phase);

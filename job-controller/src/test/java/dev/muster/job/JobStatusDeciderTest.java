@@ -201,7 +201,7 @@ class JobStatusDeciderTest {
     }
 
     private static Optional<PodGroup> podGroup(Job job, PodGroupPhase phase, String unschedulable) {
-        PodGroup group = PodGroupPlanner.desiredPodGroup(job);
+        PodGroup group = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE);
         group.setStatus(new PodGroupStatus());
         group.getStatus().setPhase(phase);
         if (unschedulable != null) {

@@ -66,11 +66,17 @@ abstract class LocalClusterTestBase {
 
     /** As {@link #startWith(JobAdmissionRule)}, choosing whether the gang scheduler and PodGroup controller run. */
     static void startWith(JobAdmissionRule admission, boolean runScheduler) {
-        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1).withPodStartDelay(Duration.ofMillis(200)));
+        startWith(LocalClusterConfig.defaults().withNodes(1).withPodStartDelay(Duration.ofMillis(200)),
+                JobControllerConfig.defaults().withAdmission(admission), runScheduler);
+    }
+
+    /** A cluster and a controller of the given settings, with the gang scheduler and PodGroup controller or without. */
+    static void startWith(LocalClusterConfig clusterConfig, JobControllerConfig config, boolean runScheduler) {
+        JobAdmissionRule admission = config.admission();
+        cluster = LocalCluster.start(clusterConfig);
         client = cluster.client();
         informers = new SharedInformers(client);
-        controller = new JobController(client, informers, JobControllerConfig.defaults().withAdmission(admission),
-                Clock.systemUTC());
+        controller = new JobController(client, informers, config, Clock.systemUTC());
         scheduler = null;
         podGroups = null;
         if (runScheduler) {

@@ -149,7 +149,7 @@ class MaxRuntimeAndPreemptionDecisionTest {
     }
 
     private static Optional<PodGroup> group(Job job, PodGroupPhase phase) {
-        PodGroup group = PodGroupPlanner.desiredPodGroup(job);
+        PodGroup group = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE);
         group.setStatus(new PodGroupStatus());
         group.getStatus().setPhase(phase);
         return Optional.of(group);

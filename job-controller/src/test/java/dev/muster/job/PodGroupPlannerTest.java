@@ -2,6 +2,7 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.NetworkTopologySpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
@@ -25,7 +26,7 @@ class PodGroupPlannerTest {
         job.getSpec().setPriorityClassName("high");
         job.getSpec().setMaxRuntime("2h");
 
-        PodGroup group = PodGroupPlanner.desiredPodGroup(job);
+        PodGroup group = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE);
 
         assertThat(group.getMetadata().getName()).isEqualTo("train");
         assertThat(group.getMetadata().getNamespace()).isEqualTo(TestJobs.NAMESPACE);
@@ -48,7 +49,7 @@ class PodGroupPlannerTest {
         Job job = job("elastic", task("worker", 6, null));
         job.getSpec().setMinAvailable(3);
 
-        PodGroupSpec spec = PodGroupPlanner.desiredPodGroup(job).getSpec();
+        PodGroupSpec spec = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
 
         assertThat(spec.getMinMember()).isEqualTo(3);
         assertThat(spec.getMinTaskMember()).containsExactly(Map.entry("worker", 0));
@@ -60,7 +61,7 @@ class PodGroupPlannerTest {
         Job job = job("elastic", task("ps", 1, 1), task("worker", 6, null));
         job.getSpec().setMinAvailable(3);
 
-        assertThat(PodGroupPlanner.desiredPodGroup(job).getSpec().getMinTaskMember())
+        assertThat(PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec().getMinTaskMember())
                 .containsExactly(Map.entry("ps", 0), Map.entry("worker", 0));
     }
 
@@ -70,7 +71,7 @@ class PodGroupPlannerTest {
         Job job = job("train", task("ps", 1, null), task("worker", 6, 2));
         job.getSpec().setMinAvailable(3);
 
-        assertThat(PodGroupPlanner.desiredPodGroup(job).getSpec().getMinTaskMember())
+        assertThat(PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec().getMinTaskMember())
                 .containsExactly(Map.entry("ps", 1), Map.entry("worker", 2));
     }
 
@@ -79,12 +80,12 @@ class PodGroupPlannerTest {
         Job job = TestJobs.quickstart();
         job.getSpec().setMinAvailable(2);
 
-        assertThat(PodGroupPlanner.desiredPodGroup(job).getSpec().getMinMember()).isEqualTo(2);
+        assertThat(PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec().getMinMember()).isEqualTo(2);
     }
 
     @Test
     void updatesOnlyTheFieldsTheControllerOwns() {
-        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(TestJobs.quickstart()).getSpec();
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(TestJobs.quickstart(), NetworkTopologyTiers.NONE).getSpec();
         PodGroupSpec actual = new PodGroupSpec();
         actual.setMinMember(1);
         actual.setScheduleTimeoutSeconds(30);
@@ -108,9 +109,9 @@ class PodGroupPlannerTest {
         // priorityClassName follows the job's.
         Job job = TestJobs.quickstart();
         job.getSpec().setPriorityClassName("low");
-        PodGroupSpec actual = PodGroupPlanner.desiredPodGroup(job).getSpec();
+        PodGroupSpec actual = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
         job.getSpec().setPriorityClassName("high");
-        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job).getSpec();
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
 
         assertThat(PodGroupPlanner.ownedFieldsMatch(actual, desired)).isFalse();
         assertThat(PodGroupPlanner.withOwnedFields(actual, desired).getPriorityClassName()).isEqualTo("high");
@@ -125,7 +126,7 @@ class PodGroupPlannerTest {
         constraints.setTopologyPolicy(PodGroupSchedulingConstraints.PREFERRED);
         job.getSpec().setSchedulingConstraints(constraints);
 
-        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job).getSpec();
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
 
         assertThat(desired.getSchedulingConstraints().getTopology()).extracting(TopologyConstraint::getKey)
                 .containsExactly("example.com/rack", "topology.kubernetes.io/zone");
@@ -138,5 +139,38 @@ class PodGroupPlannerTest {
         assertThat(PodGroupPlanner.ownedFieldsMatch(edited, desired)).as("an edit on the PodGroup is undone").isFalse();
         assertThat(PodGroupPlanner.withOwnedFields(edited, desired).getSchedulingConstraints().getTopologyPolicy())
                 .isEqualTo("Preferred");
+    }
+
+    @Test
+    void aNetworkTopologyBecomesTheGangTopologyOfTheConfiguredTiers() {
+        Job job = TestJobs.quickstart();
+        NetworkTopologySpec topology = new NetworkTopologySpec();
+        topology.setMode(NetworkTopologySpec.SOFT);
+        topology.setHighestTierAllowed(2);
+        job.getSpec().setNetworkTopology(topology);
+        NetworkTopologyTiers tiers = new NetworkTopologyTiers(List.of("example.com/switch", "example.com/spine",
+                "topology.kubernetes.io/zone"));
+
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job, tiers).getSpec();
+
+        assertThat(desired.getSchedulingConstraints().getTopology()).extracting(TopologyConstraint::getKey)
+                .containsExactly("example.com/switch", "example.com/spine");
+        assertThat(desired.getSchedulingConstraints().getTopologyPolicy()).isEqualTo(PodGroupSchedulingConstraints.PREFERRED);
+        assertThat(PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec().getSchedulingConstraints())
+                .as("without tiers it is not honoured").isNull();
+    }
+
+    @Test
+    void theRunningEstimateIsCopiedOntoThePodGroupAndOwnedThere() {
+        Job job = TestJobs.quickstart();
+        job.getSpec().setRunningEstimate("90m");
+
+        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
+
+        assertThat(desired.getRunningEstimate()).isEqualTo("90m");
+        PodGroupSpec edited = PodGroupPlanner.withOwnedFields(new PodGroupSpec(), desired);
+        edited.setRunningEstimate("1m");
+        assertThat(PodGroupPlanner.ownedFieldsMatch(edited, desired)).as("an edit on the PodGroup is undone").isFalse();
+        assertThat(PodGroupPlanner.withOwnedFields(edited, desired).getRunningEstimate()).isEqualTo("90m");
     }
 }

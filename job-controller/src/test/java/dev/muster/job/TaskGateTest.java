@@ -63,7 +63,7 @@ class TaskGateTest {
         Job job = psWorkerJob(null);
         job.getSpec().setMinAvailable(5);
 
-        var spec = PodGroupPlanner.desiredPodGroup(job, Set.of("ps", "chief")).getSpec();
+        var spec = PodGroupPlanner.desiredPodGroup(job, Set.of("ps", "chief"), NetworkTopologyTiers.NONE).getSpec();
 
         assertThat(spec.getMinTaskMember()).isEqualTo(Map.of("ps", 2, "chief", 1));
         assertThat(spec.getMinMember()).as("at most the 3 pods that can exist").isEqualTo(3);

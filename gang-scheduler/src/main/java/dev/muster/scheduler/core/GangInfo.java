@@ -17,7 +17,9 @@ import java.util.Objects;
  *                      reservation; {@code null} for the scheduler's permit waiting time
  * @param topology      the PodGroup's gang topology; {@code null} for the scheduler's default gang locality
  * @param queue         the leaf queue the gang belongs to; {@link QueueInfo#DEFAULT} when it names none
- * @param maxRuntime    how long its workload may run before it is terminated; {@code null} for no bound
+ * @param maxRuntime    how long its workload may run before it is terminated ({@code maxRuntime}) or, without
+ *                      such a bound, is expected to run ({@code runningEstimate}, not enforced, so it can run
+ *                      longer); backfill plans with it; {@code null} for neither
  */
 public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
                        Instant createdAt, Duration scheduleTimeout, GangTopology topology, String queue,

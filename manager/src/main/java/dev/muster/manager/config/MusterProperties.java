@@ -1,6 +1,7 @@
 package dev.muster.manager.config;
 
 import dev.muster.job.JobControllerConfig;
+import dev.muster.job.NetworkTopologyTiers;
 import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.scheduler.GangSchedulerConfig;
@@ -10,6 +11,7 @@ import dev.muster.support.admission.JobAdmissionRule;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -33,7 +35,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, null) : kubernetes;
         controllers = controllers == null ? new Controllers(null, null, null, null, null) : controllers;
-        scheduler = scheduler == null ? new Scheduler(null, null, null, null, null, null, null, null) : scheduler;
+        scheduler = scheduler == null ? new Scheduler(null, null, null, null, null, null, null, null, null) : scheduler;
         podgroup = podgroup == null ? new PodGroup(null) : podgroup;
         leaderElection = leaderElection == null ? new LeaderElection(null, null, null, null, null, null, null)
                 : leaderElection;
@@ -48,7 +50,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
     /** The Job controller's settings. */
     public JobControllerConfig jobController() {
         return new JobControllerConfig(controllers.jobWorkers(), controllers.counterWriteInterval(), jobAdmission(),
-                controllers.volcanoPodLabels());
+                controllers.volcanoPodLabels(), new NetworkTopologyTiers(scheduler.networkTopologyTiers()));
     }
 
     /** The PodGroup controller's settings. */
@@ -122,10 +124,13 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      *                                 {@code topology.kubernetes.io/zone}; empty for none
      * @param admissionTimeout         how long an admitted (Inqueue) gang keeps the room held for it while its job
      *                                 creates its pods; not placed by then, it goes back to Pending
+     * @param networkTopologyTiers     node label keys of the cluster's network tiers, tier 1 (tightest) first,
+     *                                 onto which a Job's Volcano {@code networkTopology} is mapped as gang
+     *                                 topology; empty, {@code networkTopology} is not honoured (the Job says so)
      */
     public record Scheduler(Duration cyclePeriod, Integer bindConcurrency, Duration permitWaitingTime,
                             Duration podGroupBackoff, Integer podGroupRejectPercentage, NodeScoring nodeScoring,
-                            String localityTopologyKey, Duration admissionTimeout) {
+                            String localityTopologyKey, Duration admissionTimeout, List<String> networkTopologyTiers) {
         public Scheduler {
             cyclePeriod = cyclePeriod == null ? GangSchedulerConfig.DEFAULT_CYCLE_PERIOD : cyclePeriod;
             bindConcurrency = bindConcurrency == null ? GangSchedulerConfig.DEFAULT_BIND_CONCURRENCY : bindConcurrency;
@@ -136,6 +141,8 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
             nodeScoring = nodeScoring == null ? CoschedulingArgs.DEFAULT_SCORING : nodeScoring;
             localityTopologyKey = localityTopologyKey == null || localityTopologyKey.isBlank() ? null : localityTopologyKey;
             admissionTimeout = admissionTimeout == null ? CoschedulingArgs.DEFAULT_ADMISSION_TIMEOUT : admissionTimeout;
+            networkTopologyTiers = networkTopologyTiers == null ? NetworkTopologyTiers.NONE.keys()
+                    : List.copyOf(networkTopologyTiers);
         }
     }
 

@@ -13,6 +13,7 @@ import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -125,7 +126,7 @@ class ConfigurationDocTest {
 
     /** A default as one would write it in application.yaml. */
     static String format(Object value) {
-        if (value == null) {
+        if (value == null || value instanceof Collection<?> values && values.isEmpty()) {
             return "(none)";
         }
         if (value instanceof Duration duration) {

@@ -128,6 +128,40 @@ class VolcanoConverterTest {
                 "spec.tasks[0].notAVolcanoFieldEither: Muster's Job has no such field; removed");
     }
 
+    /** Volcano's network-topology fields are in Muster's schema, so they are carried as written. */
+    @Test
+    void aVcjobsNetworkTopologyRunningEstimateAndTaskPlacementPoliciesAreCarried() throws Exception {
+        Conversion job = convert("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: llm}
+                spec:
+                  schedulerName: volcano
+                  runningEstimate: 2h0m0s
+                  networkTopology: {mode: soft, highestTierAllowed: 2}
+                  tasks:
+                    - name: worker
+                      replicas: 4
+                      topologyPolicy: single-numa-node
+                      partitionPolicy:
+                        totalPartitions: 2
+                        partitionSize: 2
+                        minPartitions: 1
+                        networkTopology: {mode: hard, highestTierAllowed: 1}
+                      template: {spec: {containers: [{name: main, image: busybox}]}}
+                """).get(0);
+
+        JsonNode spec = job.result().path("spec");
+        assertThat(spec.path("networkTopology").path("mode").asText()).isEqualTo("soft");
+        assertThat(spec.path("networkTopology").path("highestTierAllowed").asInt()).isEqualTo(2);
+        assertThat(spec.path("runningEstimate").asText()).isEqualTo("2h0m0s");
+        JsonNode worker = spec.path("tasks").path(0);
+        assertThat(worker.path("topologyPolicy").asText()).isEqualTo("single-numa-node");
+        assertThat(worker.path("partitionPolicy").path("partitionSize").asInt()).isEqualTo(2);
+        assertThat(worker.path("partitionPolicy").path("networkTopology").path("highestTierAllowed").asInt()).isEqualTo(1);
+        assertThat(job.notCarried()).isEmpty();
+    }
+
     @Test
     void anotherSchedulerIsKeptAndSaid() throws Exception {
         Conversion job = convert("""

@@ -50,6 +50,14 @@ final class CelRules {
             + "|| self.filter(w, has(w.mountPath) && w.mountPath == v.mountPath).size() == 1)";
     static final String UNIQUE_MOUNT_PATHS_MESSAGE = "each volume needs a mountPath of its own";
 
+    // Volcano's network topology (the job's, or a partition's) and a task's NUMA policy.
+    static final String TOPOLOGY_MODE = "self in ['hard', 'soft']";
+    static final String TOPOLOGY_MODE_MESSAGE = "networkTopology.mode must be hard or soft";
+    static final String ONE_TIER_LIMIT = "!has(self.highestTierAllowed) || !has(self.highestTierName)";
+    static final String ONE_TIER_LIMIT_MESSAGE = "networkTopology: set highestTierAllowed or highestTierName, not both";
+    static final String NUMA_POLICY = "self in ['none', 'best-effort', 'restricted', 'single-numa-node']";
+    static final String NUMA_POLICY_MESSAGE = "topologyPolicy must be none, best-effort, restricted or single-numa-node";
+
     // The job's spec.
     static final String UNIQUE_TASKS = "self.tasks.all(t, self.tasks.filter(u, u.name == t.name).size() == 1)";
     static final String UNIQUE_TASKS_MESSAGE = "task names must be unique";
@@ -58,6 +66,8 @@ final class CelRules {
     static final String KNOWN_DEPENDENCIES_MESSAGE = "dependsOn must name tasks of this job";
     static final String NO_SELF_DEPENDENCY = "self.tasks.all(t, !has(t.dependsOn) || !has(t.dependsOn.name) || !(t.name in t.dependsOn.name))";
     static final String NO_SELF_DEPENDENCY_MESSAGE = "a task cannot depend on itself";
+    static final String ONE_TOPOLOGY = "!has(self.networkTopology) || !has(self.schedulingConstraints)";
+    static final String ONE_TOPOLOGY_MESSAGE = "set networkTopology or schedulingConstraints, not both";
     static final String KNOWN_PLUGINS = "self.all(k, k in " + PLUGINS + ")";
     static final String KNOWN_PLUGINS_MESSAGE = "plugins must be ssh, svc, env, pytorch, mpi, tensorflow or ray";
     private static final String UNKNOWN_PLUGINS = "self.filter(k, !(k in " + PLUGINS + "))";

@@ -17,6 +17,7 @@ import java.util.Map;
 @ValidationRule(value = CelRules.UNIQUE_TASKS, message = CelRules.UNIQUE_TASKS_MESSAGE)
 @ValidationRule(value = CelRules.KNOWN_DEPENDENCIES, message = CelRules.KNOWN_DEPENDENCIES_MESSAGE)
 @ValidationRule(value = CelRules.NO_SELF_DEPENDENCY, message = CelRules.NO_SELF_DEPENDENCY_MESSAGE)
+@ValidationRule(value = CelRules.ONE_TOPOLOGY, message = CelRules.ONE_TOPOLOGY_MESSAGE)
 public class JobSpec {
     @ValidationRule(value = CelRules.UNCHANGED, message = "schedulerName cannot change once the job exists")
     private String schedulerName;
@@ -43,6 +44,8 @@ public class JobSpec {
     private String priorityClassName;
     @ValidationRule(value = CelRules.UNCHANGED, message = "schedulingConstraints cannot change once the job exists")
     private PodGroupSchedulingConstraints schedulingConstraints;
+    @ValidationRule(value = CelRules.UNCHANGED, message = "networkTopology cannot change once the job exists")
+    private NetworkTopologySpec networkTopology;
     @Min(0)
     @ValidationRule(value = CelRules.UNCHANGED, message = "maxRetry cannot change once the job exists")
     private Integer maxRetry;
@@ -55,6 +58,9 @@ public class JobSpec {
     @Pattern(GoDuration.PATTERN)
     @ValidationRule(value = CelRules.UNCHANGED, message = "maxRuntime cannot change once the job exists")
     private String maxRuntime;
+    @Pattern(GoDuration.PATTERN)
+    @ValidationRule(value = CelRules.UNCHANGED, message = "runningEstimate cannot change once the job exists")
+    private String runningEstimate;
     @Size(max = JobDefaults.MAX_VOLUMES)
     @ValidationRule(value = CelRules.UNIQUE_MOUNT_PATHS, message = CelRules.UNIQUE_MOUNT_PATHS_MESSAGE)
     private List<VolumeSpec> volumes;
@@ -92,6 +98,15 @@ public class JobSpec {
         this.schedulingConstraints = schedulingConstraints;
     }
 
+    /**
+     * Volcano's network topology: how far up the cluster's network tiers the gang may spread, mapped onto
+     * {@code schedulingConstraints} through the tiers configured per cluster; not together with
+     * {@code schedulingConstraints}. Where the cluster configures no tiers, or the tier is unknown, it is not
+     * honoured and the job says so.
+     */
+    public NetworkTopologySpec getNetworkTopology() { return networkTopology; }
+    public void setNetworkTopology(NetworkTopologySpec networkTopology) { this.networkTopology = networkTopology; }
+
     /** PriorityClass of the job's PodGroup. */
     public String getPriorityClassName() { return priorityClassName; }
     public void setPriorityClassName(String priorityClassName) { this.priorityClassName = priorityClassName; }
@@ -120,6 +135,14 @@ public class JobSpec {
      */
     public String getMaxRuntime() { return maxRuntime; }
     public void setMaxRuntime(String maxRuntime) { this.maxRuntime = maxRuntime; }
+
+    /**
+     * How long the job is expected to run, as a Go duration (Volcano's {@code runningEstimate}). Not enforced;
+     * copied onto the job's PodGroup, where backfill plans with it as the gang's expected end when
+     * {@code maxRuntime} is absent, so a reservation built on it can be late.
+     */
+    public String getRunningEstimate() { return runningEstimate; }
+    public void setRunningEstimate(String runningEstimate) { this.runningEstimate = runningEstimate; }
 
     /** Volumes mounted into every pod of the job. */
     public List<VolumeSpec> getVolumes() { return volumes; }

@@ -38,6 +38,8 @@ public final class SpecFingerprint {
         put(prints, "spec.maxRetry", spec.getMaxRetry());
         put(prints, "spec.minSuccess", spec.getMinSuccess());
         put(prints, "spec.maxRuntime", spec.getMaxRuntime());
+        put(prints, "spec.runningEstimate", spec.getRunningEstimate());
+        put(prints, "spec.networkTopology", spec.getNetworkTopology());
         put(prints, "spec.plugins", spec.getPlugins());
         put(prints, "spec.policies", spec.getPolicies());
         put(prints, "spec.volumes", spec.getVolumes());
@@ -50,6 +52,8 @@ public final class SpecFingerprint {
             put(prints, path + ".policies", task.getPolicies());
             put(prints, path + ".dependsOn", task.getDependsOn());
             put(prints, path + ".maxRetry", task.getMaxRetry());
+            put(prints, path + ".partitionPolicy", task.getPartitionPolicy());
+            put(prints, path + ".topologyPolicy", task.getTopologyPolicy());
         }
         return prints;
     }

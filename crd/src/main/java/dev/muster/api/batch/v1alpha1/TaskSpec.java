@@ -37,6 +37,9 @@ public class TaskSpec {
     private DependsOn dependsOn;
     @Min(0)
     private Integer maxRetry;
+    private PartitionPolicySpec partitionPolicy;
+    @ValidationRule(value = CelRules.NUMA_POLICY, message = CelRules.NUMA_POLICY_MESSAGE)
+    private String topologyPolicy;
 
     /** Task name, a DNS-1123 label unique within the job. */
     public String getName() { return name; }
@@ -65,4 +68,15 @@ public class TaskSpec {
     /** Restarts in place a pod of this task may take before the task fails. */
     public Integer getMaxRetry() { return maxRetry; }
     public void setMaxRetry(Integer maxRetry) { this.maxRetry = maxRetry; }
+
+    /** Volcano's partitions of the task's pods; accepted, not honoured (the job says so). */
+    public PartitionPolicySpec getPartitionPolicy() { return partitionPolicy; }
+    public void setPartitionPolicy(PartitionPolicySpec partitionPolicy) { this.partitionPolicy = partitionPolicy; }
+
+    /**
+     * Volcano's NUMA policy of the task's pods ({@code none}, {@code best-effort}, {@code restricted},
+     * {@code single-numa-node}); accepted, not honoured (the job says so).
+     */
+    public String getTopologyPolicy() { return topologyPolicy; }
+    public void setTopologyPolicy(String topologyPolicy) { this.topologyPolicy = topologyPolicy; }
 }

@@ -22,6 +22,8 @@ public class PodGroupSpec {
     private PodGroupSchedulingConstraints schedulingConstraints;
     @Pattern(GoDuration.PATTERN)
     private String maxRuntime;
+    @Pattern(GoDuration.PATTERN)
+    private String runningEstimate;
 
     /** Pods that must be placed at once; defaults to 1. */
     public Integer getMinMember() { return minMember; }
@@ -59,4 +61,12 @@ public class PodGroupSpec {
      */
     public String getMaxRuntime() { return maxRuntime; }
     public void setMaxRuntime(String maxRuntime) { this.maxRuntime = maxRuntime; }
+
+    /**
+     * How long the gang is expected to run once started, as a Go duration, not enforced (a Job's
+     * {@code spec.runningEstimate}, copied here). Without {@code maxRuntime}, the scheduler's backfill plans
+     * with it as when the gang's room frees; a gang that runs longer makes such a plan late.
+     */
+    public String getRunningEstimate() { return runningEstimate; }
+    public void setRunningEstimate(String runningEstimate) { this.runningEstimate = runningEstimate; }
 }

@@ -170,7 +170,38 @@ public class JobValidationCorpusTest {
                         List.of("spec.tasks: must list at most 64 tasks, has 65")),
                 bad("pod name longer than 63 characters", "tasks:\n- {name: " + "w".repeat(60) + ", replicas: 10, " + CONTAINERS + "}",
                         List.of("<nil>: Invalid value: \"object\": pod names <job>-<task>-<index> must not be longer than 63 characters"),
-                        List.of("spec.tasks[0].name: pod name 'train-" + "w".repeat(60) + "-9' would be 68 characters, more than 63")));
+                        List.of("spec.tasks[0].name: pod name 'train-" + "w".repeat(60) + "-9' would be 68 characters, more than 63")),
+                bad("unknown networkTopology mode", "networkTopology: {mode: strict}\n" + tasks,
+                        List.of("spec.networkTopology.mode: Invalid value: \"string\": networkTopology.mode must be hard or soft"),
+                        List.of("spec.networkTopology.mode: must be hard or soft, was 'strict'")),
+                bad("both tier limits", "networkTopology: {highestTierAllowed: 1, highestTierName: rack}\n" + tasks,
+                        List.of("spec.networkTopology: Invalid value: \"object\": networkTopology: set highestTierAllowed or "
+                                + "highestTierName, not both"),
+                        List.of("spec.networkTopology: set highestTierAllowed or highestTierName, not both")),
+                bad("negative highestTierAllowed", "networkTopology: {highestTierAllowed: -1}\n" + tasks,
+                        List.of("spec.networkTopology.highestTierAllowed: Invalid value: -1: spec.networkTopology.highestTierAllowed "
+                                + "in body should be greater than or equal to 0", RULES_NOT_CHECKED),
+                        List.of("spec.networkTopology.highestTierAllowed: must be >= 0, was -1")),
+                bad("networkTopology with schedulingConstraints", "networkTopology: {highestTierAllowed: 1}\n"
+                                + "schedulingConstraints: {topology: [{key: rack}]}\n" + tasks,
+                        List.of("spec: Invalid value: \"object\": set networkTopology or schedulingConstraints, not both"),
+                        List.of("spec.networkTopology: set networkTopology or schedulingConstraints, not both")),
+                bad("bad runningEstimate", "runningEstimate: 2 hours\n" + tasks,
+                        List.of("spec.runningEstimate: Invalid value: \"2 hours\": spec.runningEstimate in body "
+                                + "should match '^([0-9]+(\\.[0-9]+)?(h|m|s|ms))+$'", RULES_NOT_CHECKED),
+                        List.of("spec.runningEstimate: '2 hours' is not a duration like 30s, 5m or 1h30m")),
+                bad("unknown topologyPolicy", "tasks:\n" + worker(", topologyPolicy: numa"),
+                        List.of("spec.tasks[0].topologyPolicy: Invalid value: \"string\": topologyPolicy must be none, "
+                                + "best-effort, restricted or single-numa-node"),
+                        List.of("spec.tasks[0].topologyPolicy: must be none, best-effort, restricted or single-numa-node, "
+                                + "was 'numa'")),
+                bad("partitionPolicy without partitions", "tasks:\n" + worker(", partitionPolicy: {totalPartitions: 0}"),
+                        List.of("spec.tasks[0].partitionPolicy.partitionSize: Required value",
+                                "spec.tasks[0].partitionPolicy.totalPartitions: Invalid value: 0: "
+                                        + "spec.tasks[0].partitionPolicy.totalPartitions in body should be greater than or equal to 1",
+                                RULES_NOT_CHECKED),
+                        List.of("spec.tasks[0].partitionPolicy.totalPartitions: must be >= 1, was 0",
+                                "spec.tasks[0].partitionPolicy.partitionSize: is required")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -188,6 +219,8 @@ public class JobValidationCorpusTest {
                 maxRetry: 0
                 ttlSecondsAfterFinished: 60
                 suspend: false
+                runningEstimate: 1h30m
+                networkTopology: {mode: soft, highestTierAllowed: 2}
                 plugins: {ssh: [], svc: ["--publish-not-ready-addresses"], env: []}
                 volumes:
                 - {mountPath: /data, volumeClaimName: datasets}
@@ -199,7 +232,9 @@ public class JobValidationCorpusTest {
                 tasks:
                 - {name: master, """ + CONTAINERS + """
                 , policies: [{event: TaskCompleted, action: CompleteJob}]}
-                - {name: worker, replicas: 3, minAvailable: 2, maxRetry: 5, dependsOn: {name: [master], iteration: any}, """
+                - {name: worker, replicas: 3, minAvailable: 2, maxRetry: 5, dependsOn: {name: [master], iteration: any},
+                   topologyPolicy: best-effort, partitionPolicy: {totalPartitions: 3, partitionSize: 1, minPartitions: 2,
+                   networkTopology: {highestTierName: topology.muster.dev/rack}}, """
                 + CONTAINERS + """
                 , policies: [{event: '*', action: RestartTask}]}
                 """);

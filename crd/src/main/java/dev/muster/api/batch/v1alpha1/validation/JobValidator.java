@@ -64,6 +64,7 @@ public final class JobValidator {
                 errors.add(new FieldError("spec.maxRuntime", e.getMessage()));
             }
         }
+        TopologyFieldsValidator.validateJob(spec, errors);
         PolicyValidator.validate(spec.getPolicies(), "spec.policies", errors);
         DependencyValidator.validate(tasks, errors);
         validateVolumes(spec.getVolumes(), errors);
@@ -162,6 +163,7 @@ public final class JobValidator {
             errors.add(new FieldError(path + ".maxRetry", "must be >= 0, was " + task.getMaxRetry()));
         }
         PolicyValidator.validate(task.getPolicies(), path + ".policies", errors);
+        TopologyFieldsValidator.validateTask(task, path, errors);
         if (task.getTemplate() == null || task.getTemplate().getSpec() == null
                 || task.getTemplate().getSpec().getContainers() == null
                 || task.getTemplate().getSpec().getContainers().isEmpty()) {
