@@ -6,6 +6,8 @@
 # API requests by kind.
 #   manager/bench.sh              1,000 one-pod Jobs
 #   manager/bench.sh 100 16       100 gangs of 16 pods
+#   MUSTER_KUBERNETES_QPS=50 manager/bench.sh    under another client-side rate limit (0: none); the default is
+#                                                 the manager's and the chart's, MUSTER_KUBERNETES_BURST likewise
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${1:-1000}
@@ -28,7 +30,7 @@ spec:
       spec: {containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]}
 EOF
 done > "$file"
-echo "$jobs Jobs of $pods pods on 50 nodes of 32 cpu (${MUSTER_JAVA_OPTS:--Xmx2g})"
+echo "$jobs Jobs of $pods pods on 50 nodes of 32 cpu (${MUSTER_JAVA_OPTS:--Xmx2g}; client limit qps ${MUSTER_KUBERNETES_QPS:-default}, burst ${MUSTER_KUBERNETES_BURST:-default})"
 MUSTER_JAVA_OPTS="${MUSTER_JAVA_OPTS:--Xmx2g}" ./muster local --nodes 50 --node-cpu 32 --until-done \
   --state-dir manager/target/bench-state "$file" \
   | grep -E '^(applied [0-9]+ objects|API requests|all submitted|some submitted|error)'

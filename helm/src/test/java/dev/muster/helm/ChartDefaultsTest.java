@@ -224,9 +224,12 @@ class ChartDefaultsTest {
                 .filter(e -> e.getName().equals("SPRING_CONFIG_ADDITIONAL_LOCATION")).findFirst().orElseThrow();
         assertThat(location.getValue()).isEqualTo("file:" + mount.getMountPath() + "/application.yaml");
 
-        // Defaults: only the release's Lease name; everything else keeps the manager's own defaults.
+        // Defaults: the client's rate limit, stated so an operator sees the knob, and the release's Lease name;
+        // everything else keeps the manager's own defaults.
         assertThat(ChartRenderer.parse(config.getData().get("application.yaml"), Map.class))
-                .isEqualTo(Map.of("muster", Map.of("leader-election", Map.of("lease-name", "muster-manager"))));
+                .isEqualTo(Map.of("muster", Map.of(
+                        "kubernetes", Map.of("qps", 500, "burst", 1000),
+                        "leader-election", Map.of("lease-name", "muster-manager"))));
 
         assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/config"))
                 .matches("[0-9a-f]{64}");

@@ -27,6 +27,7 @@ class ChartOverridesTest {
                 "replicas", 1));
 
         assertThat(config(rendered)).isEqualTo(Map.of("muster", Map.of(
+                "kubernetes", Map.of("qps", 500, "burst", 1000),
                 "scheduler", Map.of("node-scoring", "least-allocated"),
                 "leader-election", Map.of("lease-name", "muster-manager"))));
         assertThat(rendered.one(Deployment.class).getSpec().getReplicas()).isEqualTo(1);
@@ -53,6 +54,16 @@ class ChartOverridesTest {
         assertThat(muster.get("podgroup")).isEqualTo(Map.of("replacement-grace-period", "1m"));
         assertThat(muster.get("leader-election")).isEqualTo(Map.of(
                 "lease-duration", "30s", "lease-name", "muster-manager"));
+    }
+
+    @Test
+    void theClientRateLimitIsSetPerKeyAndCanBeTurnedOff() {
+        Map<?, ?> lower = (Map<?, ?>) config(ChartRenderer.render(Map.of("config.kubernetes.qps", 50)))
+                .get("muster");
+        assertThat(lower.get("kubernetes")).isEqualTo(Map.of("qps", 50, "burst", 1000));
+
+        Map<?, ?> off = (Map<?, ?>) config(ChartRenderer.render(Map.of("config.kubernetes.qps", 0))).get("muster");
+        assertThat(off.get("kubernetes")).isEqualTo(Map.of("qps", 0, "burst", 1000));
     }
 
     @Test

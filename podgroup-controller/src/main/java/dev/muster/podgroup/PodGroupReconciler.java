@@ -1,8 +1,9 @@
 package dev.muster.podgroup;
 
-import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
+import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.controller.ObjectKey;
@@ -102,14 +103,16 @@ final class PodGroupReconciler implements Reconciler {
     /**
      * The decided status, announced by an Event when the phase changes: reason the new phase, and a
      * Warning for Unknown and Failed, whose message says why so that kubectl describe needs no look at
-     * the conditions.
+     * the conditions. A Job's own gang announces only Unknown and Failed: its other phases (Inqueue,
+     * Running, Completed) are the Job's Events already (the scheduler's Admitted and Scheduled, the Job's
+     * Running and Completed), and saying them twice cost two or three Events per Job.
      */
     private static StatusRecorder.Update<PodGroupStatus> update(PodGroup group, StatusDecision decision) {
         PodGroupStatus status = decision.status();
-        if (!decision.phaseChanged()) {
+        boolean broken = status.getPhase() == PodGroupPhase.Unknown || status.getPhase() == PodGroupPhase.Failed;
+        if (!decision.phaseChanged() || !broken && JobOwnership.controllingJob(group).isPresent()) {
             return new StatusRecorder.Update<>(status, List.of(), false);
         }
-        boolean broken = status.getPhase() == PodGroupPhase.Unknown || status.getPhase() == PodGroupPhase.Failed;
         String message = String.format("PodGroup phase %s -> %s: %s", decision.previousPhase(), status.getPhase(),
                 counts(group, status));
         if (broken) {

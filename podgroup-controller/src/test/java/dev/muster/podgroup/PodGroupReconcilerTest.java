@@ -1,6 +1,7 @@
 package dev.muster.podgroup;
 
 import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
@@ -12,6 +13,7 @@ import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -147,6 +149,22 @@ class PodGroupReconcilerTest {
         verify(statusWriter).writeIfChanged(any(PodGroup.class),
                 argThat((PodGroupStatus s) -> s.getPhase() == PodGroupPhase.Running && s.getRunning() == 2));
         verify(events).record(any(), eq(EventRecorder.NORMAL), eq("Running"), anyString());
+    }
+
+    @Test
+    void aJobsOwnGangLeavesItsNormalPhasesToTheJobsEvents() {
+        PodGroup owned = group(PodGroupPhase.Pending);
+        owned.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(Job.API_VERSION)
+                .withKind(Job.KIND).withName("gang").withUid("job-uid").withController(true).build()));
+        groupStore.put(owned);
+        members(runningPod("a"), runningPod("b"));
+        when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class))).thenReturn(true);
+
+        reconciler.reconcile(KEY);
+
+        verify(statusWriter).writeIfChanged(any(PodGroup.class),
+                argThat((PodGroupStatus s) -> s.getPhase() == PodGroupPhase.Running));
+        verify(events, never()).record(any(), anyString(), anyString(), anyString());
     }
 
     @Test

@@ -3,17 +3,28 @@ package dev.muster.support.event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.MicroTime;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
-/** Records core/v1 Events about objects so that {@code kubectl describe} shows what Muster did and why. */
+/**
+ * Records core/v1 Events about objects so that {@code kubectl describe} shows what Muster did and why. A
+ * repeat of an Event already written (same object, type, reason and message) raises that Event's count
+ * with a PATCH instead of creating another, and many different messages of one reason on one object are
+ * combined into one Event, as client-go's recorder does: {@link EventCorrelator} decides, this writes.
+ */
 public final class EventRecorder {
     private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
 
@@ -22,9 +33,12 @@ public final class EventRecorder {
     /** The longest message a real API server accepts on an Event, in bytes of UTF-8. */
     public static final int MAX_MESSAGE_BYTES = 1024;
     private static final String CUT = " …";
+    private static final int NOT_FOUND = 404;
+    private static final int CONFLICT = 409;
 
     private final KubernetesClient client;
     private final String component;
+    private final EventCorrelator correlator = new EventCorrelator(() -> UUID.randomUUID().toString().substring(0, 8));
 
     /**
      * @param component reporting component, e.g. {@code muster-job-controller}
@@ -36,11 +50,62 @@ public final class EventRecorder {
 
     /** Records an event; failures are logged, never thrown, since events are best-effort. */
     public void record(HasMetadata about, String type, String reason, String message) {
-        String now = DateTimeFormatter.ISO_INSTANT.format(Instant.now());
+        ObjectMeta meta = about.getMetadata();
+        Instant now = Instant.now();
+        EventCorrelator.Decision decision = correlator.correlate(new EventCorrelator.Incoming(
+                new EventCorrelator.About(about.getApiVersion(), about.getKind(), meta.getNamespace(), meta.getName(),
+                        meta.getUid()), type, reason, message), now);
+        try {
+            if (decision.create()) {
+                create(about, type, reason, decision, now);
+            } else {
+                patchOrCreate(about, type, reason, decision, now);
+            }
+        } catch (KubernetesClientException e) {
+            log.debug("could not record event {} on {}/{}: {}", reason, meta.getNamespace(), meta.getName(),
+                    e.getMessage());
+        }
+    }
+
+    /**
+     * Raises the count of the Event already written; if it is gone (Events expire, an hour by default on a
+     * real API server) or not created yet by another thread, writes it whole under its name, as client-go
+     * does.
+     */
+    private void patchOrCreate(HasMetadata about, String type, String reason, EventCorrelator.Decision decision,
+                               Instant now) {
+        try {
+            patch(about, decision, now);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != NOT_FOUND) {
+                throw e;
+            }
+            try {
+                create(about, type, reason, decision, now);
+            } catch (KubernetesClientException raced) {
+                if (raced.getCode() != CONFLICT) {
+                    throw raced;
+                }
+                patch(about, decision, now);
+            }
+        }
+    }
+
+    private void patch(HasMetadata about, EventCorrelator.Decision decision, Instant now) {
+        Map<String, Object> change = new LinkedHashMap<>();
+        change.put("count", decision.count());
+        change.put("lastTimestamp", timestamp(now));
+        change.put("message", truncate(decision.message()));
+        client.v1().events().inNamespace(about.getMetadata().getNamespace()).withName(decision.name())
+                .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(change));
+    }
+
+    private void create(HasMetadata about, String type, String reason, EventCorrelator.Decision decision,
+                        Instant now) {
         var event = new EventBuilder()
                 .withNewMetadata()
                 .withNamespace(about.getMetadata().getNamespace())
-                .withName(about.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+                .withName(decision.name())
                 .endMetadata()
                 .withNewInvolvedObject()
                 .withApiVersion(about.getApiVersion())
@@ -52,22 +117,21 @@ public final class EventRecorder {
                 .endInvolvedObject()
                 .withType(type)
                 .withReason(reason)
-                .withMessage(truncate(message))
-                .withFirstTimestamp(now)
-                .withLastTimestamp(now)
-                .withEventTime(new MicroTime(now))
-                .withCount(1)
+                .withMessage(truncate(decision.message()))
+                .withFirstTimestamp(timestamp(decision.firstSeen()))
+                .withLastTimestamp(timestamp(now))
+                .withEventTime(new MicroTime(timestamp(decision.firstSeen())))
+                .withCount(decision.count())
                 .withReportingComponent(component)
                 .withReportingInstance(component)
                 .withNewSource().withComponent(component).endSource()
                 .withAction(reason)
                 .build();
-        try {
-            client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
-        } catch (KubernetesClientException e) {
-            log.debug("could not record event {} on {}/{}: {}", reason, about.getMetadata().getNamespace(),
-                    about.getMetadata().getName(), e.getMessage());
-        }
+        client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+    }
+
+    private static String timestamp(Instant instant) {
+        return DateTimeFormatter.ISO_INSTANT.format(instant);
     }
 
     /**

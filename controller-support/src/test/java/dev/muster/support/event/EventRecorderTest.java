@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +57,53 @@ class EventRecorderTest {
                 assertThat(utf8(e.getMessage())).isLessThanOrEqualTo(EventRecorder.MAX_MESSAGE_BYTES);
                 assertThat(e.getMessage()).startsWith("üüü").endsWith(" …");
             });
+        }
+    }
+
+    @Test
+    void aRepeatedReasonOnOneObjectIsOneEventWithACount() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0))) {
+            var client = cluster.client();
+            ConfigMap about = client.configMaps().inNamespace("default").resource(new ConfigMapBuilder()
+                    .withNewMetadata().withName("about").withNamespace("default").endMetadata().build()).create();
+            EventRecorder recorder = new EventRecorder(client, "test");
+
+            for (int i = 0; i < 3; i++) {
+                recorder.record(about, EventRecorder.WARNING, "FailedScheduling", "0/3 nodes are available");
+            }
+            recorder.record(about, EventRecorder.NORMAL, "Scheduled", "placed on node-1");
+
+            List<Event> events = client.v1().events().inNamespace("default").list().getItems();
+            assertThat(events).hasSize(2);
+            assertThat(events).filteredOn(e -> e.getReason().equals("FailedScheduling")).singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.getCount()).isEqualTo(3);
+                        assertThat(e.getMessage()).isEqualTo("0/3 nodes are available");
+                        assertThat(Instant.parse(e.getLastTimestamp()))
+                                .isAfterOrEqualTo(Instant.parse(e.getFirstTimestamp()));
+                    });
+            assertThat(events).filteredOn(e -> e.getReason().equals("Scheduled")).singleElement()
+                    .satisfies(e -> assertThat(e.getCount()).isEqualTo(1));
+        }
+    }
+
+    @Test
+    void aRepeatOfAnEventThatIsGoneWritesItAgainWithItsCount() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0))) {
+            var client = cluster.client();
+            ConfigMap about = client.configMaps().inNamespace("default").resource(new ConfigMapBuilder()
+                    .withNewMetadata().withName("about").withNamespace("default").endMetadata().build()).create();
+            EventRecorder recorder = new EventRecorder(client, "test");
+            recorder.record(about, EventRecorder.WARNING, "Stuck", "waiting");
+            // As the API server's time to live does to every Event.
+            client.v1().events().inNamespace("default").delete();
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> client.v1().events().inNamespace("default").list().getItems().isEmpty());
+
+            recorder.record(about, EventRecorder.WARNING, "Stuck", "waiting");
+
+            assertThat(client.v1().events().inNamespace("default").list().getItems()).singleElement()
+                    .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
         }
     }
 }

@@ -33,7 +33,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
                                LeaderElection leaderElection, Security security) {
 
     public MusterProperties {
-        kubernetes = kubernetes == null ? new Kubernetes(null, null) : kubernetes;
+        kubernetes = kubernetes == null ? new Kubernetes(null, null, null, null) : kubernetes;
         controllers = controllers == null ? new Controllers(null, null, null, null, null) : controllers;
         scheduler = scheduler == null ? new Scheduler(null, null, null, null, null, null, null, null, null) : scheduler;
         podgroup = podgroup == null ? new PodGroup(null) : podgroup;
@@ -71,13 +71,30 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
     /**
      * @param masterUrl             API server URL; empty means in-cluster or ~/.kube/config
      * @param maxConcurrentRequests API requests in flight at once
+     * @param qps                   API requests per second the client sends at most, over time (client-go's QPS);
+     *                              0 for no limit
+     * @param burst                 API requests the client may send at once above qps after a quiet spell
+     *                              (client-go's burst)
      */
-    public record Kubernetes(String masterUrl, Integer maxConcurrentRequests) {
+    public record Kubernetes(String masterUrl, Integer maxConcurrentRequests, Double qps, Integer burst) {
         /** Default {@link #maxConcurrentRequests()}. */
         public static final int DEFAULT_MAX_CONCURRENT_REQUESTS = 64;
+        /** Default {@link #qps()}. */
+        public static final double DEFAULT_QPS = 500;
+        /** Default {@link #burst()}. */
+        public static final int DEFAULT_BURST = 1000;
 
         public Kubernetes {
             maxConcurrentRequests = maxConcurrentRequests == null ? DEFAULT_MAX_CONCURRENT_REQUESTS : maxConcurrentRequests;
+            qps = qps == null ? DEFAULT_QPS : qps;
+            burst = burst == null ? DEFAULT_BURST : burst;
+            if (qps < 0 || qps.isNaN()) {
+                throw new IllegalArgumentException("muster.kubernetes.qps must be 0 (no limit) or more, got " + qps);
+            }
+            if (qps > 0 && burst < 1) {
+                throw new IllegalArgumentException("muster.kubernetes.burst must be at least 1 when "
+                        + "muster.kubernetes.qps limits requests, got " + burst);
+            }
         }
     }
 

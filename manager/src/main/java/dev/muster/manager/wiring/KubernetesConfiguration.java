@@ -36,13 +36,21 @@ public class KubernetesConfiguration {
 
     /**
      * The components' client: every write through it is fenced on leadership ({@link WriteFence}), so that a
-     * replica that does not hold the lease within its renew deadline writes nothing.
+     * replica that does not hold the lease within its renew deadline writes nothing, and every request is
+     * held to {@code muster.kubernetes.qps} and {@code burst} ({@link ClientRateLimit}). Leader election's
+     * own client is not limited, so that renewing the lease never waits behind a burst of work.
      */
     @Bean(destroyMethod = "close")
-    KubernetesClient kubernetesClient(Config config, Leadership leadership) {
+    KubernetesClient kubernetesClient(Config config, Leadership leadership, MusterProperties properties) {
+        MusterProperties.Kubernetes kubernetes = properties.kubernetes();
         return new KubernetesClientBuilder().withConfig(config)
-                .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor(WriteFence.NAME,
-                        new WriteFence(leadership)))
+                .withHttpClientBuilderConsumer(builder -> {
+                    builder.addOrReplaceInterceptor(WriteFence.NAME, new WriteFence(leadership));
+                    if (kubernetes.qps() > 0) {
+                        builder.addOrReplaceInterceptor(ClientRateLimit.NAME,
+                                new ClientRateLimit(kubernetes.qps(), kubernetes.burst()));
+                    }
+                })
                 .build();
     }
 
