@@ -1,6 +1,5 @@
 package dev.muster.scheduler;
 
-import dev.muster.api.PodNode;
 import dev.muster.api.KubeTime;
 import dev.muster.api.NodeAllocatable;
 import dev.muster.api.MusterLabels;
@@ -566,9 +565,6 @@ final class KubeObjects {
         return pod.getSpec().getSchedulingGates() != null && !pod.getSpec().getSchedulingGates().isEmpty();
     }
 
-    static String nodeName(Pod pod) {
-        return PodNode.of(pod).orElse(null);
-    }
 
     static boolean isDeleting(HasMetadata object) {
         return object.getMetadata().getDeletionTimestamp() != null;

@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.PodNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -95,7 +96,7 @@ final class PodConditionWriter {
     }
 
     private static boolean needsWrite(Pod pod, String message) {
-        if (pod == null || KubeObjects.nodeName(pod) != null) {
+        if (pod == null || PodNode.isBound(pod)) {
             return false;
         }
         PodCondition current = podScheduled(pod);

@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.PodNode;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -486,7 +487,7 @@ final class SchedulerCache {
             return KubeObjects.isSucceeded(pod) ? CachedPod.of(pod, PodState.SUCCEEDED, null) : null;
         }
         String uid = pod.getMetadata().getUid();
-        String nodeName = KubeObjects.nodeName(pod);
+        String nodeName = PodNode.of(pod).orElse(null);
         if (nodeName != null) {
             CachedPod bound = CachedPod.of(pod, PodState.BOUND, nodeName);
             // The informer has not seen the eviction take effect yet; the pod is still leaving.
