@@ -1,6 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.scheduler.core.GangTopology;
+import dev.muster.scheduler.core.ResourceVector;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -23,8 +24,10 @@ import java.util.Map;
  * @param scheduledAt       when the group's {@code Scheduled} condition last became True, {@code null} if it
  *                          is not; when the running gang's quorum was bound
  * @param evictions         how many times the gang was evicted whole ({@link PodEvictor#EVICTIONS_ANNOTATION})
+ * @param minResources      the group's {@code minResources}, {@link ResourceVector#ZERO} if it sets none
  */
 record GangRequirements(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
                         Instant createdAt, Duration scheduleTimeout, String ownerJob, GangTopology topology,
-                        String queue, Duration maxRuntime, Instant scheduledAt, int evictions) {
+                        String queue, Duration maxRuntime, Instant scheduledAt, int evictions,
+                        ResourceVector minResources) {
 }

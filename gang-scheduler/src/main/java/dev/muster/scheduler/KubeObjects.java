@@ -450,7 +450,8 @@ final class KubeObjects {
                         : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
                 JobOwnership.controllingJob(podGroup).orElse(null), topology(spec),
                 QueueDefaults.queueOf(spec == null ? null : spec.getQueue()),
-                maxRuntime(spec), scheduledAt(podGroup), evictions(podGroup));
+                maxRuntime(spec), scheduledAt(podGroup), evictions(podGroup),
+                ResourceQuantities.toVector(spec == null ? null : spec.getMinResources()));
     }
 
     /**

@@ -238,6 +238,38 @@ class GangSchedulerLocalClusterTest {
         assertThat(verdict("spark")).hasValueSatisfying(v -> assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.SCHEDULED));
     }
 
+    /**
+     * Volcano's enqueue check, which Spark-on-Volcano relies on: the group names what driver and executors
+     * need together, and the driver (the only pod so far) waits until that much is free, rather than start
+     * and wait for executors that cannot run.
+     */
+    @Test
+    void aDriverWaitsUntilItsGroupsMinResourcesAreFreeAndSaysWhy() {
+        Pod foreign = client.pods().inNamespace(NS).resource(pod("foreign", null, null, "3", "default-scheduler")
+                .edit().editSpec().withNodeName("node-1").endSpec().build()).create();
+        PodGroup group = new PodGroup();
+        group.setMetadata(new ObjectMetaBuilder().withName("spark").withNamespace(NS).build());
+        group.getSpec().setMinMember(1);
+        group.getSpec().setMinResources(Map.of("cpu", new Quantity("10")));
+        client.resources(PodGroup.class).inNamespace(NS).resource(group).create();
+        createPod("spark-driver", "spark", "driver", "1");
+
+        String why = "The PodGroup's minResources asks for 10 cpu and the schedulable nodes have 9 free in all; "
+                + "none of its pods is placed until they have (Volcano's enqueue check).";
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(verdict("spark")).hasValueSatisfying(v -> {
+                assertThat(v.reason()).isEqualTo("NotEnoughResources");
+                assertThat(v.message()).isEqualTo(why);
+            });
+            assertThat(podScheduled(get("spark-driver"))).hasValueSatisfying(c -> assertThat(c.getMessage()).isEqualTo(why));
+        });
+        assertThat(nodeName(get("spark-driver"))).isNull();
+
+        client.pods().inNamespace(NS).resource(foreign).delete();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(nodeName(get("spark-driver"))).isNotNull());
+    }
+
     private void createPodGroup(String name, int minMember) {
         PodGroup podGroup = new PodGroup();
         podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());

@@ -20,10 +20,21 @@ import java.util.Objects;
  * @param maxRuntime    how long its workload may run before it is terminated ({@code maxRuntime}) or, without
  *                      such a bound, is expected to run ({@code runningEstimate}, not enforced, so it can run
  *                      longer); backfill plans with it; {@code null} for neither
+ * @param minResources  the PodGroup's {@code minResources}: what the gang needs free, in sum over the
+ *                      schedulable nodes and within its queue's limit, before any of its pods may be
+ *                      placed (Volcano's enqueue check); {@link ResourceVector#ZERO} when it sets none
  */
 public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
                        Instant createdAt, Duration scheduleTimeout, GangTopology topology, String queue,
-                       Duration maxRuntime) {
+                       Duration maxRuntime, ResourceVector minResources) {
+
+    /** A gang that sets no {@code minResources}. */
+    public GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
+                    Instant createdAt, Duration scheduleTimeout, GangTopology topology, String queue,
+                    Duration maxRuntime) {
+        this(key, minMember, minTaskMember, priority, createdAt, scheduleTimeout, topology, queue, maxRuntime,
+                ResourceVector.ZERO);
+    }
 
     /** A gang of the default queue with no bound on its runtime. */
     public GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
@@ -48,11 +59,12 @@ public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTask
         minTaskMember = minTaskMember == null ? Map.of() : Map.copyOf(minTaskMember);
         Objects.requireNonNull(createdAt, "createdAt");
         queue = queue == null || queue.isEmpty() ? QueueInfo.DEFAULT : queue;
+        minResources = minResources == null ? ResourceVector.ZERO : minResources;
     }
 
     /** The same gang in another queue, with the given bound on its runtime. */
     public GangInfo inQueue(String queueName, Duration runtimeBound) {
         return new GangInfo(key, minMember, minTaskMember, priority, createdAt, scheduleTimeout, topology, queueName,
-                runtimeBound);
+                runtimeBound, minResources);
     }
 }

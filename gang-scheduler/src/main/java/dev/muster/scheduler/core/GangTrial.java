@@ -77,6 +77,23 @@ public final class GangTrial {
     }
 
     /**
+     * What the schedulable nodes have free now, per dimension, this cycle's placements so far included; a
+     * node overcommitted in a resource adds none of it.
+     */
+    long[] freeRoom() {
+        long[] free = new long[ResourceVector.dimensionCount()];
+        for (NodeState node : nodes) {
+            if (node.info().schedulable()) {
+                ResourceVector allocatable = node.info().allocatable();
+                for (int d = 0; d < free.length; d++) {
+                    free[d] += Math.max(0, allocatable.at(d) - node.requested(d));
+                }
+            }
+        }
+        return free;
+    }
+
+    /**
      * A new statement on this runner's snapshot, whose changes its shape indexes and layout follow, for a
      * caller that changes the snapshot between trials ({@link VictimSearch} evicts pods).
      */

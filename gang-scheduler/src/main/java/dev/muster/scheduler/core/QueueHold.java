@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A gang the cycle did not try because its queue refused it ({@link QueueAccess}) or its limit is reached, or because its victims are still terminating.
+ * A gang the cycle did not try because its queue refused it ({@link QueueAccess}) or its limit is reached, because
+ * its {@code minResources} are not free ({@link MinResourcesGate}), or because its victims are still terminating.
  *
  * @param gang    the gang
  * @param pending its pods still to place, which wait with the message
@@ -34,6 +35,11 @@ public record QueueHold(GangInfo gang, List<PodInfo> pending, Reason reason, Str
         QUEUE_CLOSED(QueueAccess.CLOSED),
         /** Starting it would take its queue, or an ancestor, above the queue's {@code limit}. */
         QUEUE_LIMIT("QueueLimitReached"),
+        /**
+         * The free room of the schedulable nodes together is less than its PodGroup's {@code minResources}
+         * ({@link MinResourcesGate}); Volcano's reason for a group that does not fit.
+         */
+        MIN_RESOURCES("NotEnoughResources"),
         /** Pods were evicted for it; it waits for them to terminate, and their room is promised to it. */
         PREEMPTING("Preempting");
 

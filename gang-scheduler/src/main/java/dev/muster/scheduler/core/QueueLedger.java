@@ -196,7 +196,9 @@ final class QueueLedger {
     }
 
     /**
-     * What the gang's pods request together, those to place and those its workload will create; summed once
+     * What the gang's pods request together, those to place and those its workload will create, and for a
+     * gang with no pod bound yet at least its {@code minResources} of each resource (what its workload will
+     * need, of which only some pods may exist yet, as with a Spark driver before its executors); summed once
      * per cycle, since the order's limit checks and the reclaim rules ask again. Not to be changed.
      */
     long[] askedBy(PendingGang gang) {
@@ -205,6 +207,12 @@ final class QueueLedger {
             long[] expected = requests(gang.expected());
             for (int d = 0; d < sum.length; d++) {
                 sum[d] += expected[d];
+            }
+            if (gang.bound() == 0) {
+                ResourceVector min = gang.gang().minResources();
+                for (int d = 0; d < sum.length; d++) {
+                    sum[d] = Math.max(sum[d], min.at(d));
+                }
             }
             return sum;
         });
@@ -260,8 +268,9 @@ final class QueueLedger {
                 double limit = FairShare.limit(tree.queue(q), d);
                 if (allocated[q][d] + wanted > limit) {
                     String resource = ResourceVector.nameOf(d);
-                    return "Queue " + tree.queue(q).name() + " holds " + allocated[q][d] + " " + resource
-                            + " of its limit of " + (long) limit + "; the gang requests " + wanted + " more.";
+                    return "Queue " + tree.queue(q).name() + " holds " + ResourceVector.quantity(resource, allocated[q][d])
+                            + " " + resource + " of its limit of " + ResourceVector.quantity(resource, (long) limit)
+                            + "; the gang requests " + ResourceVector.quantity(resource, wanted) + " more.";
                 }
             }
         }

@@ -86,12 +86,18 @@ final class QueueOrder implements TrialSequence {
             }
             PendingGang gang = byQueue.get(leaf).poll();
             String over = ledger.limitExceeded(leaf, ledger.askedBy(gang));
-            if (over == null) {
-                current = gang;
-                backfill.liftFor(gang);
-                return gang;
+            if (over != null) {
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_LIMIT, over));
+                continue;
             }
-            holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.QUEUE_LIMIT, over));
+            String lacking = MinResourcesGate.shortfall(gang, trial);
+            if (lacking != null) {
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.MIN_RESOURCES, lacking));
+                continue;
+            }
+            current = gang;
+            backfill.liftFor(gang);
+            return gang;
         }
     }
 

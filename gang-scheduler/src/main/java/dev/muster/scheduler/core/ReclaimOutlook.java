@@ -136,16 +136,8 @@ public record ReclaimOutlook(GroupKey gang, String queue, State state, Instant u
         };
     }
 
-    /** An amount in the units the ledger counts (cpu in millicores, memory in bytes), as a quantity. */
     private static String amount(double value, String resource) {
-        long whole = (long) Math.floor(value + 1e-9);
-        if (ResourceVector.CPU.equals(resource)) {
-            return whole % 1000 == 0 ? Long.toString(whole / 1000) : whole + "m";
-        }
-        if (ResourceVector.MEMORY.equals(resource) && whole % (1L << 20) == 0) {
-            return whole % (1L << 30) == 0 ? (whole >> 30) + "Gi" : (whole >> 20) + "Mi";
-        }
-        return Long.toString(whole);
+        return ResourceVector.quantity(resource, (long) Math.floor(value + 1e-9));
     }
 
     private static String seconds(Duration duration) {

@@ -94,6 +94,20 @@ public final class ResourceVector {
         return Collections.unmodifiableMap(map);
     }
 
+    /**
+     * An amount in the units vectors count (cpu in millicores, memory in bytes) as a Kubernetes quantity for
+     * messages: {@code 4} or {@code 500m} cpu, {@code 16Gi} or {@code 512Mi} memory, other amounts whole.
+     */
+    public static String quantity(String resource, long amount) {
+        if (CPU.equals(resource)) {
+            return amount % 1000 == 0 ? Long.toString(amount / 1000) : amount + "m";
+        }
+        if (MEMORY.equals(resource) && amount != 0 && amount % (1L << 20) == 0) {
+            return amount % (1L << 30) == 0 ? (amount >> 30) + "Gi" : (amount >> 20) + "Mi";
+        }
+        return Long.toString(amount);
+    }
+
     long at(int dim) {
         return dim < amounts.length ? amounts[dim] : 0;
     }
