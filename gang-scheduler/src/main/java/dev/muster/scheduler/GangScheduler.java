@@ -112,7 +112,7 @@ public final class GangScheduler implements AutoCloseable {
         this.ownsInformers = ownsInformers;
         this.board = Objects.requireNonNull(board, "board");
         this.config = Objects.requireNonNull(config, "config");
-        this.cache = new SchedulerCache(config.jobAdmission());
+        this.cache = new SchedulerCache(config.jobAdmission(), config.volcanoPodLabels());
         this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
     }
 

@@ -3,6 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.rendering.VolcanoPodLabels;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -20,9 +21,14 @@ import java.util.Objects;
  * @param queueStatusInterval least time between two writes of a Queue's status that change only its amounts
  *                        and counts (the controllers' counter-write interval); a change of its conditions is
  *                        written at once
+ * @param volcanoPodLabels whether a Job's pods carry Volcano's labels too, as the Job controller renders them
+ *                        ({@code muster.controllers.volcano-pod-labels}); admission renders the pods it admits
+ *                        the same way, so that affinity and spread terms selecting those labels are judged on
+ *                        the pods that will exist
  */
 public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, CoschedulingArgs coscheduling,
-                                  JobAdmissionRule jobAdmission, Duration queueStatusInterval) {
+                                  JobAdmissionRule jobAdmission, Duration queueStatusInterval,
+                                  boolean volcanoPodLabels) {
     /** Default {@link #cyclePeriod()}. */
     public static final Duration DEFAULT_CYCLE_PERIOD = Duration.ofSeconds(1);
     /** Default {@link #bindConcurrency()}. */
@@ -52,32 +58,39 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
      */
     public static GangSchedulerConfig defaults() {
         return new GangSchedulerConfig(DEFAULT_CYCLE_PERIOD, DEFAULT_BIND_CONCURRENCY, CoschedulingArgs.defaults(),
-                JobAdmissionRule.ON, DEFAULT_QUEUE_STATUS_INTERVAL);
+                JobAdmissionRule.ON, DEFAULT_QUEUE_STATUS_INTERVAL,
+                VolcanoPodLabels.DEFAULT);
     }
 
     /** This config with another cycle period. */
     public GangSchedulerConfig withCyclePeriod(Duration period) {
-        return new GangSchedulerConfig(period, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval);
+        return new GangSchedulerConfig(period, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval, volcanoPodLabels);
     }
 
     /** This config with another bound on concurrent API calls. */
     public GangSchedulerConfig withBindConcurrency(int concurrency) {
-        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling, jobAdmission, queueStatusInterval);
+        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling, jobAdmission, queueStatusInterval, volcanoPodLabels);
     }
 
     /** This config with other coscheduling arguments. */
     public GangSchedulerConfig withCoscheduling(CoschedulingArgs args) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args, jobAdmission, queueStatusInterval);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args, jobAdmission, queueStatusInterval, volcanoPodLabels);
     }
 
     /** This config with another rule for which Jobs wait for admission. */
     public GangSchedulerConfig withJobAdmission(JobAdmissionRule rule) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule, queueStatusInterval);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule, queueStatusInterval, volcanoPodLabels);
+    }
+
+    /** This config with pods rendered for admission with or without Volcano's labels. */
+    public GangSchedulerConfig withVolcanoPodLabels(boolean labels) {
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval,
+                labels);
     }
 
     /** This config with another least time between two paced writes of a Queue's status. */
     public GangSchedulerConfig withQueueStatusInterval(Duration interval) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, interval);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, interval, volcanoPodLabels);
     }
 
     /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */

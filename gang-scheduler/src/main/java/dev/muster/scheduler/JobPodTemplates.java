@@ -47,9 +47,10 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      * the API server bumps {@code metadata.generation} on every spec change, and the job's status updates
      * (and informer resyncs) would otherwise render every pod of every waiting job again.
      *
+     * @param volcanoLabels whether the Job controller gives the pods Volcano's labels too
      * @param before the view of the job's previous version, {@code null} if none
      */
-    static JobPodTemplates of(Job job, JobAdmissionRule rule, JobPodTemplates before) {
+    static JobPodTemplates of(Job job, JobAdmissionRule rule, boolean volcanoLabels, JobPodTemplates before) {
         boolean waiting = rule.waitsForAdmission(job);
         List<PlannedPod> pods = List.of();
         String from = null;
@@ -60,7 +61,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             if (from != null && before != null && from.equals(before.renderedFrom())) {
                 pods = before.pods();
             } else if (JobPodRenderer.errors(job).isEmpty()) {
-                pods = JobPodRenderer.pods(job, version(job)).stream().map(PlannedPod::of).toList();
+                pods = JobPodRenderer.pods(job, version(job), volcanoLabels).stream().map(PlannedPod::of).toList();
             }
         }
         return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting, pods, from);

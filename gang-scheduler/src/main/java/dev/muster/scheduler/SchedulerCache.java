@@ -81,10 +81,15 @@ final class SchedulerCache {
     private final Map<String, QueueSpec> queueSpecs = new HashMap<>();
     private final VolumeCatalog volumes = new VolumeCatalog();
     private final JobAdmissionRule jobAdmission;
+    private final boolean volcanoPodLabels;
 
-    /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
-    SchedulerCache(JobAdmissionRule jobAdmission) {
+    /**
+     * @param jobAdmission     which Jobs wait for their gang's admission, as the Job controller holds them
+     * @param volcanoPodLabels whether the Job controller gives its pods Volcano's labels too
+     */
+    SchedulerCache(JobAdmissionRule jobAdmission, boolean volcanoPodLabels) {
         this.jobAdmission = jobAdmission;
+        this.volcanoPodLabels = volcanoPodLabels;
     }
 
     /** @return whether the node's change can make a pending pod schedulable */
@@ -186,7 +191,7 @@ final class SchedulerCache {
      */
     synchronized boolean putJob(Job job) {
         String key = Cache.metaNamespaceKeyFunc(job);
-        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission, jobs.get(key));
+        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission, volcanoPodLabels, jobs.get(key));
         JobPodTemplates before = jobs.put(key, now);
         groupsOfJob.getOrDefault(key, Set.of()).forEach(this::recheckAdmission);
         return !now.equals(before) && (now.waiting() || before != null && before.waiting())

@@ -12,6 +12,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.RunningGang;
@@ -39,7 +40,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SchedulerCacheTest {
-    private final SchedulerCache cache = new SchedulerCache(JobAdmissionRule.ON);
+    private final SchedulerCache cache = new SchedulerCache(JobAdmissionRule.ON, VolcanoPodLabels.DEFAULT);
 
     private static Node node(String name, String cpu) {
         return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
@@ -401,6 +402,26 @@ class SchedulerCacheTest {
         // Each expected pod is the pod the Job controller will create, its own index label included, which a
         // pod (anti-)affinity term or a spread constraint may select on.
         assertThat(gang.expected()).extracting(p -> p.labels().get(MusterLabels.TASK_INDEX)).containsExactly("0", "2");
+    }
+
+    @Test
+    void theExpectedPodsCarryVolcanosLabelsExactlyWhenTheJobControllersPodsDo() {
+        for (boolean volcanoLabels : new boolean[] {true, false}) {
+            SchedulerCache withSetting = new SchedulerCache(JobAdmissionRule.ON, volcanoLabels);
+            Job job = job("train", "2025-01-01T00:00:00Z", 2, "2");
+            withSetting.putJob(job);
+            withSetting.putPodGroup(podGroupOf(job, 2));
+
+            PendingGang gang = withSetting.beginCycle().gangs().get(0);
+
+            Job created = job("train", "2025-01-01T00:00:00Z", 2, "2");
+            List<Pod> controllerPods = dev.muster.rendering.JobPodRenderer.pods(created, 0, volcanoLabels);
+            assertThat(gang.expected()).as("volcano labels %s", volcanoLabels)
+                    .extracting(p -> p.labels().get("volcano.sh/job-name"))
+                    .containsOnly(volcanoLabels ? "train" : null);
+            assertThat(gang.expected()).extracting(p -> p.labels())
+                    .containsExactlyElementsOf(controllerPods.stream().map(p -> p.getMetadata().getLabels()).toList());
+        }
     }
 
     @Test

@@ -65,7 +65,7 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
                 new CoschedulingArgs(scheduler.permitWaitingTime(), scheduler.podGroupBackoff(),
                         scheduler.podGroupRejectPercentage(), scheduler.nodeScoring(), scheduler.localityTopologyKey(),
                         scheduler.admissionTimeout()),
-                jobAdmission(), controllers.counterWriteInterval());
+                jobAdmission(), controllers.counterWriteInterval(), controllers.volcanoPodLabels());
     }
 
     /**
