@@ -1,5 +1,6 @@
 package dev.muster.cli;
 
+import dev.muster.api.QuantityFormat;
 import dev.muster.api.KubeTime;
 import dev.muster.api.PodPhase;
 import dev.muster.api.EffectiveRequests;
@@ -276,7 +277,7 @@ final class DescribeCommand implements Callable<Integer> {
             return JobsCommand.NONE;
         }
         String requests = EffectiveRequests.amounts(task.getTemplate().getSpec()).entrySet().stream()
-                .map(e -> e.getKey() + "=" + Quantities.format(e.getKey(), e.getValue()))
+                .map(e -> e.getKey() + "=" + QuantityFormat.of(e.getKey(), e.getValue()))
                 .collect(Collectors.joining(","));
         return requests.isEmpty() ? JobsCommand.NONE : requests;
     }

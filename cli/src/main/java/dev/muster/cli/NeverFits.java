@@ -1,5 +1,6 @@
 package dev.muster.cli;
 
+import dev.muster.api.QuantityFormat;
 import dev.muster.api.NodeAllocatable;
 import dev.muster.api.EffectiveRequests;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
@@ -37,9 +38,9 @@ final class NeverFits {
             EffectiveRequests.amounts(task.getTemplate().getSpec()).forEach((resource, asked) -> {
                 BigDecimal most = largest.getOrDefault(resource, BigDecimal.ZERO);
                 if (asked.compareTo(most) > 0) {
-                    reasons.add("each " + task.getName() + " pod asks for " + Quantities.format(resource, asked) + " "
+                    reasons.add("each " + task.getName() + " pod asks for " + QuantityFormat.of(resource, asked) + " "
                             + resource + ", " + (most.signum() == 0 ? "no node has any"
-                            : "the largest node has " + Quantities.format(resource, most)));
+                            : "the largest node has " + QuantityFormat.of(resource, most)));
                 }
             });
         }

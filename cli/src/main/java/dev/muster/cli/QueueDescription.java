@@ -1,5 +1,6 @@
 package dev.muster.cli;
 
+import dev.muster.api.QuantityFormat;
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
@@ -127,6 +128,6 @@ record QueueDescription(Queue queue, List<String> children, List<Job> jobs) {
 
     private static String amount(Map<String, Quantity> amounts, String resource) {
         Quantity quantity = amounts == null ? null : amounts.get(resource);
-        return quantity == null ? "-" : Quantities.format(resource, quantity.getNumericalAmount());
+        return quantity == null ? "-" : QuantityFormat.of(resource, quantity.getNumericalAmount());
     }
 }

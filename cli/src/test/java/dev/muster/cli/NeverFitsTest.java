@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 
-import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,14 +41,6 @@ class NeverFitsTest {
     void aResourceNoNodeHas() {
         assertThat(NeverFits.reasons(List.of(task("worker", "1", "1Gi", "1")), List.of(node("16", "64Gi", null))))
                 .containsExactly("each worker pod asks for 1 nvidia.com/gpu, no node has any");
-    }
-
-    @Test
-    void quantitiesAreWrittenAsManifestsWriteThem() {
-        assertThat(Quantities.format("cpu", new BigDecimal("0.250"))).isEqualTo("250m");
-        assertThat(Quantities.format("cpu", new BigDecimal("2.000"))).isEqualTo("2");
-        assertThat(Quantities.format("memory", BigDecimal.valueOf(1536L << 20))).isEqualTo("1536Mi");
-        assertThat(Quantities.format("memory", BigDecimal.valueOf(1000))).isEqualTo("1000");
     }
 
     private static TaskSpec task(String name, String cpu, String memory, String gpus) {
