@@ -18,6 +18,11 @@ public final class PodPreemption {
     public static final String DISRUPTION_TARGET = "DisruptionTarget";
     /** Its reason when the scheduler evicts the pod to make room for another. */
     public static final String PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler";
+    /**
+     * The reason a preemption is told by: of the scheduler's Event on each victim, and of the state of a Job
+     * whose running gang the scheduler evicted (it waits, Pending, to be admitted again).
+     */
+    public static final String PREEMPTED = "Preempted";
 
     private PodPreemption() {
     }

@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.PodNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -35,7 +36,6 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class PodConditionWriter {
     static final String POD_SCHEDULED = "PodScheduled";
-    static final String UNSCHEDULABLE = "Unschedulable";
     private static final Logger log = LoggerFactory.getLogger(PodConditionWriter.class);
 
     private final KubernetesClient client;
@@ -100,7 +100,7 @@ final class PodConditionWriter {
             return false;
         }
         PodCondition current = podScheduled(pod);
-        return current == null || !"False".equals(current.getStatus()) || !UNSCHEDULABLE.equals(current.getReason())
+        return current == null || !"False".equals(current.getStatus()) || !PodGroupCondition.UNSCHEDULABLE.equals(current.getReason())
                 || !message.equals(current.getMessage());
     }
 
@@ -111,7 +111,7 @@ final class PodConditionWriter {
                 ? current.getLastTransitionTime()
                 : clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         PodCondition unschedulable = new PodConditionBuilder().withType(POD_SCHEDULED).withStatus("False")
-                .withReason(UNSCHEDULABLE).withMessage(message).withLastTransitionTime(since).build();
+                .withReason(PodGroupCondition.UNSCHEDULABLE).withMessage(message).withLastTransitionTime(since).build();
         List<PodCondition> conditions = new ArrayList<>();
         if (pod.getStatus() != null && pod.getStatus().getConditions() != null) {
             for (PodCondition condition : pod.getStatus().getConditions()) {

@@ -1,11 +1,11 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.QuantityFormat;
 import dev.muster.scheduler.core.ResourceVector;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -15,7 +15,6 @@ import java.util.TreeMap;
  */
 final class ResourceQuantities {
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
-    private static final List<String> BINARY_SUFFIXES = List.of("Ki", "Mi", "Gi", "Ti", "Pi");
 
     private ResourceQuantities() {
     }
@@ -30,34 +29,18 @@ final class ResourceQuantities {
     }
 
     /**
-     * A vector as a resource list, pod slots left out: cpu in cores or millicores ({@code 4}, {@code 500m}),
-     * other amounts whole, with the largest binary suffix that divides them for memory-like amounts
-     * ({@code 16Gi}); empty for a zero vector.
+     * A vector as a resource list, pod slots left out, each amount written as {@link QuantityFormat} writes it
+     * ({@code 4}, {@code 500m}, {@code 16Gi}); empty for a zero vector.
      */
     static Map<String, Quantity> toQuantities(ResourceVector vector) {
         Map<String, Quantity> quantities = new TreeMap<>();
         vector.asMap().forEach((resource, amount) -> {
             if (!ResourceVector.PODS.equals(resource)) {
-                quantities.put(resource, new Quantity(format(resource, amount)));
+                BigDecimal base = ResourceVector.CPU.equals(resource) ? BigDecimal.valueOf(amount, 3) : BigDecimal.valueOf(amount);
+                quantities.put(resource, new Quantity(QuantityFormat.of(resource, base)));
             }
         });
         return quantities;
-    }
-
-    private static String format(String resource, long amount) {
-        if (ResourceVector.CPU.equals(resource)) {
-            return amount % 1000 == 0 ? String.valueOf(amount / 1000) : amount + "m";
-        }
-        if (ResourceVector.MEMORY.equals(resource) || resource.contains("storage")) {
-            long value = amount;
-            int suffix = -1;
-            while (suffix + 1 < BINARY_SUFFIXES.size() && value % 1024 == 0) {
-                value /= 1024;
-                suffix++;
-            }
-            return suffix < 0 ? String.valueOf(amount) : value + BINARY_SUFFIXES.get(suffix);
-        }
-        return String.valueOf(amount);
     }
 
     static long amount(String resource, Quantity quantity) {

@@ -260,7 +260,7 @@ final class SchedulingCycle implements Runnable {
         return switch (outcome) {
             case PLACED -> SchedulingEvents.SCHEDULED;
             case NOT_ENOUGH_PODS, WITHDRAWN -> PodGroupCondition.REASON_NOT_ENOUGH_TASKS;
-            case ADMITTED -> SchedulingEvents.ADMITTED;
+            case ADMITTED -> PodGroupCondition.REASON_ADMITTED;
             case NOT_ENOUGH_RESOURCES, RESERVED, BACKED_OFF -> PodGroupCondition.REASON_NOT_ENOUGH_RESOURCES;
         };
     }

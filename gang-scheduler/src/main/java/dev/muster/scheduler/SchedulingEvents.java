@@ -1,5 +1,7 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.scheduler.core.Eviction;
 import dev.muster.scheduler.core.GangPlacement;
@@ -39,10 +41,8 @@ import java.util.stream.Collectors;
 final class SchedulingEvents {
     static final String FAILED_SCHEDULING = "FailedScheduling";
     static final String SCHEDULED = "Scheduled";
-    static final String ADMITTED = "Admitted";
     static final String POD_GROUP_NOT_FOUND = "PodGroupNotFound";
     static final String POD_SPEC_NOT_EVALUATED = "PodSpecNotEvaluated";
-    static final String PREEMPTED = "Preempted";
     static final String PREEMPTING = "Preempting";
     static final String EVICTION_REFUSED = "EvictionRefused";
     static final String GANG_BROKEN = "GangBroken";
@@ -86,7 +86,7 @@ final class SchedulingEvents {
                 }
             }
             boolean admitted = result.outcome() == GangPlacement.Outcome.ADMITTED;
-            String reason = result.placed() ? SCHEDULED : admitted ? ADMITTED : FAILED_SCHEDULING;
+            String reason = result.placed() ? SCHEDULED : admitted ? PodGroupCondition.REASON_ADMITTED : FAILED_SCHEDULING;
             String message = result.placed() || admitted ? result.message() : result.pendingPodMessage();
             String event = reason + ": " + message;
             now.put(key, event);
@@ -129,7 +129,7 @@ final class SchedulingEvents {
     void reportPreemptions(List<Eviction> evictions) {
         Map<GroupKey, List<Eviction>> byPreemptor = new LinkedHashMap<>();
         for (Eviction eviction : evictions) {
-            record(eviction.victim(), EventRecorder.NORMAL, PREEMPTED, eviction.message());
+            record(eviction.victim(), EventRecorder.NORMAL, PodPreemption.PREEMPTED, eviction.message());
             byPreemptor.computeIfAbsent(eviction.preemptor(), key -> new ArrayList<>()).add(eviction);
         }
         byPreemptor.forEach((preemptor, victims) -> record(preemptor, EventRecorder.NORMAL, PREEMPTING,

@@ -106,7 +106,7 @@ class PodEvictorTest {
         assertThat(registry.get(SchedulerMetrics.GANGS_BROKEN).counter().count()).isZero();
         await().untilAsserted(() -> {
             assertThat(events("victim")).anySatisfy(e -> {
-                assertThat(e.getReason()).isEqualTo(SchedulingEvents.PREEMPTED);
+                assertThat(e.getReason()).isEqualTo(PodPreemption.PREEMPTED);
                 assertThat(e.getMessage()).isEqualTo("reclaimed for podgroup default/preemptor");
             });
             assertThat(events("preemptor")).anySatisfy(e -> {

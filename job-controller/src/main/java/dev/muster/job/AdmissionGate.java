@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -41,7 +42,7 @@ public final class AdmissionGate {
                 .map(PodGroup::getStatus);
         PodGroupPhase phase = status.map(PodGroupStatus::getPhase).orElse(null);
         boolean preempted = job.getStatus() != null && job.getStatus().getState() != null
-                && JobFacts.PREEMPTED.equals(job.getStatus().getState().getReason());
+                && PodPreemption.PREEMPTED.equals(job.getStatus().getState().getReason());
         if (phase != null && (preempted ? phase == PodGroupPhase.Inqueue : phase != PodGroupPhase.Pending)) {
             return Admission.admitted(rule.admittingScheduler(), name);
         }

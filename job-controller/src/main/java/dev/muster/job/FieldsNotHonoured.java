@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.KubeTime;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobSpec;
@@ -11,8 +12,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -73,7 +72,7 @@ final class FieldsNotHonoured {
         Optional<Condition> before = current(job.getStatus());
         boolean same = before.filter(c -> message.equals(c.getMessage())).isPresent();
         String since = same ? before.get().getLastTransitionTime()
-                : DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
+                : KubeTime.format(now);
         next.setControllerConditions(List.of(new ConditionBuilder().withType(TYPE).withStatus("True").withReason(REASON)
                 .withMessage(message).withObservedGeneration(job.getMetadata().getGeneration())
                 .withLastTransitionTime(since).build()));

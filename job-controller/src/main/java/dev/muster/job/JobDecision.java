@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -31,7 +32,7 @@ public record JobDecision(JobStatus status, Optional<PhaseTransition> transition
 
     /** Whether this decision moves the job back to Pending because its whole gang was preempted. */
     public boolean preempted() {
-        return transition.filter(t -> t.to() == JobPhase.Pending && JobFacts.PREEMPTED.equals(t.verdict().reason()))
+        return transition.filter(t -> t.to() == JobPhase.Pending && PodPreemption.PREEMPTED.equals(t.verdict().reason()))
                 .isPresent();
     }
 

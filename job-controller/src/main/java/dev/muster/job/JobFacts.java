@@ -29,8 +29,6 @@ public record JobFacts(Optional<Verdict> fatal, Optional<Verdict> minAvailableRe
     public static final String RETRY_LIMIT_REACHED = "RetryLimitReached";
     /** A Running job's run lasted longer than its {@code spec.maxRuntime}; it fails. */
     public static final String MAX_RUNTIME_EXCEEDED = "MaxRuntimeExceeded";
-    /** The scheduler evicted the job's whole running gang; it waits, Pending, to be admitted again. */
-    public static final String PREEMPTED = "Preempted";
 
     /** No facts at all. */
     public static final JobFacts NONE = new JobFacts(Optional.empty(), Optional.empty(), Optional.empty(),

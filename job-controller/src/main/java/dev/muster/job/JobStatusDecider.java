@@ -309,7 +309,7 @@ public final class JobStatusDecider {
      */
     private static void describeAdmission(JobState state, Job job, Admission admission) {
         // A preempted job's message names the preemptor until it runs again; its reason says what it waits for.
-        if (state.getPhase() != JobPhase.Pending || !admission.gated() || JobFacts.PREEMPTED.equals(state.getReason())) {
+        if (state.getPhase() != JobPhase.Pending || !admission.gated() || PodPreemption.PREEMPTED.equals(state.getReason())) {
             return;
         }
         state.setMessage(admission.allowsPods() ? admission.describe() + "; " + created(job).message()
@@ -454,7 +454,7 @@ public final class JobStatusDecider {
         String by = victims.stream().sorted(Comparator.comparing(p -> p.getMetadata().getName()))
                 .map(PodPreemption::message).flatMap(Optional::stream).filter(m -> !m.isBlank())
                 .findFirst().orElse("by the scheduler");
-        return Optional.of(new Verdict(JobFacts.PREEMPTED, "the scheduler preempted the gang (" + victims.size()
+        return Optional.of(new Verdict(PodPreemption.PREEMPTED, "the scheduler preempted the gang (" + victims.size()
                 + " pods): " + by + "; the job keeps its PodGroup and its place in the queue, and creates its pods"
                 + " again once the gang is admitted again"));
     }

@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPreemption;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -38,7 +39,7 @@ final class QueueGate {
         JobState state = job.getStatus() == null ? null : job.getStatus().getState();
         JobPhase phase = state == null || state.getPhase() == null ? JobPhase.Pending : state.getPhase();
         String reason = state == null ? null : state.getReason();
-        if (phase != JobPhase.Pending || JobFacts.PREEMPTED.equals(reason) || job.getSpec() == null
+        if (phase != JobPhase.Pending || PodPreemption.PREEMPTED.equals(reason) || job.getSpec() == null
                 || !MusterLabels.SCHEDULER_NAME.equals(JobDefaults.schedulerName(job.getSpec()))) {
             return Optional.empty();
         }

@@ -98,7 +98,7 @@ class MaxRuntimeAndPreemptionDecisionTest {
         assertThat(decision.phase()).isEqualTo(Pending);
         assertThat(decision.preempted()).isTrue();
         assertThat(decision.transition()).map(PhaseTransition::effect).contains(Effect.PREEMPTED);
-        assertThat(decision.status().getState().getReason()).isEqualTo(JobFacts.PREEMPTED);
+        assertThat(decision.status().getState().getReason()).isEqualTo(PodPreemption.PREEMPTED);
         assertThat(decision.status().getState().getMessage()).isEqualTo("the scheduler preempted the gang (4 pods): "
                 + PREEMPTOR + "; the job keeps its PodGroup and its place in the queue, and creates its pods again"
                 + " once the gang is admitted again");

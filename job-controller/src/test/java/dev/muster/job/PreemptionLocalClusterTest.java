@@ -79,7 +79,7 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
             preempt("victim-worker-1");
 
             JobStatus preempted = await().atMost(TIMEOUT).until(() -> status("victim"),
-                    s -> JobFacts.PREEMPTED.equals(s.getState().getReason()));
+                    s -> PodPreemption.PREEMPTED.equals(s.getState().getReason()));
             assertThat(preempted.getState().getPhase()).isEqualTo(Pending);
             assertThat(preempted.getState().getMessage()).contains(PREEMPTOR);
 
@@ -97,7 +97,7 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
         assertThat(groupPhases).contains(PodGroupPhase.Pending, PodGroupPhase.Inqueue)
                 .doesNotContain(PodGroupPhase.Unknown, PodGroupPhase.Failed);
         assertThat(jobStates).doesNotContain("Restarting", "Failed");
-        assertThat(eventReasons("victim")).contains(JobFacts.PREEMPTED).doesNotContain("PodEvicted", "PodFailed");
+        assertThat(eventReasons("victim")).contains(PodPreemption.PREEMPTED).doesNotContain("PodEvicted", "PodFailed");
     }
 
     @Test
@@ -121,7 +121,7 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
         assertThat(status.getRetryCount()).isZero();
         assertThat(status.getVersion()).isZero();
         assertThat(jobStates).containsOnly("Running");
-        assertThat(eventReasons("surplus")).doesNotContain(JobFacts.PREEMPTED, "PodEvicted", "PodFailed");
+        assertThat(eventReasons("surplus")).doesNotContain(PodPreemption.PREEMPTED, "PodEvicted", "PodFailed");
     }
 
     private static Map<String, String> uids(String job) {

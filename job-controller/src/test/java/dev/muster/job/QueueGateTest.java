@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobState;
@@ -91,7 +92,7 @@ class QueueGateTest {
     void startedJobsPreemptedJobsAndJobsOfOtherSchedulersAreNotHeld() {
         Map<String, QueueSpec> closed = queue("batch", QueueSpec.CLOSED);
         assertThat(hold(job("batch", JobPhase.Running, JobFacts.MIN_AVAILABLE_REACHED), closed)).isEmpty();
-        assertThat(hold(job("batch", JobPhase.Pending, JobFacts.PREEMPTED), closed)).isEmpty();
+        assertThat(hold(job("batch", JobPhase.Pending, PodPreemption.PREEMPTED), closed)).isEmpty();
         Job elsewhere = job("batch", null, null);
         elsewhere.getSpec().setSchedulerName("default-scheduler");
         assertThat(hold(elsewhere, closed)).isEmpty();

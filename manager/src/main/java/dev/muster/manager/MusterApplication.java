@@ -1,31 +1,23 @@
 package dev.muster.manager;
 
-import dev.muster.manager.cli.MusterCli;
-import dev.muster.manager.local.LocalCommand;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.util.Arrays;
 import java.util.Map;
 
 /**
  * The Muster manager: Job controller, PodGroup controller and gang scheduler over one set of shared
- * informers. {@code local ...} as first argument runs it all against an embedded local cluster; one of
- * {@link MusterCli#COMMANDS} runs that command line against the current kubeconfig's cluster, without Spring.
+ * informers, against the cluster of its kubeconfig or service account. The command line ({@code ./muster
+ * local}, {@code jobs}, {@code describe}, ...) is the {@code cli} module's, which starts this application
+ * through {@link #start} for local mode; this module, the one the image ships, knows nothing of it.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 public class MusterApplication {
 
     public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("local")) {
-            System.exit(LocalCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
-        }
-        if (args.length > 0 && MusterCli.COMMANDS.contains(args[0])) {
-            MusterCli.main(args);
-        }
         new SpringApplicationBuilder(MusterApplication.class).run(args);
     }
 

@@ -27,8 +27,6 @@ import static dev.muster.podgroup.ConditionUpdate.TRUE;
 final class GangConditions {
     /** Reason of {@code Scheduled=True} when the scheduler gave none. */
     static final String REASON_SCHEDULED = "Scheduled";
-    /** Reason of {@code Unschedulable=False} for an admission when the scheduler gave none. */
-    static final String REASON_ADMITTED = "Admitted";
 
     private GangConditions() {
     }
@@ -71,7 +69,7 @@ final class GangConditions {
                     // Room is held but nothing is placed, so Scheduled waits for the placement; a group that was
                     // unschedulable is no longer, and says so even before it has pods, which come only now.
                     if (has(current, UNSCHEDULABLE)) {
-                        String reason = v.reason() == null ? REASON_ADMITTED : v.reason();
+                        String reason = v.reason() == null ? PodGroupCondition.REASON_ADMITTED : v.reason();
                         updates.put(UNSCHEDULABLE, new ConditionUpdate(UNSCHEDULABLE, FALSE, reason, v.message(), transitionId));
                     }
                 }

@@ -341,7 +341,7 @@ class PodGroupStatusCalculatorTest {
         var verdict = new GangVerdict("ns", "pg", GangVerdict.Outcome.ADMITTED, null, null, "t2", T1);
         var admitted = CALCULATOR.decide(refused, MIN_2, PodCensus.EMPTY, Optional.of(verdict), false, T1).status();
 
-        assertThat(condition(admitted, UNSCHEDULABLE).getReason()).isEqualTo(GangConditions.REASON_ADMITTED);
+        assertThat(condition(admitted, UNSCHEDULABLE).getReason()).isEqualTo(PodGroupCondition.REASON_ADMITTED);
     }
 
     private static PodGroupSpec spec(int minMember) {

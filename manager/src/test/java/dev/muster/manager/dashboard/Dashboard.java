@@ -8,7 +8,7 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
 import dev.muster.manager.QueueFixtures;
-import dev.muster.manager.local.ManifestLoader;
+import dev.muster.local.manifest.ManifestLoader;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;

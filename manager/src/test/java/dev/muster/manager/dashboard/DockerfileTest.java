@@ -23,10 +23,13 @@ class DockerfileTest {
 
     @Test
     void copiesTheJarTheManagerBuildProducesAndRunsIt() throws IOException {
-        Matcher finalName = Pattern.compile("<finalName>([^<]+)</finalName>")
-                .matcher(Files.readString(ROOT.resolve("manager/pom.xml")));
+        // The executable jar is the repackaged one, beside the plain jar the cli module compiles against.
+        String pom = Files.readString(ROOT.resolve("manager/pom.xml"));
+        Matcher finalName = Pattern.compile("<finalName>([^<]+)</finalName>").matcher(pom);
+        Matcher classifier = Pattern.compile("<classifier>([^<]+)</classifier>").matcher(pom);
         assertThat(finalName.find()).isTrue();
-        String jar = "manager/target/" + finalName.group(1) + ".jar";
+        assertThat(classifier.find()).isTrue();
+        String jar = "manager/target/" + finalName.group(1) + "-" + classifier.group(1) + ".jar";
 
         assertThat(instructions("COPY")).contains("--from=build /src/" + jar + " /app/muster-manager.jar");
         assertThat(instructions("ENTRYPOINT")).containsExactly("[\"/usr/bin/java\", \"-jar\", \"/app/muster-manager.jar\"]");

@@ -6,7 +6,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.manager.local.ManifestLoader;
+import dev.muster.local.manifest.ManifestLoader;
 import dev.muster.manager.wiring.ManagerLifecycle;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;

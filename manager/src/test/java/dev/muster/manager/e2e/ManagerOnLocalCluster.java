@@ -17,9 +17,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The whole manager, as a Spring context, running against a fresh local cluster over HTTP, with leader
- * election at its defaults (it is the only candidate, so it leads at once).
+ * election at its defaults (it is the only candidate, so it leads at once). Public for the cli module's tests
+ * (its test jar), which run the converted Volcano examples on it.
  */
-final class ManagerOnLocalCluster implements AutoCloseable {
+public final class ManagerOnLocalCluster implements AutoCloseable {
     final LocalCluster cluster;
     final ConfigurableApplicationContext manager;
     /** Exit codes the manager asked for; a test JVM must not exit with it. */
@@ -33,7 +34,7 @@ final class ManagerOnLocalCluster implements AutoCloseable {
         return LocalClusterConfig.defaults().withNodes(3).withNodeCpu("4").withNodeMemory("8Gi");
     }
 
-    ManagerOnLocalCluster(LocalClusterConfig config) {
+    public ManagerOnLocalCluster(LocalClusterConfig config) {
         cluster = LocalCluster.start(config);
         manager = startManager(cluster, Map.of(), exits::add);
     }
@@ -53,17 +54,17 @@ final class ManagerOnLocalCluster implements AutoCloseable {
                 .run(MusterApplication.arguments(all));
     }
 
-    KubernetesClient client() {
+    public KubernetesClient client() {
         return cluster.client();
     }
 
     /** The Job in namespace {@code default}; {@code null} while it does not exist. */
-    Job job(String name) {
+    public Job job(String name) {
         return client().resources(Job.class).inNamespace("default").withName(name).get();
     }
 
     /** The Job's phase; {@code null} while it or its status does not exist. */
-    JobPhase phase(String name) {
+    public JobPhase phase(String name) {
         Job job = job(name);
         return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
                 : job.getStatus().getState().getPhase();

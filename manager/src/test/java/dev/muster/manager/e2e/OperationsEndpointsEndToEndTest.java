@@ -2,8 +2,8 @@ package dev.muster.manager.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.manager.local.Manifest;
-import dev.muster.manager.local.ManifestLoader;
+import dev.muster.local.manifest.Manifest;
+import dev.muster.local.manifest.ManifestLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.ApiRequests;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.QueueFixtures;
-import dev.muster.manager.local.ManifestLoader;
+import dev.muster.local.manifest.ManifestLoader;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;

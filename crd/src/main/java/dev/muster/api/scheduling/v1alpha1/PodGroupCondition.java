@@ -10,7 +10,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PodGroupCondition {
-    /** Condition type: the gang could not be placed. */
+    /**
+     * Condition type: the gang could not be placed. Also, as kube-scheduler writes it, the reason of a waiting
+     * member pod's {@code PodScheduled=False} condition.
+     */
     public static final String UNSCHEDULABLE = "Unschedulable";
     /** Condition type: the gang is placed. */
     public static final String SCHEDULED = "Scheduled";
@@ -19,6 +22,11 @@ public class PodGroupCondition {
     public static final String REASON_POD_DELETED = "PodDeleted";
     public static final String REASON_NOT_ENOUGH_RESOURCES = "NotEnoughResources";
     public static final String REASON_NOT_ENOUGH_TASKS = "NotEnoughTasks";
+    /**
+     * The gang is admitted (phase Inqueue) before its pods exist: the reason of {@code Unschedulable=False}
+     * when the scheduler gave none, and of the scheduler's Normal event.
+     */
+    public static final String REASON_ADMITTED = "Admitted";
 
     private String type;
     private String status;
