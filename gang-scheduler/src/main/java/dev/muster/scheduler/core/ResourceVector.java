@@ -1,5 +1,8 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.api.QuantityFormat;
+
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -95,17 +98,13 @@ public final class ResourceVector {
     }
 
     /**
-     * An amount in the units vectors count (cpu in millicores, memory in bytes) as a Kubernetes quantity for
-     * messages: {@code 4} or {@code 500m} cpu, {@code 16Gi} or {@code 512Mi} memory, other amounts whole.
+     * An amount in the units vectors count (cpu in millicores, other resources in their base unit) for
+     * messages, as {@link QuantityFormat} writes amounts for people: {@code 4} or {@code 500m} cpu,
+     * {@code 16Gi} memory, {@code 8} GPUs.
      */
     public static String quantity(String resource, long amount) {
-        if (CPU.equals(resource)) {
-            return amount % 1000 == 0 ? Long.toString(amount / 1000) : amount + "m";
-        }
-        if (MEMORY.equals(resource) && amount != 0 && amount % (1L << 20) == 0) {
-            return amount % (1L << 30) == 0 ? (amount >> 30) + "Gi" : (amount >> 20) + "Mi";
-        }
-        return Long.toString(amount);
+        BigDecimal base = CPU.equals(resource) ? BigDecimal.valueOf(amount, 3) : BigDecimal.valueOf(amount);
+        return QuantityFormat.of(resource, base);
     }
 
     long at(int dim) {
