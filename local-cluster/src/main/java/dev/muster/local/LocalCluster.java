@@ -96,6 +96,15 @@ public final class LocalCluster implements AutoCloseable {
             for (int i = 0; i < config.nodes(); i++) {
                 client.nodes().resource(nodes.poolNode(i)).create();
             }
+            if (config.autoscaler().enabled()) {
+                // As installing Cluster Autoscaler brings its CRD: the API exists only where an autoscaler serves it.
+                client.apiextensions().v1().customResourceDefinitions().resource(provisioningRequestCrd()).create();
+                for (NodeGroup group : config.autoscaler().nodeGroups()) {
+                    for (int i = 0; i < group.min(); i++) {
+                        client.nodes().resource(nodes.groupNode(group, i)).create();
+                    }
+                }
+            }
             SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
             SimulatedDisruptionController disruptionController;
             try {
@@ -247,6 +256,19 @@ public final class LocalCluster implements AutoCloseable {
             client.close();
         } finally {
             emulator.close();
+        }
+    }
+
+    /** Cluster Autoscaler's ProvisioningRequest CRD, as the simulated autoscaler serves it. */
+    static CustomResourceDefinition provisioningRequestCrd() {
+        String resource = "provisioningrequests.autoscaling.x-k8s.io.yaml";
+        try (InputStream yaml = LocalCluster.class.getResourceAsStream(resource)) {
+            if (yaml == null) {
+                throw new IllegalStateException("CRD " + resource + " is not on the classpath");
+            }
+            return Serialization.unmarshal(yaml, CustomResourceDefinition.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read CRD " + resource, e);
         }
     }
 
