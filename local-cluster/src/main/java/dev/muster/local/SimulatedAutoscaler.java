@@ -146,6 +146,10 @@ final class SimulatedAutoscaler implements AutoCloseable {
                 .sorted(Comparator.comparing((GenericKubernetesResource r) -> r.getMetadata().getCreationTimestamp())
                         .thenComparing(r -> r.getMetadata().getName()))
                 .toList();
+        Set<String> uids = new HashSet<>();
+        requests.forEach(r -> uids.add(r.getMetadata().getUid()));
+        // A request deleted while its nodes were on their way has no Provisioned to be written.
+        added.keySet().retainAll(uids);
         for (GenericKubernetesResource request : requests) {
             rooms = book(request, pods, rooms, booked, now);
         }

@@ -146,6 +146,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             cluster.writeKubeconfig(kubeconfig, token);
             out.println("local cluster: " + cluster.url() + " with " + nodes + " simulated nodes (" + nodeCpu + " cpu, "
                     + nodeMemory + " memory, " + nodeGpus + " gpus each)");
+            for (NodeGroup group : nodeGroups) {
+                out.println("autoscaled node group " + group.name() + ": " + group.min() + ".." + group.max()
+                        + " nodes of " + group.capacity() + ", added " + group.delay().toSeconds() + "s after a scale-up");
+            }
             out.println("kubeconfig: " + kubeconfig);
             out.println("  try: kubectl --kubeconfig " + kubeconfig + " get pods,mjob,pg");
             out.println("manager log: " + log);
