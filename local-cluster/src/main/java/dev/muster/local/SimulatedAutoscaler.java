@@ -156,7 +156,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
         for (GenericKubernetesResource request : requests) {
             rooms = answer(request, rooms, sizes, now);
         }
-        scaleForUnschedulablePods(podInformer.getStore().list(), rooms, sizes);
+        booked.addAll(scaleForUnschedulablePods(podInformer.getStore().list(), rooms, sizes));
         scaleDown(nodes, pods, booked, sizes, now);
     }
 
@@ -341,8 +341,14 @@ final class SimulatedAutoscaler implements AutoCloseable {
         }
     }
 
-    /** Grows a group for pods that a scheduler left unschedulable and that no request books room for. */
-    private void scaleForUnschedulablePods(List<Pod> allPods, List<ScaleUpPlanner.Room> rooms, Map<String, Integer> sizes) {
+    /**
+     * Grows a group for pods that a scheduler left unschedulable and that no request books room for.
+     *
+     * @return the nodes where such pods fit already: as Cluster Autoscaler counts them placed there, the nodes
+     *         are not empty
+     */
+    private Set<String> scaleForUnschedulablePods(List<Pod> allPods, List<ScaleUpPlanner.Room> rooms,
+                                                  Map<String, Integer> sizes) {
         List<ScaleUpPlanner.PodDemand> unschedulable = allPods.stream()
                 .filter(SimulatedAutoscaler::isUnschedulable)
                 .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getCreationTimestamp())
@@ -350,17 +356,19 @@ final class SimulatedAutoscaler implements AutoCloseable {
                 .map(p -> demand(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p.getSpec()))
                 .toList();
         if (unschedulable.isEmpty()) {
-            return;
+            return Set.of();
         }
+        Set<String> used = new HashSet<>(ScaleUpPlanner.place(unschedulable, rooms).placed().values());
         if (ScaleUpPlanner.pending(unschedulable, rooms, config.nodeGroups(), sizes)
                 instanceof ScaleUpPlanner.ScaleUp scaleUp) {
             if (scaleUp.group().fail()) {
                 log.debug("node group {} refused {} nodes for unschedulable pods", scaleUp.group().name(), scaleUp.nodes());
-                return;
+                return used;
             }
             startScaleUp(scaleUp.group(), scaleUp.nodes(), null, null);
             sizes.merge(scaleUp.group().name(), scaleUp.nodes(), Integer::sum);
         }
+        return used;
     }
 
     private static boolean isUnschedulable(Pod pod) {

@@ -157,7 +157,7 @@ class SimulatedAutoscalerTest {
     }
 
     @Test
-    void unschedulablePodsGrowAGroupThatFitsThemAndEmptyNodesAreRemovedAfterTheDelay() {
+    void unschedulablePodsGrowAGroupThatFitsThemWhoseNodeStaysWhileTheyWaitAndIsRemovedOnceEmptyForTheDelay() {
         NodeGroup cpu = NodeGroup.parse("cpu=1..3:cpu=8,memory=32Gi");
         try (LocalCluster cluster = start(FAST_SCANS, GPU_ON_DEMAND.withDelay(Duration.ZERO), cpu)) {
             KubernetesClient client = cluster.client();
@@ -172,6 +172,8 @@ class SimulatedAutoscalerTest {
 
             await().until(() -> groupNodes(client, "gpu").size() == 1);
             assertThat(groupNodes(client, "cpu")).as("the cpu group's minimum, and no more").hasSize(1);
+            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> groupNodes(client, "gpu").size() == 1);
 
             client.pods().withName("big").withGracePeriod(0).delete();
             await().atMost(Duration.ofSeconds(10)).until(() -> groupNodes(client, "gpu").isEmpty());
