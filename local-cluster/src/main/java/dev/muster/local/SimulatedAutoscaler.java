@@ -1,6 +1,8 @@
 package dev.muster.local;
 
 import dev.muster.api.EffectiveRequests;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -49,6 +51,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class SimulatedAutoscaler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedAutoscaler.class);
+    /** The source of its Events, as Cluster Autoscaler names itself. */
+    static final String COMPONENT = "cluster-autoscaler";
     private static final ResourceDefinitionContext REQUESTS = new ResourceDefinitionContext.Builder()
             .withGroup("autoscaling.x-k8s.io").withVersion("v1").withKind("ProvisioningRequest")
             .withPlural("provisioningrequests").withNamespaced(true).build();
@@ -77,6 +81,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
     private final Map<String, ScaleUp> added = new LinkedHashMap<>();
     /** When each group node was first seen empty. */
     private final Map<String, Instant> emptySince = new HashMap<>();
+    /** The reason and message of the last Event recorded on each unschedulable pod, by uid. */
+    private final Map<String, String> told = new HashMap<>();
     /** The next node number of each group. */
     private final Map<String, Integer> nextIndex = new HashMap<>();
 
@@ -342,33 +348,83 @@ final class SimulatedAutoscaler implements AutoCloseable {
     }
 
     /**
-     * Grows a group for pods that a scheduler left unschedulable and that no request books room for.
+     * Grows a group for pods that a scheduler left unschedulable and that no request books room for, and tells
+     * each such pod with an Event whether it triggered a scale-up, as Cluster Autoscaler does.
      *
      * @return the nodes where such pods fit already: as Cluster Autoscaler counts them placed there, the nodes
      *         are not empty
      */
     private Set<String> scaleForUnschedulablePods(List<Pod> allPods, List<ScaleUpPlanner.Room> rooms,
                                                   Map<String, Integer> sizes) {
-        List<ScaleUpPlanner.PodDemand> unschedulable = allPods.stream()
-                .filter(SimulatedAutoscaler::isUnschedulable)
+        Map<String, Pod> byId = new LinkedHashMap<>();
+        allPods.stream().filter(SimulatedAutoscaler::isUnschedulable)
                 .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getCreationTimestamp())
                         .thenComparing(p -> p.getMetadata().getName()))
-                .map(p -> demand(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p.getSpec()))
-                .toList();
-        if (unschedulable.isEmpty()) {
+                .forEach(p -> byId.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p));
+        Set<String> uids = new HashSet<>();
+        byId.values().forEach(p -> uids.add(p.getMetadata().getUid()));
+        told.keySet().retainAll(uids);
+        if (byId.isEmpty()) {
             return Set.of();
         }
-        Set<String> used = new HashSet<>(ScaleUpPlanner.place(unschedulable, rooms).placed().values());
-        if (ScaleUpPlanner.pending(unschedulable, rooms, config.nodeGroups(), sizes)
-                instanceof ScaleUpPlanner.ScaleUp scaleUp) {
-            if (scaleUp.group().fail()) {
-                log.debug("node group {} refused {} nodes for unschedulable pods", scaleUp.group().name(), scaleUp.nodes());
-                return used;
+        List<ScaleUpPlanner.PodDemand> unschedulable = byId.entrySet().stream()
+                .map(e -> demand(e.getKey(), e.getValue().getSpec())).toList();
+        ScaleUpPlanner.Placement existing = ScaleUpPlanner.place(unschedulable, rooms);
+        Set<String> used = new HashSet<>(existing.placed().values());
+        ScaleUpPlanner.Decision decision = ScaleUpPlanner.pending(unschedulable, rooms, config.nodeGroups(), sizes);
+        Map<String, String> triggered = Map.of();
+        String refused = null;
+        if (decision instanceof ScaleUpPlanner.ScaleUp scaleUp) {
+            NodeGroup group = scaleUp.group();
+            int size = sizes.getOrDefault(group.name(), 0);
+            if (group.fail()) {
+                refused = "node group " + group.name() + " refused to add " + scaleUp.nodes() + " nodes: quota exceeded";
+            } else {
+                ScaleUp started = startScaleUp(group, scaleUp.nodes(), null, null);
+                sizes.merge(group.name(), scaleUp.nodes(), Integer::sum);
+                List<ScaleUpPlanner.Room> withNew = new ArrayList<>(existing.rooms());
+                started.nodes().forEach(n -> withNew.add(ScaleUpPlanner.Room.template(group, n, true)));
+                String message = "pod triggered scale-up: [{" + group.name() + " " + size + "->"
+                        + (size + scaleUp.nodes()) + " (max: " + group.max() + ")}]";
+                Map<String, String> onNew = new HashMap<>();
+                ScaleUpPlanner.place(existing.unplaced(), withNew).placed().keySet().forEach(id -> onNew.put(id, message));
+                triggered = onNew;
             }
-            startScaleUp(scaleUp.group(), scaleUp.nodes(), null, null);
-            sizes.merge(scaleUp.group().name(), scaleUp.nodes(), Integer::sum);
+        }
+        for (ScaleUpPlanner.PodDemand pod : existing.unplaced()) {
+            String message = triggered.get(pod.id());
+            if (message != null) {
+                tell(byId.get(pod.id()), "TriggeredScaleUp", message);
+            } else {
+                tell(byId.get(pod.id()), "NotTriggerScaleUp", "pod didn't trigger scale-up: "
+                        + (refused != null ? refused : ScaleUpPlanner.whyNot(pod, config.nodeGroups(), sizes)));
+            }
         }
         return used;
+    }
+
+    /** Records an Event on the pod unless the last one this autoscaler recorded on it says the same. */
+    private void tell(Pod pod, String reason, String message) {
+        String uid = pod.getMetadata().getUid();
+        if ((reason + message).equals(told.get(uid))) {
+            return;
+        }
+        String now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        Event event = new EventBuilder().withNewMetadata().withNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName() + "." + Long.toHexString(System.nanoTime())).endMetadata()
+                .withNewInvolvedObject().withApiVersion("v1").withKind("Pod")
+                .withNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).withUid(uid)
+                .withResourceVersion(pod.getMetadata().getResourceVersion()).endInvolvedObject()
+                .withType("Normal").withReason(reason).withMessage(message).withCount(1)
+                .withFirstTimestamp(now).withLastTimestamp(now)
+                .withNewSource().withComponent(COMPONENT).endSource().withReportingComponent(COMPONENT).build();
+        try {
+            client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(event).create();
+            told.put(uid, reason + message);
+        } catch (KubernetesClientException e) {
+            log.debug("could not record event on pod {}/{}: {}", pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(), e.getMessage());
+        }
     }
 
     private static boolean isUnschedulable(Pod pod) {
