@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -223,19 +222,19 @@ final class SimulatedAutoscaler implements AutoCloseable {
                                            List<ScaleUpPlanner.Room> rooms, Set<String> booked, Instant now) {
         String uid = request.getMetadata().getUid();
         boolean scalingUp = added.containsKey(uid) || upcoming.stream().anyMatch(s -> uid.equals(s.uid()));
-        List<Map<String, Object>> conditions = ProvisioningConditions.of(status(request));
-        if (!scalingUp && (!ProvisioningConditions.isTrue(conditions, ProvisioningConditions.PROVISIONED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.BOOKING_EXPIRED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.FAILED))) {
+        List<Map<String, Object>> conditions = ProvisioningRequests.conditions(request);
+        if (!scalingUp && (!ProvisioningRequests.isTrue(conditions, ProvisioningRequests.PROVISIONED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.BOOKING_EXPIRED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.FAILED))) {
             return rooms;
         }
-        Instant since = ProvisioningConditions.since(conditions, ProvisioningConditions.PROVISIONED).orElse(now);
+        Instant since = ProvisioningRequests.since(conditions, ProvisioningRequests.PROVISIONED).orElse(now);
         if (!scalingUp && !since.plus(config.bookingTime()).isAfter(now)) {
-            writeConditions(request, ProvisioningConditions.set(conditions, ProvisioningConditions.BOOKING_EXPIRED,
-                    true, ProvisioningConditions.RESERVATION_TIME_EXCEEDED,
+            writeConditions(request, ProvisioningRequests.set(conditions, ProvisioningRequests.BOOKING_EXPIRED,
+                    true, ProvisioningRequests.RESERVATION_TIME_EXCEEDED,
                     "The capacity booked for this request was released after " + config.bookingTime().toSeconds()
-                            + "s", generation(request), now));
-            log.info("provisioning request {}: booking expired", key(request));
+                            + "s", ProvisioningRequests.generation(request), now));
+            log.info("provisioning request {}: booking expired", ProvisioningRequests.key(request));
             return rooms;
         }
         Optional<List<ScaleUpPlanner.PodDemand>> demands = demands(request);
@@ -246,7 +245,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
         long consuming = pods.stream()
                 .filter(p -> request.getMetadata().getNamespace().equals(p.getMetadata().getNamespace()))
                 .filter(p -> p.getMetadata().getAnnotations() != null
-                        && name.equals(p.getMetadata().getAnnotations().get(ProvisioningConditions.CONSUME_ANNOTATION)))
+                        && name.equals(p.getMetadata().getAnnotations().get(ProvisioningRequests.CONSUME_ANNOTATION)))
                 .count();
         List<ScaleUpPlanner.PodDemand> missing = demands.get().stream().skip(consuming).toList();
         ScaleUpPlanner.Placement placement = ScaleUpPlanner.place(missing, rooms);
@@ -257,47 +256,47 @@ final class SimulatedAutoscaler implements AutoCloseable {
     /** Decides about a request not yet decided, of a class this autoscaler serves. */
     private List<ScaleUpPlanner.Room> answer(GenericKubernetesResource request, List<ScaleUpPlanner.Room> rooms,
                                              Map<String, Integer> sizes, Instant now) {
-        String className = spec(request).get("provisioningClassName") instanceof String s ? s : "";
-        boolean atomic = ProvisioningConditions.BEST_EFFORT_ATOMIC.equals(className);
-        if (!atomic && !ProvisioningConditions.CHECK_CAPACITY.equals(className)) {
+        String className = ProvisioningRequests.className(request);
+        boolean atomic = ProvisioningRequests.BEST_EFFORT_ATOMIC.equals(className);
+        if (!atomic && !ProvisioningRequests.CHECK_CAPACITY.equals(className)) {
             return rooms;
         }
         String uid = request.getMetadata().getUid();
-        List<Map<String, Object>> conditions = ProvisioningConditions.of(status(request));
+        List<Map<String, Object>> conditions = ProvisioningRequests.conditions(request);
         ScaleUp done = added.get(uid);
         if (done != null) {
-            writeConditions(request, ProvisioningConditions.set(conditions, ProvisioningConditions.PROVISIONED, true,
-                    ProvisioningConditions.CAPACITY_IS_PROVISIONED, "Capacity is provisioned: " + done.nodes().size()
+            writeConditions(request, ProvisioningRequests.set(conditions, ProvisioningRequests.PROVISIONED, true,
+                    ProvisioningRequests.CAPACITY_IS_PROVISIONED, "Capacity is provisioned: " + done.nodes().size()
                             + " nodes added to node group " + done.group().name() + " (" + String.join(", ", done.nodes())
-                            + ")", generation(request), now));
+                            + ")", ProvisioningRequests.generation(request), now));
             added.remove(uid);
             return rooms;
         }
-        if (ProvisioningConditions.isTrue(conditions, ProvisioningConditions.PROVISIONED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.FAILED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.BOOKING_EXPIRED)
+        if (ProvisioningRequests.isTrue(conditions, ProvisioningRequests.PROVISIONED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.FAILED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.BOOKING_EXPIRED)
                 || upcoming.stream().anyMatch(s -> uid.equals(s.uid()))) {
             return rooms;
         }
-        long generation = generation(request);
-        List<Map<String, Object>> next = ProvisioningConditions.set(conditions, ProvisioningConditions.ACCEPTED, true,
-                ProvisioningConditions.ACCEPTED_REASON, "The request is accepted by the cluster autoscaler",
+        long generation = ProvisioningRequests.generation(request);
+        List<Map<String, Object>> next = ProvisioningRequests.set(conditions, ProvisioningRequests.ACCEPTED, true,
+                ProvisioningRequests.ACCEPTED_REASON, "The request is accepted by the cluster autoscaler",
                 generation, now);
         Optional<List<ScaleUpPlanner.PodDemand>> demands = demands(request);
         if (demands.isEmpty()) {
-            writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.FAILED, true,
-                    ProvisioningConditions.FAILED_TO_CREATE_PODS, "Cannot build the request's pods: "
+            writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.FAILED, true,
+                    ProvisioningRequests.FAILED_TO_CREATE_PODS, "Cannot build the request's pods: "
                             + missingTemplates(request), generation, now));
-            log.info("provisioning request {} failed: {}", key(request), missingTemplates(request));
+            log.info("provisioning request {} failed: {}", ProvisioningRequests.key(request), missingTemplates(request));
             return rooms;
         }
-        boolean noRetry = "true".equals(parameters(request).get(ProvisioningConditions.NO_RETRY_PARAMETER));
+        boolean noRetry = "true".equals(ProvisioningRequests.parameters(request).get(ProvisioningRequests.NO_RETRY_PARAMETER));
         if (!atomic) {
             ScaleUpPlanner.Placement placement = ScaleUpPlanner.place(demands.get(), rooms);
             if (placement.unplaced().isEmpty()) {
-                writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.PROVISIONED, true,
-                        ProvisioningConditions.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
-                log.info("provisioning request {}: capacity found for {} pods", key(request), demands.get().size());
+                writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.PROVISIONED, true,
+                        ProvisioningRequests.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
+                log.info("provisioning request {}: capacity found for {} pods", ProvisioningRequests.key(request), demands.get().size());
                 return placement.rooms();
             }
             notFound(request, next, noRetry, placement.unplaced().size() + " of " + demands.get().size()
@@ -306,9 +305,9 @@ final class SimulatedAutoscaler implements AutoCloseable {
         }
         ScaleUpPlanner.Decision decision = ScaleUpPlanner.atomic(demands.get(), rooms, config.nodeGroups(), sizes);
         if (decision instanceof ScaleUpPlanner.Fits) {
-            writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.PROVISIONED, true,
-                    ProvisioningConditions.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
-            log.info("provisioning request {}: capacity found for {} pods", key(request), demands.get().size());
+            writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.PROVISIONED, true,
+                    ProvisioningRequests.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
+            log.info("provisioning request {}: capacity found for {} pods", ProvisioningRequests.key(request), demands.get().size());
             return ScaleUpPlanner.place(demands.get(), rooms).rooms();
         }
         if (decision instanceof ScaleUpPlanner.NoScaleUp none) {
@@ -317,15 +316,15 @@ final class SimulatedAutoscaler implements AutoCloseable {
         }
         ScaleUpPlanner.ScaleUp scaleUp = (ScaleUpPlanner.ScaleUp) decision;
         if (scaleUp.group().fail()) {
-            writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.FAILED, true,
-                    ProvisioningConditions.CAPACITY_IS_NOT_FOUND, "Node group " + scaleUp.group().name()
+            writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.FAILED, true,
+                    ProvisioningRequests.CAPACITY_IS_NOT_FOUND, "Node group " + scaleUp.group().name()
                             + " refused to add " + scaleUp.nodes() + " nodes: quota exceeded", generation, now));
-            log.info("provisioning request {} failed: node group {} refused {} nodes", key(request),
+            log.info("provisioning request {} failed: node group {} refused {} nodes", ProvisioningRequests.key(request),
                     scaleUp.group().name(), scaleUp.nodes());
             return rooms;
         }
         writeConditions(request, next);
-        ScaleUp started = startScaleUp(scaleUp.group(), scaleUp.nodes(), key(request), uid);
+        ScaleUp started = startScaleUp(scaleUp.group(), scaleUp.nodes(), ProvisioningRequests.key(request), uid);
         sizes.merge(scaleUp.group().name(), scaleUp.nodes(), Integer::sum);
         List<ScaleUpPlanner.Room> withNew = new ArrayList<>(rooms);
         started.nodes().forEach(n -> withNew.add(ScaleUpPlanner.Room.template(scaleUp.group(), n, true)));
@@ -335,15 +334,15 @@ final class SimulatedAutoscaler implements AutoCloseable {
     /** No capacity: {@code Provisioned=False} to be tried again next scan, or {@code Failed} when told not to retry. */
     private void notFound(GenericKubernetesResource request, List<Map<String, Object>> conditions, boolean noRetry,
                           String why, Instant now) {
-        long generation = generation(request);
+        long generation = ProvisioningRequests.generation(request);
         List<Map<String, Object>> next = noRetry
-                ? ProvisioningConditions.set(conditions, ProvisioningConditions.FAILED, true,
-                        ProvisioningConditions.CAPACITY_IS_NOT_FOUND, "Capacity is not found: " + why, generation, now)
-                : ProvisioningConditions.set(conditions, ProvisioningConditions.PROVISIONED, false,
-                        ProvisioningConditions.CAPACITY_IS_NOT_FOUND,
+                ? ProvisioningRequests.set(conditions, ProvisioningRequests.FAILED, true,
+                        ProvisioningRequests.CAPACITY_IS_NOT_FOUND, "Capacity is not found: " + why, generation, now)
+                : ProvisioningRequests.set(conditions, ProvisioningRequests.PROVISIONED, false,
+                        ProvisioningRequests.CAPACITY_IS_NOT_FOUND,
                         "Capacity is not found, the autoscaler will try again: " + why, generation, now);
         if (writeConditions(request, next)) {
-            log.info("provisioning request {}: capacity not found{}: {}", key(request), noRetry ? " (failed)" : "", why);
+            log.info("provisioning request {}: capacity not found{}: {}", ProvisioningRequests.key(request), noRetry ? " (failed)" : "", why);
         }
     }
 
@@ -431,7 +430,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
         if ((pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty())
                 || pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
                 || (pod.getMetadata().getAnnotations() != null
-                && pod.getMetadata().getAnnotations().containsKey(ProvisioningConditions.CONSUME_ANNOTATION))) {
+                && pod.getMetadata().getAnnotations().containsKey(ProvisioningRequests.CONSUME_ANNOTATION))) {
             return false;
         }
         return pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType())
@@ -521,8 +520,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
     private Optional<List<ScaleUpPlanner.PodDemand>> demands(GenericKubernetesResource request) {
         List<ScaleUpPlanner.PodDemand> demands = new ArrayList<>();
         String namespace = request.getMetadata().getNamespace();
-        for (Map<String, Object> podSet : podSets(request)) {
-            String template = templateName(podSet);
+        for (Map<String, Object> podSet : ProvisioningRequests.podSets(request)) {
+            String template = ProvisioningRequests.templateName(podSet);
             PodTemplate found = templateInformer.getStore().getByKey(namespace + "/" + template);
             if (found == null || found.getTemplate() == null || found.getTemplate().getSpec() == null) {
                 return Optional.empty();
@@ -537,7 +536,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
 
     private String missingTemplates(GenericKubernetesResource request) {
         String namespace = request.getMetadata().getNamespace();
-        return podSets(request).stream().map(SimulatedAutoscaler::templateName)
+        return ProvisioningRequests.podSets(request).stream().map(ProvisioningRequests::templateName)
                 .filter(t -> templateInformer.getStore().getByKey(namespace + "/" + t) == null)
                 .map(t -> "PodTemplate " + namespace + "/" + t + " not found").reduce((a, b) -> a + ", " + b)
                 .orElse("a PodTemplate has no pod spec");
@@ -550,55 +549,18 @@ final class SimulatedAutoscaler implements AutoCloseable {
 
     /** Writes the request's conditions through the status subresource if they changed; whether it wrote. */
     private boolean writeConditions(GenericKubernetesResource request, List<Map<String, Object>> conditions) {
-        if (ProvisioningConditions.same(ProvisioningConditions.of(status(request)), conditions)) {
+        if (ProvisioningRequests.same(ProvisioningRequests.conditions(request), conditions)) {
             return false;
         }
-        GenericKubernetesResource copy = Serialization.clone(request);
-        Map<String, Object> status = new LinkedHashMap<>(status(copy) == null ? Map.of() : status(copy));
-        status.put("conditions", conditions);
-        copy.getAdditionalProperties().put("status", status);
+        GenericKubernetesResource copy = ProvisioningRequests.withConditions(request, conditions);
         try {
             // The resourceVersion read makes this a compare-and-swap: a request changed since is decided again.
             client.genericKubernetesResources(REQUESTS).inNamespace(copy.getMetadata().getNamespace()).resource(copy)
                     .updateStatus();
             return true;
         } catch (KubernetesClientException e) {
-            log.debug("could not update provisioning request {}: {}", key(request), e.getMessage());
+            log.debug("could not update provisioning request {}: {}", ProvisioningRequests.key(request), e.getMessage());
             return false;
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> status(GenericKubernetesResource request) {
-        return request.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> spec(GenericKubernetesResource request) {
-        return request.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> parameters(GenericKubernetesResource request) {
-        return spec(request).get("parameters") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> podSets(GenericKubernetesResource request) {
-        return spec(request).get("podSets") instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String templateName(Map<String, Object> podSet) {
-        return podSet.get("podTemplateRef") instanceof Map<?, ?> ref && ((Map<String, Object>) ref).get("name") instanceof String n
-                ? n : "";
-    }
-
-    private static long generation(GenericKubernetesResource request) {
-        return request.getMetadata().getGeneration() == null ? 0 : request.getMetadata().getGeneration();
-    }
-
-    private static String key(GenericKubernetesResource request) {
-        return request.getMetadata().getNamespace() + "/" + request.getMetadata().getName();
     }
 }
