@@ -70,6 +70,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
     private final SimulatedNodes simulatedNodes;
     private final Clock clock;
     private final ScheduledExecutorService thread;
+    /** The groups whose cloud provider grants scale-ups, tried before the failing ones. */
+    private final List<NodeGroup> working;
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
     private final SharedIndexInformer<PodTemplate> templateInformer;
@@ -101,6 +103,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
         this.templateInformer = client.resources(PodTemplate.class).inAnyNamespace().runnableInformer(0);
         this.requestInformer = client.genericKubernetesResources(REQUESTS).inAnyNamespace().runnableInformer(0);
         config.nodeGroups().forEach(g -> nextIndex.put(g.name(), g.min()));
+        this.working = config.nodeGroups().stream().filter(g -> !g.fail()).toList();
     }
 
     /** Starts an autoscaler that uses {@code client} (and closes it when closed), once its informers have listed. */
@@ -303,7 +306,11 @@ final class SimulatedAutoscaler implements AutoCloseable {
                     + " pods do not fit the cluster's free capacity", now);
             return rooms;
         }
-        ScaleUpPlanner.Decision decision = ScaleUpPlanner.atomic(demands.get(), rooms, config.nodeGroups(), sizes);
+        ScaleUpPlanner.Decision decision = ScaleUpPlanner.atomic(demands.get(), rooms, working, sizes);
+        if (decision instanceof ScaleUpPlanner.NoScaleUp) {
+            // Only a failing group could help, or none: the refusal, or why not group by group, is the answer.
+            decision = ScaleUpPlanner.atomic(demands.get(), rooms, config.nodeGroups(), sizes);
+        }
         if (decision instanceof ScaleUpPlanner.Fits) {
             writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.PROVISIONED, true,
                     ProvisioningRequests.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
@@ -370,7 +377,10 @@ final class SimulatedAutoscaler implements AutoCloseable {
                 .map(e -> demand(e.getKey(), e.getValue().getSpec())).toList();
         ScaleUpPlanner.Placement existing = ScaleUpPlanner.place(unschedulable, rooms);
         Set<String> used = new HashSet<>(existing.placed().values());
-        ScaleUpPlanner.Decision decision = ScaleUpPlanner.pending(unschedulable, rooms, config.nodeGroups(), sizes);
+        ScaleUpPlanner.Decision decision = ScaleUpPlanner.pending(unschedulable, rooms, working, sizes);
+        if (decision instanceof ScaleUpPlanner.NoScaleUp) {
+            decision = ScaleUpPlanner.pending(unschedulable, rooms, config.nodeGroups(), sizes);
+        }
         Map<String, String> triggered = Map.of();
         String refused = null;
         if (decision instanceof ScaleUpPlanner.ScaleUp scaleUp) {

@@ -98,6 +98,20 @@ class SimulatedAutoscalerTest {
     }
 
     @Test
+    void aGroupThatWorksIsChosenBeforeOneThatFails() {
+        NodeGroup failing = NodeGroup.parse("a-gpu=0..4:cpu=32,memory=256Gi,nvidia.com/gpu=8,fail=true");
+        try (LocalCluster cluster = start(FAST_SCANS, failing, GPU_ON_DEMAND.withDelay(Duration.ZERO))) {
+            KubernetesClient client = cluster.client();
+            client.resources(PodTemplate.class).resource(gpuTemplate("worker", 8)).create();
+            requests(client).resource(request("train", ATOMIC, Map.of("worker", 2))).create();
+
+            await().until(() -> isTrue(condition(client, "train", "Provisioned")));
+            assertThat(groupNodes(client, "gpu")).hasSize(2);
+            assertThat(groupNodes(client, "a-gpu")).isEmpty();
+        }
+    }
+
+    @Test
     void aRequestWhosePodTemplateIsMissingFails() {
         try (LocalCluster cluster = start(FAST_SCANS, GPU_ON_DEMAND)) {
             KubernetesClient client = cluster.client();
