@@ -41,6 +41,38 @@ class SimulatedAutoscalerTest {
     }
 
     @Test
+    void servesTheProvisioningRequestApiAndStartsEachGroupAtItsMinimum() {
+        try (LocalCluster cluster = LocalCluster.start(Fixtures.FAST.withNodes(1).withNodeGroups(GPU))) {
+            KubernetesClient client = cluster.client();
+            Node node = client.nodes().withName("gpu-0").get();
+            assertThat(node.getMetadata().getLabels()).containsEntry(NodeGroup.GROUP_LABEL, "gpu")
+                    .containsEntry("pool", "gpu");
+            assertThat(node.getStatus().getAllocatable()).containsEntry("nvidia.com/gpu", new Quantity("8"))
+                    .containsEntry("pods", new Quantity("110"));
+            assertThat(client.nodes().list().getItems()).hasSize(2);
+
+            GenericKubernetesResource created = requests(client).resource(request("train", "best-effort-atomic-scale-up.autoscaling.x-k8s.io",
+                    Map.of("worker", 4))).create();
+            assertThat(created.getMetadata().getUid()).isNotBlank();
+            assertThat(client.getApiResources("autoscaling.x-k8s.io/v1").getResources())
+                    .anySatisfy(r -> assertThat(r.getName()).isEqualTo("provisioningrequests/status"));
+            GenericKubernetesResource changed = requests(client).withName("train").get();
+            changed.getAdditionalProperties().put("spec", Map.of("provisioningClassName", "check-capacity.autoscaling.x-k8s.io",
+                    "podSets", List.of(Map.of("podTemplateRef", Map.of("name", "worker"), "count", 4))));
+            assertThatThrownBy(() -> requests(client).resource(changed).update())
+                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Value is immutable");
+        }
+    }
+
+    @Test
+    void withoutNodeGroupsTheApiIsNotServed() {
+        try (LocalCluster cluster = LocalCluster.start(Fixtures.FAST.withNodes(1))) {
+            assertThat(cluster.client().apiextensions().v1().customResourceDefinitions()
+                    .withName("provisioningrequests.autoscaling.x-k8s.io").get()).isNull();
+        }
+    }
+
+    @Test
     void anAtomicRequestGetsAllItsNodesAtOnceAfterTheGroupsDelay() {
         try (LocalCluster cluster = start(FAST_SCANS, GPU_ON_DEMAND)) {
             KubernetesClient client = cluster.client();
