@@ -78,6 +78,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> requestInformer;
     /** Scale-ups decided and not yet added. */
     private final List<ScaleUp> upcoming = new ArrayList<>();
+    /** Nodes of upcoming scale-ups that could not be created; they will not appear. */
+    private final Set<String> failedNodes = new HashSet<>();
     /** Requests whose nodes were added and whose {@code Provisioned} is still to be written, by uid. */
     private final Map<String, ScaleUp> added = new LinkedHashMap<>();
     /** When each group node was first seen empty. */
@@ -146,7 +148,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
         Instant now = clock.instant();
         List<Node> nodes = nodeInformer.getStore().list();
         List<Pod> pods = podInformer.getStore().list().stream().filter(SimulatedAutoscaler::holdsRoom).toList();
-        upcoming.removeIf(s -> s.nodes().stream().allMatch(n -> nodeInformer.getStore().getByKey(n) != null));
+        upcoming.removeIf(s -> s.nodes().stream().noneMatch(this::onItsWay));
+        failedNodes.retainAll(upcoming.stream().flatMap(s -> s.nodes().stream()).toList());
         List<ScaleUpPlanner.Room> rooms = rooms(nodes, pods);
         Map<String, Integer> sizes = sizes(nodes);
         Set<String> booked = new HashSet<>();
@@ -166,6 +169,11 @@ final class SimulatedAutoscaler implements AutoCloseable {
         }
         booked.addAll(scaleForUnschedulablePods(podInformer.getStore().list(), rooms, sizes));
         scaleDown(nodes, pods, booked, sizes, now);
+    }
+
+    /** Whether a node of a scale-up is still to appear: neither in the cluster yet nor failed to be added. */
+    private boolean onItsWay(String node) {
+        return nodeInformer.getStore().getByKey(node) == null && !failedNodes.contains(node);
     }
 
     /** Pods that take room on their node: bound and not finished. */
@@ -197,7 +205,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
                     free, false));
         }
         for (ScaleUp scaleUp : upcoming) {
-            scaleUp.nodes().forEach(n -> rooms.add(ScaleUpPlanner.Room.template(scaleUp.group(), n, true)));
+            scaleUp.nodes().stream().filter(this::onItsWay)
+                    .forEach(n -> rooms.add(ScaleUpPlanner.Room.template(scaleUp.group(), n, true)));
         }
         return rooms;
     }
@@ -212,7 +221,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
                 sizes.merge(group, 1, Integer::sum);
             }
         }
-        upcoming.forEach(s -> sizes.merge(s.group().name(), s.nodes().size(), Integer::sum));
+        upcoming.forEach(s -> sizes.merge(s.group().name(), (int) s.nodes().stream().filter(this::onItsWay).count(),
+                Integer::sum));
         return sizes;
     }
 
@@ -471,11 +481,15 @@ final class SimulatedAutoscaler implements AutoCloseable {
             try {
                 client.nodes().resource(simulatedNodes.groupNode(scaleUp.group(), index)).create();
             } catch (KubernetesClientException e) {
+                failedNodes.add(name);
                 log.warn("could not add node {}: {}", name, e.getMessage());
             }
         }
-        log.info("node group {}: added {}", scaleUp.group().name(), String.join(", ", scaleUp.nodes()));
-        if (scaleUp.uid() != null) {
+        boolean complete = scaleUp.nodes().stream().noneMatch(failedNodes::contains);
+        log.info("node group {}: added {}{}", scaleUp.group().name(), String.join(", ", scaleUp.nodes()),
+                complete ? "" : " (not all)");
+        // A request whose nodes did not all come is not provisioned: the next scan decides about it again.
+        if (scaleUp.uid() != null && complete) {
             added.put(scaleUp.uid(), scaleUp);
         }
         scanSafely();
