@@ -52,16 +52,21 @@ public final class LocalCluster implements AutoCloseable {
 
     private final ApiEmulator emulator;
     private final KubernetesClient client;
+    private final LocalClusterConfig config;
     private final SimulatedNodes nodes;
+    private final SimulatedGpuDriver gpuDriver;
     private final SimulatedKubelet kubelet;
     private final SimulatedDisruptionController disruptionController;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LocalCluster(ApiEmulator emulator, KubernetesClient client, SimulatedNodes nodes, SimulatedKubelet kubelet,
+    private LocalCluster(ApiEmulator emulator, KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes,
+                         SimulatedGpuDriver gpuDriver, SimulatedKubelet kubelet,
                          SimulatedDisruptionController disruptionController) {
         this.emulator = emulator;
         this.client = client;
+        this.config = config;
         this.nodes = nodes;
+        this.gpuDriver = gpuDriver;
         this.kubelet = kubelet;
         this.disruptionController = disruptionController;
     }
@@ -93,8 +98,13 @@ public final class LocalCluster implements AutoCloseable {
                     .withProvisioner("muster.dev/simulated").withVolumeBindingMode("WaitForFirstConsumer").build())
                     .create();
             SimulatedNodes nodes = new SimulatedNodes(config);
+            SimulatedGpuDriver gpuDriver = new SimulatedGpuDriver(config.gpuCliqueSize());
+            if (config.gpuApi().dra()) {
+                client.resource(SimulatedGpuDriver.deviceClass()).create();
+            }
             for (int i = 0; i < config.nodes(); i++) {
-                client.nodes().resource(nodes.poolNode(i)).create();
+                Node node = client.nodes().resource(nodes.poolNode(i)).create();
+                publishGpus(client, config, gpuDriver, node, config.nodeGpus());
             }
             SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
             SimulatedDisruptionController disruptionController;
@@ -106,7 +116,7 @@ public final class LocalCluster implements AutoCloseable {
             }
             log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
                     config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
-            return new LocalCluster(emulator, client, nodes, kubelet, disruptionController);
+            return new LocalCluster(emulator, client, config, nodes, gpuDriver, kubelet, disruptionController);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -201,12 +211,25 @@ public final class LocalCluster implements AutoCloseable {
      * {@code local.muster.dev/simulated=true} and, where missing, with the labels a kubelet sets
      * ({@code kubernetes.io/hostname}, {@code kubernetes.io/os}, {@code kubernetes.io/arch}), missing status (capacity from
      * this cluster's configuration, allocatable, Ready) is filled in, and the simulated kubelet runs its pods.
-     * Nodes created through the API directly (e.g. {@code kubectl apply}) are run too and get the same status.
+     * Its GPUs ({@code nvidia.com/gpu} in the capacity it gives, else the pool's) are offered as the configuration's
+     * {@link GpuApi} says: with DRA, {@link SimulatedGpuDriver} publishes them in a ResourceSlice, in the clique
+     * after the nodes before it. Nodes created through the API directly (e.g. {@code kubectl apply}) are run too and
+     * get the same status, but no slice.
      *
      * @throws io.fabric8.kubernetes.client.KubernetesClientException with code 409 if the node exists
      */
     public void addSimulatedNode(Node node) {
-        client.nodes().resource(nodes.simulated(node)).create();
+        int gpus = nodes.gpus(node);
+        Node created = client.nodes().resource(nodes.simulated(node)).create();
+        publishGpus(client, config, gpuDriver, created, gpus);
+    }
+
+    /** Publishes the node's GPUs as the simulated DRA driver's slice, when GPUs are offered through DRA. */
+    private static void publishGpus(KubernetesClient client, LocalClusterConfig config, SimulatedGpuDriver gpuDriver,
+                                    Node node, int gpus) {
+        if (gpus > 0 && config.gpuApi().dra()) {
+            client.resource(gpuDriver.nextSlice(node, gpus)).create();
+        }
     }
 
     /**
