@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A Kubernetes cluster in this JVM for {@code ./muster local}, integration tests and benchmarks: an API
  * emulator on a free port of 127.0.0.1 (plain HTTP) with Muster's CRDs installed and a {@code default}
  * namespace, a pool of simulated nodes {@code node-0 .. node-(n-1)}, and a simulated kubelet that runs the pods
- * bound to any node of the cluster, and a disruption controller that keeps the status of PodDisruptionBudgets,
- * which the Eviction API respects. Connect with {@link #client()} or, from outside the JVM, through
+ * bound to any node of the cluster, a disruption controller that keeps the status of PodDisruptionBudgets,
+ * which the Eviction API respects, and for DRA a GPU driver's ResourceSlices ({@link SimulatedGpuDriver}) and
+ * a resourceclaim controller that creates pods' claims from their templates. Connect with {@link #client()} or, from outside the JVM, through
  * {@link #writeKubeconfig(Path)}.
  *
  * <pre>{@code
@@ -57,11 +58,13 @@ public final class LocalCluster implements AutoCloseable {
     private final SimulatedGpuDriver gpuDriver;
     private final SimulatedKubelet kubelet;
     private final SimulatedDisruptionController disruptionController;
+    private final SimulatedResourceClaimController claimController;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalCluster(ApiEmulator emulator, KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes,
                          SimulatedGpuDriver gpuDriver, SimulatedKubelet kubelet,
-                         SimulatedDisruptionController disruptionController) {
+                         SimulatedDisruptionController disruptionController,
+                         SimulatedResourceClaimController claimController) {
         this.emulator = emulator;
         this.client = client;
         this.config = config;
@@ -69,6 +72,7 @@ public final class LocalCluster implements AutoCloseable {
         this.gpuDriver = gpuDriver;
         this.kubelet = kubelet;
         this.disruptionController = disruptionController;
+        this.claimController = claimController;
     }
 
     /**
@@ -108,15 +112,24 @@ public final class LocalCluster implements AutoCloseable {
             }
             SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
             SimulatedDisruptionController disruptionController;
+            SimulatedResourceClaimController claimController;
             try {
                 disruptionController = SimulatedDisruptionController.start(emulator.newClient(true));
             } catch (RuntimeException e) {
                 kubelet.close();
                 throw e;
             }
+            try {
+                claimController = SimulatedResourceClaimController.start(emulator.newClient(true));
+            } catch (RuntimeException e) {
+                disruptionController.close();
+                kubelet.close();
+                throw e;
+            }
             log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
                     config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
-            return new LocalCluster(emulator, client, config, nodes, gpuDriver, kubelet, disruptionController);
+            return new LocalCluster(emulator, client, config, nodes, gpuDriver, kubelet, disruptionController,
+                    claimController);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -258,13 +271,17 @@ public final class LocalCluster implements AutoCloseable {
         return Serialization.unmarshal(body, GenericKubernetesResource.class);
     }
 
-    /** Stops the disruption controller, the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */
+    /**
+     * Stops the resourceclaim and disruption controllers, the kubelet, the client and the emulator; the cluster's
+     * state is lost. Closing again does nothing.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
+            claimController.close();
             disruptionController.close();
             kubelet.close();
             client.close();

@@ -207,7 +207,25 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /** Every create, whatever its route, passes the admission of custom resources first. */
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
-        return admission.admit(request, path -> Optional.empty(), super::handleCreate);
+        return admission.admit(withGeneratedName(request), path -> Optional.empty(), super::handleCreate);
+    }
+
+    /** The request with the name kube-apiserver would generate ({@link GeneratedNames}) when it asks for one. */
+    private static RecordedRequest withGeneratedName(RecordedRequest request) {
+        byte[] bytes = request.getBody() == null ? null : request.getBody().getBytes();
+        if (bytes == null || !new String(bytes, StandardCharsets.UTF_8).contains("\"generateName\"")) {
+            return request;
+        }
+        JsonNode body;
+        try {
+            body = Json.parse(bytes);
+        } catch (IOException e) {
+            // The stock handler answers a body that is not JSON.
+            return request;
+        }
+        JsonNode named = GeneratedNames.named(body);
+        return named == body ? request : new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+                request.getHeaders(), new Buffer(Serialization.asJson(named).getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Every update, whatever its route (PUT, merge patches, status writes), passes the admission of custom resources first. */
