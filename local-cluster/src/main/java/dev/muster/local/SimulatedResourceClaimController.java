@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * kube-controller-manager's resourceclaim controller for the local cluster, driven only through the API. For a pod
@@ -40,7 +41,8 @@ import java.util.concurrent.TimeUnit;
  * once no consumer is left it deallocates the claim (clears {@code status.allocation}) if the scheduler protected
  * it with {@value PodResourceClaims#DELETE_PROTECTION_FINALIZER}, then takes the finalizer off, and it deletes a
  * claim generated for a pod that is done. Writes carry the resourceVersion they were computed from; a conflict is
- * left to the informer event that follows it, which syncs the object again.
+ * left to the informer event that follows it, which syncs the object again. It watches pods only once a claim or a
+ * template exists ({@link #watchPods}).
  */
 final class SimulatedResourceClaimController implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedResourceClaimController.class);
@@ -55,6 +57,11 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     /** One thread: pods and claims are synced one at a time, each at most once per wake-up. */
     private final ScheduledExecutorService worker;
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    /**
+     * Whether pods are watched: only once a claim or a template exists, so that a cluster without DRA does not pay
+     * for another watch of every pod (each pod write is sent to, and decoded by, every watcher in this JVM).
+     */
+    private final AtomicBoolean watchingPods = new AtomicBoolean();
     /**
      * The claims this controller created, by pod uid and entry, until the pod is gone: the informers may show the pod
      * without its new {@code resourceClaimStatuses} and not show the claim yet, and a claim must not be made twice.
@@ -83,7 +90,6 @@ final class SimulatedResourceClaimController implements AutoCloseable {
             controller.templateInformer.addEventHandler(controller.new TemplateHandler());
             InformerSync.await(controller.templateInformer, "simulated resourceclaim controller");
             InformerSync.await(controller.claimInformer, "simulated resourceclaim controller");
-            InformerSync.await(controller.podInformer, "simulated resourceclaim controller");
             return controller;
         } catch (RuntimeException e) {
             controller.close();
@@ -103,6 +109,17 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> claims(
             KubernetesClient client) {
         return client.genericKubernetesResources(SimulatedGpuDriver.API_VERSION, "ResourceClaim");
+    }
+
+    /**
+     * Starts the pod informer, once. Its first list brings every pod as an addition, so pods created before the
+     * first template are synced too; until it has listed, a reservation's pod is read from the API.
+     */
+    private void watchPods() {
+        if (watchingPods.compareAndSet(false, true)) {
+            podInformer.start();
+            log.info("simulated resourceclaim controller watches pods now that DRA claims or templates exist");
+        }
     }
 
     private void enqueue(String key) {
@@ -380,6 +397,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private final class ClaimHandler implements ResourceEventHandler<GenericKubernetesResource> {
         @Override
         public void onAdd(GenericKubernetesResource claim) {
+            watchPods();
             enqueue(CLAIM_KEY + Cache.metaNamespaceKeyFunc(claim));
         }
 
@@ -406,6 +424,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private final class TemplateHandler implements ResourceEventHandler<GenericKubernetesResource> {
         @Override
         public void onAdd(GenericKubernetesResource template) {
+            watchPods();
             podInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, template.getMetadata().getNamespace()).stream()
                     .filter(pod -> PodResourceClaims.entries(pod).stream()
                             .anyMatch(e -> e.awaitsCreation() && template.getMetadata().getName().equals(e.templateName())))
