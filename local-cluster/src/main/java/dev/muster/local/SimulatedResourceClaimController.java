@@ -49,6 +49,8 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private static final int MAX_CONFLICT_RETRIES = 10;
     private static final String POD_KEY = "pod:";
     private static final String CLAIM_KEY = "claim:";
+    /** Claims by the uid of the pod that controls them: a pod's generated claims, found without a scan. */
+    private static final String OWNER_POD_INDEX = "ownerPod";
 
     private final KubernetesClient client;
     private final SharedIndexInformer<Pod> podInformer;
@@ -72,6 +74,10 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         this.client = client;
         this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
         this.claimInformer = claims(client).inAnyNamespace().runnableInformer(0);
+        this.claimInformer.addIndexers(Map.of(OWNER_POD_INDEX, claim -> {
+            String owner = PodResourceClaims.ownerPodUid(Serialization.jsonMapper().valueToTree(claim));
+            return owner == null ? List.of() : List.of(owner);
+        }));
         this.templateInformer = client.genericKubernetesResources(SimulatedGpuDriver.API_VERSION, "ResourceClaimTemplate")
                 .inAnyNamespace().runnableInformer(0);
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -147,13 +153,13 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         String namespace = pod.getMetadata().getNamespace();
         PodResourceClaims.entries(pod).stream().filter(e -> e.claimName() != null)
                 .forEach(e -> enqueue(CLAIM_KEY + namespace + "/" + e.claimName()));
-        claimsIn(namespace).stream()
-                .filter(claim -> pod.getMetadata().getUid().equals(PodResourceClaims.ownerPodUid(claim)))
-                .forEach(claim -> enqueue(CLAIM_KEY + namespace + "/" + claim.path("metadata").path("name").asText()));
+        claimInformer.getIndexer().byIndex(OWNER_POD_INDEX, pod.getMetadata().getUid())
+                .forEach(claim -> enqueue(CLAIM_KEY + Cache.metaNamespaceKeyFunc(claim)));
     }
 
-    private List<JsonNode> claimsIn(String namespace) {
-        return claimInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream()
+    /** The claims the pod controls, which are the ones generated for it. */
+    private List<JsonNode> claimsOwnedBy(Pod pod) {
+        return claimInformer.getIndexer().byIndex(OWNER_POD_INDEX, pod.getMetadata().getUid()).stream()
                 .<JsonNode>map(claim -> Serialization.jsonMapper().valueToTree(claim)).toList();
     }
 
@@ -177,7 +183,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
             }
             String createdBefore = createdClaims.get(createdKey(pod, entry.podClaimName()));
             Optional<String> existing = entry.awaitsCreation() && createdBefore != null ? Optional.of(createdBefore)
-                    : PodResourceClaims.generatedFor(pod, entry.podClaimName(), claimsIn(namespace))
+                    : PodResourceClaims.generatedFor(pod, entry.podClaimName(), claimsOwnedBy(pod))
                     .map(claim -> claim.path("metadata").path("name").asText());
             if (existing.isPresent()) {
                 created.put(entry.podClaimName(), existing.get());
