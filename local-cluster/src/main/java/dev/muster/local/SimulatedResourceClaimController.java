@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * kube-controller-manager's resourceclaim controller for the local cluster, driven only through the API. For a pod
@@ -42,7 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * it with {@value PodResourceClaims#DELETE_PROTECTION_FINALIZER}, then takes the finalizer off, and it deletes a
  * claim generated for a pod that is done. Writes carry the resourceVersion they were computed from; a conflict is
  * left to the informer event that follows it, which syncs the object again. It watches pods only once a claim or a
- * template exists ({@link #watchPods}).
+ * template exists ({@link #watchPods}). A few workers sync pods and claims, never two the same one at once.
  */
 final class SimulatedResourceClaimController implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedResourceClaimController.class);
@@ -56,9 +57,17 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private final SharedIndexInformer<Pod> podInformer;
     private final SharedIndexInformer<GenericKubernetesResource> claimInformer;
     private final SharedIndexInformer<GenericKubernetesResource> templateInformer;
-    /** One thread: pods and claims are synced one at a time, each at most once per wake-up. */
-    private final ScheduledExecutorService worker;
-    private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    /** Claim creations and status writes block on HTTP; a few workers keep a burst of pods from queueing. */
+    private static final int WORKERS = 4;
+
+    private final ExecutorService workers;
+    /**
+     * As client-go's work queue: the keys waiting for a worker, each once, and the keys a worker is syncing; a key
+     * queued while it syncs waits until that sync ends, so that no two workers sync one pod or claim at once.
+     * Guarded by {@code this}.
+     */
+    private final Set<String> queued = new HashSet<>();
+    private final Set<String> processing = new HashSet<>();
     /**
      * Whether pods are watched: only once a claim or a template exists, so that a cluster without DRA does not pay
      * for another watch of every pod (each pod write is sent to, and decoded by, every watcher in this JVM).
@@ -80,8 +89,9 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         }));
         this.templateInformer = client.genericKubernetesResources(SimulatedGpuDriver.API_VERSION, "ResourceClaimTemplate")
                 .inAnyNamespace().runnableInformer(0);
-        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "simulated-resourceclaim-controller");
+        AtomicInteger threads = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(WORKERS, r -> {
+            Thread thread = new Thread(r, "simulated-resourceclaim-controller-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -108,7 +118,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         podInformer.close();
         claimInformer.close();
         templateInformer.close();
-        worker.shutdownNow();
+        workers.shutdownNow();
         client.close();
     }
 
@@ -128,23 +138,38 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         }
     }
 
-    private void enqueue(String key) {
-        if (queued.add(key)) {
-            worker.schedule(() -> {
-                queued.remove(key);
-                try {
-                    if (key.startsWith(POD_KEY)) {
-                        syncPod(key.substring(POD_KEY.length()));
-                    } else {
-                        syncClaim(key.substring(CLAIM_KEY.length()));
-                    }
-                } catch (KubernetesClientException e) {
-                    // A conflict means a newer version is on its way to the informer, which syncs it again.
-                    log.debug("could not sync {}: {}", key, e.getMessage());
-                } catch (RuntimeException e) {
-                    log.warn("simulated resourceclaim controller failed to sync {}", key, e);
+    private synchronized void enqueue(String key) {
+        if (workers.isShutdown()) {
+            return;
+        }
+        if (queued.add(key) && !processing.contains(key)) {
+            workers.execute(() -> process(key));
+        }
+    }
+
+    private void process(String key) {
+        synchronized (this) {
+            queued.remove(key);
+            processing.add(key);
+        }
+        try {
+            if (key.startsWith(POD_KEY)) {
+                syncPod(key.substring(POD_KEY.length()));
+            } else {
+                syncClaim(key.substring(CLAIM_KEY.length()));
+            }
+        } catch (KubernetesClientException e) {
+            // A conflict means a newer version is on its way to the informer, which syncs it again.
+            log.debug("could not sync {}: {}", key, e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("simulated resourceclaim controller failed to sync {}", key, e);
+        } finally {
+            synchronized (this) {
+                processing.remove(key);
+                if (queued.contains(key) && !workers.isShutdown()) {
+                    workers.execute(() -> process(key));
                 }
-            }, 0, TimeUnit.MILLISECONDS);
+            }
         }
     }
 
