@@ -4,6 +4,7 @@ import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.local.AutoscalerConfig;
 import dev.muster.local.ClusterAccess;
+import dev.muster.local.GpuApi;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.NodeGroup;
@@ -69,8 +70,14 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     String nodeCpu = "16";
     @Option(names = "--node-memory", description = "Allocatable memory of each pool node (default: ${DEFAULT-VALUE}).")
     String nodeMemory = "64Gi";
-    @Option(names = "--node-gpus", description = "nvidia.com/gpu of each pool node (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--node-gpus", description = "GPUs of each pool node, offered as --gpu-api says (default: ${DEFAULT-VALUE}).")
     int nodeGpus = 0;
+    @Option(names = "--gpu-api", description = "How nodes offer their GPUs: extended (nvidia.com/gpu), dra (ResourceSlices "
+            + "of driver gpu.example.com) or both (default: both).")
+    GpuApi gpuApi = GpuApi.BOTH;
+    @Option(names = "--gpu-clique-size", description = "GPU nodes per NVLink clique, the DRA devices' clique attribute "
+            + "(default: ${DEFAULT-VALUE}).")
+    int gpuCliqueSize = LocalClusterConfig.DEFAULT_GPU_CLIQUE_SIZE;
     @Option(names = "--node-pods", description = "Pod slots of each pool node (default: ${DEFAULT-VALUE}).")
     int nodePods = 110;
     @Option(names = "--node-ephemeral-storage", converter = QuantityFlag.class,
@@ -121,6 +128,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         cli.setOut(new java.io.PrintWriter(out, true));
         cli.setErr(new java.io.PrintWriter(err, true));
         cli.registerConverter(Duration.class, LocalCommand::parseDuration);
+        cli.registerConverter(GpuApi.class, GpuApi::parse);
         return cli.execute(args);
     }
 
@@ -138,7 +146,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         LocalClusterConfig config = LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(nodeCpu)
                 .withNodeMemory(nodeMemory).withNodeGpus(nodeGpus).withNodePods(nodePods)
                 .withNodeEphemeralStorage(nodeEphemeralStorage).withNodeHugepages(nodeHugepages1Gi, nodeHugepages2Mi)
-                .withNodeInstanceType(nodeInstanceType)
+                .withNodeInstanceType(nodeInstanceType).withGpuApi(gpuApi).withGpuCliqueSize(gpuCliqueSize)
                 .withAutoscaler(AutoscalerConfig.NONE.withNodeGroups(nodeGroups).withScaleDownDelay(scaleDownDelay));
         Files.createDirectories(stateDir);
         Path kubeconfig = stateDir.resolve("kubeconfig").toAbsolutePath();
@@ -240,14 +248,14 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     }
 
     /**
-     * Namespaces, nodes and queues first, groups before the pods that join them, Jobs last: a Job applied
-     * before the queue it names would wait for it (QueueNotFound) until the queue came.
+     * Namespaces, nodes and queues first, groups and DRA claims before the pods that use them, Jobs last: a Job
+     * applied before the queue it names would wait for it (QueueNotFound) until the queue came.
      */
     private static int applyOrder(HasMetadata object) {
         return switch (object.getKind()) {
             case "Namespace" -> 0;
-            case "Node", "PriorityClass", "Queue" -> 1;
-            case "ConfigMap", "Secret", "Service" -> 2;
+            case "Node", "PriorityClass", "Queue", "DeviceClass" -> 1;
+            case "ConfigMap", "Secret", "Service", "ResourceClaim", "ResourceClaimTemplate" -> 2;
             case "PodGroup" -> 3;
             case "Pod" -> 4;
             default -> 5;
