@@ -31,7 +31,7 @@ import java.util.Optional;
 final class DiscoveryDocuments {
     /** Kubernetes release whose API the emulator imitates; kubectl warns when it is far from its own. */
     private static final String MAJOR = "1";
-    private static final String MINOR = "32";
+    private static final String MINOR = "34";
 
     private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
     private static final List<String> NONE = List.of();

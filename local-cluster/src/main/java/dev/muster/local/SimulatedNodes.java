@@ -32,7 +32,7 @@ final class SimulatedNodes {
     static final String HUGEPAGES_1GI = "hugepages-1Gi";
     static final String HUGEPAGES_2MI = "hugepages-2Mi";
     static final String GPU_RESOURCE = "nvidia.com/gpu";
-    static final String KUBELET_VERSION = "v1.32.0-muster-local";
+    static final String KUBELET_VERSION = "v1.34.0-muster-local";
 
     private final LocalClusterConfig config;
     /** Numbers node addresses; shared by all nodes so that no two get the same InternalIP. */

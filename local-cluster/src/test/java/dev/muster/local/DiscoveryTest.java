@@ -73,7 +73,7 @@ class DiscoveryTest extends ApiOnlyClusterTests {
         assertThat(api.get("/openapi/v3").code()).isEqualTo(404);
         assertThat(api.get("/openapi/v2").code()).isEqualTo(200);
         assertThat(client.getKubernetesVersion().getMajor()).isEqualTo("1");
-        assertThat(client.getKubernetesVersion().getMinor()).isEqualTo("32");
+        assertThat(client.getKubernetesVersion().getMinor()).isEqualTo("34");
     }
 
     private static APIResource resource(String groupVersion, String name) {
