@@ -1,7 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.scheduler.core.CoschedulingArgs;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import dev.muster.scheduler.core.NodeScoring;
 
 import java.time.Duration;

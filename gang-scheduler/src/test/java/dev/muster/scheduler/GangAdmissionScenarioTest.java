@@ -8,7 +8,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.rendering.JobPodRenderer;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;

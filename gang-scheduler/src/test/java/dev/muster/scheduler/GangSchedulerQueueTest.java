@@ -10,7 +10,7 @@ import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.api.scheduling.v1alpha1.QueueStatus;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

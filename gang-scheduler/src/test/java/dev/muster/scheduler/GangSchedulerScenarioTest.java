@@ -4,7 +4,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import dev.muster.support.informer.SharedInformers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;

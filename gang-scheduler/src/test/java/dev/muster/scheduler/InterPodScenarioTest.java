@@ -3,7 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -1,6 +1,6 @@
 package dev.muster.scheduler;
 
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;

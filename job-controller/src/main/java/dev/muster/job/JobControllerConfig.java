@@ -1,7 +1,7 @@
 package dev.muster.job;
 
 import dev.muster.rendering.VolcanoPodLabels;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.muster.job;
 
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
@@ -12,7 +12,7 @@ import dev.muster.local.LocalClusterConfig;
 import dev.muster.podgroup.PodGroupController;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.status.StatusWriter;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.BindingBuilder;

@@ -9,7 +9,7 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;

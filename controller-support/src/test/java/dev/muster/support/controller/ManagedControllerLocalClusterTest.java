@@ -2,8 +2,8 @@ package dev.muster.support.controller;
 
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
