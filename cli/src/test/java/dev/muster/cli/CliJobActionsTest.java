@@ -8,6 +8,7 @@ import dev.muster.cli.CliRunner.Result;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * suspend, resume, delete, logs and completion against a local cluster without the manager: these commands
  * write to the API and read from it, whatever acts on the Job after.
  */
+@Tag("emulator")
 class CliJobActionsTest {
     @TempDir
     Path dir;

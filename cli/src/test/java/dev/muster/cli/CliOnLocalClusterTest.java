@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -44,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  * gives it 9 of the 12 GPUs as fair share; the job of the Closed queue archive waits there, and the scheduler's
  * queue lists only the gangs it tries, so eval is 2nd and giant 3rd).
  */
+@Tag("emulator")
 class CliOnLocalClusterTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final HttpClient HTTP = HttpClient.newHttpClient();

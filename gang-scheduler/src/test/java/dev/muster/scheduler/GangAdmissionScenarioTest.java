@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * before its pods exist, node by node, against room not promised to gangs admitted before it. The Job
  * controller does not run here; the test creates the job's pods itself when it would.
  */
+@Tag("emulator")
 class GangAdmissionScenarioTest extends SchedulerScenario {
     private void startCluster(int nodes, int gpusEach) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu("16")

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * The scheduler against the local cluster's API emulator over HTTP: three nodes of 4 cpu, so three pods
  * of 3 cpu fit and a fourth does not.
  */
+@Tag("emulator")
 class GangSchedulerLocalClusterTest {
     private static final String NS = "default";
     private static final Duration PATIENCE = Duration.ofSeconds(15);

@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  * the same weight submitting one. {@code b} reclaims its fair share of 4 GPUs: {@code a}'s newer gang is
  * evicted whole through the Eviction API, marked, and counted; the queues' status says where they stand.
  */
+@Tag("emulator")
 class GangSchedulerQueueTest {
     private static final String NS = "default";
     private static final Duration PATIENCE = Duration.ofSeconds(30);

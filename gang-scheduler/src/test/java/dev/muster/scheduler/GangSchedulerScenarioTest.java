@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * Scheduling semantics on the local cluster over HTTP. The scheduler starts after a scenario's objects
  * exist, so its first cycle sees them all and the outcome does not depend on creation timing.
  */
+@Tag("emulator")
 class GangSchedulerScenarioTest extends SchedulerScenario {
     @Test
     void theHigherPriorityGangWinsThoughCreatedLater() {

@@ -9,6 +9,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,6 +28,7 @@ import static org.awaitility.Awaitility.await;
  * A controller gated by scheduler {@code muster}: a job gets its PodGroup at once and its pods once the
  * PodGroup is admitted. No PodGroup controller runs here, so the test writes PodGroup status as it would.
  */
+@Tag("emulator")
 class AdmissionLocalClusterTest extends LocalClusterTestBase {
     /** Long enough for the reconciles that the PodGroup's status change and the job's status write wake. */
     private static final Duration NO_PODS_WINDOW = Duration.ofSeconds(2);

@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ import static org.awaitility.Awaitility.await;
  * them), as a cluster without Muster's CRD schema or with an older one would keep them: every job
  * fails with InvalidSpec naming the field, and a valid job submitted after all of them still runs.
  */
+@Tag("emulator")
 class BadInputLocalClusterTest extends LocalClusterTestBase {
 
     private static final String WORKER = """

@@ -2,6 +2,7 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
@@ -15,6 +16,7 @@ import static org.awaitility.Awaitility.await;
  * The Job and PodGroup controllers stopped and started again work as before: indexes are not added twice,
  * and the Job controller's informers of plugin objects, which cannot be restarted, are made anew.
  */
+@Tag("emulator")
 class ControllersRestartLocalClusterTest extends LocalClusterTestBase {
 
     @Test

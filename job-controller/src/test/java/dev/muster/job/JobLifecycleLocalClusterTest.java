@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The lifecycle rules of issue 3 as users meet them: policies, retries, suspend, TTL, dependsOn, scaling. */
+@Tag("emulator")
 class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
     private static LifecyclePolicy policy(String event, Integer exitCode, String action) {

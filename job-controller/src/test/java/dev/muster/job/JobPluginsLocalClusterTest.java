@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -49,6 +50,7 @@ import static org.awaitility.Awaitility.await;
  * that the Service and host lists exist before the first pod, that a restart keeps the ssh key, that a
  * deleted object comes back and that deleting the job removes them all.
  */
+@Tag("emulator")
 class JobPluginsLocalClusterTest extends LocalClusterTestBase {
 
     private static Job withPlugins(Job job, Map<String, List<String>> plugins) {

@@ -3,6 +3,7 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** {@code spec.maxRuntime} with the production controller, PodGroup controller and gang scheduler. */
+@Tag("emulator")
 class MaxRuntimeLocalClusterTest extends LocalClusterTestBase {
 
     @Test

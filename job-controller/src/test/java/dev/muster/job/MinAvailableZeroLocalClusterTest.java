@@ -6,6 +6,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -21,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * to the PodGroup controller: a gang of at least one pod, whose pods are placed as they fit. Here, as in
  * production, the scheduler and the PodGroup controller run beside the Job controller.
  */
+@Tag("emulator")
 class MinAvailableZeroLocalClusterTest extends LocalClusterTestBase {
 
     @Test

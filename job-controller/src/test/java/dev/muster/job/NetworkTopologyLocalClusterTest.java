@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * the switch then the spine label. Four 4-CPU nodes: node-0 alone on switch s1, node-1 and node-2 on switch s2,
  * node-3 alone on switch s3; node-0 under spine p1, the others under p2.
  */
+@Tag("emulator")
 class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
     private static final String SWITCH = "topology.muster.dev/switch";
     private static final String SPINE = "topology.muster.dev/spine";

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * condition, then deletes it. Every job has policies that would restart it on an evicted or failed pod, to show
  * that preemption fires none of them.
  */
+@Tag("emulator")
 class PreemptionLocalClusterTest extends LocalClusterTestBase {
     private static final String PREEMPTOR = "preempted by default/urgent (priority 1000 over 0 in queue default)";
 

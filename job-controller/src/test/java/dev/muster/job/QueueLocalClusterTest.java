@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Jobs and the queue they name, with the production controller, PodGroup controller and gang scheduler. */
+@Tag("emulator")
 class QueueLocalClusterTest extends LocalClusterTestBase {
     /** Long enough for the reconciles that a job's creation and its status writes wake. */
     private static final Duration HELD_WINDOW = Duration.ofSeconds(2);

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The ReconcileFailing condition is written once per distinct failure and cleared by the next reconcile that succeeds. */
+@Tag("emulator")
 class ReconcileFailureRecorderLocalClusterTest extends LocalClusterTestBase {
 
     @Test

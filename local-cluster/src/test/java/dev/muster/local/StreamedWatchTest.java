@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * changes" in the Kubernetes API concepts): the response starts at once, each event is one line of JSON,
  * {@code timeoutSeconds} ends the stream, and with {@code Accept: ...;as=Table} each event carries a Table.
  */
+@Tag("emulator")
 class StreamedWatchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(20);

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * watch with no version starts with every object as ADDED; a version older than the server keeps gets a 410
  * Gone ERROR event; selectors are applied before and after each change.
  */
+@Tag("emulator")
 class WatchResumptionTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 

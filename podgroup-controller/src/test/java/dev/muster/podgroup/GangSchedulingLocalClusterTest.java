@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * a node lost under a running gang, pods that wait for their PodGroup, and how many status writes a large
  * gang costs. Three nodes of 4 CPUs fit three of the demo's 3-CPU pods.
  */
+@Tag("emulator")
 class GangSchedulingLocalClusterTest {
     private static final Logger log = LoggerFactory.getLogger(GangSchedulingLocalClusterTest.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(20);

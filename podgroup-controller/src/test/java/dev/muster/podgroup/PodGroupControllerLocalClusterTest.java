@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * publishes verdicts to the board itself, standing in for the gang scheduler; see
  * {@link GangSchedulingLocalClusterTest} for the controller with the real one.
  */
+@Tag("emulator")
 class PodGroupControllerLocalClusterTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final Duration GRACE = Duration.ofSeconds(1);

@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * the default queue they place the same workload on the same nodes; with the teams as Queues, the same job
  * is reclaimed for the same newcomer, which takes its node.
  */
+@Tag("emulator")
 class LiveSchedulerAgreementTest {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
     private static final Instant T0 = Instant.parse("2017-10-01T00:00:00Z");

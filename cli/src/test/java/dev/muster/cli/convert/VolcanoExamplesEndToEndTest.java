@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * Volcano manifests from {@code examples/volcano/}, each converted by {@code muster convert} exactly as a user
  * runs it and then applied to the local cluster with the whole manager: every job runs to its end.
  */
+@Tag("emulator")
 class VolcanoExamplesEndToEndTest {
     private static ManagerOnLocalCluster env;
     @TempDir

@@ -1,6 +1,7 @@
 package dev.muster.cli.local;
 
 import dev.muster.cli.local.LocalCommand;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * token in the URL that the local cluster knows: the URL works as printed, and a data call without the token is
  * refused. The kubeconfig it writes carries the same token and still works for kubectl.
  */
+@Tag("emulator")
 class LocalDashboardUrlTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern DASHBOARD =

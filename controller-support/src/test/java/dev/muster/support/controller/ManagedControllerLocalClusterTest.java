@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** A controller can be started, stopped and started again; stopped, nothing it attached fires. */
+@Tag("emulator")
 class ManagedControllerLocalClusterTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final String INDEX = "test/by-name";

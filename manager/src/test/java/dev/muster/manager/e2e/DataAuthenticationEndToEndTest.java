@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * which answer from the tokens and the authorizer this test gives it. Alice may list Jobs in {@code team-a}
  * only, Bob may do nothing, the admin everything, and Prometheus may get {@code /actuator/prometheus}.
  */
+@Tag("emulator")
 class DataAuthenticationEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -7,6 +7,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * and 3 pending, the others run as room frees, and it completes once every pod has finished, as Volcano's
  * job controller completes it.
  */
+@Tag("emulator")
 class ElasticJobEndToEndTest {
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());

@@ -8,6 +8,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * On three nodes that each fit one of the job's pods, a job that needs four at once gets none, and says
  * why on its PodGroup; the same job needing three gets exactly three, and they run.
  */
+@Tag("emulator")
 class GangQuorumEndToEndTest {
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());

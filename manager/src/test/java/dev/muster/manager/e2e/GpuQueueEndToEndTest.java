@@ -10,6 +10,7 @@ import dev.muster.local.manifest.Manifest;
 import dev.muster.local.manifest.ManifestLoader;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import static org.awaitility.Awaitility.await;
  * admitted node by node before they create pods, a job waits with no pods while the room it needs is
  * promised or used, and a job that fits only by the sum of free GPUs is never admitted.
  */
+@Tag("emulator")
 class GpuQueueEndToEndTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.NetworkCut;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -23,6 +24,7 @@ import static org.awaitility.Awaitility.await;
  * API server is cut, readiness goes DOWN naming each kind it no longer watches, the shared informers' and the
  * ones the Job controller keeps for plugin objects alike; when the connection comes back, so does UP.
  */
+@Tag("emulator")
 class InformerHealthEndToEndTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -21,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * raises the Unknown event, and the job's {@code Unknown → RestartJob} policy restarts the whole gang
  * on the nodes that are left.
  */
+@Tag("emulator")
 class NodeLossRestartEndToEndTest {
     /** The two-pod gang runs on two of the nodes, the third is spare. */
     @AutoClose

@@ -6,6 +6,7 @@ import dev.muster.local.manifest.Manifest;
 import dev.muster.local.manifest.ManifestLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * The {@code jobs}, {@code podgroups} and {@code queue} Actuator endpoints and the health groups, over HTTP,
  * on two nodes of 4 cpu running the quickstart (7 cpu) beside a job of two 6-cpu pods that fits no node.
  */
+@Tag("emulator")
 class OperationsEndpointsEndToEndTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String NO_ROOM = "0/2 nodes are available: 2 Insufficient cpu.";

@@ -10,6 +10,7 @@ import dev.muster.local.manifest.ManifestLoader;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The README's quickstart, through the real HTTP client, with every component of the manager. */
+@Tag("emulator")
 class QuickstartEndToEndTest {
     private static ManagerOnLocalCluster env;
 

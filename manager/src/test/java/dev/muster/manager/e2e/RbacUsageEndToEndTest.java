@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * grant fails the test (the chart would make it fail with 403); so does a permission the table grants as
  * {@code recorded} that the workload never used (a grant the code no longer needs).
  */
+@Tag("emulator")
 class RbacUsageEndToEndTest {
     private static final Duration PATIENCE = Duration.ofSeconds(120);
     private static final Path TABLE = Path.of("../docs/security.md");

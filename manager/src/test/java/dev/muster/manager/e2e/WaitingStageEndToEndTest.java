@@ -8,6 +8,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * wait for room; if before, it never was Running with the first stage alone and waits, as any gang short of its
  * quorum, for the room of all four. Both are right, and in neither may anything restart.
  */
+@Tag("emulator")
 class WaitingStageEndToEndTest {
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());

@@ -7,6 +7,7 @@ import dev.muster.local.NetworkCut;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -18,6 +19,7 @@ import static org.awaitility.Awaitility.await;
  * The default queue is created even when the API server cannot be reached as the manager starts leading: the
  * failed create is tried again in the background until it succeeds.
  */
+@Tag("emulator")
 class DefaultQueueTest {
 
     @Test
