@@ -25,12 +25,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.cli.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -47,7 +47,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class CliOnLocalClusterTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String NO_GPUS = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
     /** What a gang of the default queue is told while it waits out its reclaim delay (research holds above its share). */

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -37,7 +38,6 @@ import static org.awaitility.Awaitility.await;
 @Tag("emulator")
 class GangSchedulerLocalClusterTest {
     private static final String NS = "default";
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
     /** Several cycles at the test's period: long enough for a wrong binding to show. */
     private static final Duration STAYS = Duration.ofMillis(1000);
 

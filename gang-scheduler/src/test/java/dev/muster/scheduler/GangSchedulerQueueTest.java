@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -50,7 +51,6 @@ import static org.awaitility.Awaitility.await;
 @Tag("emulator")
 class GangSchedulerQueueTest {
     private static final String NS = "default";
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private LocalCluster cluster;
     private KubernetesClient client;

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.function.UnaryOperator;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

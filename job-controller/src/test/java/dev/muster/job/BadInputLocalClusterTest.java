@@ -14,6 +14,7 @@ import java.util.Map;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -73,14 +74,14 @@ class BadInputLocalClusterTest extends LocalClusterTestBase {
 
         bindUntil("after-the-corpus", in(Completed));
         expected.forEach((namespace, messages) -> {
-            JobStatus status = await().atMost(TIMEOUT).until(
+            JobStatus status = await().atMost(PATIENCE).until(
                     () -> client.resources(Job.class).inNamespace(namespace).withName("train").get().getStatus(),
                     in(Failed)::test);
             assertThat(status.getState().getReason()).as(namespace).isEqualTo(JobFacts.INVALID_SPEC);
             messages.forEach(m -> assertThat(status.getState().getMessage()).as(namespace).contains(m));
             assertThat(client.pods().inNamespace(namespace).list().getItems()).as(namespace).isEmpty();
         });
-        await().atMost(TIMEOUT).until(() -> client.v1().events().inNamespace("replicas-string").list().getItems()
+        await().atMost(PATIENCE).until(() -> client.v1().events().inNamespace("replicas-string").list().getItems()
                 .stream().anyMatch(e -> "Unreadable".equals(e.getReason())));
     }
 }

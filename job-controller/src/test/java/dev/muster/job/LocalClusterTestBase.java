@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import static dev.muster.job.Patience.PATIENCE;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -41,8 +42,6 @@ import static org.awaitility.Awaitility.await;
  * without them ({@link #startWith(JobAdmissionRule)} with the rule off) and binds pods itself.
  */
 abstract class LocalClusterTestBase {
-    static final Duration TIMEOUT = Duration.ofSeconds(15);
-
     static LocalCluster cluster;
     static KubernetesClient client;
     static SharedInformers informers;
@@ -139,7 +138,7 @@ abstract class LocalClusterTestBase {
 
     /** Changes the job's spec; the controller writes its status meanwhile, so a conflict is retried. */
     static void editSpec(String name, Consumer<Job> change) {
-        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+        await().atMost(PATIENCE).ignoreException(KubernetesClientException.class).until(() -> {
             Job job = job(name);
             change.accept(job);
             client.resource(job).update();
@@ -203,7 +202,7 @@ abstract class LocalClusterTestBase {
 
     /** Keeps binding the job's pods, as a scheduler would, until its status matches. */
     static JobStatus bindUntil(String job, Predicate<JobStatus> done) {
-        return await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+        return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
             bindUnboundPods(job);
             return status(job);
         }, s -> s != null && done.test(s));

@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -82,7 +83,7 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setNetworkTopology(topology(1, null));
         create(job);
 
-        await().atMost(TIMEOUT).until(() -> status("ring"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("ring"), in(Running));
         PodGroupSchedulingConstraints constraints = podGroup("ring").orElseThrow().getSpec().getSchedulingConstraints();
         assertThat(constraints.getTopology()).extracting(TopologyConstraint::getKey).containsExactly(SWITCH);
         assertThat(constraints.getTopologyPolicy()).isEqualTo(PodGroupSchedulingConstraints.REQUIRED);
@@ -102,8 +103,8 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setNetworkTopology(topology(null, "rack"));
         create(job);
 
-        await().atMost(TIMEOUT).until(() -> status("parted"), in(Running));
-        Condition condition = await().atMost(TIMEOUT).until(() -> controllerConditions("parted").stream()
+        await().atMost(PATIENCE).until(() -> status("parted"), in(Running));
+        Condition condition = await().atMost(PATIENCE).until(() -> controllerConditions("parted").stream()
                 .filter(c -> FieldsNotHonoured.TYPE.equals(c.getType())).findFirst().orElse(null), c -> c != null);
         assertThat(condition.getStatus()).isEqualTo("True");
         assertThat(condition.getReason()).isEqualTo(FieldsNotHonoured.REASON);
@@ -113,7 +114,7 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
         assertThat(podGroup("parted").orElseThrow().getSpec().getSchedulingConstraints()).isNull();
         assertThat(job("parted").getSpec().getTasks().get(0).getPartitionPolicy().getPartitionSize())
                 .as("kept by the API server, not pruned").isEqualTo(1);
-        List<Event> warnings = await().atMost(TIMEOUT).until(() -> events("parted").stream()
+        List<Event> warnings = await().atMost(PATIENCE).until(() -> events("parted").stream()
                 .filter(e -> FieldsNotHonoured.REASON.equals(e.getReason())).toList(), list -> !list.isEmpty());
         assertThat(warnings).singleElement().satisfies(e -> {
             assertThat(e.getType()).isEqualTo("Warning");

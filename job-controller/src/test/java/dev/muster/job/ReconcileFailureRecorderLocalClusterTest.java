@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,10 +26,10 @@ class ReconcileFailureRecorderLocalClusterTest extends LocalClusterTestBase {
     @Test
     void conditionIsWrittenOnceAndClearedByTheNextSuccessfulReconcile() throws Exception {
         create(newJob("flaky", 1, task("worker", 1, null)));
-        await().atMost(TIMEOUT).until(() -> status("flaky") != null);
+        await().atMost(PATIENCE).until(() -> status("flaky") != null);
         List<List<Condition>> seen = new CopyOnWriteArrayList<>();
         JobCache cache = new JobCache(informers);
-        await().atMost(TIMEOUT).until(informers::hasSynced);
+        await().atMost(PATIENCE).until(informers::hasSynced);
         ReconcileFailureRecorder recorder = new ReconcileFailureRecorder(client, cache, Clock.systemUTC());
         ObjectKey key = new ObjectKey(TestJobs.NAMESPACE, "flaky");
 
@@ -44,7 +45,7 @@ class ReconcileFailureRecorderLocalClusterTest extends LocalClusterTestBase {
         })) {
             recorder.record(key, new IllegalStateException("the API server said no"));
 
-            await().atMost(TIMEOUT).until(() -> seen.stream().filter(Objects::nonNull).count() == 1
+            await().atMost(PATIENCE).until(() -> seen.stream().filter(Objects::nonNull).count() == 1
                     && status("flaky").getControllerConditions() == null);
         }
         Condition written = seen.stream().filter(Objects::nonNull).findFirst().orElseThrow().get(0);

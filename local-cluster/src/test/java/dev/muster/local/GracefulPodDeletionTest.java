@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -131,7 +132,7 @@ class GracefulPodDeletionTest extends KubeletClusterTests {
 
             slow.client().pods().withName("slow").delete();
 
-            await().atMost(Duration.ofSeconds(5)).until(() -> slow.client().pods().withName("slow").get() == null);
+            await().atMost(PATIENCE).until(() -> slow.client().pods().withName("slow").get() == null);
         }
     }
 

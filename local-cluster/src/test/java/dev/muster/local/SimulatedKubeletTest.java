@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
@@ -89,7 +90,7 @@ class SimulatedKubeletTest extends KubeletClusterTests {
         await().until(() -> phase("service"), "Running"::equals);
 
         // Several default run times (300 ms) without a change.
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(
+        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).until(
                 () -> phase("unbound").equals("Pending") && phase("service").equals("Running"));
     }
 
@@ -113,7 +114,7 @@ class SimulatedKubeletTest extends KubeletClusterTests {
 
         client.pods().withName("deleted").delete();
 
-        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(3))
+        await().during(Duration.ofMillis(600)).atMost(PATIENCE)
                 .until(() -> client.pods().withName("deleted").get() == null);
     }
 

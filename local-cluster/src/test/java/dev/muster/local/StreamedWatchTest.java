@@ -19,10 +19,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -33,9 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("emulator")
 class StreamedWatchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static LocalCluster cluster;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(PATIENCE).build();
 
     @BeforeAll
     static void start() {
@@ -54,7 +53,7 @@ class StreamedWatchTest {
 
     private HttpResponse<InputStream> watch(String query, String accept) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(cluster.url() + "/api/v1/namespaces/default/"
-                + query)).timeout(TIMEOUT);
+                + query)).timeout(PATIENCE);
         if (accept != null) {
             request.header("Accept", accept);
         }
@@ -148,7 +147,7 @@ class StreamedWatchTest {
                     throw new UncheckedIOException(e);
                 }
             });
-            assertThat(read.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("no event, then the end").isEmpty();
+            assertThat(read.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("no event, then the end").isEmpty();
         }
     }
 

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import static dev.muster.simulator.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,7 +42,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class LiveSchedulerAgreementTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(20);
     private static final Instant T0 = Instant.parse("2017-10-01T00:00:00Z");
 
     /**

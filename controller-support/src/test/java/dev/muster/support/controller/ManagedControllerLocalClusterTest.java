@@ -24,13 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import static dev.muster.support.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** A controller can be started, stopped and started again; stopped, nothing it attached fires. */
 @Tag("emulator")
 class ManagedControllerLocalClusterTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final String INDEX = "test/by-name";
 
     private LocalCluster cluster;
@@ -89,7 +89,7 @@ class ManagedControllerLocalClusterTest {
     void startStopStartWorksAndAStoppedControllerHearsNothing() {
         controller.start();
         create("first");
-        await().atMost(TIMEOUT).until(() -> reconciled.contains(key("first")));
+        await().atMost(PATIENCE).until(() -> reconciled.contains(key("first")));
 
         controller.stop();
         int handledWhenStopped = handled.get();
@@ -98,15 +98,15 @@ class ManagedControllerLocalClusterTest {
         configMaps.addEventHandler(recording(delivered));
         create("while-stopped");
         verdicts.publish(verdict("while-stopped"));
-        await().atMost(TIMEOUT).until(() -> delivered.contains("while-stopped"));
-        await().during(Duration.ofMillis(500)).atMost(TIMEOUT).until(() -> handled.get() == handledWhenStopped
+        await().atMost(PATIENCE).until(() -> delivered.contains("while-stopped"));
+        await().during(Duration.ofMillis(500)).atMost(PATIENCE).until(() -> handled.get() == handledWhenStopped
                 && heard.get() == heardWhenStopped && !reconciled.contains(key("while-stopped")));
 
         controller.start();
-        await("an informer hands a new handler what it holds").atMost(TIMEOUT)
+        await("an informer hands a new handler what it holds").atMost(PATIENCE)
                 .until(() -> reconciled.contains(key("while-stopped")));
         verdicts.publish(verdict("from-the-board"));
-        await().atMost(TIMEOUT).until(() -> reconciled.contains(key("from-the-board")));
+        await().atMost(PATIENCE).until(() -> reconciled.contains(key("from-the-board")));
         assertThat(configMaps.getIndexer().byIndex(INDEX, "first")).hasSize(1);
     }
 

@@ -17,10 +17,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -63,7 +63,7 @@ class DataAuthenticationEndToEndTest {
                     .endMetadata().build()).create();
             env.client().resource(job(namespace, "train-" + namespace)).create();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        await().atMost(PATIENCE).untilAsserted(() ->
                 assertThat(names(json("/actuator/jobs", admin))).contains("train-team-a", "train-team-b"));
     }
 

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.time.Duration;
 import java.util.Map;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -61,7 +61,7 @@ class DefaultQueueEndToEndTest {
 
     /** The queue is ensured before the components start, so once they run it is there. */
     private static void awaitComponents(ConfigurableApplicationContext manager) {
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(PATIENCE)
                 .until(() -> manager.getBean(ManagerLifecycle.class).componentsRunning());
     }
 }

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,8 +28,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class GpuQueueEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
-
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(3).withNodeGpus(4));
 

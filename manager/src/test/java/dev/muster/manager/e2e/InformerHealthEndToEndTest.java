@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -26,7 +26,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class InformerHealthEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test

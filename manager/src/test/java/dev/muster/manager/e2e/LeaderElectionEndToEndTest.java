@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,7 +41,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class LeaderElectionEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String LEASE = "muster-manager";
 
     private LocalCluster cluster;

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -57,13 +57,13 @@ class NodeLossRestartEndToEndTest {
                           resources: {requests: {cpu: "3", memory: 1Gi}}
                 """, Job.class)).create();
         var job = env.client().resources(Job.class).inNamespace("default").withName("mpi");
-        await().atMost(Duration.ofSeconds(60)).until(() -> job.get().getStatus() != null
+        await().atMost(PATIENCE).until(() -> job.get().getStatus() != null
                 && job.get().getStatus().getState().getPhase() == JobPhase.Running);
         String lostNode = pods().get(0).getSpec().getNodeName();
 
         env.client().nodes().withName(lostNode).delete();
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             Job j = job.get();
             assertThat(j.getStatus().getRetryCount()).isEqualTo(1);
             assertThat(j.getStatus().getVersion()).isEqualTo(1);

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,7 +25,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class OperationsEndpointsEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String NO_ROOM = "0/2 nodes are available: 2 Insufficient cpu.";
 
     @TempDir

@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,7 +46,7 @@ class PluginExamplesEndToEndTest {
     }
 
     private static void awaitCompleted(String job) {
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             Job j = env.client().resources(Job.class).inNamespace("default").withName(job).get();
             assertThat(j.getStatus()).isNotNull();
             assertThat(j.getStatus().getState().getPhase()).isEqualTo(JobPhase.Completed);

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,7 +35,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class QueueReclaimEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final String NS = "default";
 
     @AutoClose

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -28,7 +29,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class QueueReclaimWaitEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final Pattern UNTIL = Pattern.compile(
             "Reclaim: queue b may take back room from other queues for it once it has waited the queue's "
                     + "reclaimDelay of 3600s, at (\\S+)\\.$");

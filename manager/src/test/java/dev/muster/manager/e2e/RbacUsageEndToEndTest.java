@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +26,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,7 +41,6 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class RbacUsageEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(120);
     private static final Path TABLE = Path.of("../docs/security.md");
 
     @AutoClose

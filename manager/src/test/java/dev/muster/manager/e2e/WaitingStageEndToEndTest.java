@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -58,7 +59,7 @@ class WaitingStageEndToEndTest {
                         containers: [{name: w, image: busybox, resources: {requests: {cpu: "3"}}}]
                 """, Job.class)).create();
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
             assertThat(group).as("the job's PodGroup").isNotNull();
             assertThat(group.getSpec().getMinMember()).as("the worker stage is open").isEqualTo(4);
@@ -72,7 +73,7 @@ class WaitingStageEndToEndTest {
                 }
             });
         });
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).untilAsserted(() -> {
             PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
             assertThat(group.getStatus().getPhase()).isNotEqualTo(PodGroupPhase.Unknown);
             Job job = env.client().resources(Job.class).inNamespace("default").withName("staged").get();

@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -37,7 +37,7 @@ class DefaultQueueTest {
             assertThat(cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get()).isNull();
 
             network.restore();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+            await().atMost(PATIENCE).untilAsserted(() ->
                     assertThat(cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get()).isNotNull());
             defaultQueue.stop();
         }
