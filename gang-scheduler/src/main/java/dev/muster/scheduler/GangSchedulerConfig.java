@@ -75,11 +75,6 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
         return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule, queueStatusInterval);
     }
 
-    /** This config with another least time between two paced writes of a Queue's status. */
-    public GangSchedulerConfig withQueueStatusInterval(Duration interval) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, interval);
-    }
-
     /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */
     public GangSchedulerConfig withPermitWaitingTime(Duration waitingTime) {
         return withCoscheduling(coscheduling.withPermitWaitingTime(waitingTime));

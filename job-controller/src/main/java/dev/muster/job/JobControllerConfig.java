@@ -53,11 +53,6 @@ public record JobControllerConfig(int workers, Duration counterWriteInterval, Jo
         return new JobControllerConfig(workers, counterWriteInterval, rule, volcanoPodLabels, networkTopologyTiers);
     }
 
-    /** This config with Volcano's pod labels on or off. */
-    public JobControllerConfig withVolcanoPodLabels(boolean on) {
-        return new JobControllerConfig(workers, counterWriteInterval, admission, on, networkTopologyTiers);
-    }
-
     /** This config with the cluster's network tiers, tightest first. */
     public JobControllerConfig withNetworkTopologyTiers(NetworkTopologyTiers tiers) {
         return new JobControllerConfig(workers, counterWriteInterval, admission, volcanoPodLabels, tiers);
