@@ -174,7 +174,8 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         PodGroup first = await().atMost(PATIENCE).until(() -> podGroup("staged"), Optional::isPresent).get();
         assertThat(first.getSpec().getMinMember()).isEqualTo(1);
         assertThat(first.getSpec().getMinTaskMember()).isEqualTo(Map.of("master", 1));
-        assertThat(podNames("staged")).containsExactly("staged-master-0");
+        // The controller writes the PodGroup before the pods: their creation is awaited, not assumed.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(podNames("staged")).containsExactly("staged-master-0"));
 
         bindUntil("staged", in(Running));
 
