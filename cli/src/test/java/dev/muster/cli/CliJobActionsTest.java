@@ -8,13 +8,14 @@ import dev.muster.cli.CliRunner.Result;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
+import static dev.muster.cli.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * suspend, resume, delete, logs and completion against a local cluster without the manager: these commands
  * write to the API and read from it, whatever acts on the Job after.
  */
+@Tag("emulator")
 class CliJobActionsTest {
     @TempDir
     Path dir;
@@ -58,7 +60,7 @@ class CliJobActionsTest {
     @Test
     void deleteRemovesTheJob() {
         assertThat(muster.run("delete", "job", "etl")).isEqualTo(new Result(0, "job default/etl deleted\n", ""));
-        await().atMost(Duration.ofSeconds(10)).until(() -> job() == null);
+        await().atMost(PATIENCE).until(() -> job() == null);
 
         assertThat(muster.run("delete", "job", "etl")).isEqualTo(new Result(1, "", "error: job default/etl not found\n"));
     }
@@ -66,7 +68,7 @@ class CliJobActionsTest {
     @Test
     void deleteInTheForegroundRemovesTheJobOnceItsDependentsAreGone() {
         assertThat(muster.run("delete", "job", "etl", "--cascade", "foreground").exit()).isZero();
-        await().atMost(Duration.ofSeconds(10)).until(() -> job() == null);
+        await().atMost(PATIENCE).until(() -> job() == null);
     }
 
     /** An elastic job (Volcano's rule: minAvailable below the tasks' sum) says its task minimums do not bind. */

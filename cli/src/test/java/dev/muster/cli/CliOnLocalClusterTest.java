@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -24,12 +25,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.cli.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -44,8 +45,8 @@ import static org.awaitility.Awaitility.await;
  * gives it 9 of the 12 GPUs as fair share; the job of the Closed queue archive waits there, and the scheduler's
  * queue lists only the gangs it tries, so eval is 2nd and giant 3rd).
  */
+@Tag("emulator")
 class CliOnLocalClusterTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String NO_GPUS = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
     /** What a gang of the default queue is told while it waits out its reclaim delay (research holds above its share). */

@@ -4,7 +4,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.support.event.EventRecorder;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;

@@ -1,7 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.scheduler.core.CoschedulingArgs;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import dev.muster.scheduler.core.NodeScoring;
 import dev.muster.rendering.VolcanoPodLabels;
 
@@ -86,11 +86,6 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
     public GangSchedulerConfig withVolcanoPodLabels(boolean labels) {
         return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval,
                 labels);
-    }
-
-    /** This config with another least time between two paced writes of a Queue's status. */
-    public GangSchedulerConfig withQueueStatusInterval(Duration interval) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, interval, volcanoPodLabels);
     }
 
     /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */

@@ -9,7 +9,7 @@ import dev.muster.scheduler.core.PlacementConstraints;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.ResourceVector;
 import dev.muster.scheduler.core.VolumeCatalog;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 

@@ -520,7 +520,7 @@ final class KubeObjects {
             reclaimDelay = QueueDefaults.RECLAIM_DELAY;
         }
         Map<String, Quantity> limit = QueueDefaults.limit(spec);
-        return new QueueInfo(queue.getMetadata().getName(), spec == null ? null : spec.getParent(),
+        return new QueueInfo(queue.getMetadata().getName(), QueueDefaults.parent(spec),
                 Math.max(QueueDefaults.weight(spec), 1), ResourceQuantities.toVector(QueueDefaults.guarantee(spec)),
                 limit.isEmpty() ? null : ResourceQuantities.toVector(limit), limit.keySet(),
                 new QueuePreemption(QueueDefaults.preemptsWithinQueue(spec) ? QueuePreemption.WithinQueue.LOWER_PRIORITY

@@ -11,8 +11,8 @@ import dev.muster.scheduler.core.QueueHold;
 import dev.muster.scheduler.core.QueuePlanner;
 import dev.muster.scheduler.core.QueueStanding;
 import dev.muster.scheduler.core.ResourceVector;
-import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

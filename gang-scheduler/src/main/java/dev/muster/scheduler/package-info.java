@@ -7,7 +7,7 @@
  * volume topology), binds what it places through the Binding API, evicts preemption victims through the
  * Eviction API, writes Queue status and {@code PodScheduled} conditions of pods it cannot place, records a
  * {@code FailedScheduling} event per gang per distinct reason, keeps Micrometer meters, and hands PodGroup verdicts to the
- * PodGroup controller through a {@link dev.muster.support.gang.GangVerdictBoard}. See
+ * PodGroup controller through a {@link dev.muster.gang.GangVerdictBoard}. See
  * {@code docs/scheduling.md}.
  */
 package dev.muster.scheduler;

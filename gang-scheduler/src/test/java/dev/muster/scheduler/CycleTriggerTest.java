@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.awaitility.Awaitility.await;
 
 class CycleTriggerTest {
@@ -39,7 +40,7 @@ class CycleTriggerTest {
         release.countDown();
 
         await().until(() -> cycles.get() == 2);
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> cycles.get() == 2);
+        await().during(Duration.ofMillis(300)).atMost(PATIENCE).until(() -> cycles.get() == 2);
     }
 
     @Test
@@ -47,6 +48,6 @@ class CycleTriggerTest {
         release.countDown();
         trigger.start(Duration.ofMillis(50));
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> cycles.get() >= 3);
+        await().atMost(PATIENCE).until(() -> cycles.get() >= 3);
     }
 }

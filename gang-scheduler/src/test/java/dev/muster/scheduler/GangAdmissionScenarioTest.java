@@ -8,7 +8,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.rendering.JobPodRenderer;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
@@ -35,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * before its pods exist, node by node, against room not promised to gangs admitted before it. The Job
  * controller does not run here; the test creates the job's pods itself when it would.
  */
+@Tag("emulator")
 class GangAdmissionScenarioTest extends SchedulerScenario {
     private void startCluster(int nodes, int gpusEach) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu("16")

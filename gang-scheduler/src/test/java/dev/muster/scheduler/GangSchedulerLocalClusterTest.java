@@ -4,8 +4,8 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,9 +35,9 @@ import static org.awaitility.Awaitility.await;
  * The scheduler against the local cluster's API emulator over HTTP: three nodes of 4 cpu, so three pods
  * of 3 cpu fit and a fourth does not.
  */
+@Tag("emulator")
 class GangSchedulerLocalClusterTest {
     private static final String NS = "default";
-    private static final Duration PATIENCE = Duration.ofSeconds(15);
     /** Several cycles at the test's period: long enough for a wrong binding to show. */
     private static final Duration STAYS = Duration.ofMillis(1000);
 

@@ -10,7 +10,7 @@ import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.api.scheduling.v1alpha1.QueueStatus;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,9 +48,9 @@ import static org.awaitility.Awaitility.await;
  * the same weight submitting one. {@code b} reclaims its fair share of 4 GPUs: {@code a}'s newer gang is
  * evicted whole through the Eviction API, marked, and counted; the queues' status says where they stand.
  */
+@Tag("emulator")
 class GangSchedulerQueueTest {
     private static final String NS = "default";
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private LocalCluster cluster;
     private KubernetesClient client;

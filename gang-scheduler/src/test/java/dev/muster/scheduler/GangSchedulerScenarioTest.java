@@ -4,7 +4,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import dev.muster.support.informer.SharedInformers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -30,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * Scheduling semantics on the local cluster over HTTP. The scheduler starts after a scenario's objects
  * exist, so its first cycle sees them all and the outcome does not depend on creation timing.
  */
+@Tag("emulator")
 class GangSchedulerScenarioTest extends SchedulerScenario {
     @Test
     void theHigherPriorityGangWinsThoughCreatedLater() {

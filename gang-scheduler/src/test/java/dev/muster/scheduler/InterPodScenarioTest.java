@@ -3,19 +3,22 @@ package dev.muster.scheduler;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.function.UnaryOperator;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Inter-pod affinity, host ports, topology spread and gang topology on the local cluster, from pod specs as users write them. */
+@Tag("emulator")
 class InterPodScenarioTest extends SchedulerScenario {
     private static final String ZONE = "topology.kubernetes.io/zone";
     private static final String RACK = "topology.muster.dev/rack";

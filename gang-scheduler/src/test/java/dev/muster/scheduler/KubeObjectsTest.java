@@ -284,6 +284,16 @@ class KubeObjectsTest {
         assertThat(info.limit().get("cpu")).isEqualTo(8000);
     }
 
+    /** An empty spec.parent is a queue at the top, as QueueDefaults and the Job controller's gate read it. */
+    @Test
+    void aQueueWithAnEmptyParentIsAtTheTop() {
+        Queue queue = new Queue();
+        queue.setMetadata(new ObjectMetaBuilder().withName("team").build());
+        queue.getSpec().setParent("");
+
+        assertThat(KubeObjects.queueInfo(queue).parent()).isNull();
+    }
+
     /** A PodGroup's queue is read as the Job controller reads a Job's: empty or absent is default, anything else as named. */
     @Test
     void aPodGroupNamingNoQueueIsInDefaultAndABlankNameIsKeptAsNamed() {

@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -42,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  * preemptor, with and without a PodDisruptionBudget in the way. Evicted pods take a minute to stop, so
  * that the tests see them Terminating.
  */
+@Tag("emulator")
 class PodEvictorTest {
     private static final String NS = "default";
     private static final GroupKey VICTIM = GroupKey.podGroup(NS, "victim");

@@ -4,8 +4,8 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -28,7 +29,6 @@ import static org.awaitility.Awaitility.await;
  */
 abstract class SchedulerScenario {
     static final String NS = "default";
-    static final Duration PATIENCE = Duration.ofSeconds(15);
     /** Several cycles at the scenarios' period: long enough for a wrong binding to show. */
     static final Duration STAYS = Duration.ofMillis(800);
 

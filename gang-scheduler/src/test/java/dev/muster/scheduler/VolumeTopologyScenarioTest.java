@@ -1,6 +1,6 @@
 package dev.muster.scheduler;
 
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -9,10 +9,12 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TopologySelectorTermBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.function.UnaryOperator;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -20,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * Volume topology on the local cluster, from claims, volumes and storage classes created through its API:
  * node-0 and node-1 are in zone a, node-2 and node-3 in zone b.
  */
+@Tag("emulator")
 class VolumeTopologyScenarioTest extends SchedulerScenario {
     private static final String ZONE = "topology.kubernetes.io/zone";
 

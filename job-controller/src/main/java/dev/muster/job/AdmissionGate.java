@@ -4,7 +4,7 @@ import dev.muster.api.PodPreemption;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;

@@ -1,7 +1,7 @@
 package dev.muster.job;
 
 import dev.muster.rendering.VolcanoPodLabels;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -51,11 +51,6 @@ public record JobControllerConfig(int workers, Duration counterWriteInterval, Jo
     /** This config with another admission rule. */
     public JobControllerConfig withAdmission(JobAdmissionRule rule) {
         return new JobControllerConfig(workers, counterWriteInterval, rule, volcanoPodLabels, networkTopologyTiers);
-    }
-
-    /** This config with Volcano's pod labels on or off. */
-    public JobControllerConfig withVolcanoPodLabels(boolean on) {
-        return new JobControllerConfig(workers, counterWriteInterval, admission, on, networkTopologyTiers);
     }
 
     /** This config with the cluster's network tiers, tightest first. */

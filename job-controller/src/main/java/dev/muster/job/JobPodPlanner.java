@@ -2,7 +2,6 @@ package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.rendering.JobPodRenderer;
-import dev.muster.rendering.VolcanoPodLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.List;
@@ -18,30 +17,9 @@ public final class JobPodPlanner {
     }
 
     /**
-     * Every pod the job should have, in task order then index order.
-     *
-     * @param version the job's {@code status.version}, which the pods carry as an annotation
-     */
-    public static List<Pod> desiredPods(Job job, int version) {
-        return JobPodRenderer.pods(job, version);
-    }
-
-    /** The desired pods whose names are not in {@code existing}; only those are built. */
-    public static List<Pod> missingPods(Job job, int version, Set<String> existing) {
-        return JobPodRenderer.pods(job, version, pod -> !existing.contains(pod.name()));
-    }
-
-    /**
-     * The desired pods of the tasks in {@code openTasks} (those whose {@code dependsOn} is met) whose
-     * names are not in {@code existing}.
-     */
-    public static List<Pod> missingPods(Job job, int version, Set<String> existing, Set<String> openTasks) {
-        return missingPods(job, version, existing, openTasks, VolcanoPodLabels.DEFAULT);
-    }
-
-    /**
-     * As {@link #missingPods(Job, int, Set, Set)}, with Volcano's pod labels as {@code volcanoLabels} says
-     * ({@link JobControllerConfig#volcanoPodLabels}).
+     * The pods {@link JobPodRenderer} renders of the tasks in {@code openTasks} (those whose {@code dependsOn} is
+     * met) whose names are not in {@code existing}, with Volcano's pod labels as {@code volcanoLabels} says
+     * ({@link JobControllerConfig#volcanoPodLabels}); only those are built.
      */
     public static List<Pod> missingPods(Job job, int version, Set<String> existing, Set<String> openTasks,
                                         boolean volcanoLabels) {

@@ -1,6 +1,6 @@
 package dev.muster.job;
 
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
@@ -9,6 +9,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * A controller gated by scheduler {@code muster}: a job gets its PodGroup at once and its pods once the
  * PodGroup is admitted. No PodGroup controller runs here, so the test writes PodGroup status as it would.
  */
+@Tag("emulator")
 class AdmissionLocalClusterTest extends LocalClusterTestBase {
     /** Long enough for the reconciles that the PodGroup's status change and the job's status write wake. */
     private static final Duration NO_PODS_WINDOW = Duration.ofSeconds(2);
@@ -53,23 +56,23 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
     void podsWaitForThePodGroupToBeAdmitted() {
         create(newJob("queued", null, runFor("60", task("worker", 2, null))));
 
-        await().atMost(TIMEOUT).until(() -> podGroup("queued"), Optional::isPresent);
-        await().atMost(TIMEOUT).until(() -> message("queued"), "waiting for scheduler muster to admit PodGroup queued"::equals);
+        await().atMost(PATIENCE).until(() -> podGroup("queued"), Optional::isPresent);
+        await().atMost(PATIENCE).until(() -> message("queued"), "waiting for scheduler muster to admit PodGroup queued"::equals);
 
         writePodGroupStatus("queued", "{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"Unschedulable\","
                 + "\"status\":\"True\",\"reason\":\"NotEnoughResources\",\"message\":\"" + GPU_FULL + "\"}]}");
-        await().atMost(TIMEOUT).until(() -> message("queued"),
+        await().atMost(PATIENCE).until(() -> message("queued"),
                 ("waiting for scheduler muster to admit PodGroup queued: " + GPU_FULL)::equals);
         String resourceVersion = job("queued").getMetadata().getResourceVersion();
-        await().during(NO_PODS_WINDOW).atMost(NO_PODS_WINDOW.plus(TIMEOUT)).until(() -> pods("queued").isEmpty()
+        await().during(NO_PODS_WINDOW).atMost(NO_PODS_WINDOW.plus(PATIENCE)).until(() -> pods("queued").isEmpty()
                 && job("queued").getMetadata().getResourceVersion().equals(resourceVersion));
         assertThat(status("queued").getState().getPhase()).isEqualTo(Pending);
         assertThat(status("queued").getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
 
         writePodGroupStatus("queued", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
 
-        await().atMost(TIMEOUT).until(() -> podNames("queued"), List.of("queued-worker-0", "queued-worker-1")::equals);
-        await().atMost(TIMEOUT).until(() -> message("queued"),
+        await().atMost(PATIENCE).until(() -> podNames("queued"), List.of("queued-worker-0", "queued-worker-1")::equals);
+        await().atMost(PATIENCE).until(() -> message("queued"),
                 "PodGroup queued admitted by scheduler muster; waiting for 2 of 2 pods to start (minAvailable 2)"::equals);
         JobStatus running = bindUntil("queued", in(Running));
         assertThat(running.getState().getMessage()).isEqualTo("2/2 pods running or finished, minAvailable 2");
@@ -84,7 +87,7 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
         Job job = newJob("elastic", null, runFor("60", task("worker", 6, null)));
         job.getSpec().setMinAvailable(3);
         create(job);
-        await().atMost(TIMEOUT).until(() -> podGroup("elastic"), Optional::isPresent);
+        await().atMost(PATIENCE).until(() -> podGroup("elastic"), Optional::isPresent);
         assertThat(podGroup("elastic")).hasValueSatisfying(group -> {
             assertThat(group.getSpec().getMinMember()).isEqualTo(3);
             assertThat(group.getSpec().getMinTaskMember()).isEqualTo(Map.of("worker", 0));
@@ -92,8 +95,8 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
 
         writePodGroupStatus("elastic", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
 
-        await().atMost(TIMEOUT).until(() -> pods("elastic").size() == 6);
-        await().atMost(TIMEOUT).until(() -> message("elastic"),
+        await().atMost(PATIENCE).until(() -> pods("elastic").size() == 6);
+        await().atMost(PATIENCE).until(() -> message("elastic"),
                 "PodGroup elastic admitted by scheduler muster; waiting for 3 of 6 pods to start (minAvailable 3)"::equals);
     }
 
@@ -106,11 +109,11 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
         giveUp.setAction("AbortJob");
         job.getSpec().setPolicies(List.of(giveUp));
         create(job);
-        await().atMost(TIMEOUT).until(() -> podGroup("impatient"), Optional::isPresent);
+        await().atMost(PATIENCE).until(() -> podGroup("impatient"), Optional::isPresent);
         writePodGroupStatus("impatient", "{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"Unschedulable\","
                 + "\"status\":\"True\",\"reason\":\"NotEnoughResources\",\"message\":\"" + GPU_FULL + "\"}]}");
 
-        JobStatus aborted = await().atMost(TIMEOUT).until(() -> status("impatient"), in(Aborted));
+        JobStatus aborted = await().atMost(PATIENCE).until(() -> status("impatient"), in(Aborted));
 
         assertThat(aborted.getState().getReason()).isEqualTo("PodPending");
         assertThat(aborted.getState().getMessage()).isEqualTo("task worker: 2 pods not created yet, waiting for "
@@ -125,11 +128,11 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
         userMade.getSpec().setMinMember(1);
         client.resource(userMade).create();
         create(newJob("adopted", null, task("worker", 1, null)));
-        await().atMost(TIMEOUT).until(() -> message("adopted"), "waiting for scheduler muster to admit PodGroup adopted"::equals);
+        await().atMost(PATIENCE).until(() -> message("adopted"), "waiting for scheduler muster to admit PodGroup adopted"::equals);
 
         writePodGroupStatus("adopted", "{\"phase\":\"Inqueue\"}");
 
-        await().atMost(TIMEOUT).until(() -> podNames("adopted"), List.of("adopted-worker-0")::equals);
+        await().atMost(PATIENCE).until(() -> podNames("adopted"), List.of("adopted-worker-0")::equals);
     }
 
     @Test
@@ -138,13 +141,13 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setSchedulerName("default-scheduler");
         create(job);
 
-        await().atMost(TIMEOUT).until(() -> pods("elsewhere").size() == 2);
+        await().atMost(PATIENCE).until(() -> pods("elsewhere").size() == 2);
         assertThat(podGroup("elsewhere")).as("created all the same, and no one admitted it")
                 .hasValueSatisfying(group -> assertThat(group.getStatus() == null ? null : group.getStatus().getPhase()).isNull());
         assertThat(pods("elsewhere")).allSatisfy(pod -> assertThat(pod.getSpec().getSchedulerName())
                 .isEqualTo("default-scheduler"));
         // Issue 24: a job whose pods are for another scheduler says so while they wait.
-        await().atMost(TIMEOUT).until(() -> message("elsewhere"), ("waiting for 2 of 2 pods to start (minAvailable 2); "
+        await().atMost(PATIENCE).until(() -> message("elsewhere"), ("waiting for 2 of 2 pods to start (minAvailable 2); "
                 + "its pods are for scheduler 'default-scheduler', not Muster's ('muster'), which neither admits nor "
                 + "binds them")::equals);
     }

@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.Map;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -23,6 +25,7 @@ import static org.awaitility.Awaitility.await;
  * them), as a cluster without Muster's CRD schema or with an older one would keep them: every job
  * fails with InvalidSpec naming the field, and a valid job submitted after all of them still runs.
  */
+@Tag("emulator")
 class BadInputLocalClusterTest extends LocalClusterTestBase {
 
     private static final String WORKER = """
@@ -71,14 +74,14 @@ class BadInputLocalClusterTest extends LocalClusterTestBase {
 
         bindUntil("after-the-corpus", in(Completed));
         expected.forEach((namespace, messages) -> {
-            JobStatus status = await().atMost(TIMEOUT).until(
+            JobStatus status = await().atMost(PATIENCE).until(
                     () -> client.resources(Job.class).inNamespace(namespace).withName("train").get().getStatus(),
                     in(Failed)::test);
             assertThat(status.getState().getReason()).as(namespace).isEqualTo(JobFacts.INVALID_SPEC);
             messages.forEach(m -> assertThat(status.getState().getMessage()).as(namespace).contains(m));
             assertThat(client.pods().inNamespace(namespace).list().getItems()).as(namespace).isEmpty();
         });
-        await().atMost(TIMEOUT).until(() -> client.v1().events().inNamespace("replicas-string").list().getItems()
+        await().atMost(PATIENCE).until(() -> client.v1().events().inNamespace("replicas-string").list().getItems()
                 .stream().anyMatch(e -> "Unreadable".equals(e.getReason())));
     }
 }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -21,24 +22,26 @@ import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The walking skeleton's scenarios: gang creation, completion, failure, minSuccess, PodGroup updates, invalid specs. */
+@Tag("emulator")
 class JobControllerLocalClusterTest extends LocalClusterTestBase {
 
     @Test
     void gangJobGetsItsPodGroupAndPodsAndCompletes() {
         create(newJob("quickstart", 4, runFor("1", task("master", 1, null)), runFor("1", task("worker", 3, null))));
 
-        PodGroup group = await().atMost(TIMEOUT).until(() -> podGroup("quickstart"), Optional::isPresent).get();
+        PodGroup group = await().atMost(PATIENCE).until(() -> podGroup("quickstart"), Optional::isPresent).get();
         assertThat(group.getSpec().getMinMember()).isEqualTo(4);
         assertThat(group.getSpec().getMinTaskMember()).isEqualTo(Map.of("master", 1, "worker", 3));
         assertThat(group.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(owner -> assertThat(owner.getName()).isEqualTo("quickstart"));
 
-        List<Pod> pods = await().atMost(TIMEOUT).until(() -> pods("quickstart"), p -> p.size() == 4);
+        List<Pod> pods = await().atMost(PATIENCE).until(() -> pods("quickstart"), p -> p.size() == 4);
         assertThat(pods).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder(
                 "quickstart-master-0", "quickstart-worker-0", "quickstart-worker-1", "quickstart-worker-2");
         Pod worker = pods.stream().filter(p -> p.getMetadata().getName().equals("quickstart-worker-2")).findFirst().orElseThrow();
@@ -50,7 +53,7 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
 
         bindUnboundPods("quickstart");
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("quickstart"), s -> phaseOf(s) == Completed);
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("quickstart"), s -> phaseOf(s) == Completed);
         assertThat(status.getState().getReason()).isEqualTo("TasksSucceeded");
         assertThat(status.getState().getMessage()).isEqualTo("4/4 pods succeeded; every task reached its minAvailable");
         assertThat(status.getConditions()).extracting(JobCondition::getStatus).containsExactly(Pending, Running, Completed);
@@ -61,24 +64,24 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
         assertThat(status.getMinAvailable()).isEqualTo(4);
         assertThat(status.getRunningDuration()).isNotNull();
         assertThat(pods("quickstart")).as("finished pods stay for their logs").hasSize(4);
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons("quickstart"))
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(eventReasons("quickstart"))
                 .contains("Created", "MinAvailableReached", "TasksSucceeded"));
 
         String resourceVersion = job("quickstart").getMetadata().getResourceVersion();
-        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(800)).atMost(PATIENCE)
                 .until(() -> job("quickstart").getMetadata().getResourceVersion().equals(resourceVersion));
     }
 
     @Test
     void workerExitingNonZeroFailsTheJobNamingTheTask() {
         create(newJob("train", null, runFor("1", task("master", 1, null)), runFor("2", task("worker", 3, 3))));
-        await().atMost(TIMEOUT).until(() -> pods("train").size() == 4);
+        await().atMost(PATIENCE).until(() -> pods("train").size() == 4);
         client.pods().withName("train-worker-1")
                 .edit(pod -> { pod.getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, "1"); return pod; });
 
         bindUnboundPods("train");
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("train"), s -> phaseOf(s) == Failed);
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("train"), s -> phaseOf(s) == Failed);
         assertThat(status.getState().getReason()).isEqualTo("TasksFailed");
         assertThat(status.getState().getMessage()).isEqualTo("task worker: 2/3 pods succeeded, minAvailable 3");
         assertThat(status.getFailed()).isEqualTo(1);
@@ -90,30 +93,30 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
         Job job = newJob("sweep", null, runFor("0.3", task("fast", 1, null)), runFor("60", task("slow", 1, null)));
         job.getSpec().setMinSuccess(1);
         create(job);
-        await().atMost(TIMEOUT).until(() -> pods("sweep").size() == 2);
+        await().atMost(PATIENCE).until(() -> pods("sweep").size() == 2);
 
         bindUnboundPods("sweep");
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("sweep"), s -> phaseOf(s) == Completed);
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("sweep"), s -> phaseOf(s) == Completed);
         assertThat(status.getState().getReason()).isEqualTo("MinSuccessReached");
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(pods("sweep"))
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("sweep"))
                 .extracting(p -> p.getMetadata().getName()).containsExactly("sweep-fast-0"));
     }
 
     @Test
     void podGroupFollowsTheJobMinimumWithoutLosingFieldsSetByOthers() {
         create(newJob("elastic", null, task("worker", 3, null)));
-        await().atMost(TIMEOUT).until(() -> podGroup("elastic").map(g -> g.getSpec().getMinMember()), m -> m.equals(Optional.of(3)));
+        await().atMost(PATIENCE).until(() -> podGroup("elastic").map(g -> g.getSpec().getMinMember()), m -> m.equals(Optional.of(3)));
         // The scheduler writes the group's status meanwhile, so a conflict is retried.
-        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> client
+        await().atMost(PATIENCE).ignoreException(KubernetesClientException.class).until(() -> client
                 .resources(PodGroup.class).withName("elastic")
                 .edit(group -> { group.getSpec().setScheduleTimeoutSeconds(30); return group; }) != null);
 
         editSpec("elastic", job -> job.getSpec().setMinAvailable(2));
 
-        PodGroup group = await().atMost(TIMEOUT).until(() -> podGroup("elastic").orElseThrow(), g -> g.getSpec().getMinMember() == 2);
+        PodGroup group = await().atMost(PATIENCE).until(() -> podGroup("elastic").orElseThrow(), g -> g.getSpec().getMinMember() == 2);
         assertThat(group.getSpec().getScheduleTimeoutSeconds()).isEqualTo(30);
-        await().atMost(TIMEOUT).until(() -> status("elastic").getMinAvailable(), m -> m == 2);
+        await().atMost(PATIENCE).until(() -> status("elastic").getMinAvailable(), m -> m == 2);
     }
 
     @Test
@@ -128,27 +131,27 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
 
         editSpec("reprioritised", job -> job.getSpec().setPriorityClassName("reprioritised-high"));
 
-        PodGroup group = await().atMost(TIMEOUT).until(() -> podGroup("reprioritised").orElseThrow(),
+        PodGroup group = await().atMost(PATIENCE).until(() -> podGroup("reprioritised").orElseThrow(),
                 g -> "reprioritised-high".equals(g.getSpec().getPriorityClassName()));
         assertThat(group.getSpec().getMinMember()).isEqualTo(2);
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("reprioritised"),
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("reprioritised"),
                 s -> s.getAcceptedGeneration() != null && s.getAcceptedGeneration() > generation);
         assertThat(phaseOf(status)).isEqualTo(Running);
         // Its long-running pods would otherwise share the one node with the next tests' gangs.
         client.resource(job("reprioritised")).delete();
-        await().atMost(TIMEOUT).until(() -> pods("reprioritised").isEmpty());
+        await().atMost(PATIENCE).until(() -> pods("reprioritised").isEmpty());
     }
 
     @Test
     void invalidJobFailsWithTheFieldPathAndGetsNoPods() {
         createPastAdmission(newJob("broken", null, task("worker", 2, 3)));
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("broken"), s -> phaseOf(s) == Failed);
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("broken"), s -> phaseOf(s) == Failed);
         assertThat(status.getState().getReason()).isEqualTo("InvalidSpec");
         assertThat(status.getState().getMessage()).isEqualTo("spec.tasks[0].minAvailable: must not exceed replicas (2), was 3");
         assertThat(pods("broken")).isEmpty();
         assertThat(podGroup("broken")).isEmpty();
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons("broken")).contains("InvalidSpec"));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(eventReasons("broken")).contains("InvalidSpec"));
     }
 
     @Test
@@ -159,7 +162,7 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
         JobResourceWriter writer = new JobResourceWriter(client, new EventRecorder(client, JobController.NAME), Runnable::run);
 
         assertThat(writer.deletePod(pod)).isTrue();
-        await().atMost(TIMEOUT).until(() -> client.pods().withName("loose").get() == null);
+        await().atMost(PATIENCE).until(() -> client.pods().withName("loose").get() == null);
         assertThat(writer.deletePod(pod)).isFalse();
     }
 }

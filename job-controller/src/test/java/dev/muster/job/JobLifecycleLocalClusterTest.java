@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -30,11 +31,13 @@ import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Restarting;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Terminated;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The lifecycle rules of issue 3 as users meet them: policies, retries, suspend, TTL, dependsOn, scaling. */
+@Tag("emulator")
 class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
     private static LifecyclePolicy policy(String event, Integer exitCode, String action) {
@@ -63,7 +66,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
                 Pending, Running, Restarting, Pending, Running, Restarting, Pending, Running, Failed);
         assertThat(pods("retry")).as("the failed pods of the last run stay for their logs")
                 .allSatisfy(p -> assertThat(p.getMetadata().getAnnotations()).containsEntry(MusterLabels.JOB_VERSION, "2"));
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(events("retry"))
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(events("retry"))
                 .anySatisfy(e -> {
                     assertThat(e.getType()).isEqualTo("Warning");
                     assertThat(e.getMessage()).isEqualTo("Running -> Restarting (RestartJob): "
@@ -76,7 +79,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         Job job = newJob("flaky", null, runFor("2", task("worker", 3, null)));
         job.getSpec().getTasks().get(0).setPolicies(List.of(policy("PodFailed", null, "RestartPod")));
         create(job);
-        await().atMost(TIMEOUT).until(() -> pods("flaky").size() == 3);
+        await().atMost(PATIENCE).until(() -> pods("flaky").size() == 3);
         // Only this pod fails (the scheduler binds it at once, so it runs long enough for the edit to land first);
         // the one that replaces it is made from the template and succeeds.
         client.pods().withName("flaky-worker-1")
@@ -97,9 +100,9 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
         editSpec("held", job -> job.getSpec().setSuspend(true));
 
-        JobStatus aborted = await().atMost(TIMEOUT).until(() -> status("held"), in(Aborted));
+        JobStatus aborted = await().atMost(PATIENCE).until(() -> status("held"), in(Aborted));
         assertThat(aborted.getState().getReason()).isEqualTo("Suspended");
-        await().atMost(TIMEOUT).until(() -> pods("held").isEmpty());
+        await().atMost(PATIENCE).until(() -> pods("held").isEmpty());
         assertThat(aborted.getRetryCount()).isZero();
 
         editSpec("held", job -> job.getSpec().setSuspend(false));
@@ -111,7 +114,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
                 .containsExactly(Pending, Running, Aborting, Aborted, Restarting, Pending, Running);
         assertThat(pods("held")).allSatisfy(p ->
                 assertThat(p.getMetadata().getAnnotations()).containsEntry(MusterLabels.JOB_VERSION, "1"));
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(events("held"))
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(events("held"))
                 .filteredOn(e -> e.getReason().equals("Suspended") || e.getReason().equals("Resumed"))
                 .extracting(e -> e.getType()).containsOnly("Normal").hasSizeGreaterThanOrEqualTo(2));
     }
@@ -122,7 +125,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setSuspend(true);
         create(job);
 
-        await().atMost(TIMEOUT).until(() -> status("queued"), in(Aborted));
+        await().atMost(PATIENCE).until(() -> status("queued"), in(Aborted));
         assertThat(pods("queued")).isEmpty();
 
         editSpec("queued", j -> j.getSpec().setSuspend(false));
@@ -138,7 +141,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
         bindUntil("shortlived", in(Completed));
 
-        await().atMost(TIMEOUT).until(() -> job("shortlived") == null);
+        await().atMost(PATIENCE).until(() -> job("shortlived") == null);
     }
 
     /**
@@ -153,7 +156,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         create(job);
 
         // It may be gone before a poll sees it Completed, so its pods are bound until it is gone.
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
             bindUnboundPods("instant");
             return job("instant") == null;
         });
@@ -168,15 +171,16 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         worker.setDependsOn(dependsOn);
         create(newJob("staged", null, master, worker));
 
-        PodGroup first = await().atMost(TIMEOUT).until(() -> podGroup("staged"), Optional::isPresent).get();
+        PodGroup first = await().atMost(PATIENCE).until(() -> podGroup("staged"), Optional::isPresent).get();
         assertThat(first.getSpec().getMinMember()).isEqualTo(1);
         assertThat(first.getSpec().getMinTaskMember()).isEqualTo(Map.of("master", 1));
-        assertThat(podNames("staged")).containsExactly("staged-master-0");
+        // The controller writes the PodGroup before the pods: their creation is awaited, not assumed.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(podNames("staged")).containsExactly("staged-master-0"));
 
         bindUntil("staged", in(Running));
 
         assertThat(podNames("staged")).containsExactly("staged-master-0", "staged-worker-0", "staged-worker-1");
-        await().atMost(TIMEOUT).until(() -> podGroup("staged").orElseThrow().getSpec().getMinMember() == 3);
+        await().atMost(PATIENCE).until(() -> podGroup("staged").orElseThrow().getSpec().getMinMember() == 3);
     }
 
     @Test
@@ -186,12 +190,12 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
         editSpec("elastic2", job -> job.getSpec().getTasks().get(0).setReplicas(2));
 
-        await().atMost(TIMEOUT).until(() -> podNames("elastic2"), names -> names.equals(List.of("elastic2-worker-0", "elastic2-worker-1")));
+        await().atMost(PATIENCE).until(() -> podNames("elastic2"), names -> names.equals(List.of("elastic2-worker-0", "elastic2-worker-1")));
         assertThat(podGroup("elastic2").orElseThrow().getSpec().getMinMember()).isEqualTo(1);
 
         editSpec("elastic2", job -> job.getSpec().getTasks().get(0).setReplicas(4));
 
-        List<Pod> pods = await().atMost(TIMEOUT).until(() -> pods("elastic2"), p -> p.size() == 4);
+        List<Pod> pods = await().atMost(PATIENCE).until(() -> pods("elastic2"), p -> p.size() == 4);
         assertThat(pods).extracting(p -> p.getMetadata().getName()).contains("elastic2-worker-3");
         assertThat(status("elastic2").getState().getPhase()).isEqualTo(Running);
     }
@@ -203,7 +207,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
         editSpec("frozen", job -> job.getSpec().getTasks().get(0).getTemplate().getSpec().getContainers().get(0).setImage("busybox:2"));
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("frozen"), in(Failed));
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("frozen"), in(Failed));
         assertThat(status.getState().getReason()).isEqualTo("InvalidSpec");
         assertThat(status.getState().getMessage()).startsWith("spec.tasks[0].template: cannot change on a live job");
     }
@@ -214,7 +218,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setPolicies(List.of(policy("PodFailed", 0, "Reboot")));
         createPastAdmission(job);
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("misconfigured"), in(Failed));
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("misconfigured"), in(Failed));
 
         assertThat(status.getState().getReason()).isEqualTo("InvalidSpec");
         assertThat(status.getState().getMessage()).isEqualTo("spec.policies[0]: set either event/events or exitCode, not both; "
@@ -237,12 +241,12 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
         // No node fits the gang, so it is never admitted and its pods are never created: the wait for admission
         // counts as pending until the timeout runs out and the controller wakes up.
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("stuck"), in(Aborted));
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("stuck"), in(Aborted));
 
         assertThat(status.getState().getReason()).isEqualTo("PodPending");
         assertThat(status.getState().getMessage()).startsWith("task worker: 2 pods not created yet, waiting for "
                 + "scheduler muster to admit PodGroup stuck");
-        await().atMost(TIMEOUT).until(() -> pods("stuck").isEmpty());
+        await().atMost(PATIENCE).until(() -> pods("stuck").isEmpty());
     }
 
     @Test
@@ -255,7 +259,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
 
         assertThat(status.getState().getReason()).isEqualTo("TaskCompleted");
         assertThat(status.getConditions()).extracting(JobCondition::getStatus).containsSubsequence(Running, Completing, Completed);
-        await().atMost(TIMEOUT).until(() -> podNames("leader"), names -> names.equals(List.of("leader-master-0")));
+        await().atMost(PATIENCE).until(() -> podNames("leader"), names -> names.equals(List.of("leader-master-0")));
     }
 
     @Test
@@ -264,7 +268,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         worker.getTemplate().getSpec().setRestartPolicy("OnFailure");
         worker.setMaxRetry(2);
         create(newJob("crashy", null, worker));
-        await().atMost(TIMEOUT).until(() -> pods("crashy").size() == 1);
+        await().atMost(PATIENCE).until(() -> pods("crashy").size() == 1);
 
         // The test stands in for the kubelet of an unbound pod: a container that keeps exiting 1.
         client.pods().withName("crashy-worker-0").editStatus(pod -> {
@@ -274,7 +278,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
             return pod;
         });
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("crashy"), in(Failed));
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("crashy"), in(Failed));
         assertThat(status.getState().getReason()).isEqualTo("TaskFailed");
         assertThat(status.getState().getMessage()).isEqualTo("pod crashy-worker-0 restarted 3 times, more than task worker's maxRetry 2");
     }
@@ -293,8 +297,8 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
             return group;
         });
 
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("partial"), in(Terminated));
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("partial"), in(Terminated));
         assertThat(status.getState().getReason()).isEqualTo("Unknown");
-        await().atMost(TIMEOUT).until(() -> pods("partial").isEmpty());
+        await().atMost(PATIENCE).until(() -> pods("partial").isEmpty());
     }
 }

@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,7 @@ import static dev.muster.api.batch.v1alpha1.JobPhase.Completed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -49,6 +51,7 @@ import static org.awaitility.Awaitility.await;
  * that the Service and host lists exist before the first pod, that a restart keeps the ssh key, that a
  * deleted object comes back and that deleting the job removes them all.
  */
+@Tag("emulator")
 class JobPluginsLocalClusterTest extends LocalClusterTestBase {
 
     private static Job withPlugins(Job job, Map<String, List<String>> plugins) {
@@ -94,7 +97,7 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
             create(withPlugins(newJob("ddp", null, runFor("2", task("master", 1, null)), runFor("2", task("worker", 3, null))),
                     Map.of("pytorch", List.of("--master=master", "--worker=worker", "--port=29500",
                             "--wait-master-enabled", "--wait-master-timeout=120"))));
-            await().atMost(TIMEOUT).until(() -> pods("ddp").size() == 4 && !seenPods.isEmpty());
+            await().atMost(PATIENCE).until(() -> pods("ddp").size() == 4 && !seenPods.isEmpty());
         }
         assertThat(missingAtFirstPod).isEmpty();
 
@@ -143,7 +146,7 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(status("ddp").getControlledResources()).isEqualTo(Map.of(
                 "ConfigMap/ddp-svc", "svc", "NetworkPolicy/ddp", "svc", "Service/ddp", "svc"));
 
-        await().atMost(TIMEOUT).until(() -> status("ddp"), in(Completed));
+        await().atMost(PATIENCE).until(() -> status("ddp"), in(Completed));
     }
 
     @Test
@@ -153,7 +156,7 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         head.getTemplate().getSpec().getContainers().get(0).setName("head");
         worker.getTemplate().getSpec().getContainers().get(0).setName("worker");
         create(withPlugins(newJob("raycl", null, head, worker), Map.of("ray", List.of())));
-        await().atMost(TIMEOUT).until(() -> pods("raycl").size() == 3);
+        await().atMost(PATIENCE).until(() -> pods("raycl").size() == 3);
 
         Service service = get(Service.class, "raycl-head-svc");
         assertThat(service.getSpec().getSelector()).isEqualTo(Map.of(
@@ -175,24 +178,24 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(client.pods().withLabel("volcano.sh/task-spec", "worker").withLabel("volcano.sh/job-name", "raycl")
                 .list().getItems()).hasSize(2);
 
-        await().atMost(TIMEOUT).until(() -> status("raycl"), in(Completed));
+        await().atMost(PATIENCE).until(() -> status("raycl"), in(Completed));
     }
 
     @Test
     void hostListsFollowAScaleUpAndADeletedObjectComesBack() {
         create(withPlugins(newJob("elastic", 1, runFor("30", task("worker", 2, 1))), Map.of("svc", List.of())));
-        await().atMost(TIMEOUT).until(() -> status("elastic"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("elastic"), in(Running));
 
         editSpec("elastic", job -> job.getSpec().getTasks().get(0).setReplicas(3));
 
-        await().atMost(TIMEOUT).until(() -> get(ConfigMap.class, "elastic-svc").getData().get("worker.host"),
+        await().atMost(PATIENCE).until(() -> get(ConfigMap.class, "elastic-svc").getData().get("worker.host"),
                 hosts -> hosts.equals("elastic-worker-0.elastic\nelastic-worker-1.elastic\nelastic-worker-2.elastic"));
-        await().atMost(TIMEOUT).until(() -> pod("elastic-worker-2") != null);
+        await().atMost(PATIENCE).until(() -> pod("elastic-worker-2") != null);
         assertThat(env(pod("elastic-worker-2").getSpec().getContainers().get(0))).containsEntry("MUSTER_WORKER_NUM", "3");
 
         String uid = get(Service.class, "elastic").getMetadata().getUid();
         client.resources(Service.class).withName("elastic").delete();
-        await().atMost(TIMEOUT).until(() -> get(Service.class, "elastic"),
+        await().atMost(PATIENCE).until(() -> get(Service.class, "elastic"),
                 s -> s != null && !s.getMetadata().getUid().equals(uid));
 
         client.resources(Job.class).withName("elastic").delete();
@@ -209,8 +212,8 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setMaxRetry(1);
         create(job);
 
-        Secret first = await().atMost(TIMEOUT).until(() -> get(Secret.class, "allreduce-ssh"), Objects::nonNull);
-        Pod master = await().atMost(TIMEOUT).until(() -> pod("allreduce-master-0"), Objects::nonNull);
+        Secret first = await().atMost(PATIENCE).until(() -> get(Secret.class, "allreduce-ssh"), Objects::nonNull);
+        Pod master = await().atMost(PATIENCE).until(() -> pod("allreduce-master-0"), Objects::nonNull);
         Container launcher = master.getSpec().getContainers().get(0);
         assertThat(env(launcher)).containsEntry("MPI_HOST", "allreduce-worker-0.allreduce,allreduce-worker-1.allreduce");
         assertThat(launcher.getVolumeMounts()).extracting(VolumeMount::getMountPath)
@@ -229,7 +232,7 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         assertThat(get(ConfigMap.class, "allreduce-mpi").getData()).containsEntry("hostfile",
                 "allreduce-worker-0.allreduce slots=1\nallreduce-worker-1.allreduce slots=1\n");
 
-        JobStatus failed = await().atMost(TIMEOUT).until(() -> status("allreduce"), in(Failed));
+        JobStatus failed = await().atMost(PATIENCE).until(() -> status("allreduce"), in(Failed));
         assertThat(failed.getVersion()).as("restarted once").isEqualTo(1);
         Secret after = get(Secret.class, "allreduce-ssh");
         assertThat(after.getMetadata().getUid()).isEqualTo(first.getMetadata().getUid());
@@ -238,7 +241,7 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
                 "NetworkPolicy/allreduce", "Secret/allreduce-ssh", "Service/allreduce");
 
         client.resources(Job.class).withName("allreduce").delete();
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             assertThat(get(Service.class, "allreduce")).isNull();
             assertThat(get(ConfigMap.class, "allreduce-svc")).isNull();
             assertThat(get(ConfigMap.class, "allreduce-mpi")).isNull();
@@ -252,14 +255,14 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
     void tensorflowPodsGetTheirTfConfig() throws Exception {
         create(withPlugins(newJob("tfps", null, runFor("1", task("ps", 1, null)), runFor("1", task("worker", 2, null))),
                 Map.of("tensorflow", List.of("--ps=ps", "--worker=worker"))));
-        Pod worker = await().atMost(TIMEOUT).until(() -> pod("tfps-worker-1"), Objects::nonNull);
+        Pod worker = await().atMost(PATIENCE).until(() -> pod("tfps-worker-1"), Objects::nonNull);
         JsonNode config = new ObjectMapper().readTree(env(worker.getSpec().getContainers().get(0)).get("TF_CONFIG"));
         assertThat(config.path("cluster").path("worker")).extracting(n -> n.asText())
                 .containsExactly("tfps-worker-0.tfps:2222", "tfps-worker-1.tfps:2222");
         assertThat(config.path("cluster").path("ps")).extracting(n -> n.asText()).containsExactly("tfps-ps-0.tfps:2222");
         assertThat(config.path("task").path("type").asText()).isEqualTo("worker");
         assertThat(config.path("task").path("index").asInt()).isEqualTo(1);
-        await().atMost(TIMEOUT).until(() -> status("tfps"), in(Completed));
+        await().atMost(PATIENCE).until(() -> status("tfps"), in(Completed));
     }
 
     @Test
@@ -267,12 +270,12 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         // /data on existing claim "datasets", /scratch on a claim of 10Gi the job makes.
         create(JobPluginsTest.withVolumes(newJob("shared", null, runFor("1", task("worker", 2, null)))));
 
-        JobStatus waiting = await().atMost(TIMEOUT).until(() -> status("shared"), s -> s != null && s.getState().getMessage() != null
+        JobStatus waiting = await().atMost(PATIENCE).until(() -> status("shared"), s -> s != null && s.getState().getMessage() != null
                 && s.getState().getMessage().contains("datasets"));
         assertThat(phaseOf(waiting)).isEqualTo(Pending);
         assertThat(waiting.getState().getMessage())
                 .isEqualTo("waiting for PersistentVolumeClaim datasets (spec.volumes[0].volumeClaimName) to exist");
-        PersistentVolumeClaim scratch = await().atMost(TIMEOUT).until(() -> get(PersistentVolumeClaim.class, "shared-volume-1"), Objects::nonNull);
+        PersistentVolumeClaim scratch = await().atMost(PATIENCE).until(() -> get(PersistentVolumeClaim.class, "shared-volume-1"), Objects::nonNull);
         assertThat(JobOwnership.isControlledBy(scratch, job("shared"))).isTrue();
         assertThat(scratch.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("10Gi"));
         assertThat(pods("shared")).isEmpty();
@@ -281,16 +284,16 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
         client.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("datasets").endMetadata()
                 .withNewSpec().withAccessModes("ReadOnlyMany").endSpec().build()).create();
 
-        await().atMost(TIMEOUT).until(() -> pods("shared").size() == 2);
+        await().atMost(PATIENCE).until(() -> pods("shared").size() == 2);
         Container main = pod("shared-worker-1").getSpec().getContainers().get(0);
         assertThat(main.getVolumeMounts()).extracting(VolumeMount::getMountPath, VolumeMount::getName)
                 .containsExactlyInAnyOrder(tuple("/data", "muster-volume-0"), tuple("/scratch", "muster-volume-1"));
         assertThat(pod("shared-worker-1").getSpec().getVolumes())
                 .extracting(v -> v.getPersistentVolumeClaim().getClaimName()).containsExactly("datasets", "shared-volume-1");
-        await().atMost(TIMEOUT).until(() -> status("shared"), in(Completed));
+        await().atMost(PATIENCE).until(() -> status("shared"), in(Completed));
 
         client.resources(Job.class).withName("shared").delete();
-        await().atMost(TIMEOUT).until(() -> get(PersistentVolumeClaim.class, "shared-volume-1") == null);
+        await().atMost(PATIENCE).until(() -> get(PersistentVolumeClaim.class, "shared-volume-1") == null);
         assertThat(get(PersistentVolumeClaim.class, "datasets")).as("a claim the job did not make stays").isNotNull();
     }
 
@@ -298,7 +301,7 @@ class JobPluginsLocalClusterTest extends LocalClusterTestBase {
     void unknownPluginArgumentFailsTheJobNamingPluginAndArgument() {
         create(withPlugins(newJob("badarg", null, task("master", 1, null), task("worker", 1, null)),
                 Map.of("pytorch", List.of("--master=chief", "--fooo=1"))));
-        JobStatus status = await().atMost(TIMEOUT).until(() -> status("badarg"), in(Failed));
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("badarg"), in(Failed));
         assertThat(status.getState().getReason()).isEqualTo("InvalidSpec");
         assertThat(status.getState().getMessage()).isEqualTo(
                 "spec.plugins.pytorch: unknown argument --fooo; known: --master, --port, --wait-master-enabled, "

@@ -2,6 +2,8 @@ package dev.muster.job;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.rendering.JobPodRenderer;
+import dev.muster.rendering.VolcanoPodLabels;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -17,7 +19,7 @@ class JobPodPlannerTest {
 
     @Test
     void onePodPerTaskIndexNamedJobTaskIndex() {
-        List<Pod> pods = JobPodPlanner.desiredPods(TestJobs.quickstart(), 0);
+        List<Pod> pods = JobPodRenderer.pods(TestJobs.quickstart(), 0);
 
         assertThat(pods).extracting(p -> p.getMetadata().getName())
                 .containsExactly("qs-master-0", "qs-worker-0", "qs-worker-1", "qs-worker-2");
@@ -26,7 +28,7 @@ class JobPodPlannerTest {
 
     @Test
     void podCarriesJobLabelsVersionSchedulerAndOwnerAndKeepsTheTemplate() {
-        Pod pod = JobPodPlanner.desiredPods(TestJobs.quickstart(), 3).get(2);
+        Pod pod = JobPodRenderer.pods(TestJobs.quickstart(), 3).get(2);
 
         // Volcano's labels and annotations too: the production default (muster.controllers.volcano-pod-labels).
         assertThat(pod.getMetadata().getLabels()).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
@@ -63,7 +65,7 @@ class JobPodPlannerTest {
         job.getSpec().setSchedulerName("other");
         String template = Serialization.asJson(job.getSpec().getTasks().get(0).getTemplate());
 
-        Pod pod = JobPodPlanner.desiredPods(job, 0).get(0);
+        Pod pod = JobPodRenderer.pods(job, 0).get(0);
 
         assertThat(pod.getSpec().getSchedulerName()).isEqualTo("other");
         assertThat(Serialization.asJson(job.getSpec().getTasks().get(0).getTemplate())).isEqualTo(template);
@@ -71,7 +73,8 @@ class JobPodPlannerTest {
 
     @Test
     void missingPodsAreOnlyThoseNotYetPresent() {
-        List<Pod> missing = JobPodPlanner.missingPods(TestJobs.quickstart(), 0, Set.of("qs-master-0", "qs-worker-1"));
+        List<Pod> missing = JobPodPlanner.missingPods(TestJobs.quickstart(), 0, Set.of("qs-master-0", "qs-worker-1"),
+                Set.of("master", "worker"), VolcanoPodLabels.DEFAULT);
 
         assertThat(missing).extracting(p -> p.getMetadata().getName()).containsExactly("qs-worker-0", "qs-worker-2");
     }

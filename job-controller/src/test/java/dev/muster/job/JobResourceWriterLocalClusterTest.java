@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * A decision that wrote no status was not checked by optimistic locking, and a cache that lags behind the job
  * (its newer version not seen yet) would otherwise create again the pods of a version already stopped.
  */
+@Tag("emulator")
 class JobResourceWriterLocalClusterTest {
     private static LocalCluster cluster;
     private static KubernetesClient client;

@@ -1,6 +1,6 @@
 package dev.muster.job;
 
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
@@ -12,7 +12,7 @@ import dev.muster.local.LocalClusterConfig;
 import dev.muster.podgroup.PodGroupController;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.status.StatusWriter;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import static dev.muster.job.Patience.PATIENCE;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -41,8 +42,6 @@ import static org.awaitility.Awaitility.await;
  * without them ({@link #startWith(JobAdmissionRule)} with the rule off) and binds pods itself.
  */
 abstract class LocalClusterTestBase {
-    static final Duration TIMEOUT = Duration.ofSeconds(15);
-
     static LocalCluster cluster;
     static KubernetesClient client;
     static SharedInformers informers;
@@ -139,7 +138,7 @@ abstract class LocalClusterTestBase {
 
     /** Changes the job's spec; the controller writes its status meanwhile, so a conflict is retried. */
     static void editSpec(String name, Consumer<Job> change) {
-        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+        await().atMost(PATIENCE).ignoreException(KubernetesClientException.class).until(() -> {
             Job job = job(name);
             change.accept(job);
             client.resource(job).update();
@@ -203,7 +202,7 @@ abstract class LocalClusterTestBase {
 
     /** Keeps binding the job's pods, as a scheduler would, until its status matches. */
     static JobStatus bindUntil(String job, Predicate<JobStatus> done) {
-        return await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+        return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
             bindUnboundPods(job);
             return status(job);
         }, s -> s != null && done.test(s));

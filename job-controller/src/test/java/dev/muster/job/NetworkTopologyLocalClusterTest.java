@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * the switch then the spine label. Four 4-CPU nodes: node-0 alone on switch s1, node-1 and node-2 on switch s2,
  * node-3 alone on switch s3; node-0 under spine p1, the others under p2.
  */
+@Tag("emulator")
 class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
     private static final String SWITCH = "topology.muster.dev/switch";
     private static final String SPINE = "topology.muster.dev/spine";
@@ -80,7 +83,7 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setNetworkTopology(topology(1, null));
         create(job);
 
-        await().atMost(TIMEOUT).until(() -> status("ring"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("ring"), in(Running));
         PodGroupSchedulingConstraints constraints = podGroup("ring").orElseThrow().getSpec().getSchedulingConstraints();
         assertThat(constraints.getTopology()).extracting(TopologyConstraint::getKey).containsExactly(SWITCH);
         assertThat(constraints.getTopologyPolicy()).isEqualTo(PodGroupSchedulingConstraints.REQUIRED);
@@ -100,8 +103,8 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().setNetworkTopology(topology(null, "rack"));
         create(job);
 
-        await().atMost(TIMEOUT).until(() -> status("parted"), in(Running));
-        Condition condition = await().atMost(TIMEOUT).until(() -> controllerConditions("parted").stream()
+        await().atMost(PATIENCE).until(() -> status("parted"), in(Running));
+        Condition condition = await().atMost(PATIENCE).until(() -> controllerConditions("parted").stream()
                 .filter(c -> FieldsNotHonoured.TYPE.equals(c.getType())).findFirst().orElse(null), c -> c != null);
         assertThat(condition.getStatus()).isEqualTo("True");
         assertThat(condition.getReason()).isEqualTo(FieldsNotHonoured.REASON);
@@ -111,7 +114,7 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
         assertThat(podGroup("parted").orElseThrow().getSpec().getSchedulingConstraints()).isNull();
         assertThat(job("parted").getSpec().getTasks().get(0).getPartitionPolicy().getPartitionSize())
                 .as("kept by the API server, not pruned").isEqualTo(1);
-        List<Event> warnings = await().atMost(TIMEOUT).until(() -> events("parted").stream()
+        List<Event> warnings = await().atMost(PATIENCE).until(() -> events("parted").stream()
                 .filter(e -> FieldsNotHonoured.REASON.equals(e.getReason())).toList(), list -> !list.isEmpty());
         assertThat(warnings).singleElement().satisfies(e -> {
             assertThat(e.getType()).isEqualTo("Warning");

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * condition, then deletes it. Every job has policies that would restart it on an evicted or failed pod, to show
  * that preemption fires none of them.
  */
+@Tag("emulator")
 class PreemptionLocalClusterTest extends LocalClusterTestBase {
     private static final String PREEMPTOR = "preempted by default/urgent (priority 1000 over 0 in queue default)";
 
@@ -53,7 +56,7 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
 
     /** Marks the pod as a victim (status subresource, with its resourceVersion), then evicts it. */
     private static void preempt(String pod) {
-        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+        await().atMost(PATIENCE).ignoreException(KubernetesClientException.class).until(() -> {
             Pod current = client.pods().withName(pod).get();
             List<PodCondition> conditions = new ArrayList<>(current.getStatus().getConditions());
             conditions.add(new PodConditionBuilder().withType(PodPreemption.DISRUPTION_TARGET).withStatus("True")
@@ -68,7 +71,7 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
     @Test
     void aWholePreemptedGangGoesBackToPendingKeepsItsPodGroupUsesNoRetryAndRunsAgainOnceReadmitted() {
         create(guarded("victim", 2, 2));
-        await().atMost(TIMEOUT).until(() -> status("victim"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("victim"), in(Running));
         PodGroup group = podGroup("victim").orElseThrow();
         List<PodGroupPhase> groupPhases = new CopyOnWriteArrayList<>();
         List<String> jobStates = new CopyOnWriteArrayList<>();
@@ -78,19 +81,19 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
             preempt("victim-worker-0");
             preempt("victim-worker-1");
 
-            JobStatus preempted = await().atMost(TIMEOUT).until(() -> status("victim"),
+            JobStatus preempted = await().atMost(PATIENCE).until(() -> status("victim"),
                     s -> PodPreemption.PREEMPTED.equals(s.getState().getReason()));
             assertThat(preempted.getState().getPhase()).isEqualTo(Pending);
             assertThat(preempted.getState().getMessage()).contains(PREEMPTOR);
 
-            JobStatus again = await().atMost(TIMEOUT).until(() -> status("victim"), in(Running));
+            JobStatus again = await().atMost(PATIENCE).until(() -> status("victim"), in(Running));
             assertThat(again.getRetryCount()).isZero();
             assertThat(again.getVersion()).isEqualTo(0);
             assertThat(podGroup("victim").orElseThrow().getMetadata().getUid()).isEqualTo(group.getMetadata().getUid());
             Map<String, String> uidsAfter = uids("victim");
             assertThat(uidsAfter.keySet()).containsExactlyInAnyOrderElementsOf(uidsBefore.keySet());
             assertThat(uidsAfter.values()).doesNotContainAnyElementsOf(uidsBefore.values());
-            await().atMost(TIMEOUT).until(() -> groupPhases.contains(PodGroupPhase.Running)
+            await().atMost(PATIENCE).until(() -> groupPhases.contains(PodGroupPhase.Running)
                     && groupPhases.lastIndexOf(PodGroupPhase.Running) > groupPhases.indexOf(PodGroupPhase.Pending));
         }
         // The gang went back to Pending, was admitted again (Inqueue) and ran; never lost nor failed.
@@ -103,18 +106,18 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
     @Test
     void evictedSurplusMembersAreRecreatedWhileTheJobKeepsRunning() {
         create(guarded("surplus", 3, 2));
-        await().atMost(TIMEOUT).until(() -> status("surplus"), s -> phaseOf(s) == Running && s.getRunning() == 3);
+        await().atMost(PATIENCE).until(() -> status("surplus"), s -> phaseOf(s) == Running && s.getRunning() == 3);
         List<String> jobStates = new CopyOnWriteArrayList<>();
         String evictedUid = client.pods().withName("surplus-worker-2").get().getMetadata().getUid();
 
         try (Watch jobWatch = watchJob("surplus", jobStates)) {
             preempt("surplus-worker-2");
 
-            await().atMost(TIMEOUT).until(() -> {
+            await().atMost(PATIENCE).until(() -> {
                 Pod replacement = client.pods().withName("surplus-worker-2").get();
                 return replacement != null && !replacement.getMetadata().getUid().equals(evictedUid);
             });
-            await().atMost(TIMEOUT).until(() -> status("surplus"), s -> s.getRunning() == 3);
+            await().atMost(PATIENCE).until(() -> status("surplus"), s -> s.getRunning() == 3);
         }
         JobStatus status = status("surplus");
         assertThat(status.getState().getPhase()).isEqualTo(Running);

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -17,12 +18,14 @@ import java.util.Optional;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Jobs and the queue they name, with the production controller, PodGroup controller and gang scheduler. */
+@Tag("emulator")
 class QueueLocalClusterTest extends LocalClusterTestBase {
     /** Long enough for the reconciles that a job's creation and its status writes wake. */
     private static final Duration HELD_WINDOW = Duration.ofSeconds(2);
@@ -47,16 +50,16 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
     void aJobNamingAQueueThatDoesNotExistWaitsPendingWithoutPodGroupUntilTheQueueIsCreated() {
         create(inQueue("orphan", "research"));
 
-        JobStatus held = await().atMost(TIMEOUT).until(() -> status("orphan"),
+        JobStatus held = await().atMost(PATIENCE).until(() -> status("orphan"),
                 s -> s != null && QueueAccess.NOT_FOUND.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
         assertThat(held.getState().getMessage()).isEqualTo("queue research does not exist; it waits until the queue is created");
-        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT))
+        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(PATIENCE))
                 .until(() -> pods("orphan").isEmpty() && podGroup("orphan").isEmpty());
 
         client.resource(queue("research", null)).create();
 
-        JobStatus running = await().atMost(TIMEOUT).until(() -> status("orphan"), in(Running));
+        JobStatus running = await().atMost(PATIENCE).until(() -> status("orphan"), in(Running));
         assertThat(podGroup("orphan")).map(g -> g.getSpec().getQueue()).contains("research");
         assertThat(running.getRetryCount()).isZero();
     }
@@ -65,24 +68,24 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
     void aClosedQueueHoldsJobsThatHaveNotStartedAndLetsRunningOnesGoOn() {
         client.resource(queue("batch", QueueSpec.OPEN)).create();
         create(inQueue("early", "batch"));
-        await().atMost(TIMEOUT).until(() -> status("early"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("early"), in(Running));
 
         setState("batch", QueueSpec.CLOSED);
         create(inQueue("late", "batch"));
 
-        JobStatus held = await().atMost(TIMEOUT).until(() -> status("late"),
+        JobStatus held = await().atMost(PATIENCE).until(() -> status("late"),
                 s -> s != null && QueueAccess.CLOSED.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
         assertThat(held.getState().getMessage()).isEqualTo("queue batch is Closed: its running jobs go on, new ones wait until it is Open");
         // The gang is proposed, so that it keeps its place in the queue; it gets no pods.
-        await().atMost(TIMEOUT).until(() -> podGroup("late"), Optional::isPresent);
-        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT)).until(() -> pods("late").isEmpty());
+        await().atMost(PATIENCE).until(() -> podGroup("late"), Optional::isPresent);
+        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(PATIENCE)).until(() -> pods("late").isEmpty());
         assertThat(status("early").getState().getPhase()).isEqualTo(Running);
         assertThat(podNames("early")).containsExactly("early-worker-0", "early-worker-1");
 
         setState("batch", QueueSpec.OPEN);
 
-        await().atMost(TIMEOUT).until(() -> status("late"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("late"), in(Running));
     }
 
     @Test
@@ -104,7 +107,7 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
     }
 
     private static void setState(String queue, String state) {
-        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+        await().atMost(PATIENCE).ignoreException(KubernetesClientException.class).until(() -> {
             Queue current = client.resources(Queue.class).withName(queue).get();
             current.getSpec().setState(state);
             client.resource(current).update();
@@ -117,16 +120,16 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         Job job = newJob("plain", null, task("worker", 1, null));
         assertThat(QueueGate.queueOf(job)).isEqualTo(Queue.DEFAULT);
         create(job);
-        await().atMost(TIMEOUT).until(() -> status("plain"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("plain"), in(Running));
 
         client.resource(queue(Queue.DEFAULT, QueueSpec.CLOSED)).create();
         create(newJob("plain-late", null, task("worker", 1, null)));
 
-        JobStatus held = await().atMost(TIMEOUT).until(() -> status("plain-late"),
+        JobStatus held = await().atMost(PATIENCE).until(() -> status("plain-late"),
                 s -> s != null && QueueAccess.CLOSED.equals(s.getState().getReason()));
         assertThat(held.getState().getMessage()).startsWith("queue default is Closed");
         setState(Queue.DEFAULT, QueueSpec.OPEN);
-        await().atMost(TIMEOUT).until(() -> status("plain-late"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("plain-late"), in(Running));
         assertThat(podNames("plain-late")).containsExactly("plain-late-worker-0");
     }
     @Test
@@ -137,19 +140,19 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         client.resource(gpu).create();
         create(inQueue("intruder", "gpu"));
 
-        JobStatus held = await().atMost(TIMEOUT).until(() -> status("intruder"),
+        JobStatus held = await().atMost(PATIENCE).until(() -> status("intruder"),
                 s -> s != null && QueueAccess.FORBIDDEN.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
         assertThat(held.getState().getMessage()).isEqualTo("namespace " + namespace + " may not use queue gpu: the "
                 + "queue's spec.namespaceSelector does not select it; it waits until it does");
         // Not proposed: a gang its queue refuses holds no room and can make no queue reclaim for it.
-        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(TIMEOUT))
+        await().during(HELD_WINDOW).atMost(HELD_WINDOW.plus(PATIENCE))
                 .until(() -> pods("intruder").isEmpty() && podGroup("intruder").isEmpty());
 
         client.namespaces().withName(namespace).edit(ns -> new NamespaceBuilder(ns).editMetadata()
                 .addToLabels("team", "vision").endMetadata().build());
 
-        await().atMost(TIMEOUT).until(() -> status("intruder"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("intruder"), in(Running));
         assertThat(podGroup("intruder")).map(g -> g.getSpec().getQueue()).contains("gpu");
 
         // The other way in: the queue's selector changes to select the namespace.
@@ -157,14 +160,14 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         audio.getSpec().setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels("team", "audio").build());
         client.resource(audio).create();
         create(inQueue("guest", "audio"));
-        await().atMost(TIMEOUT).until(() -> status("guest"), s -> s != null && QueueAccess.FORBIDDEN.equals(s.getState().getReason()));
-        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).until(() -> {
+        await().atMost(PATIENCE).until(() -> status("guest"), s -> s != null && QueueAccess.FORBIDDEN.equals(s.getState().getReason()));
+        await().atMost(PATIENCE).ignoreException(KubernetesClientException.class).until(() -> {
             Queue current = client.resources(Queue.class).withName("audio").get();
             current.getSpec().getNamespaceSelector().setMatchLabels(Map.of("team", "vision"));
             client.resource(current).update();
             return true;
         });
-        await().atMost(TIMEOUT).until(() -> status("guest"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("guest"), in(Running));
     }
 
     @Test
@@ -175,7 +178,7 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
         client.resource(team).create();
         create(inQueue("too-high", "org"));
 
-        JobStatus held = await().atMost(TIMEOUT).until(() -> status("too-high"),
+        JobStatus held = await().atMost(PATIENCE).until(() -> status("too-high"),
                 s -> s != null && QueueAccess.NOT_LEAF.equals(s.getState().getReason()));
         assertThat(held.getState().getMessage())
                 .isEqualTo("queue org has child queues (org-team); only leaf queues take jobs: name one of its leaves");
@@ -183,6 +186,6 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
 
         client.resources(Queue.class).withName("org-team").delete();
 
-        await().atMost(TIMEOUT).until(() -> status("too-high"), in(Running));
+        await().atMost(PATIENCE).until(() -> status("too-high"), in(Running));
     }
 }

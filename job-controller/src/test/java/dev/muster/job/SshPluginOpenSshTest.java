@@ -20,7 +20,6 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,6 +30,7 @@ import java.util.stream.Stream;
 import static dev.muster.job.JobPluginsTest.objects;
 import static dev.muster.job.JobPluginsTest.pod;
 import static dev.muster.job.JobPluginsTest.withPlugins;
+import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -146,7 +146,7 @@ class SshPluginOpenSshTest {
         Path server = startSshd(port, dotSsh.resolve("authorized_keys"));
         Result login = ssh(dotSsh, "old-worker-0");
         assertThat(login.exit()).as(login.output()).isNotZero();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+        await().atMost(PATIENCE).untilAsserted(() ->
                 assertThat(Files.readString(server)).contains("bad ownership or modes for directory " + dotSsh));
     }
 
@@ -222,7 +222,7 @@ class SshPluginOpenSshTest {
         Process sshd = new ProcessBuilder(SSHD.toString(), "-D", "-e", "-f", config.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         servers.add(sshd);
-        await().atMost(Duration.ofSeconds(30)).until(() -> !sshd.isAlive() || accepts(port));
+        await().atMost(PATIENCE).until(() -> !sshd.isAlive() || accepts(port));
         assertThat(sshd.isAlive()).as("sshd exited: %s", Files.readString(log)).isTrue();
         return log;
     }

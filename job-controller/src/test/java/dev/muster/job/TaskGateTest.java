@@ -3,6 +3,7 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.DependsOn;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.rendering.VolcanoPodLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +68,7 @@ class TaskGateTest {
 
         assertThat(spec.getMinTaskMember()).isEqualTo(Map.of("ps", 2, "chief", 1));
         assertThat(spec.getMinMember()).as("at most the 3 pods that can exist").isEqualTo(3);
-        assertThat(JobPodPlanner.missingPods(job, 0, Set.of(), Set.of("ps", "chief")))
+        assertThat(JobPodPlanner.missingPods(job, 0, Set.of(), Set.of("ps", "chief"), VolcanoPodLabels.DEFAULT))
                 .extracting(p -> p.getMetadata().getName()).containsExactly("tf-ps-0", "tf-ps-1", "tf-chief-0");
     }
 }

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * TokenReview and the SubjectAccessReviews, over HTTP through fabric8's typed clients and kubectl, decided by
  * the cluster's {@link ClusterAccess}. Its own cluster: the tests change the authorizer.
  */
+@Tag("emulator")
 class AccessReviewsTest {
     private static final ClusterAccess.User ALICE = new ClusterAccess.User("alice", "u-1", List.of("team-a", "system:authenticated"));
     private static LocalCluster cluster;

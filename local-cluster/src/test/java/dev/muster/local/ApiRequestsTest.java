@@ -2,6 +2,7 @@ package dev.muster.local;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -13,6 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Requests are counted with kube-apiserver's verbs and resources, per client. */
+@Tag("emulator")
 class ApiRequestsTest {
 
     @ParameterizedTest

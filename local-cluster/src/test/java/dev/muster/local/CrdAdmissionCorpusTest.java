@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * refused with its 422 {@code Invalid}, a cause per field with the API server's wording, and the message
  * {@code Job.batch.muster.dev "train" is invalid: ...}; the cases only the controller can refuse are admitted.
  */
+@Tag("emulator")
 class CrdAdmissionCorpusTest extends ApiOnlyClusterTests {
 
     @ParameterizedTest(name = "{0}")

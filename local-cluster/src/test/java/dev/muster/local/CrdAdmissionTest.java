@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * The API server's admission of custom resources (structural schema, pruning, CEL rules including transition
  * rules, ratcheting, 422 {@code Invalid} with causes), each behaviour shown against the emulator over HTTP.
  */
+@Tag("emulator")
 class CrdAdmissionTest extends ApiOnlyClusterTests {
     private static final String JOBS = "/apis/batch.muster.dev/v1alpha1/namespaces/default/jobs";
     private static final String WIDGETS = "admission.example.com/v1";

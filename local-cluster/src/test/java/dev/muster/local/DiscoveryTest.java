@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag("emulator")
 class DiscoveryTest extends ApiOnlyClusterTests {
     @Test
     void coreApiListsV1AndItsResources() {

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * The Eviction API and PodDisruptionBudgets through the fabric8 client over HTTP. The pods are bound to a node
  * no kubelet runs, so an evicted pod stays Terminating for the tests to look at.
  */
+@Tag("emulator")
 class EvictionApiTest extends ApiOnlyClusterTests {
     private static final String BASE = "/api/v1/namespaces/default/pods/";
 

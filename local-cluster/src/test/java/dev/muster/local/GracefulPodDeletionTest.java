@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * {@code deletionTimestamp}, the kubelet stops its containers (SIGTERM, exit code 143), and then deletes it with
  * grace period 0, which removes it.
  */
+@Tag("emulator")
 class GracefulPodDeletionTest extends KubeletClusterTests {
     /** kube-apiserver's graceful pod deletion, then the kubelet's SIGTERM and its final DELETE with grace period 0. */
     @Test
@@ -129,7 +132,7 @@ class GracefulPodDeletionTest extends KubeletClusterTests {
 
             slow.client().pods().withName("slow").delete();
 
-            await().atMost(Duration.ofSeconds(5)).until(() -> slow.client().pods().withName("slow").get() == null);
+            await().atMost(PATIENCE).until(() -> slow.client().pods().withName("slow").get() == null);
         }
     }
 

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Reads and writes of one object by name, which the emulator answers from its index of stored objects:
  * objects are told apart by group, resource, namespace and name, and every read sees the latest write.
  */
+@Tag("emulator")
 class ObjectLookupTest extends ApiOnlyClusterTests {
     @BeforeAll
     static void createObjects() {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a node stays Terminating after a graceful DELETE, as when its node is gone): deletion options and
  * preconditions, writes to a Terminating pod, the status subresource of pods, and {@code metadata.generation}.
  */
+@Tag("emulator")
 class PodApiSemanticsTest extends ApiOnlyClusterTests {
     private static final String PODS = "/api/v1/namespaces/default/pods/";
 

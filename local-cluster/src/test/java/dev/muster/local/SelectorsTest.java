@@ -3,6 +3,7 @@ package dev.muster.local;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Watch;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Label and field selectors as the API server evaluates them, for lists, watches and collection deletes. */
+@Tag("emulator")
 class SelectorsTest extends ApiOnlyClusterTests {
     @BeforeAll
     static void createObjects() {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Watch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -19,10 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+@Tag("emulator")
 class SimulatedKubeletTest extends KubeletClusterTests {
     @Test
     void boundPodRunsAndSucceeds() {
@@ -87,7 +90,7 @@ class SimulatedKubeletTest extends KubeletClusterTests {
         await().until(() -> phase("service"), "Running"::equals);
 
         // Several default run times (300 ms) without a change.
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(
+        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).until(
                 () -> phase("unbound").equals("Pending") && phase("service").equals("Running"));
     }
 
@@ -111,7 +114,7 @@ class SimulatedKubeletTest extends KubeletClusterTests {
 
         client.pods().withName("deleted").delete();
 
-        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(3))
+        await().during(Duration.ofMillis(600)).atMost(PATIENCE)
                 .until(() -> client.pods().withName("deleted").get() == null);
     }
 

@@ -8,11 +8,13 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Muster's CRDs declare a status subresource; spec and status have separate writers. */
+@Tag("emulator")
 class StatusSubresourceTest extends ApiOnlyClusterTests {
     @Test
     void createIgnoresStatus() {

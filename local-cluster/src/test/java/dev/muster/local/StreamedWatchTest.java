@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -18,10 +19,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -29,11 +30,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * changes" in the Kubernetes API concepts): the response starts at once, each event is one line of JSON,
  * {@code timeoutSeconds} ends the stream, and with {@code Accept: ...;as=Table} each event carries a Table.
  */
+@Tag("emulator")
 class StreamedWatchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static LocalCluster cluster;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(PATIENCE).build();
 
     @BeforeAll
     static void start() {
@@ -52,7 +53,7 @@ class StreamedWatchTest {
 
     private HttpResponse<InputStream> watch(String query, String accept) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(cluster.url() + "/api/v1/namespaces/default/"
-                + query)).timeout(TIMEOUT);
+                + query)).timeout(PATIENCE);
         if (accept != null) {
             request.header("Accept", accept);
         }
@@ -146,7 +147,7 @@ class StreamedWatchTest {
                     throw new UncheckedIOException(e);
                 }
             });
-            assertThat(read.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("no event, then the end").isEmpty();
+            assertThat(read.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("no event, then the end").isEmpty();
         }
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * List is registered") and, for a core kind, decodes as an empty {@code PodList}, {@code EventList}...: a Go
  * controller never starts, and {@code kubectl describe} shows "Events: &lt;none&gt;".
  */
+@Tag("emulator")
 class StrictClientTest extends ApiOnlyClusterTests {
     /** A resource as discovery describes it. */
     private record Discovered(String groupVersion, String name, String kind, boolean namespaced, List<String> verbs) {

@@ -11,14 +11,15 @@ import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -28,9 +29,8 @@ import static org.awaitility.Awaitility.await;
  * watch with no version starts with every object as ADDED; a version older than the server keeps gets a 410
  * Gone ERROR event; selectors are applied before and after each change.
  */
+@Tag("emulator")
 class WatchResumptionTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
-
     /** Events a watch received, as "TYPE name" strings, and how it was closed. */
     private static final class Recorder implements Watcher<ConfigMap> {
         final List<String> events = new CopyOnWriteArrayList<>();
@@ -71,12 +71,12 @@ class WatchResumptionTest {
             Recorder fresh = new Recorder();
             try (Watch ignored = configMaps(client).watch(new ListOptionsBuilder().withResourceVersion(listed).build(), resumed);
                  Watch alsoIgnored = configMaps(client).watch(new ListOptionsBuilder().build(), fresh)) {
-                await().atMost(TIMEOUT).untilAsserted(() -> {
+                await().atMost(PATIENCE).untilAsserted(() -> {
                     assertThat(resumed.events).containsExactly("MODIFIED a", "DELETED b", "ADDED c");
                     assertThat(fresh.events).containsExactlyInAnyOrder("ADDED a", "ADDED c");
                 });
                 configMaps(client).withName("c").delete();
-                await().atMost(TIMEOUT).untilAsserted(() -> {
+                await().atMost(PATIENCE).untilAsserted(() -> {
                     assertThat(resumed.events).containsExactly("MODIFIED a", "DELETED b", "ADDED c", "DELETED c");
                     assertThat(fresh.events).containsExactlyInAnyOrder("ADDED a", "ADDED c", "DELETED c");
                 });
@@ -104,7 +104,7 @@ class WatchResumptionTest {
                         }
                     })) {
                 configMaps(client).withName("a").delete();
-                await().atMost(TIMEOUT).until(() -> deleted.size() == 1);
+                await().atMost(PATIENCE).until(() -> deleted.size() == 1);
             }
             String deletedAt = deleted.get(0).getMetadata().getResourceVersion();
             assertThat(Long.parseLong(deletedAt)).isGreaterThan(Long.parseLong(created));
@@ -112,7 +112,7 @@ class WatchResumptionTest {
             Recorder resumed = new Recorder();
             try (Watch ignored = configMaps(client).watch(new ListOptionsBuilder().withResourceVersion(deletedAt).build(), resumed)) {
                 configMaps(client).resource(configMap("b", Map.of())).create();
-                await().atMost(TIMEOUT).untilAsserted(() -> assertThat(resumed.events).containsExactly("ADDED b"));
+                await().atMost(PATIENCE).untilAsserted(() -> assertThat(resumed.events).containsExactly("ADDED b"));
             }
         }
     }
@@ -128,7 +128,7 @@ class WatchResumptionTest {
 
             Recorder tooOld = new Recorder();
             try (Watch ignored = configMaps(client).watch(new ListOptionsBuilder().withResourceVersion(first).build(), tooOld)) {
-                WatcherException cause = tooOld.closed.orTimeout(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+                WatcherException cause = tooOld.closed.orTimeout(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
                 assertThat(cause.isHttpGone()).isTrue();
                 assertThat(cause.getMessage()).contains("too old resource version");
                 assertThat(tooOld.events).isEmpty();
@@ -151,7 +151,7 @@ class WatchResumptionTest {
             Recorder ml = new Recorder();
             try (Watch ignored = configMaps(client).withLabel("team", "ml")
                     .watch(new ListOptionsBuilder().withResourceVersion(listed).build(), ml)) {
-                await().atMost(TIMEOUT).untilAsserted(() -> assertThat(ml.events).containsExactly("DELETED a", "ADDED a"));
+                await().atMost(PATIENCE).untilAsserted(() -> assertThat(ml.events).containsExactly("DELETED a", "ADDED a"));
             }
         }
     }
@@ -167,16 +167,16 @@ class WatchResumptionTest {
             }
             SharedIndexInformer<ConfigMap> informer = configMaps(relayed).inform();
             try {
-                await().atMost(TIMEOUT).until(() -> informer.getStore().list().size() == 3);
+                await().atMost(PATIENCE).until(() -> informer.getStore().list().size() == 3);
 
                 network.cut();
-                await().atMost(TIMEOUT).until(() -> !informer.isWatching());
+                await().atMost(PATIENCE).until(() -> !informer.isWatching());
                 configMaps(direct).withName("deleted-during-the-cut").delete();
                 configMaps(direct).withName("changed-during-the-cut")
                         .edit(cm -> new ConfigMapBuilder(cm).addToData("k", "changed").build());
                 network.restore();
 
-                await().atMost(TIMEOUT).untilAsserted(() -> {
+                await().atMost(PATIENCE).untilAsserted(() -> {
                     assertThat(informer.getStore().listKeys())
                             .containsExactlyInAnyOrder("default/kept", "default/changed-during-the-cut");
                     assertThat(informer.getStore().getByKey("default/changed-during-the-cut").getData())
@@ -199,10 +199,10 @@ class WatchResumptionTest {
             }
             SharedIndexInformer<ConfigMap> informer = configMaps(relayed).inform();
             try {
-                await().atMost(TIMEOUT).until(() -> informer.getStore().list().size() == 4);
+                await().atMost(PATIENCE).until(() -> informer.getStore().list().size() == 4);
 
                 network.cut();
-                await().atMost(TIMEOUT).until(() -> !informer.isWatching());
+                await().atMost(PATIENCE).until(() -> !informer.isWatching());
                 // More changes than the emulator keeps: the informer's resumed watch is told 410 Gone.
                 for (int i = 0; i < 3; i++) {
                     configMaps(direct).withName("cm-" + i).delete();
@@ -212,7 +212,7 @@ class WatchResumptionTest {
                 }
                 network.restore();
 
-                await().atMost(TIMEOUT).untilAsserted(() -> assertThat(informer.getStore().listKeys())
+                await().atMost(PATIENCE).untilAsserted(() -> assertThat(informer.getStore().listKeys())
                         .containsExactlyInAnyOrder("default/cm-3", "default/cm-4", "default/cm-5", "default/cm-6",
                                 "default/cm-7", "default/cm-8", "default/cm-9"));
             } finally {

@@ -2,7 +2,7 @@ package dev.muster.podgroup;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.muster.podgroup;
 
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 
 import java.util.Optional;
 

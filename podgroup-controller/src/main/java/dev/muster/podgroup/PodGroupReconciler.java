@@ -10,7 +10,7 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.status.StatusRecorder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -6,7 +6,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 
 import java.time.Instant;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.muster.podgroup.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -45,9 +47,9 @@ import static org.awaitility.Awaitility.await;
  * a node lost under a running gang, pods that wait for their PodGroup, and how many status writes a large
  * gang costs. Three nodes of 4 CPUs fit three of the demo's 3-CPU pods.
  */
+@Tag("emulator")
 class GangSchedulingLocalClusterTest {
     private static final Logger log = LoggerFactory.getLogger(GangSchedulingLocalClusterTest.class);
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final Duration POLL = Duration.ofMillis(50);
 
     private static LocalCluster cluster;
@@ -88,7 +90,7 @@ class GangSchedulingLocalClusterTest {
         for (String ns : namespaces) {
             client.pods().inNamespace(ns).delete();
         }
-        await().atMost(TIMEOUT).pollInterval(POLL).until(() -> namespaces.stream().allMatch(ns ->
+        await().atMost(PATIENCE).pollInterval(POLL).until(() -> namespaces.stream().allMatch(ns ->
                 client.pods().inNamespace(ns).list().getItems().isEmpty()
                         && client.resources(PodGroup.class).inNamespace(ns).list().getItems().stream()
                         .allMatch(g -> g.getStatus() == null || g.getStatus().getPhase() == PodGroupPhase.Pending)));
@@ -102,7 +104,7 @@ class GangSchedulingLocalClusterTest {
             createNginxPod(ns, "nginx-" + i);
         }
 
-        await().atMost(TIMEOUT).pollInterval(POLL).untilAsserted(() -> {
+        await().atMost(PATIENCE).pollInterval(POLL).untilAsserted(() -> {
             List<Pod> pods = client.pods().inNamespace(ns).list().getItems();
             assertThat(pods).filteredOn(p -> "Running".equals(p.getStatus().getPhase())).hasSize(3);
             assertThat(pods).filteredOn(p -> "Pending".equals(p.getStatus().getPhase())).hasSize(3)
@@ -122,14 +124,14 @@ class GangSchedulingLocalClusterTest {
         for (int i = 0; i < 4; i++) {
             createNginxPod(ns, "nginx-" + i);
         }
-        await().atMost(TIMEOUT).pollInterval(POLL).until(() -> status(ns, "nginx").getPhase() == PodGroupPhase.Running);
+        await().atMost(PATIENCE).pollInterval(POLL).until(() -> status(ns, "nginx").getPhase() == PodGroupPhase.Running);
         String nodeName = client.pods().inNamespace(ns).list().getItems().stream().filter(GangSchedulingLocalClusterTest::bound)
                 .findFirst().orElseThrow().getSpec().getNodeName();
         Node node = client.nodes().withName(nodeName).get();
 
         client.nodes().withName(nodeName).delete();
         try {
-            await().atMost(TIMEOUT).pollInterval(POLL).untilAsserted(() -> {
+            await().atMost(PATIENCE).pollInterval(POLL).untilAsserted(() -> {
                 PodGroupStatus status = status(ns, "nginx");
                 assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Unknown);
                 assertThat(status.getRunning()).isEqualTo(2);
@@ -155,7 +157,7 @@ class GangSchedulingLocalClusterTest {
             createNginxPod(ns, "nginx-" + i);
         }
 
-        await().atMost(TIMEOUT).pollInterval(POLL).untilAsserted(() -> {
+        await().atMost(PATIENCE).pollInterval(POLL).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "nginx");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Pending);
             assertThat(condition(status, PodGroupCondition.UNSCHEDULABLE)).hasValueSatisfying(c -> {
@@ -166,7 +168,7 @@ class GangSchedulingLocalClusterTest {
             assertThat(client.pods().inNamespace(ns).list().getItems()).hasSize(6)
                     .allSatisfy(GangSchedulingLocalClusterTest::assertUnschedulable);
         });
-        await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).pollInterval(POLL).until(() ->
+        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).pollInterval(POLL).until(() ->
                 client.pods().inNamespace(ns).list().getItems().stream().noneMatch(GangSchedulingLocalClusterTest::bound));
         assertThat(status(ns, "nginx").getPhase()).isEqualTo(PodGroupPhase.Pending);
     }
@@ -178,7 +180,7 @@ class GangSchedulingLocalClusterTest {
         createPod(ns, "gang", "gang-0", Map.of(), Optional.empty());
         createPod(ns, "gang", "gang-1", Map.of(), Optional.empty());
 
-        await().atMost(TIMEOUT).pollInterval(POLL).untilAsserted(() -> {
+        await().atMost(PATIENCE).pollInterval(POLL).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Pending);
             assertThat(condition(status, PodGroupCondition.UNSCHEDULABLE)).hasValueSatisfying(c -> {
@@ -190,7 +192,7 @@ class GangSchedulingLocalClusterTest {
 
         createPod(ns, "gang", "gang-2", Map.of(), Optional.empty());
 
-        await().atMost(TIMEOUT).pollInterval(POLL).untilAsserted(() -> {
+        await().atMost(PATIENCE).pollInterval(POLL).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Running);
             assertThat(condition(status, PodGroupCondition.UNSCHEDULABLE))
@@ -204,12 +206,12 @@ class GangSchedulingLocalClusterTest {
         for (int i = 0; i < 2; i++) {
             createPod(ns, "late", "late-" + i, Map.of(), Optional.empty());
         }
-        await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).pollInterval(POLL).until(() ->
+        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).pollInterval(POLL).until(() ->
                 client.pods().inNamespace(ns).list().getItems().stream().noneMatch(GangSchedulingLocalClusterTest::bound));
 
         createGroup(ns, "late", 2);
 
-        await().atMost(TIMEOUT).pollInterval(POLL).untilAsserted(() -> {
+        await().atMost(PATIENCE).pollInterval(POLL).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "late");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Running);
             assertThat(status.getRunning()).isEqualTo(2);
@@ -227,7 +229,7 @@ class GangSchedulingLocalClusterTest {
             for (int i = 0; i < size; i++) {
                 createPod(ns, "big", "big-" + i, Map.of(), Optional.of(2));
             }
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
                 PodGroupStatus status = status(ns, "big");
                 assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Completed);
                 assertThat(status.getSucceeded()).isEqualTo(size);

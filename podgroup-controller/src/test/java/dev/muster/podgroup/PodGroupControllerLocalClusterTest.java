@@ -7,8 +7,8 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import static dev.muster.podgroup.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -35,8 +37,8 @@ import static org.awaitility.Awaitility.await;
  * publishes verdicts to the board itself, standing in for the gang scheduler; see
  * {@link GangSchedulingLocalClusterTest} for the controller with the real one.
  */
+@Tag("emulator")
 class PodGroupControllerLocalClusterTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final Duration GRACE = Duration.ofSeconds(1);
 
     private static LocalCluster cluster;
@@ -73,18 +75,18 @@ class PodGroupControllerLocalClusterTest {
         runPod(ns, "gang", "gang-0", 2, 0);
         runPod(ns, "gang", "gang-1", 2, 0);
 
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Running);
             assertThat(status.getRunning()).isEqualTo(2);
         });
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Completed);
             assertThat(status.getSucceeded()).isEqualTo(2);
             assertThat(status.getRunning()).isZero();
         });
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons(ns)).contains("Running", "Completed"));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(eventReasons(ns)).contains("Running", "Completed"));
     }
 
     @Test
@@ -95,7 +97,7 @@ class PodGroupControllerLocalClusterTest {
         runPod(ns, "gang", "gang-0", 1, 3);
         runPod(ns, "gang", "gang-1", 1, 3);
 
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Failed);
             assertThat(status.getFailed()).isEqualTo(2);
@@ -114,7 +116,7 @@ class PodGroupControllerLocalClusterTest {
         String message = "4/4 pods of task worker unschedulable: 4 Insufficient cpu";
         verdicts.publish(unschedulable(ns, "gang", message));
 
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             var unschedulable = condition(status(ns, "gang"), PodGroupCondition.UNSCHEDULABLE);
             assertThat(unschedulable).hasValueSatisfying(c -> {
                 assertThat(c.getStatus()).isEqualTo("True");
@@ -130,7 +132,7 @@ class PodGroupControllerLocalClusterTest {
         client.pods().inNamespace(ns).withName("gang-0").edit(p -> new PodBuilder(p).editMetadata()
                 .addToLabels("touched", "true").endMetadata().build());
 
-        await().during(Duration.ofMillis(700)).atMost(TIMEOUT).until(() -> statusWriter.writes() == writes
+        await().during(Duration.ofMillis(700)).atMost(PATIENCE).until(() -> statusWriter.writes() == writes
                 && resourceVersion.equals(group(ns, "gang").getMetadata().getResourceVersion()));
         assertThat(status(ns, "gang").getPhase()).isEqualTo(PodGroupPhase.Pending);
     }
@@ -142,13 +144,13 @@ class PodGroupControllerLocalClusterTest {
         verdicts.publish(scheduled(ns, "gang"));
         runPod(ns, "gang", "gang-0", 60, 0);
         runPod(ns, "gang", "gang-1", 60, 0);
-        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
 
         client.pods().inNamespace(ns).withName("gang-1").delete();
         createPod(ns, "gang", "gang-1-restarted", 60, 0);
         verdicts.publish(unschedulable(ns, "gang", "1/2 pods unschedulable: 1 Insufficient cpu"));
 
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Unknown);
             assertThat(status.getRunning()).isEqualTo(1);
@@ -157,7 +159,7 @@ class PodGroupControllerLocalClusterTest {
         });
 
         client.pods().inNamespace(ns).delete();
-        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
     }
 
     @Test
@@ -166,12 +168,12 @@ class PodGroupControllerLocalClusterTest {
         createGroup(ns, "gang", 2);
         runPod(ns, "gang", "gang-0", 60, 0);
         runPod(ns, "gang", "gang-1", 60, 0);
-        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
 
         Instant deleted = Instant.now();
         client.pods().inNamespace(ns).withName("gang-1").delete();
 
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Unknown);
             assertThat(status.getRunning()).isEqualTo(1);
@@ -181,10 +183,10 @@ class PodGroupControllerLocalClusterTest {
             });
         });
         assertThat(Duration.between(deleted, Instant.now())).as("Unknown only after the grace period").isGreaterThanOrEqualTo(GRACE);
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons(ns)).contains("Unknown"));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(eventReasons(ns)).contains("Unknown"));
 
         runPod(ns, "gang", "gang-1-late", 60, 0);
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).as("a late replacement revives the gang").isEqualTo(PodGroupPhase.Running);
             assertThat(status.getRunning()).isEqualTo(2);
@@ -197,12 +199,12 @@ class PodGroupControllerLocalClusterTest {
         createGroup(ns, "gang", 2);
         runPod(ns, "gang", "gang-0", 60, 0);
         runPod(ns, "gang", "gang-1", 60, 0);
-        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
 
         client.pods().inNamespace(ns).withName("gang-1").delete();
         runPod(ns, "gang", "gang-1-replacement", 60, 0);
 
-        await().during(GRACE.plusMillis(500)).atMost(TIMEOUT)
+        await().during(GRACE.plusMillis(500)).atMost(PATIENCE)
                 .until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
         assertThat(eventReasons(ns)).doesNotContain("Unknown");
     }
@@ -215,11 +217,11 @@ class PodGroupControllerLocalClusterTest {
         verdicts.publish(scheduled(ns, "gang"));
         runPod(ns, "gang", "gang-0", "doomed", 60, 0);
         runPod(ns, "gang", "gang-1", "doomed", 60, 0);
-        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
 
         client.nodes().withName("doomed").delete();
 
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Unknown);
             assertThat(condition(status, PodGroupCondition.SCHEDULED)).hasValueSatisfying(c -> {
@@ -232,7 +234,7 @@ class PodGroupControllerLocalClusterTest {
                 .as("nothing in the local cluster fails pods of a deleted node").isEqualTo("Running");
 
         client.pods().inNamespace(ns).delete();
-        await().atMost(TIMEOUT).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Pending);
     }
 
     @Test
@@ -241,7 +243,7 @@ class PodGroupControllerLocalClusterTest {
         createGroup(ns, "gang", 2);
 
         verdicts.publish(admitted(ns, "gang"));
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
             assertThat(status.getScheduleStartTime()).isNotNull();
@@ -250,7 +252,7 @@ class PodGroupControllerLocalClusterTest {
 
         String expired = "0/3 nodes are available: 3 Insufficient cpu.";
         verdicts.publish(unschedulable(ns, "gang", expired));
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Pending);
             assertThat(condition(status, PodGroupCondition.UNSCHEDULABLE)).hasValueSatisfying(c -> {
@@ -260,7 +262,7 @@ class PodGroupControllerLocalClusterTest {
         });
 
         verdicts.publish(admitted(ns, "gang"));
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
             assertThat(condition(status, PodGroupCondition.UNSCHEDULABLE)).hasValueSatisfying(c -> {
@@ -270,13 +272,13 @@ class PodGroupControllerLocalClusterTest {
         });
         createPod(ns, "gang", "gang-0", 60, 0);
         createPod(ns, "gang", "gang-1", 60, 0);
-        await().during(Duration.ofMillis(500)).atMost(TIMEOUT)
+        await().during(Duration.ofMillis(500)).atMost(PATIENCE)
                 .until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Inqueue);
 
         bind(ns, "gang-0", "node-0");
         bind(ns, "gang-1", "node-1");
         verdicts.publish(scheduled(ns, "gang"));
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroupStatus status = status(ns, "gang");
             assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Running);
             assertThat(status.getRunning()).isEqualTo(2);
@@ -285,7 +287,7 @@ class PodGroupControllerLocalClusterTest {
         });
         // Listed in no particular order: Events are named at random. The second Pending -> Inqueue says what
         // the first said, so it is the same Event counted twice, as client-go's recorder does.
-        await().atMost(TIMEOUT).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             assertThat(eventReasons(ns)).containsExactlyInAnyOrder("Inqueue", "Pending", "Running");
             assertThat(client.v1().events().inNamespace(ns).list().getItems())
                     .filteredOn(e -> e.getReason().equals("Inqueue")).singleElement()

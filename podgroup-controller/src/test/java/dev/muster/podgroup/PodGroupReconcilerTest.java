@@ -8,7 +8,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.event.EventRecorder;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;

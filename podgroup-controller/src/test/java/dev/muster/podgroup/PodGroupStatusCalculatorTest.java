@@ -4,7 +4,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
-import dev.muster.support.gang.GangVerdict;
+import dev.muster.gang.GangVerdict;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 

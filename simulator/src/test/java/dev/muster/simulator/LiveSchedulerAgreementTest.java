@@ -12,8 +12,8 @@ import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.ResourceVector;
-import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import static dev.muster.simulator.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -38,8 +40,8 @@ import static org.awaitility.Awaitility.await;
  * the default queue they place the same workload on the same nodes; with the teams as Queues, the same job
  * is reclaimed for the same newcomer, which takes its node.
  */
+@Tag("emulator")
 class LiveSchedulerAgreementTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(20);
     private static final Instant T0 = Instant.parse("2017-10-01T00:00:00Z");
 
     /**

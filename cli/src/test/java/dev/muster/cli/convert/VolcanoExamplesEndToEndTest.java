@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,12 +23,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static dev.muster.cli.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * Volcano manifests from {@code examples/volcano/}, each converted by {@code muster convert} exactly as a user
  * runs it and then applied to the local cluster with the whole manager: every job runs to its end.
  */
+@Tag("emulator")
 class VolcanoExamplesEndToEndTest {
     private static ManagerOnLocalCluster env;
     @TempDir
@@ -73,7 +75,7 @@ class VolcanoExamplesEndToEndTest {
     }
 
     private static void awaitCompleted(String job) {
-        await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> assertThat(env.phase(job)).isEqualTo(JobPhase.Completed));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(env.phase(job)).isEqualTo(JobPhase.Completed));
     }
 
     @Test
@@ -96,7 +98,7 @@ class VolcanoExamplesEndToEndTest {
     void pytorchRunsToCompletionWithEveryRank() throws Exception {
         List<String> jobs = run("pytorch.yaml");
         // CompleteJob on the master's completion stops the workers, so their env is read while they exist.
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        await().atMost(PATIENCE).untilAsserted(() ->
                 assertThat(envOf("pytorch-job-worker-1")).containsEntry("RANK", "2").containsEntry("WORLD_SIZE", "3"));
         jobs.forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
     }
@@ -140,7 +142,7 @@ class VolcanoExamplesEndToEndTest {
     @Test
     void mindsporeRunsEveryIndexedPodToCompletion() throws Exception {
         List<String> jobs = run("mindspore.yaml");
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        await().atMost(PATIENCE).untilAsserted(() ->
                 assertThat(envOf("mindspore-cpu-pod-3")).containsEntry("VC_TASK_INDEX", "3").containsKey("VC_POD_HOSTS"));
         jobs.forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
     }
@@ -148,7 +150,7 @@ class VolcanoExamplesEndToEndTest {
     @Test
     void horovodLauncherCompletesTheJobWithItsWorkersHostFile() throws Exception {
         List<String> jobs = run("horovod.yaml");
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        await().atMost(PATIENCE).untilAsserted(() ->
                 assertThat(envOf("horovod-mnist-launcher-0")).containsEntry("VC_WORKER_NUM", "3"));
         jobs.forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
         assertThat(env.job("horovod-mnist").getMetadata().getLabels()).containsEntry("volcano.sh/job-type", "Horovod");
@@ -158,7 +160,7 @@ class VolcanoExamplesEndToEndTest {
     void rayStartsItsHeadAndWorkersBehindTheHeadServiceAndCompletes() throws Exception {
         List<String> jobs = run("ray.yaml");
         // Scripts written for Volcano select the pods by Volcano's labels; the worker joins the head's GCS.
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(env.client().pods().inNamespace("default")
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(env.client().pods().inNamespace("default")
                 .withLabel("volcano.sh/job-name", "ray-cluster-job").withLabel("volcano.sh/task-spec", "worker")
                 .list().getItems()).hasSize(2));
         Pod worker = env.client().pods().inNamespace("default").withName("ray-cluster-job-worker-0").get();

@@ -1,5 +1,6 @@
 package dev.muster.cli.local;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code ./muster local} as users run it, in-process: exit codes and what it prints. */
+@Tag("emulator")
 class LocalCommandTest {
     @TempDir
     Path dir;

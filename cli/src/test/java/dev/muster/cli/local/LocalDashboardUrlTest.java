@@ -1,6 +1,7 @@
 package dev.muster.cli.local;
 
 import dev.muster.cli.local.LocalCommand;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,13 +15,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.muster.cli.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * token in the URL that the local cluster knows: the URL works as printed, and a data call without the token is
  * refused. The kubeconfig it writes carries the same token and still works for kubectl.
  */
+@Tag("emulator")
 class LocalDashboardUrlTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern DASHBOARD =
@@ -62,7 +64,7 @@ class LocalDashboardUrlTest {
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> DASHBOARD.matcher(out.toString(StandardCharsets.UTF_8)).find());
+        await().atMost(PATIENCE).until(() -> DASHBOARD.matcher(out.toString(StandardCharsets.UTF_8)).find());
         String printed = out.toString(StandardCharsets.UTF_8);
         Matcher dashboard = DASHBOARD.matcher(printed);
         assertThat(dashboard.find()).isTrue();
@@ -73,7 +75,7 @@ class LocalDashboardUrlTest {
         assertThat(get(page, null).statusCode()).as("the page itself loads without a token").isEqualTo(200);
         assertThat(get(page + "api/jobs", null).statusCode()).isEqualTo(401);
         assertThat(get(page + "api/jobs", "not-" + token).statusCode()).isEqualTo(401);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             HttpResponse<String> jobs = get(page + "api/jobs", token);
             assertThat(jobs.statusCode()).isEqualTo(200);
             assertThat(jobs.body()).contains("\"name\":\"slow\"");

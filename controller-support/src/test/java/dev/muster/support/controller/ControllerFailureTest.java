@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.muster.support.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -49,7 +50,7 @@ class ControllerFailureTest {
             controller.start();
             controller.enqueue(KEY);
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> reconciler.reports.contains("recovered " + KEY));
+            await().atMost(PATIENCE).until(() -> reconciler.reports.contains("recovered " + KEY));
 
             int n = Controller.FAILING_AFTER;
             assertThat(reconciler.reports).containsExactly(
@@ -67,7 +68,7 @@ class ControllerFailureTest {
             controller.start();
             controller.enqueue(KEY);
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> reconciler.calls.get() == Controller.FAILING_AFTER);
+            await().atMost(PATIENCE).until(() -> reconciler.calls.get() == Controller.FAILING_AFTER);
 
             assertThat(reconciler.reports).isEmpty();
         }
@@ -83,7 +84,7 @@ class ControllerFailureTest {
 
         worker.interrupt();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.deadWorkers() == 1);
+        await().atMost(PATIENCE).until(() -> controller.deadWorkers() == 1);
         controller.close();
         assertThat(controller.deadWorkers()).as("a closed controller has no workers to lose").isZero();
     }

@@ -15,12 +15,14 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Guarded deletes over HTTP against the local cluster, and the URL path they are sent to. */
+@Tag("emulator")
 class GuardedDeleteTest {
     private static LocalCluster cluster;
     private static KubernetesClient client;

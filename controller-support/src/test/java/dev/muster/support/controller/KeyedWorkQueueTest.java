@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.muster.support.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -73,7 +73,7 @@ class KeyedWorkQueueTest {
             for (int i = 0; i < 20; i++) {
                 controller.enqueue(key);
             }
-            await().atMost(5, TimeUnit.SECONDS).until(() -> calls.get() >= 3);
+            await().atMost(PATIENCE).until(() -> calls.get() >= 3);
             assertThat(maxSeen).allMatch(n -> n == 1);
         }
     }
@@ -91,7 +91,7 @@ class KeyedWorkQueueTest {
         try (Controller controller = new Controller("test", reconciler, 1, Duration.ofMinutes(5), Duration.ofMinutes(5))) {
             controller.start();
             controller.enqueue(new ObjectKey("ns", "a"));
-            await().atMost(5, TimeUnit.SECONDS).until(() -> calls.get() == 2);
+            await().atMost(PATIENCE).until(() -> calls.get() == 2);
         }
     }
 }

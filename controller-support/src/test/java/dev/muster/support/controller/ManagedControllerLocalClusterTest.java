@@ -2,8 +2,8 @@ package dev.muster.support.controller;
 
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.support.gang.GangVerdict;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,12 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import static dev.muster.support.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** A controller can be started, stopped and started again; stopped, nothing it attached fires. */
+@Tag("emulator")
 class ManagedControllerLocalClusterTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final String INDEX = "test/by-name";
 
     private LocalCluster cluster;
@@ -87,7 +89,7 @@ class ManagedControllerLocalClusterTest {
     void startStopStartWorksAndAStoppedControllerHearsNothing() {
         controller.start();
         create("first");
-        await().atMost(TIMEOUT).until(() -> reconciled.contains(key("first")));
+        await().atMost(PATIENCE).until(() -> reconciled.contains(key("first")));
 
         controller.stop();
         int handledWhenStopped = handled.get();
@@ -96,15 +98,15 @@ class ManagedControllerLocalClusterTest {
         configMaps.addEventHandler(recording(delivered));
         create("while-stopped");
         verdicts.publish(verdict("while-stopped"));
-        await().atMost(TIMEOUT).until(() -> delivered.contains("while-stopped"));
-        await().during(Duration.ofMillis(500)).atMost(TIMEOUT).until(() -> handled.get() == handledWhenStopped
+        await().atMost(PATIENCE).until(() -> delivered.contains("while-stopped"));
+        await().during(Duration.ofMillis(500)).atMost(PATIENCE).until(() -> handled.get() == handledWhenStopped
                 && heard.get() == heardWhenStopped && !reconciled.contains(key("while-stopped")));
 
         controller.start();
-        await("an informer hands a new handler what it holds").atMost(TIMEOUT)
+        await("an informer hands a new handler what it holds").atMost(PATIENCE)
                 .until(() -> reconciled.contains(key("while-stopped")));
         verdicts.publish(verdict("from-the-board"));
-        await().atMost(TIMEOUT).until(() -> reconciled.contains(key("from-the-board")));
+        await().atMost(PATIENCE).until(() -> reconciled.contains(key("from-the-board")));
         assertThat(configMaps.getIndexer().byIndex(INDEX, "first")).hasSize(1);
     }
 

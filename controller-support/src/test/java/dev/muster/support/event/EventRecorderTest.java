@@ -5,16 +5,18 @@ import dev.muster.local.LocalClusterConfig;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import static dev.muster.support.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@Tag("emulator")
 class EventRecorderTest {
 
     private static int utf8(String s) {
@@ -50,7 +52,7 @@ class EventRecorderTest {
 
             new EventRecorder(client, "test").record(about, EventRecorder.WARNING, "Long", "ü".repeat(3000));
 
-            List<Event> events = await().atMost(Duration.ofSeconds(5))
+            List<Event> events = await().atMost(PATIENCE)
                     .until(() -> client.v1().events().inNamespace("default").list().getItems(), e -> !e.isEmpty());
             assertThat(events).singleElement().satisfies(e -> {
                 assertThat(e.getReason()).isEqualTo("Long");
@@ -97,7 +99,7 @@ class EventRecorderTest {
             recorder.record(about, EventRecorder.WARNING, "Stuck", "waiting");
             // As the API server's time to live does to every Event.
             client.v1().events().inNamespace("default").delete();
-            await().atMost(Duration.ofSeconds(5))
+            await().atMost(PATIENCE)
                     .until(() -> client.v1().events().inNamespace("default").list().getItems().isEmpty());
 
             recorder.record(about, EventRecorder.WARNING, "Stuck", "waiting");

@@ -11,19 +11,19 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.support.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Informers survive malformed objects and network cuts, and say so while they are not watching. */
+@Tag("emulator")
 class SharedInformersResilienceTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
     private static GenericKubernetesResource rawJob(String name, Object replicas) {
         return new GenericKubernetesResourceBuilder().withApiVersion(Job.API_VERSION).withKind(Job.KIND)
                 .withNewMetadata().withName(name).withNamespace("default").endMetadata()
@@ -46,21 +46,21 @@ class SharedInformersResilienceTest {
             try (SharedInformers informers = new SharedInformers(client, meters)) {
                 SharedIndexInformer<Job> jobs = informers.informer(Job.class);
                 informers.start();
-                await().atMost(TIMEOUT).until(informers::hasSynced);
+                await().atMost(PATIENCE).until(informers::hasSynced);
 
                 createRaw(cluster, rawJob("watched-bad", 3_000_000_000L));
                 createRaw(cluster, rawJob("good", 2));
 
-                await().atMost(TIMEOUT).until(() -> jobs.getStore().getByKey("default/good") != null);
+                await().atMost(PATIENCE).until(() -> jobs.getStore().getByKey("default/good") != null);
                 assertThat(jobs.getStore().getByKey("default/good").getSpec().getTasks().get(0).getReplicas()).isEqualTo(2);
                 assertThat(jobs.getStore().getByKey("default/listed-bad").readFailure())
                         .hasValueSatisfying(f -> assertThat(f.field()).isEqualTo("spec.tasks[0].replicas"));
                 assertThat(jobs.getStore().getByKey("default/watched-bad").readFailure())
                         .hasValueSatisfying(f -> assertThat(f.reason()).contains("out of range"));
                 assertThat(informers.notWatching()).isEmpty();
-                await().atMost(TIMEOUT).untilAsserted(() -> assertThat(meters.counter(UnreadableObjects.METRIC,
+                await().atMost(PATIENCE).untilAsserted(() -> assertThat(meters.counter(UnreadableObjects.METRIC,
                         "kind", Job.KIND).count()).isEqualTo(2.0));
-                await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace("default")
+                await().atMost(PATIENCE).untilAsserted(() -> assertThat(client.v1().events().inNamespace("default")
                         .list().getItems()).filteredOn(e -> UnreadableObjects.REASON.equals(e.getReason()))
                         .extracting(e -> e.getInvolvedObject().getName())
                         .containsExactlyInAnyOrder("listed-bad", "watched-bad"));
@@ -77,17 +77,17 @@ class SharedInformersResilienceTest {
             KubernetesClient direct = cluster.client();
             SharedIndexInformer<ConfigMap> configMaps = informers.informer(ConfigMap.class);
             informers.start();
-            await().atMost(TIMEOUT).until(() -> informers.hasSynced() && informers.notWatching().isEmpty());
+            await().atMost(PATIENCE).until(() -> informers.hasSynced() && informers.notWatching().isEmpty());
 
             network.cut();
-            await().atMost(TIMEOUT).until(informers::notWatching, List.of("ConfigMap")::equals);
+            await().atMost(PATIENCE).until(informers::notWatching, List.of("ConfigMap")::equals);
             direct.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata()
                     .withName("made-during-the-cut").withNamespace("default").endMetadata()
                     .addToData("k", "v").build()).create();
 
             network.restore();
-            await().atMost(TIMEOUT).until(() -> informers.notWatching().isEmpty());
-            await().atMost(TIMEOUT).until(() -> configMaps.getStore().getByKey("default/made-during-the-cut") != null);
+            await().atMost(PATIENCE).until(() -> informers.notWatching().isEmpty());
+            await().atMost(PATIENCE).until(() -> configMaps.getStore().getByKey("default/made-during-the-cut") != null);
             assertThat(configMaps.getStore().getByKey("default/made-during-the-cut").getData()).containsEntry("k", "v");
         }
     }

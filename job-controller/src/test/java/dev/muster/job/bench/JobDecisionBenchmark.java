@@ -6,8 +6,8 @@ import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.job.JobDecision;
 import dev.muster.job.JobLifecycle;
-import dev.muster.job.JobPodPlanner;
 import dev.muster.job.JobStatusDecider;
+import dev.muster.rendering.JobPodRenderer;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -107,7 +107,7 @@ public class JobDecisionBenchmark {
     }
 
     private static List<Pod> pods(Job job, String failed) {
-        List<Pod> pods = JobPodPlanner.desiredPods(job, 0);
+        List<Pod> pods = JobPodRenderer.pods(job, 0);
         for (Pod pod : pods) {
             boolean fails = pod.getMetadata().getName().equals(failed);
             pod.getMetadata().setUid("uid-" + pod.getMetadata().getName());

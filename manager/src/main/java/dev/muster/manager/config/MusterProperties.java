@@ -7,7 +7,7 @@ import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.NodeScoring;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;

@@ -4,6 +4,7 @@ import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueueAncestry;
 import dev.muster.api.scheduling.v1alpha1.QueueCondition;
 import dev.muster.api.scheduling.v1alpha1.QueueDefaults;
 import dev.muster.api.scheduling.v1alpha1.QueueSpec;
@@ -94,33 +95,30 @@ final class QueueBoard {
      */
     static List<Placed> treeOrder(List<Queue> queues) {
         Map<String, Queue> byName = new TreeMap<>();
-        queues.forEach(q -> byName.put(q.getMetadata().getName(), q));
-        Map<String, List<Queue>> children = new TreeMap<>();
-        List<Queue> tops = new ArrayList<>();
-        for (Queue queue : byName.values()) {
-            String parent = QueueDefaults.parent(queue.getSpec());
-            if (parent == null || !byName.containsKey(parent)) {
-                tops.add(queue);
-            } else {
-                children.computeIfAbsent(parent, p -> new ArrayList<>()).add(queue);
-            }
-        }
+        Map<String, QueueSpec> specs = new HashMap<>();
+        queues.forEach(q -> {
+            byName.put(q.getMetadata().getName(), q);
+            specs.put(q.getMetadata().getName(), q.getSpec());
+        });
+        Map<String, List<String>> children = QueueAncestry.children(specs);
         List<Placed> ordered = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        tops.forEach(top -> visit(top, 0, children, ordered, seen));
+        byName.values().stream().filter(q -> {
+            String parent = QueueDefaults.parent(q.getSpec());
+            return parent == null || !byName.containsKey(parent);
+        }).forEach(top -> visit(top.getMetadata().getName(), 0, byName, children, ordered, seen));
         byName.values().stream().filter(q -> !seen.contains(q.getMetadata().getName()))
                 .forEach(q -> ordered.add(new Placed(q, 0)));
         return ordered;
     }
 
-    private static void visit(Queue queue, int depth, Map<String, List<Queue>> children, List<Placed> ordered,
-                              Set<String> seen) {
-        String name = queue.getMetadata().getName();
+    private static void visit(String name, int depth, Map<String, Queue> byName, Map<String, List<String>> children,
+                              List<Placed> ordered, Set<String> seen) {
         if (!seen.add(name)) {
             return;
         }
-        ordered.add(new Placed(queue, depth));
-        children.getOrDefault(name, List.of()).forEach(child -> visit(child, depth + 1, children, ordered, seen));
+        ordered.add(new Placed(byName.get(name), depth));
+        children.getOrDefault(name, List.of()).forEach(child -> visit(child, depth + 1, byName, children, ordered, seen));
     }
 
     /** The PodGroup's queue: {@code spec.queue}, {@link Queue#DEFAULT} when it names none. */

@@ -7,7 +7,7 @@ import dev.muster.manager.leadership.Leadership;
 import dev.muster.podgroup.PodGroupController;
 import dev.muster.scheduler.GangScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -3,7 +3,7 @@ package dev.muster.manager.wiring;
 import dev.muster.manager.config.MusterProperties;
 import dev.muster.manager.leadership.Leadership;
 import dev.muster.manager.leadership.WriteFence;
-import dev.muster.support.gang.GangVerdictBoard;
+import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.client.Config;

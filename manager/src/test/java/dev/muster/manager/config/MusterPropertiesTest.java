@@ -4,7 +4,7 @@ import dev.muster.job.JobControllerConfig;
 import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.core.NodeScoring;
-import dev.muster.support.admission.JobAdmissionRule;
+import dev.muster.gang.JobAdmissionRule;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;

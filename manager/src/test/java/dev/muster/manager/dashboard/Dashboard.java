@@ -25,12 +25,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -45,7 +45,6 @@ import static org.awaitility.Awaitility.await;
  * above its parent's: not valid). Their status is the scheduler's.
  */
 final class Dashboard implements AutoCloseable {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 

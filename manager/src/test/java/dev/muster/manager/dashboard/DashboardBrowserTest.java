@@ -2,6 +2,7 @@ package dev.muster.manager.dashboard;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.within;
  * Each page of the dashboard in a real headless chromium, on a running local cluster with a known workload
  * ({@link Dashboard}): what a user reads there, as the page draws it from the manager's caches.
  */
+@Tag("emulator")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardBrowserTest {
     private Dashboard dashboard;

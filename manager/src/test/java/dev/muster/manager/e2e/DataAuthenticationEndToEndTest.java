@@ -10,16 +10,17 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * which answer from the tokens and the authorizer this test gives it. Alice may list Jobs in {@code team-a}
  * only, Bob may do nothing, the admin everything, and Prometheus may get {@code /actuator/prometheus}.
  */
+@Tag("emulator")
 class DataAuthenticationEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -61,7 +63,7 @@ class DataAuthenticationEndToEndTest {
                     .endMetadata().build()).create();
             env.client().resource(job(namespace, "train-" + namespace)).create();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        await().atMost(PATIENCE).untilAsserted(() ->
                 assertThat(names(json("/actuator/jobs", admin))).contains("train-team-a", "train-team-b"));
     }
 

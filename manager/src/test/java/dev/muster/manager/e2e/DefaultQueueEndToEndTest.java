@@ -6,16 +6,18 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.wiring.ManagerLifecycle;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.time.Duration;
 import java.util.Map;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The manager creates the queue {@code default} at start, through the real client, unless it exists. */
+@Tag("emulator")
 class DefaultQueueEndToEndTest {
 
     @Test
@@ -59,7 +61,7 @@ class DefaultQueueEndToEndTest {
 
     /** The queue is ensured before the components start, so once they run it is there. */
     private static void awaitComponents(ConfigurableApplicationContext manager) {
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(PATIENCE)
                 .until(() -> manager.getBean(ManagerLifecycle.class).componentsRunning());
     }
 }

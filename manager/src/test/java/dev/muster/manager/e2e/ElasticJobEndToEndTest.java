@@ -7,12 +7,13 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * and 3 pending, the others run as room frees, and it completes once every pod has finished, as Volcano's
  * job controller completes it.
  */
+@Tag("emulator")
 class ElasticJobEndToEndTest {
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());
@@ -60,7 +62,7 @@ class ElasticJobEndToEndTest {
     void aThreeOfSixJobStartsWithThreeGrowsAsRoomFreesAndCompletes() {
         env.client().resource(elasticJob()).create();
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             List<Pod> pods = pods();
             assertThat(pods).hasSize(6);
             assertThat(pods).filteredOn(p -> "Running".equals(phase(p))).hasSize(3);
@@ -71,7 +73,7 @@ class ElasticJobEndToEndTest {
         assertThat(group.getSpec().getMinMember()).isEqualTo(3);
         assertThat(group.getSpec().getMinTaskMember()).isEqualTo(Map.of("worker", 0));
 
-        Job done = await().atMost(Duration.ofSeconds(90)).until(
+        Job done = await().atMost(PATIENCE).until(
                 () -> env.client().resources(Job.class).inNamespace("default").withName("elastic").get(),
                 job -> job.getStatus() != null && job.getStatus().getState() != null
                         && job.getStatus().getState().getPhase() == JobPhase.Completed);

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -61,6 +62,7 @@ import static org.awaitility.Awaitility.await;
  * reason, retries taken), with no pod created twice under one name, no pod moved from one node to another
  * (bound twice), no pod left running with the scheduler's preemption mark, and no gang broken.
  */
+@Tag("emulator")
 class FaultToleranceEndToEndTest {
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
     private static final Set<JobPhase> FINAL = Set.of(JobPhase.Completed, JobPhase.Failed, JobPhase.Aborted,

@@ -8,11 +8,13 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -20,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * On three nodes that each fit one of the job's pods, a job that needs four at once gets none, and says
  * why on its PodGroup; the same job needing three gets exactly three, and they run.
  */
+@Tag("emulator")
 class GangQuorumEndToEndTest {
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());
@@ -59,7 +62,7 @@ class GangQuorumEndToEndTest {
     void quorumOfFourDoesNotFitSoTheJobIsNotAdmittedAndCreatesNoPods() {
         env.client().resource(job("big", 4)).create();
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("big").get();
             assertThat(group).isNotNull();
             assertThat(group.getStatus()).isNotNull();
@@ -71,7 +74,7 @@ class GangQuorumEndToEndTest {
             });
         });
         // The gang is not admitted, so the job creates no pods at all, and its status says why.
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE)
                 .untilAsserted(() -> assertThat(pods("big")).isEmpty());
         Job job = env.client().resources(Job.class).inNamespace("default").withName("big").get();
         assertThat(job.getStatus().getState().getPhase()).isEqualTo(JobPhase.Pending);
@@ -84,9 +87,9 @@ class GangQuorumEndToEndTest {
     void quorumOfThreeGetsExactlyThreeBoundAndRunning() {
         env.client().resource(job("fits", 3)).create();
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("fits"))
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("fits"))
                 .filteredOn(p -> "Running".equals(p.getStatus().getPhase())).hasSize(3));
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE)
                 .untilAsserted(() -> assertThat(pods("fits")).filteredOn(GangQuorumEndToEndTest::bound).hasSize(3));
         assertThat(pods("fits")).filteredOn(GangQuorumEndToEndTest::bound)
                 .extracting(p -> p.getSpec().getNodeName()).doesNotHaveDuplicates();

@@ -10,12 +10,14 @@ import dev.muster.local.manifest.Manifest;
 import dev.muster.local.manifest.ManifestLoader;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -24,9 +26,8 @@ import static org.awaitility.Awaitility.await;
  * admitted node by node before they create pods, a job waits with no pods while the room it needs is
  * promised or used, and a job that fits only by the sum of free GPUs is never admitted.
  */
+@Tag("emulator")
 class GpuQueueEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
-
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(3).withNodeGpus(4));
 

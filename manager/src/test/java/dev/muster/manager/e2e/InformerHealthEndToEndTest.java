@@ -5,16 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.NetworkCut;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -23,8 +24,8 @@ import static org.awaitility.Awaitility.await;
  * API server is cut, readiness goes DOWN naming each kind it no longer watches, the shared informers' and the
  * ones the Job controller keeps for plugin objects alike; when the connection comes back, so does UP.
  */
+@Tag("emulator")
 class InformerHealthEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -29,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -37,8 +39,8 @@ import static org.awaitility.Awaitility.await;
  * of the Lease acts, a standby is healthy and says who leads, and when the leader's Lease is taken from it
  * the leader stops and exits while the standby takes over.
  */
+@Tag("emulator")
 class LeaderElectionEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String LEASE = "muster-manager";
 
     private LocalCluster cluster;

@@ -8,11 +8,12 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * raises the Unknown event, and the job's {@code Unknown → RestartJob} policy restarts the whole gang
  * on the nodes that are left.
  */
+@Tag("emulator")
 class NodeLossRestartEndToEndTest {
     /** The two-pod gang runs on two of the nodes, the third is spare. */
     @AutoClose
@@ -55,13 +57,13 @@ class NodeLossRestartEndToEndTest {
                           resources: {requests: {cpu: "3", memory: 1Gi}}
                 """, Job.class)).create();
         var job = env.client().resources(Job.class).inNamespace("default").withName("mpi");
-        await().atMost(Duration.ofSeconds(60)).until(() -> job.get().getStatus() != null
+        await().atMost(PATIENCE).until(() -> job.get().getStatus() != null
                 && job.get().getStatus().getState().getPhase() == JobPhase.Running);
         String lostNode = pods().get(0).getSpec().getNodeName();
 
         env.client().nodes().withName(lostNode).delete();
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             Job j = job.get();
             assertThat(j.getStatus().getRetryCount()).isEqualTo(1);
             assertThat(j.getStatus().getVersion()).isEqualTo(1);

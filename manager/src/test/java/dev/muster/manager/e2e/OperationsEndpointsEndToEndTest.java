@@ -6,15 +6,16 @@ import dev.muster.local.manifest.Manifest;
 import dev.muster.local.manifest.ManifestLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -22,8 +23,8 @@ import static org.awaitility.Awaitility.await;
  * The {@code jobs}, {@code podgroups} and {@code queue} Actuator endpoints and the health groups, over HTTP,
  * on two nodes of 4 cpu running the quickstart (7 cpu) beside a job of two 6-cpu pods that fits no node.
  */
+@Tag("emulator")
 class OperationsEndpointsEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String NO_ROOM = "0/2 nodes are available: 2 Insufficient cpu.";
 
     @TempDir

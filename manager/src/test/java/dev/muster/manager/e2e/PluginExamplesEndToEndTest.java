@@ -14,18 +14,20 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The three distributed-training examples with every component of the manager: what their pods receive, and that they complete. */
+@Tag("emulator")
 class PluginExamplesEndToEndTest {
     private static ManagerOnLocalCluster env;
 
@@ -44,7 +46,7 @@ class PluginExamplesEndToEndTest {
     }
 
     private static void awaitCompleted(String job) {
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             Job j = env.client().resources(Job.class).inNamespace("default").withName(job).get();
             assertThat(j.getStatus()).isNotNull();
             assertThat(j.getStatus().getState().getPhase()).isEqualTo(JobPhase.Completed);

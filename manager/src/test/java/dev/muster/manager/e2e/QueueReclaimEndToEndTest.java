@@ -8,6 +8,7 @@ import dev.muster.manager.QueueFixtures;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -31,8 +33,8 @@ import static org.awaitility.Awaitility.await;
  * gangs are evicted whole, go back to Pending (Preempted), and nothing more is evicted. Production defaults
  * but the queues' {@code reclaimDelay} of 0s.
  */
+@Tag("emulator")
 class QueueReclaimEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final String NS = "default";
 
     @AutoClose

@@ -7,6 +7,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.QueueFixtures;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,8 +27,8 @@ import static org.awaitility.Awaitility.await;
  * {@code Unschedulable} condition and its Job's status say so, with the instant the delay ends, which
  * stays the same from one cycle to the next. Production defaults but the reclaim delay.
  */
+@Tag("emulator")
 class QueueReclaimWaitEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final Pattern UNTIL = Pattern.compile(
             "Reclaim: queue b may take back room from other queues for it once it has waited the queue's "
                     + "reclaimDelay of 3600s, at (\\S+)\\.$");

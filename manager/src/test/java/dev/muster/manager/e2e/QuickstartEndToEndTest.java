@@ -10,18 +10,20 @@ import dev.muster.local.manifest.ManifestLoader;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The README's quickstart, through the real HTTP client, with every component of the manager. */
+@Tag("emulator")
 class QuickstartEndToEndTest {
     private static ManagerOnLocalCluster env;
 
@@ -41,7 +43,7 @@ class QuickstartEndToEndTest {
         manifests.forEach(m -> env.client().resource(m.object()).create());
 
         var job = env.client().resources(Job.class).inNamespace("default").withName("quickstart");
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             Job j = job.get();
             assertThat(j.getStatus()).isNotNull();
             assertThat(j.getStatus().getState().getPhase()).isEqualTo(JobPhase.Completed);
@@ -71,12 +73,12 @@ class QuickstartEndToEndTest {
     @Test
     void actuatorShowsHealthAndSchedulerMetrics() throws Exception {
         Actuator actuator = env.actuator();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             HttpResponse<String> health = actuator.get("health/readiness");
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).contains("\"status\":\"UP\"");
         });
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             HttpResponse<String> metrics = actuator.get("prometheus");
             assertThat(metrics.statusCode()).isEqualTo(200);
             assertThat(metrics.body()).contains("muster_scheduler_cycle").contains("muster_leader 1.0");

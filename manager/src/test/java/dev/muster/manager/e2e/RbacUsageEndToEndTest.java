@@ -13,12 +13,12 @@ import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -38,8 +39,8 @@ import static org.awaitility.Awaitility.await;
  * grant fails the test (the chart would make it fail with 403); so does a permission the table grants as
  * {@code recorded} that the workload never used (a grant the code no longer needs).
  */
+@Tag("emulator")
 class RbacUsageEndToEndTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(120);
     private static final Path TABLE = Path.of("../docs/security.md");
 
     @AutoClose

@@ -8,10 +8,12 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * wait for room; if before, it never was Running with the first stage alone and waits, as any gang short of its
  * quorum, for the room of all four. Both are right, and in neither may anything restart.
  */
+@Tag("emulator")
 class WaitingStageEndToEndTest {
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(ManagerOnLocalCluster.threeOnePodNodes());
@@ -56,7 +59,7 @@ class WaitingStageEndToEndTest {
                         containers: [{name: w, image: busybox, resources: {requests: {cpu: "3"}}}]
                 """, Job.class)).create();
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        await().atMost(PATIENCE).untilAsserted(() -> {
             PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
             assertThat(group).as("the job's PodGroup").isNotNull();
             assertThat(group.getSpec().getMinMember()).as("the worker stage is open").isEqualTo(4);
@@ -70,7 +73,7 @@ class WaitingStageEndToEndTest {
                 }
             });
         });
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).untilAsserted(() -> {
             PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
             assertThat(group.getStatus().getPhase()).isNotEqualTo(PodGroupPhase.Unknown);
             Job job = env.client().resources(Job.class).inNamespace("default").withName("staged").get();

@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,13 +34,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The Lease election on its own, over HTTP against the API emulator. */
+@Tag("emulator")
 class LeaseLeadershipTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(20);
-
     private LocalCluster cluster;
     private final List<LeaseLeadership> started = new ArrayList<>();
     private final AtomicInteger writes = new AtomicInteger();
@@ -90,7 +91,7 @@ class LeaseLeadershipTest {
         alpha.stop();
 
         // Well within the 30 s lease duration.
-        await().atMost(Duration.ofSeconds(10)).until(() -> beta.status().leader());
+        await().atMost(PATIENCE).until(() -> beta.status().leader());
         assertThat(lost).hasValue(0);
         assertThat(cluster.client().resources(Lease.class).inNamespace("default").withName("muster-manager").get()
                 .getSpec().getHolderIdentity()).isEqualTo("beta");

@@ -7,10 +7,11 @@ import dev.muster.local.NetworkCut;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 
+import static dev.muster.manager.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -18,6 +19,7 @@ import static org.awaitility.Awaitility.await;
  * The default queue is created even when the API server cannot be reached as the manager starts leading: the
  * failed create is tried again in the background until it succeeds.
  */
+@Tag("emulator")
 class DefaultQueueTest {
 
     @Test
@@ -35,7 +37,7 @@ class DefaultQueueTest {
             assertThat(cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get()).isNull();
 
             network.restore();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+            await().atMost(PATIENCE).untilAsserted(() ->
                     assertThat(cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get()).isNotNull());
             defaultQueue.stop();
         }

@@ -2,13 +2,10 @@ package dev.muster.api.scheduling.v1alpha1;
 
 import dev.muster.api.LabelSelectors;
 
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * When a queue takes a Job or gang: the one rule the Job controller (before it creates pods) and the gang
@@ -62,12 +59,7 @@ public final class QueueAccess {
         if (outside.isPresent()) {
             return Optional.of(new QueueRefusal(NOT_FOUND, outside.get()));
         }
-        Set<String> children = new TreeSet<>();
-        queues.forEach((queue, spec) -> {
-            if (name.equals(QueueDefaults.parent(spec)) && !name.equals(queue)) {
-                children.add(queue);
-            }
-        });
+        List<String> children = QueueAncestry.children(queues).getOrDefault(name, List.of());
         if (!children.isEmpty()) {
             return Optional.of(new QueueRefusal(NOT_LEAF, "queue " + name + " has child queues ("
                     + String.join(", ", children) + "); only leaf queues take jobs: name one of its leaves"));
@@ -94,23 +86,17 @@ public final class QueueAccess {
 
     /** Why an existing queue is not in the tree: a missing ancestor or a cycle of parents. */
     private static Optional<String> outsideTree(String name, Map<String, QueueSpec> queues) {
-        Set<String> path = new LinkedHashSet<>();
-        String current = name;
-        while (current != null && path.add(current)) {
-            String parent = QueueDefaults.parent(queues.get(current));
-            if (parent != null && !queues.containsKey(parent)) {
-                return Optional.of("queue " + name + (current.equals(name) ? "" : " has ancestor " + current + ", which")
-                        + " names parent " + parent + ", which does not exist");
-            }
-            current = parent;
+        QueueAncestry ancestry = QueueAncestry.of(name, queues);
+        if (ancestry.missingParent() != null) {
+            String last = ancestry.path().get(ancestry.path().size() - 1);
+            return Optional.of("queue " + name + (last.equals(name) ? "" : " has ancestor " + last + ", which")
+                    + " names parent " + ancestry.missingParent() + ", which does not exist");
         }
-        if (current == null) {
+        if (ancestry.cycleStart() == null) {
             return Optional.empty();
         }
-        List<String> cycle = new ArrayList<>(path);
-        cycle = cycle.subList(cycle.indexOf(current), cycle.size());
-        return Optional.of("queue " + name + " is not in the queue tree: " + String.join(" -> ", cycle) + " -> "
-                + current + " is a cycle of parents");
+        return Optional.of("queue " + name + " is not in the queue tree: " + String.join(" -> ", ancestry.cycle()) + " -> "
+                + ancestry.cycleStart() + " is a cycle of parents");
     }
 
     /**

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,7 +79,7 @@ public final class QueueTreeValidator {
             out.add(new FieldError("spec.namespaceSelector", "is not honoured on queue " + Queue.DEFAULT
                     + ", which every namespace may use; remove it"));
         }
-        String parent = spec.getParent();
+        String parent = QueueDefaults.parent(spec);
         if (name.equals(parent)) {
             out.add(new FieldError("spec.parent", "a queue cannot be its own parent"));
         } else if (parent != null && !specs.containsKey(parent)) {
@@ -117,16 +116,14 @@ public final class QueueTreeValidator {
 
     private static void checkCycles(Map<String, QueueSpec> specs, Map<String, List<FieldError>> problems) {
         for (String name : specs.keySet()) {
-            Set<String> path = new LinkedHashSet<>();
-            String current = name;
-            while (current != null && specs.containsKey(current) && path.add(current)) {
-                current = parentOf(specs, current);
-            }
-            if (current == null || !specs.containsKey(current) || current.equals(name) && path.size() == 1) {
+            QueueAncestry ancestry = QueueAncestry.of(name, specs);
+            String current = ancestry.cycleStart();
+            // A missing parent is checkFields' to report, a queue that is its own parent too.
+            if (current == null || current.equals(name) && ancestry.path().size() == 1) {
                 continue;
             }
             if (current.equals(name)) {
-                String cycle = String.join(" -> ", path) + " -> " + name;
+                String cycle = String.join(" -> ", ancestry.path()) + " -> " + name;
                 problems.get(name).add(new FieldError("spec.parent", "the queue is in a cycle of parents: " + cycle));
             } else {
                 problems.get(name).add(new FieldError("spec.parent", "ancestor " + current + " is in a cycle of parents"));
@@ -135,14 +132,7 @@ public final class QueueTreeValidator {
     }
 
     private static void checkAgainstParents(Map<String, QueueSpec> specs, Map<String, List<FieldError>> problems) {
-        Map<String, List<String>> children = new TreeMap<>();
-        specs.keySet().forEach(name -> {
-            String parent = parentOf(specs, name);
-            if (parent != null && !parent.equals(name) && specs.containsKey(parent)) {
-                children.computeIfAbsent(parent, p -> new ArrayList<>()).add(name);
-            }
-        });
-        children.forEach((parent, kids) -> {
+        QueueAncestry.children(specs).forEach((parent, kids) -> {
             checkGuarantees(parent, kids, specs, problems);
             kids.forEach(child -> checkLimit(child, parent, specs, problems.get(child)));
         });
@@ -194,11 +184,6 @@ public final class QueueTreeValidator {
         quantities.forEach((resource, quantity) -> amount(quantity)
                 .filter(amount -> amount.signum() >= 0).ifPresent(amount -> amounts.put(resource, amount)));
         return amounts;
-    }
-
-    private static String parentOf(Map<String, QueueSpec> specs, String name) {
-        QueueSpec spec = specs.get(name);
-        return spec == null ? null : spec.getParent();
     }
 
     private static String plain(BigDecimal amount) {

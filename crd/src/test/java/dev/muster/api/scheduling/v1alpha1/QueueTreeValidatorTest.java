@@ -33,6 +33,17 @@ class QueueTreeValidatorTest {
     }
 
     @Test
+    void anEmptyParentIsAQueueAtTheTopAsForTheQueueAJobMayUse() {
+        // The validator read spec.parent raw and refused "" ("queue  does not exist"), marking the queue Invalid,
+        // while QueueAccess (the Job controller's gate) read it as no parent and let jobs in.
+        Map<String, QueueSpec> specs = new LinkedHashMap<>();
+        specs.put("team", spec("", Map.of(), Map.of()));
+
+        assertThat(QueueTreeValidator.validate(specs).get("team")).isEmpty();
+        assertThat(QueueAccess.refusal("team", specs, "default", Map.of())).isEmpty();
+    }
+
+    @Test
     void aCycleIsReportedOnEachQueueOfItAndOnTheQueuesBelowIt() {
         Map<String, QueueSpec> specs = new LinkedHashMap<>();
         specs.put("a", spec("b", Map.of(), Map.of()));

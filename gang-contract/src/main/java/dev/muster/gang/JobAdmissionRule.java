@@ -1,4 +1,4 @@
-package dev.muster.support.admission;
+package dev.muster.gang;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;

@@ -1,4 +1,4 @@
-package dev.muster.support.gang;
+package dev.muster.gang;
 
 import java.time.Instant;
 import java.util.Objects;
