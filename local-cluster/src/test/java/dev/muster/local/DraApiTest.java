@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The emulator serves Dynamic Resource Allocation's {@code resource.k8s.io/v1}: its four kinds, in discovery, with
  * ResourceClaim's status subresource kept apart from the claim's other writers as on kube-apiserver.
  */
+@Tag("emulator")
 class DraApiTest extends ApiOnlyClusterTests {
     private static final String KUBECTL_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
 

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * and go with it, a pod runs only once its claims are allocated and reserved for it, and a claim's consumers are
  * released (and the claim deallocated, or deleted when it was made for a pod) once they are done.
  */
+@Tag("emulator")
 class ResourceClaimLifecycleTest extends KubeletClusterTests {
     private static final Map<String, Object> ONE_GPU = Map.of("devices", Map.of("requests", List.of(Map.of(
             "name", "gpu", "exactly", Map.of("deviceClassName", "gpu.example.com", "count", 1)))));

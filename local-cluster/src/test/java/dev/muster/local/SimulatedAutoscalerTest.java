@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 @SuppressWarnings("unchecked")
+@Tag("emulator")
 class SimulatedAutoscalerTest {
     private static final NodeGroup GPU = NodeGroup.parse("gpu=1..4:cpu=32,memory=256Gi,nvidia.com/gpu=8,label.pool=gpu");
     private static final String ATOMIC = "best-effort-atomic-scale-up.autoscaling.x-k8s.io";

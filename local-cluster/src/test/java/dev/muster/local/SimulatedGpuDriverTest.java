@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The simulated DRA driver publishes each GPU node's devices, a clique to each group of nodes. */
+@Tag("emulator")
 class SimulatedGpuDriverTest {
     @Test
     void eachGpuNodePublishesASliceOfItsDevicesWithTheCliqueOfItsGroup() {
