@@ -1,0 +1,41 @@
+package dev.muster.scheduler.core.dra;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the scheduler needs of a ResourceClaim (or of the claim a ResourceClaimTemplate will give a pod
+ * that does not exist yet).
+ *
+ * @param namespace   the namespace
+ * @param name        the claim's name
+ * @param requests    {@code spec.devices.requests}
+ * @param constraints {@code spec.devices.constraints}
+ * @param allocation  {@code status.allocation}; {@code null} while unallocated
+ * @param reservedFor names of the pods in {@code status.reservedFor}
+ */
+public record DeviceClaim(String namespace, String name, List<DeviceRequest> requests,
+                          List<DeviceConstraint> constraints, DeviceAllocation allocation, List<String> reservedFor) {
+    public DeviceClaim {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(name, "name");
+        requests = List.copyOf(requests);
+        constraints = constraints == null ? List.of() : List.copyOf(constraints);
+        reservedFor = reservedFor == null ? List.of() : List.copyOf(reservedFor);
+    }
+
+    /** An unallocated claim. */
+    public DeviceClaim(String namespace, String name, List<DeviceRequest> requests, List<DeviceConstraint> constraints) {
+        this(namespace, name, requests, constraints, null, List.of());
+    }
+
+    /** {@code namespace/name}, how pods and the ledger name a claim. */
+    public String key() {
+        return namespace + "/" + name;
+    }
+
+    @Override
+    public String toString() {
+        return key();
+    }
+}
