@@ -1,5 +1,6 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.scheduler.core.dra.DeviceLedger;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -15,10 +16,29 @@ import java.util.Optional;
 public final class ClusterSnapshot {
     private final NodeState[] nodes;
     private final Map<String, Map<String, String>> namespaceLabels;
+    private final DeviceLedger devices;
 
     ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels) {
+        this(nodes, namespaceLabels, DeviceLedger.empty());
+    }
+
+    private ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels, DeviceLedger devices) {
         this.nodes = nodes;
         this.namespaceLabels = namespaceLabels;
+        this.devices = devices;
+    }
+
+    /**
+     * This snapshot with the cycle's devices and claims: the trials on it allocate the claims of the pods
+     * they place from the ledger and record what they allocate in it. Call before the first trial.
+     */
+    public ClusterSnapshot withDevices(DeviceLedger ledger) {
+        return new ClusterSnapshot(nodes, namespaceLabels, ledger);
+    }
+
+    /** The cycle's devices and claims, with what its trials allocated so far. */
+    public DeviceLedger devices() {
+        return devices;
     }
 
     /** Nodes in the snapshot, schedulable or not. */
