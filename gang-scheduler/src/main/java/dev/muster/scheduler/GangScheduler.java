@@ -8,6 +8,7 @@ import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -71,6 +73,8 @@ public final class GangScheduler implements AutoCloseable {
     private final List<Runnable> handlerRemovals = new ArrayList<>();
     /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
     private volatile List<SharedIndexInformer<?>> watched = List.of();
+    /** The DRA kinds' informers, the scheduler's own (see {@link #watchDevices}). */
+    private final List<SharedIndexInformer<?>> draInformers = new ArrayList<>();
     /** Per watched informer, whether its handler has been given its listing. */
     private final List<ListingDelivery> delivered = new CopyOnWriteArrayList<>();
     private volatile boolean caughtUp;
@@ -173,11 +177,14 @@ public final class GangScheduler implements AutoCloseable {
         watch(claims, trigger, cache::putClaim, cache::removeClaim);
         watch(volumes, trigger, cache::putVolume, cache::removeVolume);
         watch(storageClasses, trigger, cache::putStorageClass, cache::removeStorageClass);
-        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs, namespaces, claims, volumes, storageClasses,
-                queues);
+        List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(nodes, pods, podGroups, priorityClasses, jobs,
+                namespaces, claims, volumes, storageClasses, queues));
+        watchDevices(trigger, all);
+        watched = List.copyOf(all);
         if (ownsInformers) {
             informers.start();
         }
+        draInformers.forEach(SharedIndexInformer::start);
         trigger.start(config.cyclePeriod());
         log.info("gang scheduler started (cycle period {}, {} concurrent API calls, {})", config.cyclePeriod(),
                 config.bindConcurrency(), config.coscheduling());
@@ -226,6 +233,8 @@ public final class GangScheduler implements AutoCloseable {
         if (ownsInformers) {
             informers.close();
         }
+        draInformers.forEach(SharedIndexInformer::close);
+        draInformers.clear();
         apiCalls.shutdown();
         try {
             if (!apiCalls.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -242,6 +251,49 @@ public final class GangScheduler implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /**
+     * Watches the DRA kinds if the API server serves {@code resource.k8s.io/v1}; otherwise pods with
+     * ResourceClaims wait, told that their claims do not exist. These informers are the scheduler's own, read
+     * as {@link GenericKubernetesResource} since fabric8 has no model of the v1 API, so the process's
+     * shared, class-keyed informers cannot hold them.
+     */
+    private void watchDevices(CycleTrigger trigger, List<SharedIndexInformer<?>> all) {
+        boolean served;
+        try {
+            served = client.supports(DraObjects.API_VERSION, "ResourceSlice");
+        } catch (RuntimeException e) {
+            served = false;
+        }
+        if (!served) {
+            log.info("{} is not served: ResourceClaims are not allocated, pods with claims wait", DraObjects.API_VERSION);
+            return;
+        }
+        SharedIndexInformer<GenericKubernetesResource> slices = draInformer("ResourceSlice", "resourceslices", false);
+        SharedIndexInformer<GenericKubernetesResource> classes = draInformer("DeviceClass", "deviceclasses", false);
+        SharedIndexInformer<GenericKubernetesResource> claims = draInformer("ResourceClaim", "resourceclaims", true);
+        SharedIndexInformer<GenericKubernetesResource> templates = draInformer("ResourceClaimTemplate",
+                "resourceclaimtemplates", true);
+        watch(slices, trigger, cache::putResourceSlice, cache::removeResourceSlice);
+        watch(classes, trigger, cache::putDeviceClass, cache::removeDeviceClass);
+        watch(claims, trigger, cache::putResourceClaim, cache::removeResourceClaim);
+        watch(templates, trigger, cache::putResourceClaimTemplate, cache::removeResourceClaimTemplate);
+        all.addAll(List.of(slices, classes, claims, templates));
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> draInformer(String kind, String plural, boolean namespaced) {
+        ResourceDefinitionContext context = new ResourceDefinitionContext.Builder().withGroup("resource.k8s.io")
+                .withVersion("v1").withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
+        SharedIndexInformer<GenericKubernetesResource> informer = namespaced
+                ? client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(0)
+                : client.genericKubernetesResources(context).runnableInformer(0);
+        informer.exceptionHandler((wasStarted, failure) -> {
+            log.warn("informer for {}: list or watch failed, retrying: {}", kind, failure.toString());
+            return true;
+        });
+        draInformers.add(informer);
+        return informer;
     }
 
     private <T extends HasMetadata> void watch(SharedIndexInformer<T> informer, CycleTrigger trigger, Predicate<T> put,

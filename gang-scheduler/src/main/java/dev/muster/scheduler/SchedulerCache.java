@@ -10,6 +10,11 @@ import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.scheduling.v1alpha1.QueueRefusal;
 import dev.muster.api.scheduling.v1alpha1.QueueSpec;
 import dev.muster.scheduler.core.ClusterSnapshot;
+import dev.muster.scheduler.core.dra.DeviceAllocation;
+import dev.muster.scheduler.core.dra.DeviceCatalog;
+import dev.muster.scheduler.core.dra.DeviceClaim;
+import dev.muster.scheduler.core.dra.DeviceLedger;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
@@ -80,6 +85,7 @@ final class SchedulerCache {
     /** The Queues' specs by name, as {@link QueueAccess} reads them (the tree and each namespaceSelector). */
     private final Map<String, QueueSpec> queueSpecs = new HashMap<>();
     private final VolumeCatalog volumes = new VolumeCatalog();
+    private final DeviceCatalog devices = new DeviceCatalog();
     private final JobAdmissionRule jobAdmission;
 
     /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
@@ -102,6 +108,42 @@ final class SchedulerCache {
         String name = node.getMetadata().getName();
         cluster.removeNode(name);
         return groups.values().stream().anyMatch(group -> !group.pending.isEmpty() && group.bound.anyOn(name));
+    }
+
+    /** @return whether the devices changed while pods wait */
+    synchronized boolean putResourceSlice(GenericKubernetesResource slice) {
+        return devices.putSlice(DraObjects.slice(slice)) && anyPending();
+    }
+
+    synchronized boolean removeResourceSlice(GenericKubernetesResource slice) {
+        return devices.removeSlice(slice.getMetadata().getName()) && anyPending();
+    }
+
+    synchronized boolean putDeviceClass(GenericKubernetesResource deviceClass) {
+        return devices.putClass(DraObjects.deviceClass(deviceClass)) && anyPending();
+    }
+
+    synchronized boolean removeDeviceClass(GenericKubernetesResource deviceClass) {
+        return devices.removeClass(deviceClass.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether the claim changed while pods wait: its allocation may have freed or taken devices */
+    synchronized boolean putResourceClaim(GenericKubernetesResource claim) {
+        return devices.putClaim(DraObjects.claim(claim)) && anyPending();
+    }
+
+    synchronized boolean removeResourceClaim(GenericKubernetesResource claim) {
+        return devices.removeClaim(claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName())
+                && anyPending();
+    }
+
+    synchronized boolean putResourceClaimTemplate(GenericKubernetesResource template) {
+        return devices.putTemplate(DraObjects.template(template)) && anyPending();
+    }
+
+    synchronized boolean removeResourceClaimTemplate(GenericKubernetesResource template) {
+        return devices.removeTemplate(template.getMetadata().getNamespace() + "/" + template.getMetadata().getName())
+                && anyPending();
     }
 
     /** @return whether the claim changed while pods wait, whose volume topology it may be */
@@ -337,7 +379,20 @@ final class SchedulerCache {
                 gangs.add(pendingGang);
             }
         }
-        return new CycleInput(snapshot, gangs, missing, runningGangs(), queueInfos(), refused);
+        // The claims templates will make for pods still to be created count for admission like existing ones.
+        List<DeviceClaim> toBeCreated = new ArrayList<>();
+        for (PendingGang gang : gangs) {
+            for (PodInfo pod : gang.expected()) {
+                for (String claimKey : pod.deviceClaims()) {
+                    DeviceClaim claim = DraObjects.pendingClaim(claimKey, devices);
+                    if (claim != null) {
+                        toBeCreated.add(claim);
+                    }
+                }
+            }
+        }
+        return new CycleInput(snapshot.withDevices(devices.ledger(toBeCreated)), gangs, missing, runningGangs(),
+                queueInfos(), refused);
     }
 
     /**
@@ -414,7 +469,7 @@ final class SchedulerCache {
      *
      * @return the pods to bind
      */
-    synchronized List<BindRequest> assume(List<PodPlacement> placements) {
+    synchronized List<BindRequest> assume(List<PodPlacement> placements, DeviceLedger ledger) {
         List<BindRequest> requests = new ArrayList<>(placements.size());
         for (PodPlacement placement : placements) {
             String key = Cache.namespaceKeyFunc(placement.pod().namespace(), placement.pod().name());
@@ -423,10 +478,33 @@ final class SchedulerCache {
                 CachedPod assumed = before.with(PodState.ASSUMED, placement.nodeName());
                 replace(key, before, assumed);
                 requests.add(new BindRequest(placement.pod().namespace(), placement.pod().name(), before.uid(),
-                        placement.nodeName(), volumes.claimsToProvision(placement.pod().namespace(), before.claims())));
+                        placement.nodeName(), volumes.claimsToProvision(placement.pod().namespace(), before.claims()),
+                        deviceClaimWrites(placement.pod(), ledger)));
             }
         }
         return requests;
+    }
+
+    /**
+     * What to write to the pod's ResourceClaims: the allocation the cycle made for a claim the informer
+     * shows unallocated, which counts as made until the informer shows it (or the write fails), and the
+     * pod's reservation of every claim.
+     */
+    private List<BindRequest.DeviceClaimWrite> deviceClaimWrites(PodInfo pod, DeviceLedger ledger) {
+        List<BindRequest.DeviceClaimWrite> writes = new ArrayList<>(pod.deviceClaims().size());
+        for (String key : pod.deviceClaims()) {
+            DeviceClaim known = devices.claim(key);
+            DeviceAllocation allocation = ledger.allocation(key);
+            if (known == null || allocation == null) {
+                continue;
+            }
+            boolean allocate = known.allocation() == null;
+            if (allocate) {
+                devices.assume(key, allocation);
+            }
+            writes.add(new BindRequest.DeviceClaimWrite(known.name(), allocate ? allocation : null));
+        }
+        return writes;
     }
 
     /**
@@ -460,6 +538,11 @@ final class SchedulerCache {
 
     /** Undoes the assumption of a pod whose bind failed, so it is pending again and its room is free. */
     synchronized void forget(BindRequest request) {
+        for (BindRequest.DeviceClaimWrite write : request.deviceClaims()) {
+            if (write.allocation() != null) {
+                devices.forget(request.namespace() + "/" + write.name());
+            }
+        }
         CachedPod before = pods.get(request.podKey());
         if (before != null && before.state() == PodState.ASSUMED && before.uid().equals(request.uid())) {
             replace(request.podKey(), before, before.with(PodState.PENDING, null));

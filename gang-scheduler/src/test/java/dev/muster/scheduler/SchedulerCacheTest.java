@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.dra.DeviceLedger;
 import dev.muster.support.admission.JobAdmissionRule;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
@@ -211,7 +212,7 @@ class SchedulerCacheTest {
         cache.putPod(pod);
         var info = cache.beginCycle().gangs().get(0).pending().get(0);
 
-        List<BindRequest> binds = cache.assume(List.of(new PodPlacement(info, "node-0")));
+        List<BindRequest> binds = cache.assume(List.of(new PodPlacement(info, "node-0")), DeviceLedger.empty());
         assertThat(binds).containsExactly(new BindRequest("ns", "solo", "solo-uid", "node-0", List.of()));
         assertThat(freeCpu("node-0")).isEqualTo(1000);
         assertThat(cache.beginCycle().gangs()).isEmpty();
@@ -230,7 +231,7 @@ class SchedulerCacheTest {
         Pod pod = pod("solo", null, null, "3");
         cache.putPod(pod);
         var info = cache.beginCycle().gangs().get(0).pending().get(0);
-        BindRequest bind = cache.assume(List.of(new PodPlacement(info, "node-0"))).get(0);
+        BindRequest bind = cache.assume(List.of(new PodPlacement(info, "node-0")), DeviceLedger.empty()).get(0);
 
         cache.putPod(boundTo(pod, "node-0"));
         cache.forget(bind);
