@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A Kubernetes cluster in this JVM for {@code ./muster local}, integration tests and benchmarks: an API
  * emulator on a free port of 127.0.0.1 (plain HTTP) with Muster's CRDs installed and a {@code default}
  * namespace, a pool of simulated nodes {@code node-0 .. node-(n-1)}, and a simulated kubelet that runs the pods
- * bound to any node of the cluster, and a disruption controller that keeps the status of PodDisruptionBudgets,
- * which the Eviction API respects. Connect with {@link #client()} or, from outside the JVM, through
+ * bound to any node of the cluster, a disruption controller that keeps the status of PodDisruptionBudgets,
+ * which the Eviction API respects, and for DRA a GPU driver's ResourceSlices ({@link SimulatedGpuDriver}) and
+ * a resourceclaim controller that creates pods' claims from their templates. Connect with {@link #client()} or, from outside the JVM, through
  * {@link #writeKubeconfig(Path)}.
  *
  * <pre>{@code
@@ -52,18 +53,26 @@ public final class LocalCluster implements AutoCloseable {
 
     private final ApiEmulator emulator;
     private final KubernetesClient client;
+    private final LocalClusterConfig config;
     private final SimulatedNodes nodes;
+    private final SimulatedGpuDriver gpuDriver;
     private final SimulatedKubelet kubelet;
     private final SimulatedDisruptionController disruptionController;
+    private final SimulatedResourceClaimController claimController;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LocalCluster(ApiEmulator emulator, KubernetesClient client, SimulatedNodes nodes, SimulatedKubelet kubelet,
-                         SimulatedDisruptionController disruptionController) {
+    private LocalCluster(ApiEmulator emulator, KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes,
+                         SimulatedGpuDriver gpuDriver, SimulatedKubelet kubelet,
+                         SimulatedDisruptionController disruptionController,
+                         SimulatedResourceClaimController claimController) {
         this.emulator = emulator;
         this.client = client;
+        this.config = config;
         this.nodes = nodes;
+        this.gpuDriver = gpuDriver;
         this.kubelet = kubelet;
         this.disruptionController = disruptionController;
+        this.claimController = claimController;
     }
 
     /**
@@ -93,20 +102,34 @@ public final class LocalCluster implements AutoCloseable {
                     .withProvisioner("muster.dev/simulated").withVolumeBindingMode("WaitForFirstConsumer").build())
                     .create();
             SimulatedNodes nodes = new SimulatedNodes(config);
+            SimulatedGpuDriver gpuDriver = new SimulatedGpuDriver(config.gpuCliqueSize());
+            if (config.gpuApi().dra()) {
+                client.resource(SimulatedGpuDriver.deviceClass()).create();
+            }
             for (int i = 0; i < config.nodes(); i++) {
-                client.nodes().resource(nodes.poolNode(i)).create();
+                Node node = client.nodes().resource(nodes.poolNode(i)).create();
+                publishGpus(client, config, gpuDriver, node, config.nodeGpus());
             }
             SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
             SimulatedDisruptionController disruptionController;
+            SimulatedResourceClaimController claimController;
             try {
                 disruptionController = SimulatedDisruptionController.start(emulator.newClient(true));
             } catch (RuntimeException e) {
                 kubelet.close();
                 throw e;
             }
+            try {
+                claimController = SimulatedResourceClaimController.start(emulator.newClient(true));
+            } catch (RuntimeException e) {
+                disruptionController.close();
+                kubelet.close();
+                throw e;
+            }
             log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
                     config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
-            return new LocalCluster(emulator, client, nodes, kubelet, disruptionController);
+            return new LocalCluster(emulator, client, config, nodes, gpuDriver, kubelet, disruptionController,
+                    claimController);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -201,12 +224,25 @@ public final class LocalCluster implements AutoCloseable {
      * {@code local.muster.dev/simulated=true} and, where missing, with the labels a kubelet sets
      * ({@code kubernetes.io/hostname}, {@code kubernetes.io/os}, {@code kubernetes.io/arch}), missing status (capacity from
      * this cluster's configuration, allocatable, Ready) is filled in, and the simulated kubelet runs its pods.
-     * Nodes created through the API directly (e.g. {@code kubectl apply}) are run too and get the same status.
+     * Its GPUs ({@code nvidia.com/gpu} in the capacity it gives, else the pool's) are offered as the configuration's
+     * {@link GpuApi} says: with DRA, {@link SimulatedGpuDriver} publishes them in a ResourceSlice, in the clique
+     * after the nodes before it. Nodes created through the API directly (e.g. {@code kubectl apply}) are run too and
+     * get the same status, but no slice.
      *
      * @throws io.fabric8.kubernetes.client.KubernetesClientException with code 409 if the node exists
      */
     public void addSimulatedNode(Node node) {
-        client.nodes().resource(nodes.simulated(node)).create();
+        int gpus = nodes.gpus(node);
+        Node created = client.nodes().resource(nodes.simulated(node)).create();
+        publishGpus(client, config, gpuDriver, created, gpus);
+    }
+
+    /** Publishes the node's GPUs as the simulated DRA driver's slice, when GPUs are offered through DRA. */
+    private static void publishGpus(KubernetesClient client, LocalClusterConfig config, SimulatedGpuDriver gpuDriver,
+                                    Node node, int gpus) {
+        if (gpus > 0 && config.gpuApi().dra()) {
+            client.resource(gpuDriver.nextSlice(node, gpus)).create();
+        }
     }
 
     /**
@@ -235,13 +271,17 @@ public final class LocalCluster implements AutoCloseable {
         return Serialization.unmarshal(body, GenericKubernetesResource.class);
     }
 
-    /** Stops the disruption controller, the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */
+    /**
+     * Stops the resourceclaim and disruption controllers, the kubelet, the client and the emulator; the cluster's
+     * state is lost. Closing again does nothing.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
+            claimController.close();
             disruptionController.close();
             kubelet.close();
             client.close();

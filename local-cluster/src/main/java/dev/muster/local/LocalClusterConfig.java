@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param nodes          simulated nodes named {@code node-0} .. {@code node-(n-1)}
  * @param nodeCpu        CPU capacity of each node, as a Kubernetes quantity ({@code "16"}, {@code "3500m"})
  * @param nodeMemory     memory capacity of each node, as a Kubernetes quantity ({@code "64Gi"})
- * @param nodeGpus       {@code nvidia.com/gpu} capacity of each node; 0 leaves the resource out
+ * @param nodeGpus       GPUs of each pool node, offered as {@code gpuApi} says; 0 for none
  * @param nodePods       pod capacity of each node
  * @param podStartDelay  time between a pod's binding to a node and its phase {@code Running}
  * @param defaultRunTime how long a pod runs when it does not say ({@code local.muster.dev/run-seconds})
@@ -25,13 +25,18 @@ import java.util.Objects;
  * @param nodeHugepages2Mi {@code hugepages-2Mi} capacity of each node, as a quantity ({@code "0"} for none)
  * @param nodeInstanceType the {@code node.kubernetes.io/instance-type} label of each pool node; {@code null}
  *                         for none, as on a cluster without a cloud provider
+ * @param gpuApi         how a node's GPUs are offered: as the {@code nvidia.com/gpu} extended resource, as DRA devices
+ *                       of the simulated driver ({@link SimulatedGpuDriver}), or both
+ * @param gpuCliqueSize  how many consecutive GPU nodes share one NVLink clique (the devices' {@code clique} attribute)
  */
 public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, int nodeGpus, int nodePods,
                                  Duration podStartDelay, Duration defaultRunTime, Duration podStopDelay,
                                  FaultPlan faults, String nodeEphemeralStorage, String nodeHugepages1Gi,
-                                 String nodeHugepages2Mi, String nodeInstanceType) {
+                                 String nodeHugepages2Mi, String nodeInstanceType, GpuApi gpuApi, int gpuCliqueSize) {
     /** The {@code ephemeral-storage} a pool node reports unless told otherwise. */
     public static final String DEFAULT_EPHEMERAL_STORAGE = "100Gi";
+    /** Nodes per NVLink clique unless told otherwise: a GB200 NVL72 rack's 18 trays are too many for a laptop's cluster. */
+    public static final int DEFAULT_GPU_CLIQUE_SIZE = 4;
 
     public LocalClusterConfig {
         if (nodes < 0 || nodeGpus < 0 || nodePods < 1) {
@@ -48,6 +53,10 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
         requireQuantity(nodeEphemeralStorage, "nodeEphemeralStorage");
         requireQuantity(nodeHugepages1Gi, "nodeHugepages1Gi");
         requireQuantity(nodeHugepages2Mi, "nodeHugepages2Mi");
+        Objects.requireNonNull(gpuApi, "gpuApi");
+        if (gpuCliqueSize < 1) {
+            throw new IllegalArgumentException("gpuCliqueSize must be >= 1, got " + gpuCliqueSize);
+        }
         if (nodeInstanceType != null && nodeInstanceType.isBlank()) {
             nodeInstanceType = null;
         }
@@ -56,72 +65,98 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
     /**
      * Four nodes of 16 CPUs, 64Gi, 110 pods and {@value #DEFAULT_EPHEMERAL_STORAGE} of ephemeral storage, no GPUs,
      * no huge pages and no instance type; pods start after 500 ms, run for 3 s and stop 300 ms after a graceful
-     * deletion.
+     * deletion. GPUs, when given, are offered both ways ({@link GpuApi#BOTH}), {@value #DEFAULT_GPU_CLIQUE_SIZE}
+     * nodes to an NVLink clique.
      */
     public static LocalClusterConfig defaults() {
         return new LocalClusterConfig(4, "16", "64Gi", 0, 110, Duration.ofMillis(500), Duration.ofSeconds(3),
-                Duration.ofMillis(300), FaultPlan.NONE, DEFAULT_EPHEMERAL_STORAGE, "0", "0", null);
+                Duration.ofMillis(300), FaultPlan.NONE, DEFAULT_EPHEMERAL_STORAGE, "0", "0", null, GpuApi.BOTH,
+                DEFAULT_GPU_CLIQUE_SIZE);
     }
 
     public LocalClusterConfig withNodes(int nodes) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withNodeCpu(String nodeCpu) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withNodeMemory(String nodeMemory) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withNodeGpus(int nodeGpus) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withNodePods(int nodePods) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withPodStartDelay(Duration podStartDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withDefaultRunTime(Duration defaultRunTime) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withPodStopDelay(Duration podStopDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withFaults(FaultPlan faults) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withNodeEphemeralStorage(String nodeEphemeralStorage) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     /** Each node's huge pages of 1Gi and of 2Mi, as quantities of memory ({@code "4Gi"}, {@code "512Mi"}). */
     public LocalClusterConfig withNodeHugepages(String nodeHugepages1Gi, String nodeHugepages2Mi) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     public LocalClusterConfig withNodeInstanceType(String nodeInstanceType) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
+    }
+
+    public LocalClusterConfig withGpuApi(GpuApi gpuApi) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
+    }
+
+    public LocalClusterConfig withGpuCliqueSize(int gpuCliqueSize) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize);
     }
 
     private static void requireQuantity(String quantity, String name) {

@@ -175,13 +175,13 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                         : locked(requestLock.writeLock(), () -> delete(path, options));
             }
             case POST -> {
-                if (PodDefaults.appliesTo(path) || ClaimDefaults.appliesTo(path)) {
+                if (PodDefaults.appliesTo(path) || ClaimDefaults.appliesTo(path) || ResourceClaimCreation.appliesTo(path)) {
                     return withBody(request, body -> locked(requestLock.readLock(), () -> create(path, body)));
                 }
             }
             case PUT -> {
-                // A pod's update copies the stored status into the object it writes: one step, as a status write.
-                if (path.endsWith(STATUS_SUFFIX) || isPod(path)) {
+                // A pod's or claim's update copies the stored status into the object it writes: one step, as a status write.
+                if (path.endsWith(STATUS_SUFFIX) || keepsStoredStatus(path)) {
                     return withBody(request, body -> locked(requestLock.writeLock(), () -> store.replace(path, body)));
                 }
             }
@@ -207,7 +207,25 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /** Every create, whatever its route, passes the admission of custom resources first. */
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
-        return admission.admit(request, path -> Optional.empty(), super::handleCreate);
+        return admission.admit(withGeneratedName(request), path -> Optional.empty(), super::handleCreate);
+    }
+
+    /** The request with the name kube-apiserver would generate ({@link GeneratedNames}) when it asks for one. */
+    private static RecordedRequest withGeneratedName(RecordedRequest request) {
+        byte[] bytes = request.getBody() == null ? null : request.getBody().getBytes();
+        if (bytes == null || !new String(bytes, StandardCharsets.UTF_8).contains("\"generateName\"")) {
+            return request;
+        }
+        JsonNode body;
+        try {
+            body = Json.parse(bytes);
+        } catch (IOException e) {
+            // The stock handler answers a body that is not JSON.
+            return request;
+        }
+        JsonNode named = GeneratedNames.named(body);
+        return named == body ? request : new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+                request.getHeaders(), new Buffer(Serialization.asJson(named).getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Every update, whatever its route (PUT, merge patches, status writes), passes the admission of custom resources first. */
@@ -222,7 +240,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * Keeps what an update may not change, as the API server does. A write to a pod's main resource keeps the
+     * Keeps what an update may not change, as the API server does. A write to a pod's or ResourceClaim's main resource keeps the
      * stored status, as for a CRD with a status subresource (the stock dispatcher knows only those; it is not told
      * about pods, as it would then drop the status a pod is created with). {@code deletionTimestamp} and
      * {@code deletionGracePeriodSeconds} stay the stored ones ({@link #preserveMetadata}). The stock handler
@@ -234,10 +252,10 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private RecordedRequest withSystemFields(RecordedRequest request) {
         String path = withoutQuery(request.getPath());
         boolean statusWrite = path.endsWith(STATUS_SUFFIX);
-        boolean podSpecWrite = !statusWrite && isPod(path);
+        boolean mainResourceWrite = !statusWrite && keepsStoredStatus(path);
         byte[] bytes = request.getBody() == null ? null : request.getBody().getBytes();
         if (bytes == null
-                || !podSpecWrite && !new String(bytes, StandardCharsets.UTF_8).contains("\"" + DELETION_TIMESTAMP + "\"")) {
+                || !mainResourceWrite && !new String(bytes, StandardCharsets.UTF_8).contains("\"" + DELETION_TIMESTAMP + "\"")) {
             return request;
         }
         JsonNode body;
@@ -252,7 +270,7 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             return request;
         }
         ObjectNode object = (ObjectNode) body;
-        if (podSpecWrite) {
+        if (mainResourceWrite) {
             JsonNode status = current.get().get("status");
             if (status == null) {
                 object.remove("status");
@@ -497,7 +515,8 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     private MockResponse create(String collectionPath, JsonNode object) {
         JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object)
-                : ClaimDefaults.appliesTo(collectionPath) ? ClaimDefaults.apply(object) : object;
+                : ClaimDefaults.appliesTo(collectionPath) ? ClaimDefaults.apply(object)
+                : ResourceClaimCreation.appliesTo(collectionPath) ? ResourceClaimCreation.apply(object) : object;
         return handleCreate(request(HttpMethod.POST, collectionPath, defaulted));
     }
 
@@ -592,6 +611,18 @@ final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private boolean isPod(String path) {
         Map<String, String> parsed = parse(path);
         return parsed.get(KubernetesAttributesExtractor.API) == null && "pods".equals(parsed.get(KubernetesAttributesExtractor.PLURAL));
+    }
+
+    /**
+     * Whether a write to the object's main resource keeps its stored status, as the API server's status subresource
+     * does: pods, and DRA's ResourceClaims, whose status (allocation, reservations) a metadata update must not undo.
+     * Muster's CRDs get the same from the stock dispatcher.
+     */
+    private boolean keepsStoredStatus(String path) {
+        Map<String, String> parsed = parse(path);
+        return isPod(path) || ServedResources.DRA_GROUP.equals(parsed.get(KubernetesAttributesExtractor.API))
+                && "resourceclaims".equals(parsed.get(KubernetesAttributesExtractor.PLURAL))
+                && parsed.containsKey(KubernetesAttributesExtractor.NAME);
     }
 
     private boolean isCollection(String path) {

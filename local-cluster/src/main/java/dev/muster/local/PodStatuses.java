@@ -52,6 +52,24 @@ final class PodStatuses {
     }
 
     /**
+     * Status of a pod whose containers the kubelet cannot create yet, as while it waits to prepare the pod's DRA
+     * claims: still Pending, every container waiting with reason {@code ContainerCreating} and {@code message}.
+     * The pod's status itself when it says so already, so that nothing is written twice.
+     */
+    static PodStatus containersCreating(Pod pod, String message) {
+        PodStatus status = copyOf(pod.getStatus());
+        List<ContainerStatus> waiting = pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder(base(pod, c)).withContainerID(null).withReady(false).withStarted(false)
+                        .withNewState().withNewWaiting(message, "ContainerCreating").endState().build())
+                .toList();
+        if (waiting.equals(status.getContainerStatuses())) {
+            return pod.getStatus();
+        }
+        status.setContainerStatuses(waiting);
+        return status;
+    }
+
+    /**
      * Status of a pod whose containers all exited at {@code now} with {@code exitCode}: phase Succeeded for 0,
      * Failed otherwise.
      */

@@ -41,10 +41,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.api.model.resource.v1beta1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1beta1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1beta1.ResourceClaimTemplate;
-import io.fabric8.kubernetes.api.model.resource.v1beta1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
@@ -55,6 +51,7 @@ import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -76,6 +73,8 @@ final class ServedResources {
     private static final List<String> ALL = List.of("all");
     private static final List<String> NONE = List.of();
     private static final List<String> STATUS = List.of("status");
+    /** Dynamic Resource Allocation's group: device classes, resource slices, claims and claim templates. */
+    static final String DRA_GROUP = "resource.k8s.io";
 
     /**
      * One resource of one group version.
@@ -96,6 +95,16 @@ final class ServedResources {
         static Resource builtIn(Class<? extends HasMetadata> type, List<String> shortNames, List<String> subresources,
                                 List<String> categories) {
             return builtIn(type, ALL_VERBS, shortNames, subresources, categories);
+        }
+
+        /**
+         * A built-in kind fabric8's model has no class for, served with every verb; its singular is the lower-cased
+         * kind, as the API server names it.
+         */
+        static Resource withoutModel(String group, String version, String kind, String plural, boolean namespaced,
+                                     List<String> subresources) {
+            return new Resource(group, version, plural, kind.toLowerCase(Locale.ROOT), kind, namespaced, ALL_VERBS,
+                    NONE, subresources, NONE);
         }
 
         /** {@code v1} or {@code group/version}. */
@@ -142,10 +151,12 @@ final class ServedResources {
             Resource.builtIn(CSINode.class, NONE, NONE, NONE),
             Resource.builtIn(CSIStorageCapacity.class, NONE, NONE, NONE),
             Resource.builtIn(VolumeAttachment.class, NONE, STATUS, NONE),
-            Resource.builtIn(DeviceClass.class, NONE, NONE, NONE),
-            Resource.builtIn(ResourceClaim.class, NONE, STATUS, NONE),
-            Resource.builtIn(ResourceClaimTemplate.class, NONE, NONE, NONE),
-            Resource.builtIn(ResourceSlice.class, NONE, NONE, NONE),
+            // resource.k8s.io/v1 (DRA, stable since 1.34), which fabric8's model does not have yet; the one version
+            // served, since the store keeps each version apart and converts none.
+            Resource.withoutModel(DRA_GROUP, "v1", "DeviceClass", "deviceclasses", false, NONE),
+            Resource.withoutModel(DRA_GROUP, "v1", "ResourceClaim", "resourceclaims", true, STATUS),
+            Resource.withoutModel(DRA_GROUP, "v1", "ResourceClaimTemplate", "resourceclaimtemplates", true, NONE),
+            Resource.withoutModel(DRA_GROUP, "v1", "ResourceSlice", "resourceslices", false, NONE),
             Resource.builtIn(NetworkPolicy.class, List.of("netpol"), NONE, NONE),
             Resource.builtIn(Ingress.class, List.of("ing"), STATUS, NONE),
             Resource.builtIn(IngressClass.class, NONE, NONE, NONE),

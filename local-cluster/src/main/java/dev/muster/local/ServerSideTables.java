@@ -93,35 +93,45 @@ final class ServerSideTables {
             new Column("Age", "string", 0, ServerSideTables::age));
 
     /** kube-apiserver's columns of the built-in kinds that have more than Name and Age, by group/plural. */
-    private static final Map<String, List<Column>> BUILT_IN_COLUMNS = Map.of(
-            "/pods", PodColumns.COLUMNS,
-            "/nodes", NodeColumns.COLUMNS,
-            "/events", EventColumns.COLUMNS,
-            "events.k8s.io/events", EventColumns.COLUMNS,
-            "/namespaces", List.of(
+    private static final Map<String, List<Column>> BUILT_IN_COLUMNS = Map.ofEntries(
+            Map.entry("/pods", PodColumns.COLUMNS),
+            Map.entry("/nodes", NodeColumns.COLUMNS),
+            Map.entry("/events", EventColumns.COLUMNS),
+            Map.entry("events.k8s.io/events", EventColumns.COLUMNS),
+            Map.entry("/namespaces", List.of(
                     new Column("Name", "string", 0, ServerSideTables::name),
                     new Column("Status", "string", 0, ns -> JSON.textNode(ns.path("status").path("phase").asText("Active"))),
-                    new Column("Age", "string", 0, ServerSideTables::age)),
-            "/configmaps", List.of(
+                    new Column("Age", "string", 0, ServerSideTables::age))),
+            Map.entry("/configmaps", List.of(
                     new Column("Name", "string", 0, ServerSideTables::name),
                     new Column("Data", "integer", 0, cm -> JSON.numberNode(cm.path("data").size() + cm.path("binaryData").size())),
-                    new Column("Age", "string", 0, ServerSideTables::age)),
-            "/secrets", List.of(
+                    new Column("Age", "string", 0, ServerSideTables::age))),
+            Map.entry("/secrets", List.of(
                     new Column("Name", "string", 0, ServerSideTables::name),
                     new Column("Type", "string", 0, secret -> JSON.textNode(secret.path("type").asText("Opaque"))),
                     new Column("Data", "integer", 0, secret -> JSON.numberNode(secret.path("data").size())),
-                    new Column("Age", "string", 0, ServerSideTables::age)),
-            "coordination.k8s.io/leases", List.of(
+                    new Column("Age", "string", 0, ServerSideTables::age))),
+            Map.entry("coordination.k8s.io/leases", List.of(
                     new Column("Name", "string", 0, ServerSideTables::name),
                     new Column("Holder", "string", 0, lease -> JSON.textNode(lease.path("spec").path("holderIdentity").asText(""))),
-                    new Column("Age", "string", 0, ServerSideTables::age)),
-            "scheduling.k8s.io/priorityclasses", List.of(
+                    new Column("Age", "string", 0, ServerSideTables::age))),
+            Map.entry("resource.k8s.io/resourceslices", List.of(
+                    new Column("Name", "string", 0, ServerSideTables::name),
+                    new Column("Node", "string", 0, slice -> text(slice.path("spec").path("nodeName"))),
+                    new Column("Driver", "string", 0, slice -> text(slice.path("spec").path("driver"))),
+                    new Column("Pool", "string", 0, slice -> text(slice.path("spec").path("pool").path("name"))),
+                    new Column("Age", "string", 0, ServerSideTables::age))),
+            Map.entry("resource.k8s.io/resourceclaims", List.of(
+                    new Column("Name", "string", 0, ServerSideTables::name),
+                    new Column("State", "string", 0, ServerSideTables::claimState),
+                    new Column("Age", "string", 0, ServerSideTables::age))),
+            Map.entry("scheduling.k8s.io/priorityclasses", List.of(
                     new Column("Name", "string", 0, ServerSideTables::name),
                     new Column("Value", "integer", 0, pc -> JSON.numberNode(pc.path("value").asInt())),
                     new Column("Global-Default", "boolean", 0, pc -> JSON.booleanNode(pc.path("globalDefault").asBoolean())),
                     new Column("Age", "string", 0, ServerSideTables::age),
                     new Column("Preemption-Policy", "string", 0,
-                            pc -> JSON.textNode(pc.path("preemptionPolicy").asText("PreemptLowerPriority")))));
+                            pc -> JSON.textNode(pc.path("preemptionPolicy").asText("PreemptLowerPriority"))))));
 
     private static List<Column> customResourceColumns(CustomResourceDefinition crd) {
         List<Column> columns = new ArrayList<>();
@@ -313,6 +323,25 @@ final class ServerSideTables {
             }
             return JSON.textNode("<none>");
         }
+    }
+
+    /** kube-apiserver's claim state: {@code pending}, or {@code allocated} and {@code reserved}, after {@code deleted}. */
+    private static JsonNode claimState(JsonNode claim) {
+        List<String> states = new ArrayList<>();
+        boolean deleted = claim.path("metadata").hasNonNull("deletionTimestamp");
+        if (deleted) {
+            states.add("deleted");
+        }
+        JsonNode status = claim.path("status");
+        if (status.path("allocation").isObject()) {
+            states.add("allocated");
+        } else if (!deleted) {
+            states.add("pending");
+        }
+        if (!status.path("reservedFor").isEmpty()) {
+            states.add("reserved");
+        }
+        return JSON.textNode(String.join(",", states));
     }
 
     private static JsonNode name(JsonNode item) {

@@ -1,8 +1,10 @@
 package dev.muster.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.api.KubeTime;
 import dev.muster.api.PodPhase;
 import dev.muster.api.MusterLabels;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -12,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +43,9 @@ import java.util.function.Function;
  * later (never after the grace period), as on SIGTERM ({@link PodStatuses#stopped}), and the kubelet then deletes
  * it with grace period 0. Status is written through the status subresource with the resourceVersion it was
  * computed from, and the final deletion carries the resourceVersion as a precondition; on a conflict the pod is
- * read again.
+ * read again. A pod with DRA claims starts only once each claim it names is allocated and reserved for it, as a
+ * kubelet prepares a pod's claims before its containers; until then it stays Pending with its containers waiting
+ * ({@code ContainerCreating}, the message saying which claim is not ready).
  */
 final class SimulatedKubelet implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
@@ -63,6 +68,8 @@ final class SimulatedKubelet implements AutoCloseable {
     private final AtomicInteger podAddresses = new AtomicInteger();
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
+    /** DRA's ResourceClaims, which must be allocated and reserved for a pod before it starts. */
+    private final SharedIndexInformer<GenericKubernetesResource> claimInformer;
 
     private SimulatedKubelet(KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes) {
         this.client = client;
@@ -76,6 +83,8 @@ final class SimulatedKubelet implements AutoCloseable {
         });
         this.nodeInformer = client.nodes().runnableInformer(0);
         this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
+        this.claimInformer = client.genericKubernetesResources(SimulatedGpuDriver.API_VERSION, "ResourceClaim")
+                .inAnyNamespace().runnableInformer(0);
     }
 
     /**
@@ -86,6 +95,8 @@ final class SimulatedKubelet implements AutoCloseable {
         try {
             kubelet.nodeInformer.addEventHandler(kubelet.new NodeHandler());
             kubelet.podInformer.addEventHandler(kubelet.new PodHandler());
+            kubelet.claimInformer.addEventHandler(kubelet.new ClaimHandler());
+            InformerSync.await(kubelet.claimInformer, "simulated kubelet");
             InformerSync.await(kubelet.nodeInformer, "simulated kubelet");
             InformerSync.await(kubelet.podInformer, "simulated kubelet");
             return kubelet;
@@ -99,6 +110,7 @@ final class SimulatedKubelet implements AutoCloseable {
     public void close() {
         podInformer.close();
         nodeInformer.close();
+        claimInformer.close();
         timers.shutdownNow();
         client.close();
     }
@@ -169,6 +181,11 @@ final class SimulatedKubelet implements AutoCloseable {
     }
 
     private void start(Pod pod) {
+        Optional<String> unprepared = PodResourceClaims.notPrepared(latest(pod), name -> claim(pod, name));
+        if (unprepared.isPresent()) {
+            waitForClaims(pod, unprepared.get());
+            return;
+        }
         Node node = nodeInformer.getStore().getByKey(pod.getSpec().getNodeName());
         Optional<Pod> started = writeStatus(pod, current -> node != null && PodPhase.of(current) == PodPhase.Pending
                 ? PodStatuses.running(current, SimulatedNodes.internalIp(node), nextPodIp(), Instant.now())
@@ -183,6 +200,35 @@ final class SimulatedKubelet implements AutoCloseable {
         } else {
             transitions.remove(uid(pod));
         }
+    }
+
+    /**
+     * As a kubelet that cannot prepare a pod's DRA claims: the pod stays Pending with its containers waiting
+     * ({@code ContainerCreating}, the reason as message) until a change of the pod or of a claim starts it again.
+     */
+    private void waitForClaims(Pod pod, String reason) {
+        transitions.remove(uid(pod));
+        Optional<Pod> waiting = writeStatus(pod, current -> {
+            if (PodPhase.of(current) != PodPhase.Pending) {
+                return null;
+            }
+            PodStatus status = PodStatuses.containersCreating(current, reason);
+            return status == current.getStatus() ? null : status;
+        });
+        if (waiting.isPresent()) {
+            log.info("pod {} waits for its resource claims: {}", name(pod), reason);
+        }
+    }
+
+    /** The informer's version of the pod if it has the same one, which has the claims recorded since it was queued. */
+    private Pod latest(Pod pod) {
+        Pod latest = podInformer.getStore().get(pod);
+        return latest != null && uid(latest).equals(uid(pod)) ? latest : pod;
+    }
+
+    private Optional<JsonNode> claim(Pod pod, String name) {
+        return Optional.ofNullable(claimInformer.getStore().getByKey(pod.getMetadata().getNamespace() + "/" + name))
+                .map(claim -> Serialization.jsonMapper().valueToTree(claim));
     }
 
     private void finish(Pod pod) {
@@ -375,6 +421,32 @@ final class SimulatedKubelet implements AutoCloseable {
             podInformer.getStore().list().stream()
                     .filter(pod -> node.getMetadata().getName().equals(pod.getSpec().getNodeName()))
                     .forEach(SimulatedKubelet.this::collectIfOrphaned);
+        }
+    }
+
+    /** A claim's allocation or reservation may be what a Pending pod that names it waits for. */
+    private final class ClaimHandler implements ResourceEventHandler<GenericKubernetesResource> {
+        @Override
+        public void onAdd(GenericKubernetesResource claim) {
+            reconcilePodsNaming(claim);
+        }
+
+        @Override
+        public void onUpdate(GenericKubernetesResource oldClaim, GenericKubernetesResource newClaim) {
+            reconcilePodsNaming(newClaim);
+        }
+
+        @Override
+        public void onDelete(GenericKubernetesResource claim, boolean deletedFinalStateUnknown) {
+            // a pod whose claim is gone keeps waiting, as on a node
+        }
+
+        private void reconcilePodsNaming(GenericKubernetesResource claim) {
+            String name = claim.getMetadata().getName();
+            podInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, claim.getMetadata().getNamespace()).stream()
+                    .filter(pod -> PodPhase.of(pod) == PodPhase.Pending)
+                    .filter(pod -> PodResourceClaims.entries(pod).stream().anyMatch(e -> name.equals(e.claimName())))
+                    .forEach(SimulatedKubelet.this::reconcilePod);
         }
     }
 

@@ -131,15 +131,34 @@ final class SimulatedNodes {
         capacity.put("cpu", new Quantity(config.nodeCpu()));
         capacity.put("memory", new Quantity(config.nodeMemory()));
         capacity.put("pods", new Quantity(String.valueOf(config.nodePods())));
-        if (config.nodeGpus() > 0) {
+        if (config.nodeGpus() > 0 && config.gpuApi().extendedResource()) {
             capacity.put(GPU_RESOURCE, new Quantity(String.valueOf(config.nodeGpus())));
         }
         return withKubeletResources(capacity);
     }
 
-    /** The resources a kubelet reports on every node, ephemeral storage and huge pages, added where missing. */
+    /**
+     * The GPUs a node brings as given, before {@link #simulated}: its {@code nvidia.com/gpu} capacity, or the pool's
+     * when it gives no capacity (as {@link #withCompleteStatus} fills it in).
+     */
+    int gpus(Node node) {
+        NodeStatus status = node.getStatus();
+        if (status == null || !notEmpty(status.getCapacity())) {
+            return config.nodeGpus();
+        }
+        Quantity gpus = status.getCapacity().get(GPU_RESOURCE);
+        return gpus == null ? 0 : Quantity.getAmountInBytes(gpus).intValue();
+    }
+
+    /**
+     * The resources a kubelet reports on every node, ephemeral storage and huge pages, added where missing; without
+     * {@code nvidia.com/gpu} when the GPUs are offered through DRA only.
+     */
     private Map<String, Quantity> withKubeletResources(Map<String, Quantity> resources) {
         Map<String, Quantity> complete = new LinkedHashMap<>(resources);
+        if (!config.gpuApi().extendedResource()) {
+            complete.remove(GPU_RESOURCE);
+        }
         complete.putIfAbsent(EPHEMERAL_STORAGE, new Quantity(config.nodeEphemeralStorage()));
         complete.putIfAbsent(HUGEPAGES_1GI, new Quantity(config.nodeHugepages1Gi()));
         complete.putIfAbsent(HUGEPAGES_2MI, new Quantity(config.nodeHugepages2Mi()));

@@ -3,6 +3,7 @@ package dev.muster.manager.local;
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.local.ClusterAccess;
+import dev.muster.local.GpuApi;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -64,8 +65,14 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     String nodeCpu = "16";
     @Option(names = "--node-memory", description = "Allocatable memory of each pool node (default: ${DEFAULT-VALUE}).")
     String nodeMemory = "64Gi";
-    @Option(names = "--node-gpus", description = "nvidia.com/gpu of each pool node (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--node-gpus", description = "GPUs of each pool node, offered as --gpu-api says (default: ${DEFAULT-VALUE}).")
     int nodeGpus = 0;
+    @Option(names = "--gpu-api", description = "How nodes offer their GPUs: extended (nvidia.com/gpu), dra (ResourceSlices "
+            + "of driver gpu.example.com) or both (default: both).")
+    GpuApi gpuApi = GpuApi.BOTH;
+    @Option(names = "--gpu-clique-size", description = "GPU nodes per NVLink clique, the DRA devices' clique attribute "
+            + "(default: ${DEFAULT-VALUE}).")
+    int gpuCliqueSize = LocalClusterConfig.DEFAULT_GPU_CLIQUE_SIZE;
     @Option(names = "--node-pods", description = "Pod slots of each pool node (default: ${DEFAULT-VALUE}).")
     int nodePods = 110;
     @Option(names = "--node-ephemeral-storage", converter = QuantityFlag.class,
@@ -107,6 +114,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         cli.setOut(new java.io.PrintWriter(out, true));
         cli.setErr(new java.io.PrintWriter(err, true));
         cli.registerConverter(Duration.class, LocalCommand::parseDuration);
+        cli.registerConverter(GpuApi.class, GpuApi::parse);
         return cli.execute(args);
     }
 
@@ -124,7 +132,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         LocalClusterConfig config = LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(nodeCpu)
                 .withNodeMemory(nodeMemory).withNodeGpus(nodeGpus).withNodePods(nodePods)
                 .withNodeEphemeralStorage(nodeEphemeralStorage).withNodeHugepages(nodeHugepages1Gi, nodeHugepages2Mi)
-                .withNodeInstanceType(nodeInstanceType);
+                .withNodeInstanceType(nodeInstanceType).withGpuApi(gpuApi).withGpuCliqueSize(gpuCliqueSize);
         Files.createDirectories(stateDir);
         Path kubeconfig = stateDir.resolve("kubeconfig").toAbsolutePath();
         Path log = stateDir.resolve("manager.log").toAbsolutePath();

@@ -1,0 +1,101 @@
+package dev.muster.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The emulator serves Dynamic Resource Allocation's {@code resource.k8s.io/v1}: its four kinds, in discovery, with
+ * ResourceClaim's status subresource kept apart from the claim's other writers as on kube-apiserver.
+ */
+class DraApiTest extends ApiOnlyClusterTests {
+    private static final String KUBECTL_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+
+    @Test
+    void discoveryListsTheFourKindsOfResourceV1AndTheClaimStatus() {
+        JsonNode list = api.get("/apis/resource.k8s.io/v1").body();
+
+        List<String> names = new ArrayList<>();
+        list.path("resources").forEach(r -> names.add(r.path("name").asText() + " " + r.path("kind").asText() + " "
+                + r.path("namespaced").asBoolean()));
+        assertThat(names).containsExactlyInAnyOrder("deviceclasses DeviceClass false",
+                "resourceclaims ResourceClaim true", "resourceclaims/status ResourceClaim true",
+                "resourceclaimtemplates ResourceClaimTemplate true", "resourceslices ResourceSlice false");
+        assertThat(api.get("/apis/resource.k8s.io/v1beta1").code()).isEqualTo(404);
+    }
+
+    @Test
+    void aClaimsStatusIsWrittenOnlyThroughItsSubresource() {
+        GenericKubernetesResource claim = claim("status-apart");
+        claim.setAdditionalProperty("status", Map.of("reservedFor", List.of(Map.of("resource", "pods", "name", "p",
+                "uid", "u-1"))));
+        GenericKubernetesResource created = claims().resource(claim).create();
+        created.setAdditionalProperty("status", Map.of("allocation", Map.of("devices", Map.of("results", List.of(
+                Map.of("request", "gpu", "driver", "gpu.example.com", "pool", "node-0", "device", "gpu-0")))),
+                "reservedFor", List.of(Map.of("resource", "pods", "name", "p", "uid", "u-1"))));
+
+        GenericKubernetesResource allocated = claims().resource(created).updateStatus();
+        allocated.getMetadata().setLabels(Map.of("team", "a"));
+        allocated.setAdditionalProperty("status", Map.of());
+        claims().resource(allocated).update();
+
+        GenericKubernetesResource stored = claims().withName("status-apart").get();
+        assertThat(stored.getMetadata().getLabels()).containsEntry("team", "a");
+        JsonNode status = Serialization.jsonMapper().valueToTree(stored).path("status");
+        assertThat(status.path("allocation").path("devices").path("results").path(0).path("device").asText())
+                .isEqualTo("gpu-0");
+        assertThat(status.path("reservedFor").path(0).path("uid").asText()).isEqualTo("u-1");
+        JsonNode table = api.get("/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/status-apart",
+                KUBECTL_ACCEPT).body();
+        assertThat(table.path("rows").path(0).path("cells").path(1).asText()).isEqualTo("allocated,reserved");
+    }
+
+    @Test
+    void aClaimCreatedWithAStatusStartsPending() {
+        GenericKubernetesResource claim = claim("created-pending");
+        claim.setAdditionalProperty("status", Map.of("reservedFor", List.of(Map.of("resource", "pods", "name", "p",
+                "uid", "u-2"))));
+
+        claims().resource(claim).create();
+
+        JsonNode table = api.get("/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/created-pending",
+                KUBECTL_ACCEPT).body();
+        assertThat(table.path("rows").path(0).path("cells").path(1).asText()).isEqualTo("pending");
+    }
+
+    @Test
+    void listsAreTypedInResourceV1() {
+        claims().resource(claim("listed")).create();
+
+        JsonNode list = api.get("/apis/resource.k8s.io/v1/namespaces/default/resourceclaims").body();
+
+        assertThat(list.path("apiVersion").asText()).isEqualTo("resource.k8s.io/v1");
+        assertThat(list.path("kind").asText()).isEqualTo("ResourceClaimList");
+        assertThat(list.path("items")).anyMatch(item -> item.path("metadata").path("name").asText().equals("listed"));
+    }
+
+    private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> claims() {
+        return client.genericKubernetesResources("resource.k8s.io/v1", "ResourceClaim");
+    }
+
+    private static GenericKubernetesResource claim(String name) {
+        GenericKubernetesResource claim = new GenericKubernetesResource();
+        claim.setApiVersion("resource.k8s.io/v1");
+        claim.setKind("ResourceClaim");
+        claim.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace("default")
+                .build());
+        claim.setAdditionalProperty("spec", Map.of("devices", Map.of("requests", List.of(Map.of("name", "gpu",
+                "exactly", Map.of("deviceClassName", "gpu.example.com", "count", 1))))));
+        return claim;
+    }
+}
