@@ -209,7 +209,7 @@ final class DraObjects {
      * not a valid object name, so it names no existing claim; admission counts the template's claim under it.
      */
     static String pendingClaimKey(String namespace, String podName, String claimName, String templateName) {
-        return namespace + "/" + podName + "/" + claimName + "/" + templateName;
+        return DeviceClaim.pendingKey(namespace, podName, claimName, templateName);
     }
 
     /**

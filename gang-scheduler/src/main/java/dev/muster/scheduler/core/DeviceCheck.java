@@ -39,7 +39,7 @@ final class DeviceCheck implements PodFilter.NodeCheck {
         for (String key : pod.deviceClaims()) {
             DeviceClaim claim = ledger.claim(key);
             if (claim == null) {
-                return new DeviceCheck(nodes, ledger, List.of(), "pod's ResourceClaim " + key + " does not exist (yet)");
+                return new DeviceCheck(nodes, ledger, List.of(), DeviceClaim.missing(key));
             }
             claims.add(claim);
         }

@@ -236,7 +236,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         return switch (object.getKind()) {
             case "Namespace" -> 0;
             case "Node", "PriorityClass", "Queue" -> 1;
-            case "ConfigMap", "Secret", "Service" -> 2;
+            case "ConfigMap", "Secret", "Service", "DeviceClass", "ResourceClaimTemplate", "ResourceClaim" -> 2;
             case "PodGroup" -> 3;
             case "Pod" -> 4;
             default -> 5;

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
@@ -51,6 +52,10 @@ public final class ManifestLoader {
         KINDS.put("v1/Secret", Secret.class);
         KINDS.put("v1/Service", Service.class);
         KINDS.put("scheduling.k8s.io/v1/PriorityClass", PriorityClass.class);
+        // DRA (docs/dra.md): fabric8 has no model of resource.k8s.io/v1, so these are applied as generic objects.
+        KINDS.put("resource.k8s.io/v1/ResourceClaimTemplate", GenericKubernetesResource.class);
+        KINDS.put("resource.k8s.io/v1/ResourceClaim", GenericKubernetesResource.class);
+        KINDS.put("resource.k8s.io/v1/DeviceClass", GenericKubernetesResource.class);
     }
 
     private static final YAMLMapper YAML = new YAMLMapper();
@@ -147,7 +152,9 @@ public final class ManifestLoader {
                     + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage()));
             return;
         }
-        if (object instanceof Namespaced && object.getMetadata().getNamespace() == null) {
+        boolean namespaced = object instanceof Namespaced
+                || object instanceof GenericKubernetesResource && !"DeviceClass".equals(kind);
+        if (namespaced && object.getMetadata().getNamespace() == null) {
             object.getMetadata().setNamespace("default");
         }
         Manifest manifest = new Manifest(file, document, object);

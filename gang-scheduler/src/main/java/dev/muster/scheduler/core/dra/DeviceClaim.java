@@ -29,6 +29,23 @@ public record DeviceClaim(String namespace, String name, List<DeviceRequest> req
         this(namespace, name, requests, constraints, null, List.of());
     }
 
+    /**
+     * The key of the claim a ResourceClaimTemplate will give a pod, before it exists:
+     * {@code namespace/pod/claim/template}, not a valid object name, so it names no existing claim.
+     */
+    public static String pendingKey(String namespace, String podName, String claimName, String templateName) {
+        return namespace + "/" + podName + "/" + claimName + "/" + templateName;
+    }
+
+    /** Why a pod waits for a claim the scheduler does not know, in words, by the claim's key. */
+    public static String missing(String key) {
+        String[] parts = key.split("/");
+        return parts.length == 4
+                ? "pod " + parts[0] + "/" + parts[1] + " waits for the ResourceClaim of its claim " + parts[2]
+                        + " (template " + parts[3] + ") to be created"
+                : "ResourceClaim " + key + " does not exist";
+    }
+
     /** {@code namespace/name}, how pods and the ledger name a claim. */
     public String key() {
         return namespace + "/" + name;
