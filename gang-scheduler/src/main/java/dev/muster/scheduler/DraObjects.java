@@ -204,6 +204,29 @@ final class DraObjects {
         return keys;
     }
 
+    /** The templates the pod's claims are made from, as {@code namespace/name}, one per claim made from one. */
+    static List<String> templateKeys(Pod pod) {
+        List<PodResourceClaim> claims = pod.getSpec().getResourceClaims();
+        if (claims == null) {
+            return List.of();
+        }
+        return claims.stream().filter(claim -> claim.getResourceClaimName() == null
+                        && claim.getResourceClaimTemplateName() != null)
+                .map(claim -> pod.getMetadata().getNamespace() + "/" + claim.getResourceClaimTemplateName()).toList();
+    }
+
+    /** The templates named in {@link #pendingClaimKey}s among the keys, as {@code namespace/name}. */
+    static List<String> templateKeys(List<String> claimKeys) {
+        List<String> templates = new ArrayList<>();
+        for (String key : claimKeys) {
+            String[] parts = key.split("/");
+            if (parts.length == 4) {
+                templates.add(parts[0] + "/" + parts[3]);
+            }
+        }
+        return templates;
+    }
+
     /**
      * The key of the claim a template will give a pod, before it exists: {@code namespace/pod/claim/template},
      * not a valid object name, so it names no existing claim; admission counts the template's claim under it.

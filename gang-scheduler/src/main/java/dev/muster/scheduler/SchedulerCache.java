@@ -23,6 +23,7 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.ResourceVector;
 import dev.muster.scheduler.core.QueueHold;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.RunningGang;
@@ -190,11 +191,30 @@ final class SchedulerCache {
     synchronized boolean putPod(Pod pod) {
         String key = Cache.metaNamespaceKeyFunc(pod);
         CachedPod before = pods.get(key);
-        CachedPod after = classify(pod, before);
+        CachedPod classified = classify(pod, before);
+        // An assumed pod comes back as it was, its devices already counted.
+        CachedPod after = classified == before ? before : withDeviceRequests(classified, DraObjects.templateKeys(pod));
         replace(key, before, after);
         boolean newlyPending = after != null && after.state() == PodState.PENDING
                 && (before == null || before.state() != PodState.PENDING || !before.info().equals(after.info()));
         return newlyPending || freedCapacity(before, after);
+    }
+
+    /**
+     * The pod with the devices its template-made claims ask for added to its requests, as
+     * {@code deviceclass.resource.kubernetes.io/<class>}: what the nodes offer by count and queues account.
+     * Read from the templates as they are when the pod is seen; a shared claim's devices count for no pod.
+     */
+    private CachedPod withDeviceRequests(CachedPod cached, List<String> templateKeys) {
+        if (cached == null || templateKeys.isEmpty()) {
+            return cached;
+        }
+        return cached.withInfo(withDeviceRequests(cached.info(), templateKeys));
+    }
+
+    private PodInfo withDeviceRequests(PodInfo info, List<String> templateKeys) {
+        Map<String, Long> counts = devices.requestsOf(templateKeys);
+        return counts.isEmpty() ? info : info.withRequests(info.requests().plus(ResourceVector.of(counts)));
     }
 
     /** @return whether the deleted pod freed capacity */
@@ -435,7 +455,8 @@ final class SchedulerCache {
         // Every pod of the gang that exists, in whatever state, is not expected: a bound or finished one counted
         // as still to come would have room held for it twice and keep the gang in every cycle.
         return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(),
-                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf, volumes);
+                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf, volumes)
+                .stream().map(pod -> withDeviceRequests(pod, DraObjects.templateKeys(pod.deviceClaims()))).toList();
     }
 
     private GangInfo gangInfo(GroupKey key, GroupPods group, List<PodInfo> expected) {
@@ -686,6 +707,11 @@ final class SchedulerCache {
         /** Whether the pod is going: being deleted, or evicted by a cycle. */
         boolean leaving() {
             return deleting || evictionAssumed;
+        }
+
+        CachedPod withInfo(PodInfo other) {
+            return new CachedPod(uid, other, state, nodeName, createdAt, specPriority, priorityClassName, boundAt,
+                    deleting, evictionAssumed, claims);
         }
 
         CachedPod withEvictionAssumed(boolean assumed) {

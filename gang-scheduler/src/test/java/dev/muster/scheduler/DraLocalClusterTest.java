@@ -88,14 +88,15 @@ class DraLocalClusterTest {
         // 1 cpu per pod fits every node; no node has 9 GPUs.
         createGang("big", 2, "nine-gpus");
 
-        await().atMost(PATIENCE).until(() -> board.latest(NS, "big").filter(v -> v.message().contains("cannot allocate"))
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "big").filter(v -> v.message().contains("(claim "))
                 .isPresent());
         GangVerdict verdict = board.latest(NS, "big").orElseThrow();
         assertThat(verdict.reason()).isEqualTo("NotEnoughResources");
-        String claim = claimOf(pods("big").get(0)).getMetadata().getName();
-        assertThat(verdict.message()).contains("4 node(s) cannot allocate claim default/")
-                .contains("9 device(s) of class gpu.example.com, one " + CLIQUE);
-        assertThat(pods("big").stream().map(p -> claimOf(p).getMetadata().getName())).contains(claim);
+        List<String> claims = pods("big").stream().map(p -> "default/" + claimOf(p).getMetadata().getName()).toList();
+        assertThat(verdict.message()).startsWith("0/4 nodes are available: 4 Insufficient "
+                + "deviceclass.resource.kubernetes.io/gpu.example.com (claim default/")
+                .contains(": 9 device(s) of class gpu.example.com, one " + CLIQUE + ").");
+        assertThat(claims).anySatisfy(claim -> assertThat(verdict.message()).contains("(claim " + claim + ":"));
         await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(pods("big"))
                 .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
     }
@@ -111,7 +112,8 @@ class DraLocalClusterTest {
         scheduler.stop();
         startScheduler();
         createGang("second", 1, "eight-gpus");
-        await().atMost(PATIENCE).until(() -> board.latest(NS, "second").filter(v -> v.message().contains("cannot allocate"))
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "second")
+                .filter(v -> v.message().contains("4 Insufficient deviceclass.resource.kubernetes.io/gpu.example.com (claim"))
                 .isPresent());
         await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() ->
                 assertThat(pods("second").get(0).getSpec().getNodeName()).isNull());

@@ -29,11 +29,27 @@ public final class ClusterSnapshot {
     }
 
     /**
-     * This snapshot with the cycle's devices and claims: the trials on it allocate the claims of the pods
+     * This snapshot with the cycle's devices and claims, each node offering, per DeviceClass, the devices
+     * a pod on it can use as the resource {@code deviceclass.resource.kubernetes.io/<class>}, which the pods'
+     * requests count for the claims made from their templates (so nodes without free devices drop out of
+     * the shape indexes by counts, and queues can limit devices): the trials on it allocate the claims of the pods
      * they place from the ledger and record what they allocate in it. Call before the first trial.
      */
     public ClusterSnapshot withDevices(DeviceLedger ledger) {
-        return new ClusterSnapshot(nodes, namespaceLabels, ledger);
+        NodeState[] withDevices = new NodeState[nodes.length];
+        for (int n = 0; n < nodes.length; n++) {
+            NodeState node = nodes[n];
+            Map<String, Long> totals = ledger.inventory().classTotals(node.info());
+            if (totals.isEmpty()) {
+                withDevices[n] = node;
+                continue;
+            }
+            NodeInfo info = node.info();
+            NodeInfo extended = new NodeInfo(info.name(), info.labels(),
+                    info.allocatable().plus(ResourceVector.of(totals)), info.ready(), info.unschedulable(), info.taints());
+            withDevices[n] = node.withInfo(extended);
+        }
+        return new ClusterSnapshot(withDevices, namespaceLabels, ledger);
     }
 
     /** The cycle's devices and claims, with what its trials allocated so far. */

@@ -247,9 +247,19 @@ public final class GangTrial {
             return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
                     work.pending(), null, shortfallText);
         }
-        UnschedulableMessage why = shortest.misfitWhenFull(changes);
+        UnschedulableMessage why = DeviceShortfall.name(shortest.misfitWhenFull(changes), podOf(work, shortest), devices);
         return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(), work.pending(),
                 why, gangMessage(work, why, shortfallText));
+    }
+
+    /** The gang's first pending pod of the shape. */
+    private PodInfo podOf(PendingGang work, ShapeIndex shape) {
+        for (PodInfo pod : work.pending()) {
+            if (indexes.of(pod) == shape) {
+                return pod;
+            }
+        }
+        return null;
     }
 
     private static String gangMessage(PendingGang work, UnschedulableMessage why, String gangShortfall) {
@@ -344,6 +354,7 @@ public final class GangTrial {
                 if (!concerned) {
                     lastMisfit = index.misfit(changes);
                 }
+                lastMisfit = DeviceShortfall.name(lastMisfit, pod, devices);
                 return false;
             }
             NodeState node = nodes[best];

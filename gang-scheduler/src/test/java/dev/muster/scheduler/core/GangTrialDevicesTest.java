@@ -101,6 +101,24 @@ class GangTrialDevicesTest {
     }
 
     @Test
+    void nodesOfferTheirDevicesByCountAndAShortageNamesTheClaim() {
+        List<DeviceClaim> claims = new ArrayList<>();
+        GangInfo gang = gang("train", 2);
+        ResourceVector nine = cpu(1).plus(ResourceVector.of(Map.of(DeviceInventory.resourceName(DRIVER), 9L)));
+        List<PodInfo> pods = members(gang, 2, 9, claims).stream().map(pod -> pod.withRequests(nine)).toList();
+        ClusterSnapshot snapshot = snapshot(slices(8), claims);
+
+        assertThat(snapshot.nodes()).allSatisfy(node -> assertThat(node.free(DeviceInventory.resourceName(DRIVER)))
+                .isEqualTo(8));
+        GangPlacement result = new GangTrial(snapshot).attempt(pending(gang, pods));
+
+        assertThat(result.placed()).isFalse();
+        assertThat(result.unschedulable().message()).isEqualTo("0/4 nodes are available: 4 Insufficient "
+                + "deviceclass.resource.kubernetes.io/gpu.example.com (claim default/train-0-gpus: 9 device(s) of class "
+                + "gpu.example.com, one gpu.example.com/clique).");
+    }
+
+    @Test
     void aDiscardedTrialGivesItsMembersDevicesBack() {
         List<DeviceClaim> claims = new ArrayList<>();
         GangInfo gang = gang("train", 5);

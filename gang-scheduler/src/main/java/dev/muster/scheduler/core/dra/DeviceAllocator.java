@@ -109,7 +109,7 @@ public final class DeviceAllocator {
     }
 
     /** What the claim asks for, in words: {@code 8 device(s) of class gpu.example.com, one gpu.example.com/clique}. */
-    static String describe(DeviceClaim claim) {
+    public static String describe(DeviceClaim claim) {
         List<String> parts = new ArrayList<>();
         for (DeviceRequest request : claim.requests()) {
             List<String> ways = new ArrayList<>();

@@ -80,6 +80,23 @@ public final class DeviceCatalog {
                 : new DeviceClaim(claimNamespace, claimName, template.requests(), template.constraints());
     }
 
+    /**
+     * The devices a pod asks for through the claims its templates make, per class resource
+     * ({@link DeviceClaim#deviceCounts}); a template not known (yet) counts nothing.
+     *
+     * @param templateKeys the templates as {@code namespace/name}, one per claim the pod makes from one
+     */
+    public Map<String, Long> requestsOf(List<String> templateKeys) {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        for (String key : templateKeys) {
+            DeviceClaim template = templates.get(key);
+            if (template != null) {
+                template.deviceCounts().forEach((resource, count) -> counts.merge(resource, count, Long::sum));
+            }
+        }
+        return counts;
+    }
+
     /** The scheduler allocated the claim; counts as allocated until the informer shows it so. */
     public void assume(String claimKey, DeviceAllocation allocation) {
         DeviceClaim known = claims.get(claimKey);

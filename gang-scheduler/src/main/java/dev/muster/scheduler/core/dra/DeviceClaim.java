@@ -1,6 +1,8 @@
 package dev.muster.scheduler.core.dra;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 
 /**
@@ -44,6 +46,23 @@ public record DeviceClaim(String namespace, String name, List<DeviceRequest> req
                 ? "pod " + parts[0] + "/" + parts[1] + " waits for the ResourceClaim of its claim " + parts[2]
                         + " (template " + parts[3] + ") to be created"
                 : "ResourceClaim " + key + " does not exist";
+    }
+
+    /**
+     * The devices the claim asks for, per class, as the resource {@link DeviceInventory#resourceName} names
+     * them: the count of each request with one way to satisfy it by count; a {@code firstAvailable} request
+     * with several ways, or one with {@code allocationMode: All}, asks for a number not known before
+     * allocation and counts nothing.
+     */
+    public Map<String, Long> deviceCounts() {
+        Map<String, Long> counts = new TreeMap<>();
+        for (DeviceRequest request : requests) {
+            if (request.alternatives().size() == 1 && !request.alternatives().get(0).all()) {
+                DeviceRequest.Alternative only = request.alternatives().get(0);
+                counts.merge(DeviceInventory.resourceName(only.deviceClassName()), (long) only.count(), Long::sum);
+            }
+        }
+        return counts;
     }
 
     /** {@code namespace/name}, how pods and the ledger name a claim. */

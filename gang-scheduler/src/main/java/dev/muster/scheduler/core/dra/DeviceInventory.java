@@ -12,6 +12,12 @@ import java.util.Map;
  * node reaches and which pass a request's class and selectors, each computed once per cycle.
  */
 public final class DeviceInventory {
+    /**
+     * Prefix of the resource that counts a class's devices, as Kubernetes names a DeviceClass's implicit
+     * extended resource: {@code deviceclass.resource.kubernetes.io/<class>}.
+     */
+    public static final String RESOURCE_PREFIX = "deviceclass.resource.kubernetes.io/";
+
     private final List<Device> devices = new ArrayList<>();
     private final List<DeviceSlice> sliceOf = new ArrayList<>();
     private final Map<String, Integer> byId = new HashMap<>();
@@ -20,6 +26,7 @@ public final class DeviceInventory {
     private final Map<String, List<Integer>> onNode = new HashMap<>();
     private final Map<String, int[]> reachable = new HashMap<>();
     private final Map<DeviceRequest.Alternative, Verdicts> verdicts = new HashMap<>();
+    private final Map<String, Map<String, Long>> classTotals = new HashMap<>();
 
     /** An inventory of the slices' devices; a device published twice counts once (the first slice's). */
     public DeviceInventory(List<DeviceSlice> slices, List<DeviceClass> deviceClasses) {
@@ -88,6 +95,34 @@ public final class DeviceInventory {
                 }
             }
             return count == result.length ? result : java.util.Arrays.copyOf(result, count);
+        });
+    }
+
+    /** The resource that counts devices of the class. */
+    public static String resourceName(String deviceClassName) {
+        return RESOURCE_PREFIX + deviceClassName;
+    }
+
+    /**
+     * Per class (as {@link #resourceName}), how many devices a pod on the node can use, network-attached
+     * ones included; classes without any are left out.
+     */
+    public Map<String, Long> classTotals(NodeInfo node) {
+        return classTotals.computeIfAbsent(node.name(), name -> {
+            Map<String, Long> totals = new HashMap<>();
+            for (DeviceClass deviceClass : classes.values()) {
+                DeviceRequest.Alternative any = new DeviceRequest.Alternative(null, deviceClass.name(), List.of(), true, 0);
+                long count = 0;
+                for (int device : reachableFrom(node)) {
+                    if (matches(any, device)) {
+                        count++;
+                    }
+                }
+                if (count > 0) {
+                    totals.put(resourceName(deviceClass.name()), count);
+                }
+            }
+            return totals;
         });
     }
 
