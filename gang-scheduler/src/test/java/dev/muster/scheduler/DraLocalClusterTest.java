@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.support.gang.GangVerdict;
@@ -126,6 +127,26 @@ class DraLocalClusterTest {
                 .get("allocation")).get("devices")).get("results"))).hasSize(8);
     }
 
+    @Test
+    void aQueueLimitInDevicesHoldsAGangThatWouldExceedIt() {
+        Queue queue = new Queue();
+        queue.getMetadata().setName("gpus");
+        queue.getSpec().setLimit(Map.of("deviceclass.resource.kubernetes.io/gpu.example.com", new Quantity("16")));
+        client.resources(Queue.class).resource(queue).create();
+        createGang("first", 2, "eight-gpus", "gpus");
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("first"))
+                .hasSize(2).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNotNull()));
+
+        // Two nodes still have 8 GPUs free each, but the queue holds its 16.
+        createGang("second", 2, "eight-gpus", "gpus");
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "second").filter(v -> "QueueLimitReached".equals(v.reason()))
+                .isPresent());
+        assertThat(board.latest(NS, "second").orElseThrow().message())
+                .contains("deviceclass.resource.kubernetes.io/gpu.example.com");
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(pods("second"))
+                .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
+    }
+
     private Map<String, Object> allocationsOf(String gang) {
         Map<String, Object> allocations = new java.util.TreeMap<>();
         for (Pod pod : pods(gang)) {
@@ -149,9 +170,14 @@ class DraLocalClusterTest {
     }
 
     private void createGang(String name, int members, String template) {
+        createGang(name, members, template, null);
+    }
+
+    private void createGang(String name, int members, String template, String queue) {
         PodGroup podGroup = new PodGroup();
         podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
         podGroup.getSpec().setMinMember(members);
+        podGroup.getSpec().setQueue(queue);
         client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
         IntStream.range(0, members).forEach(i -> client.pods().inNamespace(NS).resource(new PodBuilder()
                 .withNewMetadata().withName(name + "-" + i).withNamespace(NS)
