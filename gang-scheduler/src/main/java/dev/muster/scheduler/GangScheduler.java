@@ -10,6 +10,7 @@ import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -18,6 +19,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -26,6 +28,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -260,15 +263,17 @@ public final class GangScheduler implements AutoCloseable {
      * shared, class-keyed informers cannot hold them.
      */
     private void watchDevices(CycleTrigger trigger, List<SharedIndexInformer<?>> all) {
-        boolean served;
+        // A list of one slice rather than API discovery: it needs no permission beyond the informer's own.
         try {
-            served = client.supports(DraObjects.API_VERSION, "ResourceSlice");
-        } catch (RuntimeException e) {
-            served = false;
-        }
-        if (!served) {
-            log.info("{} is not served: ResourceClaims are not allocated, pods with claims wait", DraObjects.API_VERSION);
-            return;
+            client.genericKubernetesResources(draContext("ResourceSlice", "resourceslices", false))
+                    .list(new ListOptionsBuilder().withLimit(1L).build());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND || e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
+                log.info("{} is not served or not readable ({}): ResourceClaims are not allocated, pods with claims wait",
+                        DraObjects.API_VERSION, e.getCode());
+                return;
+            }
+            // Anything else (the API server unreachable for now) is the informers' to retry.
         }
         SharedIndexInformer<GenericKubernetesResource> slices = draInformer("ResourceSlice", "resourceslices", false);
         SharedIndexInformer<GenericKubernetesResource> classes = draInformer("DeviceClass", "deviceclasses", false);
@@ -282,9 +287,13 @@ public final class GangScheduler implements AutoCloseable {
         all.addAll(List.of(slices, classes, claims, templates));
     }
 
-    private SharedIndexInformer<GenericKubernetesResource> draInformer(String kind, String plural, boolean namespaced) {
-        ResourceDefinitionContext context = new ResourceDefinitionContext.Builder().withGroup("resource.k8s.io")
+    private static ResourceDefinitionContext draContext(String kind, String plural, boolean namespaced) {
+        return new ResourceDefinitionContext.Builder().withGroup("resource.k8s.io")
                 .withVersion("v1").withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> draInformer(String kind, String plural, boolean namespaced) {
+        ResourceDefinitionContext context = draContext(kind, plural, namespaced);
         SharedIndexInformer<GenericKubernetesResource> informer = namespaced
                 ? client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(0)
                 : client.genericKubernetesResources(context).runnableInformer(0);

@@ -33,7 +33,7 @@ final class DeviceShortfall {
                 for (String key : pod.deviceClaims()) {
                     DeviceClaim claim = ledger.claim(key);
                     if (claim != null && claim.deviceCounts().containsKey(resource)) {
-                        reason = reason + " (claim " + claim.key() + ": " + DeviceAllocator.describe(claim) + ")";
+                        reason = reason + " (" + claim.title() + ": " + DeviceAllocator.describe(claim) + ")";
                         named = true;
                         break;
                     }

@@ -71,10 +71,10 @@ public final class DeviceAllocator {
             }
             DeviceAllocation existing = ledger.allocation(claim.key());
             if (existing != null && !ledger.reaches(existing, node)) {
-                return "node(s) cannot use the devices allocated to claim " + claim.key();
+                return "node(s) cannot use the devices allocated to " + claim.title();
             }
             if (existing == null && allocate(List.of(claim), node) == null) {
-                return "node(s) cannot allocate claim " + claim.key() + ": " + describe(claim);
+                return "node(s) cannot allocate " + claim.title() + ": " + describe(claim);
             }
         }
         List<String> keys = claims.stream().map(DeviceClaim::key).toList();
@@ -85,13 +85,13 @@ public final class DeviceAllocator {
     String refusal(DeviceClaim claim) {
         for (DeviceRequest request : claim.requests()) {
             if (request.adminAccess()) {
-                return "claim " + claim.key() + ": request " + request.name()
+                return claim.title() + ": request " + request.name()
                         + " asks for adminAccess, which Muster does not allocate";
             }
             for (DeviceRequest.Alternative alternative : request.alternatives()) {
                 DeviceClass deviceClass = ledger.inventory().deviceClass(alternative.deviceClassName());
                 if (deviceClass == null) {
-                    return "claim " + claim.key() + ": request " + request.name() + " names DeviceClass "
+                    return claim.title() + ": request " + request.name() + " names DeviceClass "
                             + alternative.deviceClassName() + ", which does not exist";
                 }
                 List<String> selectors = new ArrayList<>(deviceClass.selectors());
@@ -99,7 +99,7 @@ public final class DeviceAllocator {
                 for (String selector : selectors) {
                     String error = DeviceSelectors.compileError(selector);
                     if (error != null) {
-                        return "claim " + claim.key() + ": request " + request.name() + ": selector " + selector
+                        return claim.title() + ": request " + request.name() + ": selector " + selector
                                 + " does not compile: " + error;
                     }
                 }

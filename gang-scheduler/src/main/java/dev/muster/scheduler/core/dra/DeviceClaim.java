@@ -65,6 +65,16 @@ public record DeviceClaim(String namespace, String name, List<DeviceRequest> req
         return counts;
     }
 
+    /**
+     * How messages name the claim: {@code claim namespace/name}, or for the claim a template will make,
+     * {@code claim <name> of pod namespace/pod (template <template>)}.
+     */
+    public String title() {
+        String[] parts = key().split("/");
+        return parts.length == 4 ? "claim " + parts[2] + " of pod " + parts[0] + "/" + parts[1] + " (template "
+                + parts[3] + ")" : "claim " + key();
+    }
+
     /** {@code namespace/name}, how pods and the ledger name a claim. */
     public String key() {
         return namespace + "/" + name;
