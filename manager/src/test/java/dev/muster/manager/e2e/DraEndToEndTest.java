@@ -69,15 +69,17 @@ class DraEndToEndTest {
                           containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}, claims: [{name: gpus}]}}]
                 """, Job.class)).create();
 
+        String waiting = "waiting for scheduler muster to admit PodGroup big: 0/4 nodes are available: 4 Insufficient "
+                + "deviceclass.resource.kubernetes.io/gpu.example.com (claim gpus of pod default/big-worker-0 "
+                + "(template nine-gpus): 9 device(s) of class gpu.example.com). The gang needs 2 pod(s) "
+                + "placed at once for minMember 2.";
+        await().atMost(PATIENCE).until(() -> env.job("big").getStatus() != null
+                && waiting.equals(env.job("big").getStatus().getState().getMessage()));
         await().during(Duration.ofSeconds(2)).atMost(PATIENCE).untilAsserted(() -> {
             assertThat(pods("big")).isEmpty();
             assertThat(env.client().resources(PodGroup.class).inNamespace("default").withName("big").get()
                     .getStatus().getPhase()).isEqualTo(PodGroupPhase.Pending);
-            assertThat(env.job("big").getStatus().getState().getMessage()).isEqualTo(
-                    "waiting for scheduler muster to admit PodGroup big: 0/4 nodes are available: 4 Insufficient "
-                            + "deviceclass.resource.kubernetes.io/gpu.example.com (claim gpus of pod default/big-worker-0 "
-                            + "(template nine-gpus): 9 device(s) of class gpu.example.com). The gang needs 2 pod(s) "
-                            + "placed at once for minMember 2.");
+            assertThat(env.job("big").getStatus().getState().getMessage()).isEqualTo(waiting);
         });
     }
 
