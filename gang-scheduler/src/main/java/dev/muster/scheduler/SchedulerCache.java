@@ -87,6 +87,12 @@ final class SchedulerCache {
     private final Map<String, QueueSpec> queueSpecs = new HashMap<>();
     private final VolumeCatalog volumes = new VolumeCatalog();
     private final DeviceCatalog devices = new DeviceCatalog();
+    /**
+     * Per pod ({@code namespace/name}) with claims made from templates: the templates, and the devices its
+     * requests count for them, so that a template seen after the pod (informers list in any order) or
+     * changed since is counted again.
+     */
+    private final Map<String, DeviceShare> deviceShares = new HashMap<>();
     private final JobAdmissionRule jobAdmission;
 
     /** @param jobAdmission which Jobs wait for their gang's admission, as the Job controller holds them */
@@ -139,12 +145,13 @@ final class SchedulerCache {
     }
 
     synchronized boolean putResourceClaimTemplate(GenericKubernetesResource template) {
-        return devices.putTemplate(DraObjects.template(template)) && anyPending();
+        String key = template.getMetadata().getNamespace() + "/" + template.getMetadata().getName();
+        return devices.putTemplate(DraObjects.template(template)) && (recountDevices(key) || anyPending());
     }
 
     synchronized boolean removeResourceClaimTemplate(GenericKubernetesResource template) {
-        return devices.removeTemplate(template.getMetadata().getNamespace() + "/" + template.getMetadata().getName())
-                && anyPending();
+        String key = template.getMetadata().getNamespace() + "/" + template.getMetadata().getName();
+        return devices.removeTemplate(key) && (recountDevices(key) || anyPending());
     }
 
     /** @return whether the claim changed while pods wait, whose volume topology it may be */
@@ -193,7 +200,7 @@ final class SchedulerCache {
         CachedPod before = pods.get(key);
         CachedPod classified = classify(pod, before);
         // An assumed pod comes back as it was, its devices already counted.
-        CachedPod after = classified == before ? before : withDeviceRequests(classified, DraObjects.templateKeys(pod));
+        CachedPod after = classified == before ? before : withDeviceRequests(key, classified, DraObjects.templateKeys(pod));
         replace(key, before, after);
         boolean newlyPending = after != null && after.state() == PodState.PENDING
                 && (before == null || before.state() != PodState.PENDING || !before.info().equals(after.info()));
@@ -205,11 +212,36 @@ final class SchedulerCache {
      * {@code deviceclass.resource.kubernetes.io/<class>}: what the nodes offer by count and queues account.
      * Read from the templates as they are when the pod is seen; a shared claim's devices count for no pod.
      */
-    private CachedPod withDeviceRequests(CachedPod cached, List<String> templateKeys) {
+    private CachedPod withDeviceRequests(String key, CachedPod cached, List<String> templateKeys) {
         if (cached == null || templateKeys.isEmpty()) {
+            deviceShares.remove(key);
             return cached;
         }
-        return cached.withInfo(withDeviceRequests(cached.info(), templateKeys));
+        Map<String, Long> counts = devices.requestsOf(templateKeys);
+        deviceShares.put(key, new DeviceShare(templateKeys, counts));
+        return counts.isEmpty() ? cached : cached.withInfo(cached.info().withRequests(
+                cached.info().requests().plus(ResourceVector.of(counts))));
+    }
+
+    /** Counts again the devices of the pods whose claims the template makes; whether any count changed. */
+    private boolean recountDevices(String templateKey) {
+        boolean changed = false;
+        for (Map.Entry<String, DeviceShare> entry : deviceShares.entrySet()) {
+            DeviceShare share = entry.getValue();
+            Map<String, Long> now = share.templates().contains(templateKey) ? devices.requestsOf(share.templates())
+                    : share.counted();
+            CachedPod before = pods.get(entry.getKey());
+            if (now.equals(share.counted()) || before == null) {
+                continue;
+            }
+            Map<String, Long> requests = new HashMap<>(before.info().requests().asMap());
+            share.counted().forEach((resource, count) -> requests.merge(resource, -count, Long::sum));
+            now.forEach((resource, count) -> requests.merge(resource, count, Long::sum));
+            replace(entry.getKey(), before, before.withInfo(before.info().withRequests(ResourceVector.of(requests))));
+            entry.setValue(new DeviceShare(share.templates(), now));
+            changed = true;
+        }
+        return changed;
     }
 
     private PodInfo withDeviceRequests(PodInfo info, List<String> templateKeys) {
@@ -222,6 +254,7 @@ final class SchedulerCache {
         String key = Cache.metaNamespaceKeyFunc(pod);
         CachedPod before = pods.get(key);
         replace(key, before, null);
+        deviceShares.remove(key);
         return freedCapacity(before, null);
     }
 
@@ -693,6 +726,10 @@ final class SchedulerCache {
     }
 
     /** A pod that is pending for us or uses a node's room. */
+    /** The templates of a pod's claims, and the devices counted for them in its requests. */
+    private record DeviceShare(List<String> templates, Map<String, Long> counted) {
+    }
+
     private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
                              Integer specPriority, String priorityClassName, Instant boundAt, boolean deleting,
                              boolean evictionAssumed, List<String> claims) {

@@ -21,6 +21,7 @@ import dev.muster.scheduler.core.PodPlacement;
 import dev.muster.scheduler.core.ResourceVector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -470,5 +471,29 @@ class SchedulerCacheTest {
         suspended.getSpec().setSuspend(false);
         assertThat(cache.putJob(suspended)).as("resuming asks for a cycle").isTrue();
         assertThat(onlyGang().expected()).hasSize(2);
+    }
+
+    @Test
+    void aPodsDevicesAreCountedOnItsNodeWhetherItsTemplateIsSeenBeforeOrAfterIt() {
+        cache.putNode(node("node-0", "8"));
+        Pod pod = new PodBuilder(boundTo(pod("p", "g", "worker", "1"), "node-0")).editSpec().addNewResourceClaim()
+                .withName("gpus").withResourceClaimTemplateName("eight").endResourceClaim().endSpec().build();
+        String gpus = "deviceclass.resource.kubernetes.io/gpu.example.com";
+        GenericKubernetesResource template = new GenericKubernetesResource();
+        template.setApiVersion("resource.k8s.io/v1");
+        template.setKind("ResourceClaimTemplate");
+        template.setMetadata(new ObjectMetaBuilder().withName("eight").withNamespace("ns").build());
+        template.setAdditionalProperty("spec", Map.of("spec", Map.of("devices", Map.of("requests", List.of(
+                Map.of("name", "gpus", "exactly", Map.of("deviceClassName", "gpu.example.com", "count", 8)))))));
+
+        cache.putPod(pod);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isZero();
+        cache.putResourceClaimTemplate(template);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isEqualTo(8);
+        // Seen again after its template: counted once.
+        cache.putPod(pod);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isEqualTo(8);
+        cache.removeResourceClaimTemplate(template);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isZero();
     }
 }

@@ -39,11 +39,6 @@ public final class DeviceLedger {
         return inventory;
     }
 
-    /** Whether there is any device or claim: without, nothing about DRA needs checking. */
-    public boolean isEmpty() {
-        return inventory.size() == 0 && claims.isEmpty();
-    }
-
     /** The claim by {@code namespace/name}, or {@code null} if the scheduler does not know it. */
     public DeviceClaim claim(String key) {
         return claims.get(key);
