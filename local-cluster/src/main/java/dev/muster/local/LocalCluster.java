@@ -27,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -126,8 +127,9 @@ public final class LocalCluster implements AutoCloseable {
                 kubelet.close();
                 throw e;
             }
-            log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
-                    config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
+            log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs ({})", emulator.url(),
+                    config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus(),
+                    config.gpuApi().name().toLowerCase(Locale.ROOT));
             return new LocalCluster(emulator, client, config, nodes, gpuDriver, kubelet, disruptionController,
                     claimController);
         } catch (RuntimeException e) {

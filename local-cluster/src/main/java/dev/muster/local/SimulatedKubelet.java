@@ -53,6 +53,8 @@ final class SimulatedKubelet implements AutoCloseable {
     private static final Duration STOP_RETRY = Duration.ofSeconds(1);
     /** Status writes block on HTTP; a few threads keep a burst of pod starts from queueing behind each other. */
     private static final int THREADS = 4;
+    /** Pods by the {@code namespace/name} of each claim they name, so that a claim's change finds its pods at once. */
+    private static final String CLAIM_INDEX = "claims";
 
     private final KubernetesClient client;
     private final LocalClusterConfig config;
@@ -85,6 +87,9 @@ final class SimulatedKubelet implements AutoCloseable {
         this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
         this.claimInformer = client.genericKubernetesResources(SimulatedGpuDriver.API_VERSION, "ResourceClaim")
                 .inAnyNamespace().runnableInformer(0);
+        this.podInformer.addIndexers(Map.of(CLAIM_INDEX, pod -> PodResourceClaims.entries(pod).stream()
+                .filter(entry -> entry.claimName() != null)
+                .map(entry -> pod.getMetadata().getNamespace() + "/" + entry.claimName()).toList()));
     }
 
     /**
@@ -442,10 +447,8 @@ final class SimulatedKubelet implements AutoCloseable {
         }
 
         private void reconcilePodsNaming(GenericKubernetesResource claim) {
-            String name = claim.getMetadata().getName();
-            podInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, claim.getMetadata().getNamespace()).stream()
+            podInformer.getIndexer().byIndex(CLAIM_INDEX, Cache.metaNamespaceKeyFunc(claim)).stream()
                     .filter(pod -> PodPhase.of(pod) == PodPhase.Pending)
-                    .filter(pod -> PodResourceClaims.entries(pod).stream().anyMatch(e -> name.equals(e.claimName())))
                     .forEach(SimulatedKubelet.this::reconcilePod);
         }
     }

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * kube-controller-manager's resourceclaim controller for the local cluster, driven only through the API. For a pod
@@ -40,21 +42,37 @@ import java.util.concurrent.TimeUnit;
  * once no consumer is left it deallocates the claim (clears {@code status.allocation}) if the scheduler protected
  * it with {@value PodResourceClaims#DELETE_PROTECTION_FINALIZER}, then takes the finalizer off, and it deletes a
  * claim generated for a pod that is done. Writes carry the resourceVersion they were computed from; a conflict is
- * left to the informer event that follows it, which syncs the object again.
+ * left to the informer event that follows it, which syncs the object again. It watches pods only once a claim or a
+ * template exists ({@link #watchPods}). A few workers sync pods and claims, never two the same one at once.
  */
 final class SimulatedResourceClaimController implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedResourceClaimController.class);
     private static final int MAX_CONFLICT_RETRIES = 10;
     private static final String POD_KEY = "pod:";
     private static final String CLAIM_KEY = "claim:";
+    /** Claims by the uid of the pod that controls them: a pod's generated claims, found without a scan. */
+    private static final String OWNER_POD_INDEX = "ownerPod";
 
     private final KubernetesClient client;
     private final SharedIndexInformer<Pod> podInformer;
     private final SharedIndexInformer<GenericKubernetesResource> claimInformer;
     private final SharedIndexInformer<GenericKubernetesResource> templateInformer;
-    /** One thread: pods and claims are synced one at a time, each at most once per wake-up. */
-    private final ScheduledExecutorService worker;
-    private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    /** Claim creations and status writes block on HTTP; a few workers keep a burst of pods from queueing. */
+    private static final int WORKERS = 4;
+
+    private final ExecutorService workers;
+    /**
+     * As client-go's work queue: the keys waiting for a worker, each once, and the keys a worker is syncing; a key
+     * queued while it syncs waits until that sync ends, so that no two workers sync one pod or claim at once.
+     * Guarded by {@code this}.
+     */
+    private final Set<String> queued = new HashSet<>();
+    private final Set<String> processing = new HashSet<>();
+    /**
+     * Whether pods are watched: only once a claim or a template exists, so that a cluster without DRA does not pay
+     * for another watch of every pod (each pod write is sent to, and decoded by, every watcher in this JVM).
+     */
+    private final AtomicBoolean watchingPods = new AtomicBoolean();
     /**
      * The claims this controller created, by pod uid and entry, until the pod is gone: the informers may show the pod
      * without its new {@code resourceClaimStatuses} and not show the claim yet, and a claim must not be made twice.
@@ -65,10 +83,15 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         this.client = client;
         this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
         this.claimInformer = claims(client).inAnyNamespace().runnableInformer(0);
+        this.claimInformer.addIndexers(Map.of(OWNER_POD_INDEX, claim -> {
+            String owner = PodResourceClaims.ownerPodUid(Serialization.jsonMapper().valueToTree(claim));
+            return owner == null ? List.of() : List.of(owner);
+        }));
         this.templateInformer = client.genericKubernetesResources(SimulatedGpuDriver.API_VERSION, "ResourceClaimTemplate")
                 .inAnyNamespace().runnableInformer(0);
-        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "simulated-resourceclaim-controller");
+        AtomicInteger threads = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(WORKERS, r -> {
+            Thread thread = new Thread(r, "simulated-resourceclaim-controller-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -83,7 +106,6 @@ final class SimulatedResourceClaimController implements AutoCloseable {
             controller.templateInformer.addEventHandler(controller.new TemplateHandler());
             InformerSync.await(controller.templateInformer, "simulated resourceclaim controller");
             InformerSync.await(controller.claimInformer, "simulated resourceclaim controller");
-            InformerSync.await(controller.podInformer, "simulated resourceclaim controller");
             return controller;
         } catch (RuntimeException e) {
             controller.close();
@@ -96,7 +118,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         podInformer.close();
         claimInformer.close();
         templateInformer.close();
-        worker.shutdownNow();
+        workers.shutdownNow();
         client.close();
     }
 
@@ -105,23 +127,49 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         return client.genericKubernetesResources(SimulatedGpuDriver.API_VERSION, "ResourceClaim");
     }
 
-    private void enqueue(String key) {
-        if (queued.add(key)) {
-            worker.schedule(() -> {
-                queued.remove(key);
-                try {
-                    if (key.startsWith(POD_KEY)) {
-                        syncPod(key.substring(POD_KEY.length()));
-                    } else {
-                        syncClaim(key.substring(CLAIM_KEY.length()));
-                    }
-                } catch (KubernetesClientException e) {
-                    // A conflict means a newer version is on its way to the informer, which syncs it again.
-                    log.debug("could not sync {}: {}", key, e.getMessage());
-                } catch (RuntimeException e) {
-                    log.warn("simulated resourceclaim controller failed to sync {}", key, e);
+    /**
+     * Starts the pod informer, once. Its first list brings every pod as an addition, so pods created before the
+     * first template are synced too; until it has listed, a reservation's pod is read from the API.
+     */
+    private void watchPods() {
+        if (watchingPods.compareAndSet(false, true)) {
+            podInformer.start();
+            log.info("simulated resourceclaim controller watches pods now that DRA claims or templates exist");
+        }
+    }
+
+    private synchronized void enqueue(String key) {
+        if (workers.isShutdown()) {
+            return;
+        }
+        if (queued.add(key) && !processing.contains(key)) {
+            workers.execute(() -> process(key));
+        }
+    }
+
+    private void process(String key) {
+        synchronized (this) {
+            queued.remove(key);
+            processing.add(key);
+        }
+        try {
+            if (key.startsWith(POD_KEY)) {
+                syncPod(key.substring(POD_KEY.length()));
+            } else {
+                syncClaim(key.substring(CLAIM_KEY.length()));
+            }
+        } catch (KubernetesClientException e) {
+            // A conflict means a newer version is on its way to the informer, which syncs it again.
+            log.debug("could not sync {}: {}", key, e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("simulated resourceclaim controller failed to sync {}", key, e);
+        } finally {
+            synchronized (this) {
+                processing.remove(key);
+                if (queued.contains(key) && !workers.isShutdown()) {
+                    workers.execute(() -> process(key));
                 }
-            }, 0, TimeUnit.MILLISECONDS);
+            }
         }
     }
 
@@ -130,13 +178,13 @@ final class SimulatedResourceClaimController implements AutoCloseable {
         String namespace = pod.getMetadata().getNamespace();
         PodResourceClaims.entries(pod).stream().filter(e -> e.claimName() != null)
                 .forEach(e -> enqueue(CLAIM_KEY + namespace + "/" + e.claimName()));
-        claimsIn(namespace).stream()
-                .filter(claim -> pod.getMetadata().getUid().equals(PodResourceClaims.ownerPodUid(claim)))
-                .forEach(claim -> enqueue(CLAIM_KEY + namespace + "/" + claim.path("metadata").path("name").asText()));
+        claimInformer.getIndexer().byIndex(OWNER_POD_INDEX, pod.getMetadata().getUid())
+                .forEach(claim -> enqueue(CLAIM_KEY + Cache.metaNamespaceKeyFunc(claim)));
     }
 
-    private List<JsonNode> claimsIn(String namespace) {
-        return claimInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace).stream()
+    /** The claims the pod controls, which are the ones generated for it. */
+    private List<JsonNode> claimsOwnedBy(Pod pod) {
+        return claimInformer.getIndexer().byIndex(OWNER_POD_INDEX, pod.getMetadata().getUid()).stream()
                 .<JsonNode>map(claim -> Serialization.jsonMapper().valueToTree(claim)).toList();
     }
 
@@ -160,7 +208,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
             }
             String createdBefore = createdClaims.get(createdKey(pod, entry.podClaimName()));
             Optional<String> existing = entry.awaitsCreation() && createdBefore != null ? Optional.of(createdBefore)
-                    : PodResourceClaims.generatedFor(pod, entry.podClaimName(), claimsIn(namespace))
+                    : PodResourceClaims.generatedFor(pod, entry.podClaimName(), claimsOwnedBy(pod))
                     .map(claim -> claim.path("metadata").path("name").asText());
             if (existing.isPresent()) {
                 created.put(entry.podClaimName(), existing.get());
@@ -380,6 +428,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private final class ClaimHandler implements ResourceEventHandler<GenericKubernetesResource> {
         @Override
         public void onAdd(GenericKubernetesResource claim) {
+            watchPods();
             enqueue(CLAIM_KEY + Cache.metaNamespaceKeyFunc(claim));
         }
 
@@ -406,6 +455,7 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private final class TemplateHandler implements ResourceEventHandler<GenericKubernetesResource> {
         @Override
         public void onAdd(GenericKubernetesResource template) {
+            watchPods();
             podInformer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, template.getMetadata().getNamespace()).stream()
                     .filter(pod -> PodResourceClaims.entries(pod).stream()
                             .anyMatch(e -> e.awaitsCreation() && template.getMetadata().getName().equals(e.templateName())))

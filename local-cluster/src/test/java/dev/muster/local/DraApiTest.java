@@ -36,13 +36,13 @@ class DraApiTest extends ApiOnlyClusterTests {
 
     @Test
     void aClaimsStatusIsWrittenOnlyThroughItsSubresource() {
+        // A pod that exists, so that the simulated resourceclaim controller keeps its reservation.
+        String uid = client.resource(Fixtures.pod("consumer")).create().getMetadata().getUid();
         GenericKubernetesResource claim = claim("status-apart");
-        claim.setAdditionalProperty("status", Map.of("reservedFor", List.of(Map.of("resource", "pods", "name", "p",
-                "uid", "u-1"))));
         GenericKubernetesResource created = claims().resource(claim).create();
         created.setAdditionalProperty("status", Map.of("allocation", Map.of("devices", Map.of("results", List.of(
                 Map.of("request", "gpu", "driver", "gpu.example.com", "pool", "node-0", "device", "gpu-0")))),
-                "reservedFor", List.of(Map.of("resource", "pods", "name", "p", "uid", "u-1"))));
+                "reservedFor", List.of(Map.of("resource", "pods", "name", "consumer", "uid", uid))));
 
         GenericKubernetesResource allocated = claims().resource(created).updateStatus();
         allocated.getMetadata().setLabels(Map.of("team", "a"));
@@ -54,10 +54,29 @@ class DraApiTest extends ApiOnlyClusterTests {
         JsonNode status = Serialization.jsonMapper().valueToTree(stored).path("status");
         assertThat(status.path("allocation").path("devices").path("results").path(0).path("device").asText())
                 .isEqualTo("gpu-0");
-        assertThat(status.path("reservedFor").path(0).path("uid").asText()).isEqualTo("u-1");
+        assertThat(status.path("reservedFor").path(0).path("uid").asText()).isEqualTo(uid);
         JsonNode table = api.get("/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/status-apart",
                 KUBECTL_ACCEPT).body();
         assertThat(table.path("rows").path(0).path("cells").path(1).asText()).isEqualTo("allocated,reserved");
+    }
+
+    @Test
+    void aMergePatchOfTheClaimStatusWritesOnlyTheStatus() {
+        String uid = client.resource(Fixtures.pod("patch-consumer")).create().getMetadata().getUid();
+        GenericKubernetesResource created = claims().resource(claim("patched")).create();
+        String path = "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/patched/status";
+
+        RawApi.Response patched = api.patch(path, "application/merge-patch+json", "{\"metadata\":{\"resourceVersion\":\""
+                + created.getMetadata().getResourceVersion() + "\"},\"spec\":{\"devices\":null},"
+                + "\"status\":{\"reservedFor\":[{\"resource\":\"pods\",\"name\":\"patch-consumer\",\"uid\":\"" + uid + "\"}]}}");
+        RawApi.Response stale = api.patch(path, "application/merge-patch+json", "{\"metadata\":{\"resourceVersion\":\""
+                + created.getMetadata().getResourceVersion() + "\"},\"status\":{\"reservedFor\":[]}}");
+
+        assertThat(patched.code()).isEqualTo(200);
+        assertThat(stale.code()).isEqualTo(409);
+        JsonNode stored = Serialization.jsonMapper().valueToTree(claims().withName("patched").get());
+        assertThat(stored.path("status").path("reservedFor").path(0).path("uid").asText()).isEqualTo(uid);
+        assertThat(stored.path("spec").path("devices").path("requests").path(0).path("name").asText()).isEqualTo("gpu");
     }
 
     @Test

@@ -6,6 +6,8 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
@@ -64,6 +66,23 @@ abstract class KubectlSmokeTests {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    /** DRA's kinds: the simulated driver's slice of an added GPU node and its device class, with their columns. */
+    @Test
+    void getResourceSlicesAndDeviceClasses() {
+        cluster.addSimulatedNode(new NodeBuilder().withNewMetadata().withName("gpu-node").endMetadata().withNewStatus()
+                .addToCapacity("cpu", new Quantity("8")).addToCapacity("nvidia.com/gpu", new Quantity("2")).endStatus()
+                .build());
+
+        Result slices = kubectl("get", "resourceslices");
+        Result classes = kubectl("get", "deviceclasses.resource.k8s.io");
+
+        assertThat(slices.exitCode()).as(slices.err()).isZero();
+        assertThat(slices.out()).containsPattern("NAME\\s+NODE\\s+DRIVER\\s+POOL\\s+AGE")
+                .containsPattern("gpu-node-gpu.example.com\\s+gpu-node\\s+gpu.example.com\\s+gpu-node\\s");
+        assertThat(classes.exitCode()).as(classes.err()).isZero();
+        assertThat(classes.out()).contains("gpu.example.com");
     }
 
     @Test

@@ -229,14 +229,14 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     }
 
     /**
-     * Namespaces, nodes and queues first, groups before the pods that join them, Jobs last: a Job applied
-     * before the queue it names would wait for it (QueueNotFound) until the queue came.
+     * Namespaces, nodes and queues first, groups and DRA claims before the pods that use them, Jobs last: a Job
+     * applied before the queue it names would wait for it (QueueNotFound) until the queue came.
      */
     private static int applyOrder(HasMetadata object) {
         return switch (object.getKind()) {
             case "Namespace" -> 0;
-            case "Node", "PriorityClass", "Queue" -> 1;
-            case "ConfigMap", "Secret", "Service", "DeviceClass", "ResourceClaimTemplate", "ResourceClaim" -> 2;
+            case "Node", "PriorityClass", "Queue", "DeviceClass" -> 1;
+            case "ConfigMap", "Secret", "Service", "ResourceClaim", "ResourceClaimTemplate" -> 2;
             case "PodGroup" -> 3;
             case "Pod" -> 4;
             default -> 5;

@@ -10,6 +10,7 @@ import dev.muster.api.batch.v1alpha1.validation.JobValidator;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -17,7 +18,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
@@ -52,11 +52,15 @@ public final class ManifestLoader {
         KINDS.put("v1/Secret", Secret.class);
         KINDS.put("v1/Service", Service.class);
         KINDS.put("scheduling.k8s.io/v1/PriorityClass", PriorityClass.class);
-        // DRA (docs/dra.md): fabric8 has no model of resource.k8s.io/v1, so these are applied as generic objects.
-        KINDS.put("resource.k8s.io/v1/ResourceClaimTemplate", GenericKubernetesResource.class);
-        KINDS.put("resource.k8s.io/v1/ResourceClaim", GenericKubernetesResource.class);
+        // DRA's kinds, which fabric8's model lacks in v1: read as generic objects.
         KINDS.put("resource.k8s.io/v1/DeviceClass", GenericKubernetesResource.class);
+        KINDS.put("resource.k8s.io/v1/ResourceClaim", GenericKubernetesResource.class);
+        KINDS.put("resource.k8s.io/v1/ResourceClaimTemplate", GenericKubernetesResource.class);
     }
+
+    /** The kinds read as generic objects that are namespaced, and so get the {@code default} namespace. */
+    private static final Set<String> NAMESPACED_GENERIC_KINDS =
+            Set.of("resource.k8s.io/v1/ResourceClaim", "resource.k8s.io/v1/ResourceClaimTemplate");
 
     private static final YAMLMapper YAML = new YAMLMapper();
 
@@ -152,9 +156,8 @@ public final class ManifestLoader {
                     + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage()));
             return;
         }
-        boolean namespaced = object instanceof Namespaced
-                || object instanceof GenericKubernetesResource && !"DeviceClass".equals(kind);
-        if (namespaced && object.getMetadata().getNamespace() == null) {
+        if ((object instanceof Namespaced || NAMESPACED_GENERIC_KINDS.contains(apiVersion + "/" + kind))
+                && object.getMetadata().getNamespace() == null) {
             object.getMetadata().setNamespace("default");
         }
         Manifest manifest = new Manifest(file, document, object);

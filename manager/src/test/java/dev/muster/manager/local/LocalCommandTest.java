@@ -87,10 +87,18 @@ class LocalCommandTest {
     }
 
     @Test
+    void anUnknownGpuApiIsAUsageErrorNamingTheChoices() {
+        assertThat(run("--node-gpus", "8", "--gpu-api", "cuda")).isEqualTo(2);
+        assertThat(err()).contains("--gpu-api").contains("extended, dra, both, got cuda");
+        assertThat(out()).doesNotContain("local cluster:");
+    }
+
+    @Test
     void helpListsTheNodeSettings() {
         assertThat(run("--help")).isZero();
         assertThat(out()).contains("--node-ephemeral-storage").contains("--node-hugepages-1gi")
-                .contains("--node-hugepages-2mi").contains("--node-instance-type").contains("kubernetes.io/os=linux");
+                .contains("--node-hugepages-2mi").contains("--node-instance-type").contains("kubernetes.io/os=linux")
+                .contains("--gpu-api").contains("--gpu-clique-size");
     }
 
     @Test

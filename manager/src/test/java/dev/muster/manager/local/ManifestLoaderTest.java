@@ -2,6 +2,7 @@ package dev.muster.manager.local;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,34 @@ class ManifestLoaderTest {
         assertThat(manifests).extracting(Manifest::describe).containsExactly("Pod team/a", "PodGroup default/g");
         assertThat(manifests.get(0).object()).isInstanceOf(Pod.class);
         assertThat(manifests).extracting(Manifest::document).containsExactly(1, 3);
+    }
+
+    @Test
+    void readsDraKindsAsGenericObjectsWithTheNamespacedOnesDefaulted() throws Exception {
+        Path file = write("dra.yaml", """
+                apiVersion: resource.k8s.io/v1
+                kind: DeviceClass
+                metadata: {name: big-gpus}
+                spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}
+                ---
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: eight-gpus}
+                spec: {spec: {devices: {requests: [{name: gpus, exactly: {deviceClassName: big-gpus, count: 8}}]}}}
+                ---
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata: {name: shared, namespace: team}
+                spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: big-gpus}}]}}
+                """);
+
+        List<Manifest> manifests = ManifestLoader.load(List.of(file));
+
+        assertThat(manifests).extracting(Manifest::describe).containsExactly("DeviceClass big-gpus",
+                "ResourceClaimTemplate default/eight-gpus", "ResourceClaim team/shared");
+        assertThat(manifests.get(1).object()).isInstanceOf(GenericKubernetesResource.class);
+        assertThat(((GenericKubernetesResource) manifests.get(1).object()).<Integer>get("spec", "spec", "devices",
+                "requests", 0, "exactly", "count")).isEqualTo(8);
     }
 
     @Test
