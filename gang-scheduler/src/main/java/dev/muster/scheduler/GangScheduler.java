@@ -57,7 +57,7 @@ import java.util.function.Predicate;
  *
  * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs, Queues, namespaces, claims, volumes and
  * storage classes, and where {@code resource.k8s.io/v1} is served on DeviceClasses, ResourceSlices,
- * ResourceClaims and ResourceClaimTemplates (see {@link #watchDevices}), feed a cache; a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
+ * ResourceClaims and ResourceClaimTemplates, feed a cache; a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
  * controller) writes PodGroup status; this class never writes it.
