@@ -54,8 +54,13 @@ final class DraObjects {
             map(device.get("capacity")).forEach((name, value) -> {
                 Object amount = map(value).get("value");
                 if (amount != null) {
-                    capacity.put(Device.qualified(driver, name),
-                            Quantity.getAmountInBytes(new Quantity(amount.toString())).longValue());
+                    try {
+                        capacity.put(Device.qualified(driver, name),
+                                Quantity.getAmountInBytes(new Quantity(amount.toString())).longValue());
+                    } catch (IllegalArgumentException | ArithmeticException e) {
+                        // Not a quantity (the API server would refuse it): the capacity is left out, so
+                        // selectors on it select nothing.
+                    }
                 }
             });
             devices.add(new Device(driver, pool, string(device.get("name")), attributes, capacity));
