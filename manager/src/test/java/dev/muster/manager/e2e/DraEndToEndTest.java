@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,16 @@ class DraEndToEndTest {
     @AutoClose
     private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(4)
             .withNodeGpus(8).withGpuApi(GpuApi.DRA).withGpuCliqueSize(2));
+
+    /**
+     * Waits for the manager's first scheduling cycle: the emulator's first DRA write is slow on a cold JVM,
+     * and made while the manager starts its components it can delay the lease's renewal past its deadline.
+     */
+    @BeforeEach
+    void awaitTheScheduler() {
+        await().atMost(PATIENCE).ignoreExceptions()
+                .until(() -> env.actuator().json("queue").path("queues").size() > 0);
+    }
 
     @Test
     void theExampleGangTakesEightGpusOfOneCliqueOnEachOfFourNodesAndCompletes() throws Exception {
