@@ -78,6 +78,7 @@ class DraLocalClusterTest {
             List<Object> results = list(map(map(status.get("allocation")).get("devices")).get("results"));
             assertThat(results).hasSize(8).allSatisfy(result ->
                     assertThat(map(result).get("pool")).isEqualTo(pod.getSpec().getNodeName()));
+            assertThat(claim.getMetadata().getFinalizers()).containsExactly(DeviceClaimWriter.FINALIZER);
             assertThat(list(status.get("reservedFor"))).singleElement()
                     .satisfies(consumer -> assertThat(map(consumer).get("uid")).isEqualTo(pod.getMetadata().getUid()));
         }
