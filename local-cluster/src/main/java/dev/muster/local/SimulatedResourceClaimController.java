@@ -52,14 +52,13 @@ final class SimulatedResourceClaimController implements AutoCloseable {
     private static final String CLAIM_KEY = "claim:";
     /** Claims by the uid of the pod that controls them: a pod's generated claims, found without a scan. */
     private static final String OWNER_POD_INDEX = "ownerPod";
+    /** Claim creations and status writes block on HTTP; a few workers keep a burst of pods from queueing. */
+    private static final int WORKERS = 4;
 
     private final KubernetesClient client;
     private final SharedIndexInformer<Pod> podInformer;
     private final SharedIndexInformer<GenericKubernetesResource> claimInformer;
     private final SharedIndexInformer<GenericKubernetesResource> templateInformer;
-    /** Claim creations and status writes block on HTTP; a few workers keep a burst of pods from queueing. */
-    private static final int WORKERS = 4;
-
     private final ExecutorService workers;
     /**
      * As client-go's work queue: the keys waiting for a worker, each once, and the keys a worker is syncing; a key
@@ -268,9 +267,13 @@ final class SimulatedResourceClaimController implements AutoCloseable {
             if (current.getStatus() == null) {
                 current.setStatus(new PodStatus());
             }
-            List<PodResourceClaimStatus> statuses = new ArrayList<>(current.getStatus().getResourceClaimStatuses());
+            List<PodResourceClaimStatus> recorded = current.getStatus().getResourceClaimStatuses();
+            List<PodResourceClaimStatus> statuses = new ArrayList<>(recorded);
             statuses.removeIf(s -> created.containsKey(s.getName()));
             created.forEach((podClaim, claim) -> statuses.add(new PodResourceClaimStatus(podClaim, claim)));
+            if (statuses.containsAll(recorded) && recorded.containsAll(statuses)) {
+                return;
+            }
             current.getStatus().setResourceClaimStatuses(statuses);
             try {
                 client.resource(current).updateStatus();
