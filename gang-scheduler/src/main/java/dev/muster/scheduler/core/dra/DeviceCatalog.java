@@ -49,8 +49,8 @@ public final class DeviceCatalog {
     }
 
     /**
-     * Adds or replaces a claim. Once the claim shows an allocation, or shows none while nothing is being
-     * written, the scheduler's assumption about it is dropped.
+     * Adds or replaces a claim. Once the claim shows an allocation, the scheduler's assumption about it is
+     * dropped: the informer's copy speaks for it from then on.
      */
     public boolean putClaim(DeviceClaim claim) {
         if (claim.allocation() != null) {
