@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -18,7 +19,11 @@ import java.util.function.Consumer;
  * executor so that the cycle thread never waits for the API server. fabric8 has no DSL for this
  * subresource, hence the raw POST. A pod's unbound {@code WaitForFirstConsumer} claims are first
  * annotated with its node; unlike kube-scheduler, the pod is then bound without waiting for them to be
- * provisioned, and its kubelet waits for the volumes.
+ * provisioned, and its kubelet waits for the volumes. A pod's ResourceClaims get, as in kube-scheduler's
+ * DynamicResources PreBind, the allocation the cycle made and the pod in {@code reservedFor}, written to
+ * each claim's status with its resourceVersion (a claim changed meanwhile fails the bind rather than be
+ * overwritten); if a write or the binding fails, what was written is taken back, so nothing stays
+ * reserved for a pod that is not bound.
  */
 final class BindingClient {
     private static final Logger log = LoggerFactory.getLogger(BindingClient.class);
@@ -26,6 +31,7 @@ final class BindingClient {
     static final String SELECTED_NODE = "volume.kubernetes.io/selected-node";
 
     private final KubernetesClient client;
+    private final DeviceClaimWriter deviceClaims;
     private final Executor executor;
     private final Consumer<BindRequest> onSuccess;
     private final Consumer<BindRequest> onFailure;
@@ -38,6 +44,7 @@ final class BindingClient {
     BindingClient(KubernetesClient client, Executor executor, Consumer<BindRequest> onSuccess,
               Consumer<BindRequest> onFailure) {
         this.client = client;
+        this.deviceClaims = new DeviceClaimWriter(client);
         this.executor = executor;
         this.onSuccess = onSuccess;
         this.onFailure = onFailure;
@@ -61,6 +68,19 @@ final class BindingClient {
             onFailure.accept(request);
             return;
         }
+        List<BindRequest.DeviceClaimWrite> reserved = new ArrayList<>();
+        try {
+            for (BindRequest.DeviceClaimWrite write : request.deviceClaims()) {
+                deviceClaims.reserve(request, write);
+                reserved.add(write);
+            }
+        } catch (RuntimeException e) {
+            log.warn("reserving ResourceClaim(s) of pod {} on {} failed: {}", request.podKey(), request.nodeName(),
+                    e.getMessage());
+            deviceClaims.unreserveAll(request, reserved);
+            onFailure.accept(request);
+            return;
+        }
         Binding binding = new BindingBuilder()
                 .withNewMetadata().withNamespace(request.namespace()).withName(request.podName())
                 .withUid(request.uid()).endMetadata()
@@ -76,6 +96,7 @@ final class BindingClient {
             // pod's room is given back: the informer shows a pod bound elsewhere or gone, and a pod still
             // pending is retried with its gang by the next cycle.
             log.warn("binding pod {} to {} failed: {}", request.podKey(), request.nodeName(), e.getMessage());
+            deviceClaims.unreserveAll(request, reserved);
             onFailure.accept(request);
         }
     }

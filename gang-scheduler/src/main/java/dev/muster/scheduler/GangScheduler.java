@@ -8,7 +8,9 @@ import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -17,6 +19,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,6 +28,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +56,8 @@ import java.util.function.Predicate;
  * Queue's status.
  *
  * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs, Queues, namespaces, claims, volumes and
- * storage classes feed a cache; a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
+ * storage classes, and where {@code resource.k8s.io/v1} is served on DeviceClasses, ResourceSlices,
+ * ResourceClaims and ResourceClaimTemplates, feed a cache; a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
  * controller) writes PodGroup status; this class never writes it.
@@ -71,6 +77,8 @@ public final class GangScheduler implements AutoCloseable {
     private final List<Runnable> handlerRemovals = new ArrayList<>();
     /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
     private volatile List<SharedIndexInformer<?>> watched = List.of();
+    /** The DRA kinds' informers, the scheduler's own (see {@link #watchDevices}). */
+    private final List<SharedIndexInformer<?>> draInformers = new ArrayList<>();
     /** Per watched informer, whether its handler has been given its listing. */
     private final List<ListingDelivery> delivered = new CopyOnWriteArrayList<>();
     private volatile boolean caughtUp;
@@ -173,11 +181,14 @@ public final class GangScheduler implements AutoCloseable {
         watch(claims, trigger, cache::putClaim, cache::removeClaim);
         watch(volumes, trigger, cache::putVolume, cache::removeVolume);
         watch(storageClasses, trigger, cache::putStorageClass, cache::removeStorageClass);
-        watched = List.of(nodes, pods, podGroups, priorityClasses, jobs, namespaces, claims, volumes, storageClasses,
-                queues);
+        List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(nodes, pods, podGroups, priorityClasses, jobs,
+                namespaces, claims, volumes, storageClasses, queues));
+        watchDevices(trigger, all);
+        watched = List.copyOf(all);
         if (ownsInformers) {
             informers.start();
         }
+        draInformers.forEach(SharedIndexInformer::start);
         trigger.start(config.cyclePeriod());
         log.info("gang scheduler started (cycle period {}, {} concurrent API calls, {})", config.cyclePeriod(),
                 config.bindConcurrency(), config.coscheduling());
@@ -226,6 +237,8 @@ public final class GangScheduler implements AutoCloseable {
         if (ownsInformers) {
             informers.close();
         }
+        draInformers.forEach(SharedIndexInformer::close);
+        draInformers.clear();
         apiCalls.shutdown();
         try {
             if (!apiCalls.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -242,6 +255,55 @@ public final class GangScheduler implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /**
+     * Watches the DRA kinds if the API server serves {@code resource.k8s.io/v1}; otherwise pods with
+     * ResourceClaims wait, told that their claims do not exist. These informers are the scheduler's own, read
+     * as {@link GenericKubernetesResource} since fabric8 has no model of the v1 API, so the process's
+     * shared, class-keyed informers cannot hold them.
+     */
+    private void watchDevices(CycleTrigger trigger, List<SharedIndexInformer<?>> all) {
+        // A list of one slice rather than API discovery: it needs no permission beyond the informer's own.
+        try {
+            client.genericKubernetesResources(draContext("ResourceSlice", "resourceslices", false))
+                    .list(new ListOptionsBuilder().withLimit(1L).build());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND || e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
+                log.info("{} is not served or not readable ({}): ResourceClaims are not allocated, pods with claims wait",
+                        DraObjects.API_VERSION, e.getCode());
+                return;
+            }
+            // Anything else (the API server unreachable for now) is the informers' to retry.
+        }
+        SharedIndexInformer<GenericKubernetesResource> slices = draInformer("ResourceSlice", "resourceslices", false);
+        SharedIndexInformer<GenericKubernetesResource> classes = draInformer("DeviceClass", "deviceclasses", false);
+        SharedIndexInformer<GenericKubernetesResource> claims = draInformer("ResourceClaim", "resourceclaims", true);
+        SharedIndexInformer<GenericKubernetesResource> templates = draInformer("ResourceClaimTemplate",
+                "resourceclaimtemplates", true);
+        watch(slices, trigger, cache::putResourceSlice, cache::removeResourceSlice);
+        watch(classes, trigger, cache::putDeviceClass, cache::removeDeviceClass);
+        watch(claims, trigger, cache::putResourceClaim, cache::removeResourceClaim);
+        watch(templates, trigger, cache::putResourceClaimTemplate, cache::removeResourceClaimTemplate);
+        all.addAll(List.of(slices, classes, claims, templates));
+    }
+
+    private static ResourceDefinitionContext draContext(String kind, String plural, boolean namespaced) {
+        return new ResourceDefinitionContext.Builder().withGroup("resource.k8s.io")
+                .withVersion("v1").withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> draInformer(String kind, String plural, boolean namespaced) {
+        ResourceDefinitionContext context = draContext(kind, plural, namespaced);
+        SharedIndexInformer<GenericKubernetesResource> informer = namespaced
+                ? client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(0)
+                : client.genericKubernetesResources(context).runnableInformer(0);
+        informer.exceptionHandler((wasStarted, failure) -> {
+            log.warn("informer for {}: list or watch failed, retrying: {}", kind, failure.toString());
+            return true;
+        });
+        draInformers.add(informer);
+        return informer;
     }
 
     private <T extends HasMetadata> void watch(SharedIndexInformer<T> informer, CycleTrigger trigger, Predicate<T> put,

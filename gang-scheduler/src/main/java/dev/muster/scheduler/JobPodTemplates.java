@@ -89,7 +89,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             if (tasks.contains(pod.task()) && !exists.test(pod.name())) {
                 expected.add(volumes.withVolumeTopology(new PodInfo(group.namespace(), pod.name(), group, pod.task(),
                         priority.apply(pod.priority(), pod.priorityClassName()), pod.requests(), pod.constraints(),
-                        pod.labels(), pod.interPod(), pod.notEvaluated()), pod.claims()));
+                        pod.labels(), pod.interPod(), pod.notEvaluated(), null, pod.deviceClaims()), pod.claims()));
             }
         }
         return expected;
@@ -103,10 +103,12 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      * @param notEvaluated its fields admission does not evaluate ({@link KubeObjects#notEvaluatedInTemplate})
      * @param claims       the existing claims it will mount ({@code persistentVolumeClaim} volumes, its own
      *                     plugin-added ones included); an ephemeral volume's claim is made with the pod
+     * @param deviceClaims its ResourceClaims ({@link DraObjects#claimKeys}): a template's is one still to be made
      */
     record PlannedPod(String name, String task, ResourceVector requests, PlacementConstraints constraints,
                       Integer priority, String priorityClassName, Map<String, String> labels,
-                      InterPodTerms interPod, SortedSet<String> notEvaluated, List<String> claims) {
+                      InterPodTerms interPod, SortedSet<String> notEvaluated, List<String> claims,
+                      List<String> deviceClaims) {
 
         static PlannedPod of(Pod pod) {
             PodSpec spec = pod.getSpec();
@@ -114,7 +116,8 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
             return new PlannedPod(pod.getMetadata().getName(), labels.get(MusterLabels.TASK_NAME), PodRequests.of(spec),
                     KubeObjects.constraints(spec), spec.getPriority(), spec.getPriorityClassName(), labels,
                     KubeObjects.interPodTerms(spec, pod.getMetadata().getNamespace(), labels),
-                    KubeObjects.notEvaluatedInTemplate(spec), KubeObjects.persistentClaimNames(spec));
+                    KubeObjects.notEvaluatedInTemplate(spec), KubeObjects.persistentClaimNames(spec),
+                    DraObjects.claimKeys(pod));
         }
     }
 }

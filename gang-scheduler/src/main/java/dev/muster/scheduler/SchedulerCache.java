@@ -10,6 +10,11 @@ import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.scheduling.v1alpha1.QueueRefusal;
 import dev.muster.api.scheduling.v1alpha1.QueueSpec;
 import dev.muster.scheduler.core.ClusterSnapshot;
+import dev.muster.scheduler.core.dra.DeviceAllocation;
+import dev.muster.scheduler.core.dra.DeviceCatalog;
+import dev.muster.scheduler.core.dra.DeviceClaim;
+import dev.muster.scheduler.core.dra.DeviceLedger;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import dev.muster.scheduler.core.BoundMembers;
 import dev.muster.scheduler.core.ClusterState;
 import dev.muster.scheduler.core.GangInfo;
@@ -18,6 +23,7 @@ import dev.muster.scheduler.core.MissingPodGroup;
 import dev.muster.scheduler.core.PendingGang;
 import dev.muster.scheduler.core.PodInfo;
 import dev.muster.scheduler.core.PodPlacement;
+import dev.muster.scheduler.core.ResourceVector;
 import dev.muster.scheduler.core.QueueHold;
 import dev.muster.scheduler.core.QueueInfo;
 import dev.muster.scheduler.core.RunningGang;
@@ -80,6 +86,13 @@ final class SchedulerCache {
     /** The Queues' specs by name, as {@link QueueAccess} reads them (the tree and each namespaceSelector). */
     private final Map<String, QueueSpec> queueSpecs = new HashMap<>();
     private final VolumeCatalog volumes = new VolumeCatalog();
+    private final DeviceCatalog devices = new DeviceCatalog();
+    /**
+     * Per pod ({@code namespace/name}) with claims made from templates: the templates, and the devices its
+     * requests count for them, so that a template seen after the pod (informers list in any order) or
+     * changed since is counted again.
+     */
+    private final Map<String, DeviceShare> deviceShares = new HashMap<>();
     private final JobAdmissionRule jobAdmission;
     private final boolean volcanoPodLabels;
 
@@ -107,6 +120,43 @@ final class SchedulerCache {
         String name = node.getMetadata().getName();
         cluster.removeNode(name);
         return groups.values().stream().anyMatch(group -> !group.pending.isEmpty() && group.bound.anyOn(name));
+    }
+
+    /** @return whether the devices changed while pods wait */
+    synchronized boolean putResourceSlice(GenericKubernetesResource slice) {
+        return devices.putSlice(DraObjects.slice(slice)) && anyPending();
+    }
+
+    synchronized boolean removeResourceSlice(GenericKubernetesResource slice) {
+        return devices.removeSlice(slice.getMetadata().getName()) && anyPending();
+    }
+
+    synchronized boolean putDeviceClass(GenericKubernetesResource deviceClass) {
+        return devices.putClass(DraObjects.deviceClass(deviceClass)) && anyPending();
+    }
+
+    synchronized boolean removeDeviceClass(GenericKubernetesResource deviceClass) {
+        return devices.removeClass(deviceClass.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether the claim changed while pods wait: its allocation may have freed or taken devices */
+    synchronized boolean putResourceClaim(GenericKubernetesResource claim) {
+        return devices.putClaim(DraObjects.claim(claim)) && anyPending();
+    }
+
+    synchronized boolean removeResourceClaim(GenericKubernetesResource claim) {
+        return devices.removeClaim(claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName())
+                && anyPending();
+    }
+
+    synchronized boolean putResourceClaimTemplate(GenericKubernetesResource template) {
+        String key = template.getMetadata().getNamespace() + "/" + template.getMetadata().getName();
+        return devices.putTemplate(DraObjects.template(template)) && (recountDevices(key) || anyPending());
+    }
+
+    synchronized boolean removeResourceClaimTemplate(GenericKubernetesResource template) {
+        String key = template.getMetadata().getNamespace() + "/" + template.getMetadata().getName();
+        return devices.removeTemplate(key) && (recountDevices(key) || anyPending());
     }
 
     /** @return whether the claim changed while pods wait, whose volume topology it may be */
@@ -153,11 +203,55 @@ final class SchedulerCache {
     synchronized boolean putPod(Pod pod) {
         String key = Cache.metaNamespaceKeyFunc(pod);
         CachedPod before = pods.get(key);
-        CachedPod after = classify(pod, before);
+        CachedPod classified = classify(pod, before);
+        // An assumed pod comes back as it was, its devices already counted.
+        CachedPod after = classified == before ? before : withDeviceRequests(key, classified, DraObjects.templateKeys(pod));
         replace(key, before, after);
         boolean newlyPending = after != null && after.state() == PodState.PENDING
                 && (before == null || before.state() != PodState.PENDING || !before.info().equals(after.info()));
         return newlyPending || freedCapacity(before, after);
+    }
+
+    /**
+     * The pod with the devices its template-made claims ask for added to its requests, as
+     * {@code deviceclass.resource.kubernetes.io/<class>}: what the nodes offer by count and queues account.
+     * Read from the templates as they are when the pod is seen; a shared claim's devices count for no pod.
+     */
+    private CachedPod withDeviceRequests(String key, CachedPod cached, List<String> templateKeys) {
+        if (cached == null || templateKeys.isEmpty()) {
+            deviceShares.remove(key);
+            return cached;
+        }
+        Map<String, Long> counts = devices.requestsOf(templateKeys);
+        deviceShares.put(key, new DeviceShare(templateKeys, counts));
+        return counts.isEmpty() ? cached : cached.withInfo(cached.info().withRequests(
+                cached.info().requests().plus(ResourceVector.of(counts))));
+    }
+
+    /** Counts again the devices of the pods whose claims the template makes; whether any count changed. */
+    private boolean recountDevices(String templateKey) {
+        boolean changed = false;
+        for (Map.Entry<String, DeviceShare> entry : deviceShares.entrySet()) {
+            DeviceShare share = entry.getValue();
+            Map<String, Long> now = share.templates().contains(templateKey) ? devices.requestsOf(share.templates())
+                    : share.counted();
+            CachedPod before = pods.get(entry.getKey());
+            if (now.equals(share.counted()) || before == null) {
+                continue;
+            }
+            Map<String, Long> requests = new HashMap<>(before.info().requests().asMap());
+            share.counted().forEach((resource, count) -> requests.merge(resource, -count, Long::sum));
+            now.forEach((resource, count) -> requests.merge(resource, count, Long::sum));
+            replace(entry.getKey(), before, before.withInfo(before.info().withRequests(ResourceVector.of(requests))));
+            entry.setValue(new DeviceShare(share.templates(), now));
+            changed = true;
+        }
+        return changed;
+    }
+
+    private PodInfo withDeviceRequests(PodInfo info, List<String> templateKeys) {
+        Map<String, Long> counts = devices.requestsOf(templateKeys);
+        return counts.isEmpty() ? info : info.withRequests(info.requests().plus(ResourceVector.of(counts)));
     }
 
     /** @return whether the deleted pod freed capacity */
@@ -165,6 +259,7 @@ final class SchedulerCache {
         String key = Cache.metaNamespaceKeyFunc(pod);
         CachedPod before = pods.get(key);
         replace(key, before, null);
+        deviceShares.remove(key);
         return freedCapacity(before, null);
     }
 
@@ -342,7 +437,20 @@ final class SchedulerCache {
                 gangs.add(pendingGang);
             }
         }
-        return new CycleInput(snapshot, gangs, missing, runningGangs(), queueInfos(), refused);
+        // The claims templates will make for pods still to be created count for admission like existing ones.
+        List<DeviceClaim> toBeCreated = new ArrayList<>();
+        for (PendingGang gang : gangs) {
+            for (PodInfo pod : gang.expected()) {
+                for (String claimKey : pod.deviceClaims()) {
+                    DeviceClaim claim = DraObjects.pendingClaim(claimKey, devices);
+                    if (claim != null) {
+                        toBeCreated.add(claim);
+                    }
+                }
+            }
+        }
+        return new CycleInput(snapshot.withDevices(devices.ledger(toBeCreated)), gangs, missing, runningGangs(),
+                queueInfos(), refused);
     }
 
     /**
@@ -385,7 +493,8 @@ final class SchedulerCache {
         // Every pod of the gang that exists, in whatever state, is not expected: a bound or finished one counted
         // as still to come would have room held for it twice and keep the gang in every cycle.
         return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(),
-                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf, volumes);
+                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf, volumes)
+                .stream().map(pod -> withDeviceRequests(pod, DraObjects.templateKeys(pod.deviceClaims()))).toList();
     }
 
     private GangInfo gangInfo(GroupKey key, GroupPods group, List<PodInfo> expected) {
@@ -419,7 +528,7 @@ final class SchedulerCache {
      *
      * @return the pods to bind
      */
-    synchronized List<BindRequest> assume(List<PodPlacement> placements) {
+    synchronized List<BindRequest> assume(List<PodPlacement> placements, DeviceLedger ledger) {
         List<BindRequest> requests = new ArrayList<>(placements.size());
         for (PodPlacement placement : placements) {
             String key = Cache.namespaceKeyFunc(placement.pod().namespace(), placement.pod().name());
@@ -428,10 +537,33 @@ final class SchedulerCache {
                 CachedPod assumed = before.with(PodState.ASSUMED, placement.nodeName());
                 replace(key, before, assumed);
                 requests.add(new BindRequest(placement.pod().namespace(), placement.pod().name(), before.uid(),
-                        placement.nodeName(), volumes.claimsToProvision(placement.pod().namespace(), before.claims())));
+                        placement.nodeName(), volumes.claimsToProvision(placement.pod().namespace(), before.claims()),
+                        deviceClaimWrites(placement.pod(), ledger)));
             }
         }
         return requests;
+    }
+
+    /**
+     * What to write to the pod's ResourceClaims: the allocation the cycle made for a claim the informer
+     * shows unallocated, which counts as made until the informer shows it (or the write fails), and the
+     * pod's reservation of every claim.
+     */
+    private List<BindRequest.DeviceClaimWrite> deviceClaimWrites(PodInfo pod, DeviceLedger ledger) {
+        List<BindRequest.DeviceClaimWrite> writes = new ArrayList<>(pod.deviceClaims().size());
+        for (String key : pod.deviceClaims()) {
+            DeviceClaim known = devices.claim(key);
+            DeviceAllocation allocation = ledger.allocation(key);
+            if (known == null || allocation == null) {
+                continue;
+            }
+            boolean allocate = known.allocation() == null;
+            if (allocate) {
+                devices.assume(key, allocation);
+            }
+            writes.add(new BindRequest.DeviceClaimWrite(known.name(), allocate ? allocation : null));
+        }
+        return writes;
     }
 
     /**
@@ -465,6 +597,11 @@ final class SchedulerCache {
 
     /** Undoes the assumption of a pod whose bind failed, so it is pending again and its room is free. */
     synchronized void forget(BindRequest request) {
+        for (BindRequest.DeviceClaimWrite write : request.deviceClaims()) {
+            if (write.allocation() != null) {
+                devices.forget(request.namespace() + "/" + write.name());
+            }
+        }
         CachedPod before = pods.get(request.podKey());
         if (before != null && before.state() == PodState.ASSUMED && before.uid().equals(request.uid())) {
             replace(request.podKey(), before, before.with(PodState.PENDING, null));
@@ -594,6 +731,10 @@ final class SchedulerCache {
     }
 
     /** A pod that is pending for us or uses a node's room. */
+    /** The templates of a pod's claims, and the devices counted for them in its requests. */
+    private record DeviceShare(List<String> templates, Map<String, Long> counted) {
+    }
+
     private record CachedPod(String uid, PodInfo info, PodState state, String nodeName, Instant createdAt,
                              Integer specPriority, String priorityClassName, Instant boundAt, boolean deleting,
                              boolean evictionAssumed, List<String> claims) {
@@ -608,6 +749,11 @@ final class SchedulerCache {
         /** Whether the pod is going: being deleted, or evicted by a cycle. */
         boolean leaving() {
             return deleting || evictionAssumed;
+        }
+
+        CachedPod withInfo(PodInfo other) {
+            return new CachedPod(uid, other, state, nodeName, createdAt, specPriority, priorityClassName, boundAt,
+                    deleting, evictionAssumed, claims);
         }
 
         CachedPod withEvictionAssumed(boolean assumed) {

@@ -116,7 +116,7 @@ final class SchedulingCycle implements Runnable {
                 continue;
             }
             if (result.placed() && !result.placements().isEmpty()) {
-                List<BindRequest> requests = cache.assume(result.placements());
+                List<BindRequest> requests = cache.assume(result.placements(), input.snapshot().devices());
                 binder.bindAll(requests);
                 logBinding(result, requests);
             }

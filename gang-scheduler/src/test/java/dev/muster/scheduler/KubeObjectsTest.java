@@ -216,10 +216,11 @@ class KubeObjectsTest {
                 .addNewResourceClaim().withName("gpu").endResourceClaim()
                 .build();
 
-        assertThat(KubeObjects.notEvaluated(spec)).containsExactly("spec.resourceClaims");
+        // DRA claims are allocated, so every field of this spec is evaluated.
+        assertThat(KubeObjects.notEvaluated(spec)).isEmpty();
         // Admission places a Job's pods before they exist: a named claim's topology is read, but an ephemeral
         // volume's claim is made with the pod.
-        assertThat(KubeObjects.notEvaluatedInTemplate(spec)).containsExactly("spec.resourceClaims");
+        assertThat(KubeObjects.notEvaluatedInTemplate(spec)).isEmpty();
         assertThat(KubeObjects.persistentClaimNames(spec)).containsExactly("data");
         assertThat(KubeObjects.notEvaluatedInTemplate(new PodSpecBuilder().addNewVolume().withName("scratch")
                 .withNewEphemeral().endEphemeral().endVolume().build())).containsExactly("spec.volumes[].ephemeral");

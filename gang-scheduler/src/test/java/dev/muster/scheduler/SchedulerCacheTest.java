@@ -1,6 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.gang.JobAdmissionRule;
+import dev.muster.scheduler.core.dra.DeviceLedger;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
@@ -21,6 +22,7 @@ import dev.muster.scheduler.core.PodPlacement;
 import dev.muster.scheduler.core.ResourceVector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -212,7 +214,7 @@ class SchedulerCacheTest {
         cache.putPod(pod);
         var info = cache.beginCycle().gangs().get(0).pending().get(0);
 
-        List<BindRequest> binds = cache.assume(List.of(new PodPlacement(info, "node-0")));
+        List<BindRequest> binds = cache.assume(List.of(new PodPlacement(info, "node-0")), DeviceLedger.empty());
         assertThat(binds).containsExactly(new BindRequest("ns", "solo", "solo-uid", "node-0", List.of()));
         assertThat(freeCpu("node-0")).isEqualTo(1000);
         assertThat(cache.beginCycle().gangs()).isEmpty();
@@ -231,7 +233,7 @@ class SchedulerCacheTest {
         Pod pod = pod("solo", null, null, "3");
         cache.putPod(pod);
         var info = cache.beginCycle().gangs().get(0).pending().get(0);
-        BindRequest bind = cache.assume(List.of(new PodPlacement(info, "node-0"))).get(0);
+        BindRequest bind = cache.assume(List.of(new PodPlacement(info, "node-0")), DeviceLedger.empty()).get(0);
 
         cache.putPod(boundTo(pod, "node-0"));
         cache.forget(bind);
@@ -490,5 +492,29 @@ class SchedulerCacheTest {
         suspended.getSpec().setSuspend(false);
         assertThat(cache.putJob(suspended)).as("resuming asks for a cycle").isTrue();
         assertThat(onlyGang().expected()).hasSize(2);
+    }
+
+    @Test
+    void aPodsDevicesAreCountedOnItsNodeWhetherItsTemplateIsSeenBeforeOrAfterIt() {
+        cache.putNode(node("node-0", "8"));
+        Pod pod = new PodBuilder(boundTo(pod("p", "g", "worker", "1"), "node-0")).editSpec().addNewResourceClaim()
+                .withName("gpus").withResourceClaimTemplateName("eight").endResourceClaim().endSpec().build();
+        String gpus = "deviceclass.resource.kubernetes.io/gpu.example.com";
+        GenericKubernetesResource template = new GenericKubernetesResource();
+        template.setApiVersion("resource.k8s.io/v1");
+        template.setKind("ResourceClaimTemplate");
+        template.setMetadata(new ObjectMetaBuilder().withName("eight").withNamespace("ns").build());
+        template.setAdditionalProperty("spec", Map.of("spec", Map.of("devices", Map.of("requests", List.of(
+                Map.of("name", "gpus", "exactly", Map.of("deviceClassName", "gpu.example.com", "count", 8)))))));
+
+        cache.putPod(pod);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isZero();
+        cache.putResourceClaimTemplate(template);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isEqualTo(8);
+        // Seen again after its template: counted once.
+        cache.putPod(pod);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isEqualTo(8);
+        cache.removeResourceClaimTemplate(template);
+        assertThat(cache.beginCycle().snapshot().nodes().get(0).requested().get(gpus)).isZero();
     }
 }

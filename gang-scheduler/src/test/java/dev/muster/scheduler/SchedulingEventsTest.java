@@ -78,7 +78,7 @@ class SchedulingEventsTest {
     @Test
     void aGangWhosePodsUseFieldsTheSchedulerDoesNotEvaluateIsToldOnceWhichAndAgainWhenTheyChange() {
         PodInfo claims = new PodInfo("ns", "p", GANG.key(), "", 0, ResourceVector.builder().build(),
-                PlacementConstraints.NONE, Map.of(), InterPodTerms.NONE, new TreeSet<>(Set.of("spec.resourceClaims")));
+                PlacementConstraints.NONE, Map.of(), InterPodTerms.NONE, new TreeSet<>(Set.of("spec.volumes[].ephemeral")));
         GangPlacement waiting = new GangPlacement(GANG, GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
                 List.of(claims), null, "0/3 nodes are available.").notingNotEvaluated();
 
@@ -87,9 +87,9 @@ class SchedulingEventsTest {
         }
 
         assertThat(waiting.message()).isEqualTo("0/3 nodes are available. " + GangPlacement.NOT_EVALUATED
-                + "spec.resourceClaims.");
+                + "spec.volumes[].ephemeral.");
         verify(recorder, times(1)).record(podGroup, EventRecorder.WARNING, SchedulingEvents.POD_SPEC_NOT_EVALUATED,
-                "The scheduler does not evaluate spec.resourceClaims of the gang's pods; they are placed as if absent.");
+                "The scheduler does not evaluate spec.volumes[].ephemeral of the gang's pods; they are placed as if absent.");
         verify(recorder, times(1)).record(eq(podGroup), eq(EventRecorder.WARNING),
                 eq(SchedulingEvents.FAILED_SCHEDULING), anyString());
     }

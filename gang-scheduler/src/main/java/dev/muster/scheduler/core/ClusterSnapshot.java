@@ -1,5 +1,6 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.scheduler.core.dra.DeviceLedger;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -15,10 +16,45 @@ import java.util.Optional;
 public final class ClusterSnapshot {
     private final NodeState[] nodes;
     private final Map<String, Map<String, String>> namespaceLabels;
+    private final DeviceLedger devices;
 
     ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels) {
+        this(nodes, namespaceLabels, DeviceLedger.empty());
+    }
+
+    private ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels, DeviceLedger devices) {
         this.nodes = nodes;
         this.namespaceLabels = namespaceLabels;
+        this.devices = devices;
+    }
+
+    /**
+     * This snapshot with the cycle's devices and claims, each node offering, per DeviceClass, the devices
+     * a pod on it can use as the resource {@code deviceclass.resource.kubernetes.io/<class>}, which the pods'
+     * requests count for the claims made from their templates (so nodes without free devices drop out of
+     * the shape indexes by counts, and queues can limit devices): the trials on it allocate the claims of the pods
+     * they place from the ledger and record what they allocate in it. Call before the first trial.
+     */
+    public ClusterSnapshot withDevices(DeviceLedger ledger) {
+        NodeState[] withDevices = new NodeState[nodes.length];
+        for (int n = 0; n < nodes.length; n++) {
+            NodeState node = nodes[n];
+            Map<String, Long> totals = ledger.inventory().classTotals(node.info());
+            if (totals.isEmpty()) {
+                withDevices[n] = node;
+                continue;
+            }
+            NodeInfo info = node.info();
+            NodeInfo extended = new NodeInfo(info.name(), info.labels(),
+                    info.allocatable().plus(ResourceVector.of(totals)), info.ready(), info.unschedulable(), info.taints());
+            withDevices[n] = node.withInfo(extended);
+        }
+        return new ClusterSnapshot(withDevices, namespaceLabels, ledger);
+    }
+
+    /** The cycle's devices and claims, with what its trials allocated so far. */
+    public DeviceLedger devices() {
+        return devices;
     }
 
     /** Nodes in the snapshot, schedulable or not. */

@@ -1,5 +1,7 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.scheduler.core.dra.DeviceAllocation;
+import dev.muster.scheduler.core.dra.DeviceLedger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,12 +41,17 @@ import java.util.Map;
  * by slot counts with the least room to spare ({@link LocalityDomains}), or the one the gang's bound pods
  * are all in; failing that, anywhere, unless the topology is required, and then the gang waits. A required
  * topology holds a partly bound gang's pods beyond its quorum to the bound pods' domain too.
+ *
+ * <p>A pod with ResourceClaims fits a node only if its claims can be allocated there ({@link DeviceCheck})
+ * from the devices the snapshot's {@link DeviceLedger} has free, so a gang's members take devices from one
+ * another as they are placed; the statement records the allocations, and a discarded trial frees them.
  */
 public final class GangTrial {
     private final NodeState[] nodes;
     private final NodeChanges changes;
     private final ShapeIndexes indexes;
     private final PodLayout layout;
+    private final DeviceLedger devices;
     /** The topology of gangs that name none; {@code null}: no gang locality. */
     private final GangTopology defaultTopology;
     /** Per topology level, its domains; built on first use. */
@@ -73,6 +80,7 @@ public final class GangTrial {
         this.changes = new NodeChanges(nodes.length);
         this.indexes = new ShapeIndexes(nodes, scoring, changes);
         this.layout = new PodLayout(snapshot);
+        this.devices = snapshot.devices();
         this.defaultTopology = topologyKey == null ? null : GangTopology.preferred(topologyKey);
     }
 
@@ -98,7 +106,7 @@ public final class GangTrial {
      * caller that changes the snapshot between trials ({@link VictimSearch} evicts pods).
      */
     PlacementStatement statement() {
-        return new PlacementStatement(changes, layout);
+        return new PlacementStatement(changes, layout, devices);
     }
 
     /**
@@ -256,9 +264,19 @@ public final class GangTrial {
             return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
                     work.pending(), null, shortfallText);
         }
-        UnschedulableMessage why = shortest.misfitWhenFull(changes);
+        UnschedulableMessage why = DeviceShortfall.name(shortest.misfitWhenFull(changes), podOf(work, shortest), devices);
         return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(), work.pending(),
                 why, gangMessage(work, why, shortfallText));
+    }
+
+    /** The gang's first pending pod of the shape. */
+    private PodInfo podOf(PendingGang work, ShapeIndex shape) {
+        for (PodInfo pod : work.pending()) {
+            if (indexes.of(pod) == shape) {
+                return pod;
+            }
+        }
+        return null;
     }
 
     private static String gangMessage(PendingGang work, UnschedulableMessage why, String gangShortfall) {
@@ -277,7 +295,7 @@ public final class GangTrial {
         private final boolean[] tried;
         private final boolean[] placed;
         private final List<PodPlacement> placements = new ArrayList<>();
-        private final PlacementStatement statement = new PlacementStatement(changes, layout);
+        private final PlacementStatement statement = new PlacementStatement(changes, layout, devices);
         private UnschedulableMessage lastMisfit;
 
         Attempt(PendingGang work) {
@@ -346,27 +364,37 @@ public final class GangTrial {
             ShapeIndex index = indexes.of(pod);
             // Pods no filter or score of the pods around a node concerns take the heap's top; kept apart from
             // the rest, so that this path stays small enough for the JIT to inline whole.
-            boolean concerned = layout.mayConcern(pod);
-            int best = concerned ? bestAmongPods(pod, index) : index.best();
+            DeviceCheck deviceCheck = DeviceCheck.prepare(pod, nodes, devices);
+            boolean concerned = deviceCheck != null || layout.mayConcern(pod);
+            int best = concerned ? bestAmongPods(pod, index, deviceCheck) : index.best();
             if (best < 0) {
                 if (!concerned) {
                     lastMisfit = index.misfit(changes);
                 }
+                lastMisfit = DeviceShortfall.name(lastMisfit, pod, devices);
                 return false;
             }
             NodeState node = nodes[best];
             statement.allocate(pod, node);
+            if (deviceCheck != null) {
+                for (Map.Entry<String, DeviceAllocation> claim : deviceCheck.allocation(best).entrySet()) {
+                    statement.allocateDevices(claim.getKey(), claim.getValue());
+                }
+            }
             placements.add(new PodPlacement(pod, node.name()));
             placed[i] = true;
             return true;
         }
 
         /**
-         * The best node for a pod that filters or scores of the pods around a node may concern, or -1 with
-         * {@link #lastMisfit} saying why.
+         * The best node for a pod that filters or scores of the pods around a node, or its device claims,
+         * may concern, or -1 with {@link #lastMisfit} saying why.
          */
-        private int bestAmongPods(PodInfo pod, ShapeIndex index) {
+        private int bestAmongPods(PodInfo pod, ShapeIndex index, DeviceCheck deviceCheck) {
             PodChecks checks = PodChecks.prepare(pod, layout);
+            if (deviceCheck != null) {
+                checks = PodChecks.with(checks, deviceCheck);
+            }
             List<PodScore> scores = podScores(pod);
             int best = scores != null ? index.bestScored(checks, scores)
                     : checks == null ? index.best() : index.bestPassing(checks);

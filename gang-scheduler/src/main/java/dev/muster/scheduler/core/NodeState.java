@@ -20,6 +20,11 @@ public final class NodeState {
         this.pods = pods;
     }
 
+    /** The same node, with the same pods and usage, described by another {@link NodeInfo}. */
+    NodeState withInfo(NodeInfo other) {
+        return new NodeState(other, requested, index, pods);
+    }
+
     /** The node as the informer last showed it. */
     public NodeInfo info() {
         return info;

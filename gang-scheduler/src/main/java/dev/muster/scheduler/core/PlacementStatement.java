@@ -1,5 +1,7 @@
 package dev.muster.scheduler.core;
 
+import dev.muster.scheduler.core.dra.DeviceAllocation;
+import dev.muster.scheduler.core.dra.DeviceLedger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +14,9 @@ import java.util.List;
  * <ul>
  *   <li>{@link #allocate} places a pending pod on a node;</li>
  *   <li>{@link #evict} frees the room a pod bound to a node takes, as preemption will to make room for
- *       a gang; nothing is deleted until the caller acts on a committed eviction.</li>
+ *       a gang; nothing is deleted until the caller acts on a committed eviction;</li>
+ *   <li>{@link #allocateDevices} records a claim's device allocation in the cycle's {@link DeviceLedger},
+ *       so a discarded gang gives its devices back.</li>
  * </ul>
  *
  * <p>Every change is also written to the cycle's {@link NodeChanges}, undoing included, so the shape
@@ -23,7 +27,8 @@ import java.util.List;
 final class PlacementStatement {
     private final NodeChanges changes;
     private final PodLayout layout;
-    private final List<Operation> operations = new ArrayList<>();
+    private final DeviceLedger devices;
+    private final List<Undoable> operations = new ArrayList<>();
     private boolean closed;
 
     /**
@@ -31,13 +36,32 @@ final class PlacementStatement {
      * {@code changes} and its inter-pod filters from {@code layout}.
      */
     PlacementStatement(NodeChanges changes, PodLayout layout) {
+        this(changes, layout, DeviceLedger.empty());
+    }
+
+    /** A statement that also allocates devices in the cycle's ledger. */
+    PlacementStatement(NodeChanges changes, PodLayout layout, DeviceLedger devices) {
         this.changes = changes;
         this.layout = layout;
+        this.devices = devices;
     }
 
     /** Places the pod on the node. */
     void allocate(PodInfo pod, NodeState node) {
         apply(new Operation(true, pod, node));
+    }
+
+    /** Allocates devices to a claim of a pod this statement places. */
+    void allocateDevices(String claimKey, DeviceAllocation allocation) {
+        requireOpen();
+        devices.allocate(claimKey, allocation);
+        operations.add((forward, nodeChanges, podLayout) -> {
+            if (forward) {
+                devices.allocate(claimKey, allocation);
+            } else {
+                devices.release(claimKey);
+            }
+        });
     }
 
     /** Frees the room the pod, bound to the node, takes. */
@@ -77,14 +101,20 @@ final class PlacementStatement {
         }
     }
 
+    /** A change the statement can undo. */
+    private interface Undoable {
+        /** Does the change, or undoes it. */
+        void change(boolean forward, NodeChanges changes, PodLayout layout);
+    }
+
     /**
      * One operation on one node.
      *
      * @param adds whether it adds the pod's requests to the node (allocate) or takes them off (evict)
      */
-    private record Operation(boolean adds, PodInfo pod, NodeState node) {
-        /** Does the operation, or undoes it. */
-        void change(boolean forward, NodeChanges changes, PodLayout layout) {
+    private record Operation(boolean adds, PodInfo pod, NodeState node) implements Undoable {
+        @Override
+        public void change(boolean forward, NodeChanges changes, PodLayout layout) {
             if (adds == forward) {
                 node.place(pod.requests());
                 layout.added(pod, node.index());

@@ -32,11 +32,18 @@ final class PodChecks {
     /** Whether the node passes every check. */
     boolean passes(int node) {
         for (PodFilter.NodeCheck check : checks) {
-            if (check.reject(node) != null) {
+            if (!check.passes(node)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** These checks (none when {@code null}) and one more. */
+    static PodChecks with(PodChecks checks, PodFilter.NodeCheck more) {
+        List<PodFilter.NodeCheck> all = new ArrayList<>(checks == null ? List.of() : checks.checks);
+        all.add(more);
+        return new PodChecks(all);
     }
 
     /**

@@ -26,6 +26,11 @@ interface PodFilter {
         /** Why the pod may not go to the node (a kube-scheduler reason), or {@code null} if it may. */
         String reject(int node);
 
+        /** Whether the pod may go to the node; for a check whose verdict is cheaper than its reason. */
+        default boolean passes(int node) {
+            return reject(node) == null;
+        }
+
         /**
          * Whether kube-scheduler runs this check before the resource fit, which decides the reason a
          * node counts under when it fails both.

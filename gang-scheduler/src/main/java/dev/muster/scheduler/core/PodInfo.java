@@ -2,6 +2,7 @@ package dev.muster.scheduler.core;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedSet;
@@ -25,10 +26,14 @@ import java.util.TreeSet;
  *                     placed as if they were absent, and its gang says so
  * @param createdAt   the pod's creation time, which orders a gang's members for preemption (newest are
  *                    taken first); {@code null} when unknown, ordered as the oldest
+ * @param deviceClaims the ResourceClaims of {@code spec.resourceClaims} as {@code namespace/name}, in the
+ *                     spec's order: the claim a template gave the pod, or the shared claim it names; the
+ *                     cycle's {@link dev.muster.scheduler.core.dra.DeviceLedger} knows them by these keys
  */
 public record PodInfo(String namespace, String name, GroupKey group, String task, int priority,
                       ResourceVector requests, PlacementConstraints constraints, Map<String, String> labels,
-                      InterPodTerms interPod, SortedSet<String> notEvaluated, Instant createdAt) {
+                      InterPodTerms interPod, SortedSet<String> notEvaluated, Instant createdAt,
+                      List<String> deviceClaims) {
 
     public PodInfo {
         Objects.requireNonNull(namespace, "namespace");
@@ -44,6 +49,15 @@ public record PodInfo(String namespace, String name, GroupKey group, String task
         interPod = interPod == null ? InterPodTerms.NONE : interPod;
         notEvaluated = notEvaluated == null || notEvaluated.isEmpty() ? Collections.emptySortedSet()
                 : Collections.unmodifiableSortedSet(new TreeSet<>(notEvaluated));
+        deviceClaims = deviceClaims == null ? List.of() : List.copyOf(deviceClaims);
+    }
+
+    /** A pod that claims no devices. */
+    public PodInfo(String namespace, String name, GroupKey group, String task, int priority,
+                   ResourceVector requests, PlacementConstraints constraints, Map<String, String> labels,
+                   InterPodTerms interPod, SortedSet<String> notEvaluated, Instant createdAt) {
+        this(namespace, name, group, task, priority, requests, constraints, labels, interPod, notEvaluated, createdAt,
+                List.of());
     }
 
     /** A pod whose creation time is not known. */
@@ -75,7 +89,13 @@ public record PodInfo(String namespace, String name, GroupKey group, String task
     /** This pod with other placement constraints, everything else the same. */
     public PodInfo withConstraints(PlacementConstraints other) {
         return new PodInfo(namespace, name, group, task, priority, requests, other, labels, interPod, notEvaluated,
-                createdAt);
+                createdAt, deviceClaims);
+    }
+
+    /** This pod with other requests, everything else the same. */
+    public PodInfo withRequests(ResourceVector other) {
+        return new PodInfo(namespace, name, group, task, priority, other, constraints, labels, interPod, notEvaluated,
+                createdAt, deviceClaims);
     }
 
     /** Labels a node must carry. */

@@ -15,7 +15,8 @@
  * {@link dev.muster.scheduler.core.VolumeCatalog}) and scores them with their preferences
  * ({@link dev.muster.scheduler.core.NodePreferences}), checks what depends on the pods around a node
  * ({@link dev.muster.scheduler.core.PodFilter}s: host ports, topology spread, inter-pod affinity) against
- * the cycle's {@link dev.muster.scheduler.core.PodLayout}, and records what it does to the snapshot in a
+ * the cycle's {@link dev.muster.scheduler.core.PodLayout}, allocates pods' DRA claims from the snapshot's
+ * device ledger ({@code DeviceCheck}, package {@code dra}), and records what it does to the snapshot in a
  * {@link dev.muster.scheduler.core.PlacementStatement}, committed or discarded whole; placements and
  * reasons come out as {@link dev.muster.scheduler.core.GangPlacement}s. For preemption,
  * {@link dev.muster.scheduler.core.VictimSearch} finds the running gangs' surplus members or whole gangs

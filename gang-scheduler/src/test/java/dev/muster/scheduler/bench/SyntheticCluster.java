@@ -1,6 +1,14 @@
 package dev.muster.scheduler.bench;
 
+import dev.muster.scheduler.core.ClusterSnapshot;
 import dev.muster.scheduler.core.ClusterState;
+import dev.muster.scheduler.core.NodeState;
+import dev.muster.scheduler.core.dra.Device;
+import dev.muster.scheduler.core.dra.DeviceClaim;
+import dev.muster.scheduler.core.dra.DeviceClass;
+import dev.muster.scheduler.core.dra.DeviceInventory;
+import dev.muster.scheduler.core.dra.DeviceRequest;
+import dev.muster.scheduler.core.dra.DeviceSlice;
 import dev.muster.scheduler.core.GangInfo;
 import dev.muster.scheduler.core.GangTopology;
 import dev.muster.scheduler.core.GroupKey;
@@ -135,6 +143,59 @@ final class SyntheticCluster {
     /** The fixed comparison case: gangs of 16 pods of 1 cpu and 1 GiB, minMember 16. */
     static List<PendingGang> uniformGangs(int gangCount) {
         return uniformGangs(gangCount, false);
+    }
+
+    /** The DeviceClass of {@link #gpuSlices}' devices. */
+    static final String GPU_CLASS = "gpu.example.com";
+
+    /**
+     * The fixed comparison case with every pod claiming one device of {@link #GPU_CLASS} through a claim of
+     * its own ({@code bench/<pod>-gpu}, see {@link #claimsOf}), which its requests count.
+     */
+    static List<PendingGang> uniformGangsClaimingGpus(int gangCount) {
+        List<PendingGang> gangs = new ArrayList<>(gangCount);
+        ResourceVector requests = ResourceVector.builder().cpuMillis(1000).memoryBytes(GI)
+                .set(DeviceInventory.resourceName(GPU_CLASS), 1).build();
+        for (PendingGang gang : uniformGangs(gangCount)) {
+            List<PodInfo> pods = new ArrayList<>(gang.pending().size());
+            for (PodInfo pod : gang.pending()) {
+                pods.add(new PodInfo(pod.namespace(), pod.name(), pod.group(), pod.task(), pod.priority(), requests,
+                        pod.constraints(), pod.labels(), pod.interPod(), null, null,
+                        List.of(pod.namespace() + "/" + pod.name() + "-gpu")));
+            }
+            gangs.add(new PendingGang(gang.gang(), pods, 0, Map.of()));
+        }
+        return gangs;
+    }
+
+    /** The unallocated claims the gangs' pods name: one device of {@link #GPU_CLASS} each. */
+    static List<DeviceClaim> claimsOf(List<PendingGang> gangs) {
+        List<DeviceClaim> claims = new ArrayList<>();
+        for (PendingGang gang : gangs) {
+            for (PodInfo pod : gang.pending()) {
+                for (String key : pod.deviceClaims()) {
+                    claims.add(new DeviceClaim(pod.namespace(), key.substring(pod.namespace().length() + 1),
+                            List.of(DeviceRequest.exactly("gpu", GPU_CLASS, 1)), List.of()));
+                }
+            }
+        }
+        return claims;
+    }
+
+    /** Every node's ResourceSlice of {@code perNode} GPUs, and the DeviceClass selecting them by driver. */
+    static DeviceInventory gpuSlices(ClusterSnapshot snapshot, int perNode) {
+        List<DeviceSlice> slices = new ArrayList<>(snapshot.nodeCount());
+        for (NodeState node : snapshot.nodes()) {
+            List<Device> devices = new ArrayList<>(perNode);
+            for (int g = 0; g < perNode; g++) {
+                devices.add(new Device(GPU_CLASS, node.name(), "gpu-" + g,
+                        Map.of(GPU_CLASS + "/model", "h100"), Map.of(GPU_CLASS + "/memory", 80 * GI)));
+            }
+            slices.add(new DeviceSlice(node.name() + "-gpus", GPU_CLASS, node.name(), node.name(), false, List.of(),
+                    devices));
+        }
+        return new DeviceInventory(slices, List.of(new DeviceClass(GPU_CLASS,
+                List.of("device.driver == \"" + GPU_CLASS + "\""))));
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.QueueFixtures;
 import dev.muster.local.manifest.ManifestLoader;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
@@ -97,6 +98,34 @@ class RbacUsageEndToEndTest {
             env.client().resource(scaled).update();
             return true;
         });
+
+        // A job whose pod claims a GPU through DRA: the scheduler reads the claim and writes its status.
+        GenericKubernetesResource template = Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: one-gpu, namespace: default}
+                spec:
+                  spec:
+                    devices:
+                      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: 1}}]
+                """, GenericKubernetesResource.class);
+        env.client().resource(template).create();
+        create(Serialization.unmarshal("""
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: dra, namespace: default}
+                spec:
+                  tasks:
+                    - name: worker
+                      replicas: 1
+                      template:
+                        metadata: {annotations: {local.muster.dev/run-seconds: "3600"}}
+                        spec:
+                          restartPolicy: Never
+                          resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+                          containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}, claims: [{name: gpu}]}}]
+                """, Job.class));
+        await().atMost(PATIENCE).until(() -> env.phase("dra") == JobPhase.Running);
 
         await().atMost(PATIENCE).until(() -> env.phase("b-0") == JobPhase.Running);
         await().atMost(PATIENCE).until(() -> env.job("allreduce") == null);

@@ -1,0 +1,311 @@
+package dev.muster.scheduler;
+
+import dev.muster.scheduler.core.NodeSelectorRequirement;
+import dev.muster.scheduler.core.NodeSelectorTerm;
+import dev.muster.scheduler.core.dra.Device;
+import dev.muster.scheduler.core.dra.DeviceAllocation;
+import dev.muster.scheduler.core.dra.DeviceClaim;
+import dev.muster.scheduler.core.dra.DeviceClass;
+import dev.muster.scheduler.core.dra.DeviceConstraint;
+import dev.muster.scheduler.core.dra.DeviceRequest;
+import dev.muster.scheduler.core.dra.DeviceSlice;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code resource.k8s.io/v1} objects read into the core's plain records. fabric8 7.4 has no model of the v1
+ * DRA API (only of v1alpha3/v1beta1, whose fields differ), so they are read as
+ * {@link GenericKubernetesResource} maps here, in one place, and written back as maps by
+ * {@link BindingClient}. A field that cannot be read makes the object count as absent nowhere: a malformed
+ * request is read as a request no device passes.
+ */
+final class DraObjects {
+    /** The API group and version. */
+    static final String API_VERSION = "resource.k8s.io/v1";
+    /** The field selector key of a node name in an allocation's node selector. */
+    private static final String NODE_NAME = "metadata.name";
+
+    private DraObjects() {
+    }
+
+    static DeviceSlice slice(GenericKubernetesResource object) {
+        Map<String, Object> spec = map(object.getAdditionalProperties().get("spec"));
+        String driver = string(spec.get("driver"));
+        String pool = string(map(spec.get("pool")).get("name"));
+        List<Device> devices = new ArrayList<>();
+        for (Object item : list(spec.get("devices"))) {
+            Map<String, Object> device = map(item);
+            Map<String, Object> attributes = new HashMap<>();
+            map(device.get("attributes")).forEach((name, value) -> {
+                Object plain = attributeValue(map(value));
+                if (plain != null) {
+                    attributes.put(Device.qualified(driver, name), plain);
+                }
+            });
+            Map<String, Long> capacity = new HashMap<>();
+            map(device.get("capacity")).forEach((name, value) -> {
+                Object amount = map(value).get("value");
+                if (amount != null) {
+                    try {
+                        capacity.put(Device.qualified(driver, name),
+                                Quantity.getAmountInBytes(new Quantity(amount.toString())).longValue());
+                    } catch (IllegalArgumentException | ArithmeticException e) {
+                        // Not a quantity (the API server would refuse it): the capacity is left out, so
+                        // selectors on it select nothing.
+                    }
+                }
+            });
+            devices.add(new Device(driver, pool, string(device.get("name")), attributes, capacity));
+        }
+        return new DeviceSlice(object.getMetadata().getName(), driver, pool, string(spec.get("nodeName")),
+                Boolean.TRUE.equals(spec.get("allNodes")), nodeTerms(map(spec.get("nodeSelector"))), devices);
+    }
+
+    static DeviceClass deviceClass(GenericKubernetesResource object) {
+        Map<String, Object> spec = map(object.getAdditionalProperties().get("spec"));
+        return new DeviceClass(object.getMetadata().getName(), selectors(spec.get("selectors")));
+    }
+
+    static DeviceClaim claim(GenericKubernetesResource object) {
+        Map<String, Object> status = map(object.getAdditionalProperties().get("status"));
+        List<String> reservedFor = new ArrayList<>();
+        for (Object consumer : list(status.get("reservedFor"))) {
+            reservedFor.add(string(map(consumer).get("name")));
+        }
+        return claim(object.getMetadata().getNamespace(), object.getMetadata().getName(),
+                map(object.getAdditionalProperties().get("spec")), allocation(map(status.get("allocation"))), reservedFor);
+    }
+
+    /** The claim a template gives a pod: the template's {@code spec.spec} under the name given. */
+    static DeviceClaim fromTemplate(GenericKubernetesResource template, String namespace, String name) {
+        Map<String, Object> spec = map(template.getAdditionalProperties().get("spec"));
+        return claim(namespace, name, map(spec.get("spec")), null, List.of());
+    }
+
+    private static DeviceClaim claim(String namespace, String name, Map<String, Object> spec,
+                                     DeviceAllocation allocation, List<String> reservedFor) {
+        Map<String, Object> devices = map(spec.get("devices"));
+        List<DeviceRequest> requests = new ArrayList<>();
+        for (Object item : list(devices.get("requests"))) {
+            Map<String, Object> request = map(item);
+            String requestName = string(request.get("name"));
+            Map<String, Object> exactly = map(request.get("exactly"));
+            List<DeviceRequest.Alternative> alternatives = new ArrayList<>();
+            if (!exactly.isEmpty()) {
+                alternatives.add(alternative(null, exactly));
+            }
+            for (Object sub : list(request.get("firstAvailable"))) {
+                alternatives.add(alternative(string(map(sub).get("name")), map(sub)));
+            }
+            if (alternatives.isEmpty()) {
+                // Neither field: a request the API server would refuse; read as one nothing satisfies.
+                alternatives.add(new DeviceRequest.Alternative(null, "", List.of("false"), false, 1));
+            }
+            requests.add(new DeviceRequest(requestName == null ? "" : requestName, alternatives,
+                    Boolean.TRUE.equals(exactly.get("adminAccess"))));
+        }
+        List<DeviceConstraint> constraints = new ArrayList<>();
+        for (Object item : list(devices.get("constraints"))) {
+            Map<String, Object> constraint = map(item);
+            String attribute = string(constraint.get("matchAttribute"));
+            if (attribute != null) {
+                constraints.add(new DeviceConstraint(list(constraint.get("requests")).stream().map(String::valueOf)
+                        .toList(), attribute));
+            }
+        }
+        return new DeviceClaim(namespace, name, requests, constraints, allocation, reservedFor);
+    }
+
+    private static DeviceRequest.Alternative alternative(String subrequest, Map<String, Object> fields) {
+        boolean all = "All".equals(fields.get("allocationMode"));
+        int count = fields.get("count") instanceof Number number ? number.intValue() : 1;
+        String className = string(fields.get("deviceClassName"));
+        return new DeviceRequest.Alternative(subrequest, className == null ? "" : className,
+                selectors(fields.get("selectors")), all, Math.max(count, 1));
+    }
+
+    private static List<String> selectors(Object value) {
+        List<String> selectors = new ArrayList<>();
+        for (Object selector : list(value)) {
+            Object expression = map(map(selector).get("cel")).get("expression");
+            if (expression != null) {
+                selectors.add(expression.toString());
+            }
+        }
+        return selectors;
+    }
+
+    private static DeviceAllocation allocation(Map<String, Object> allocation) {
+        if (allocation.isEmpty()) {
+            return null;
+        }
+        List<DeviceAllocation.AllocatedDevice> devices = new ArrayList<>();
+        for (Object item : list(map(allocation.get("devices")).get("results"))) {
+            Map<String, Object> result = map(item);
+            devices.add(new DeviceAllocation.AllocatedDevice(string(result.get("request")), string(result.get("driver")),
+                    string(result.get("pool")), string(result.get("device"))));
+        }
+        String nodeName = null;
+        for (NodeSelectorTerm term : nodeTerms(map(allocation.get("nodeSelector")))) {
+            for (NodeSelectorRequirement field : term.matchFields()) {
+                if (NODE_NAME.equals(field.key()) && field.values().size() == 1) {
+                    nodeName = field.values().iterator().next();
+                }
+            }
+        }
+        return new DeviceAllocation(devices, nodeName);
+    }
+
+    /** An allocation as {@code status.allocation}: its results and, for devices on a node, that node. */
+    static Map<String, Object> allocationStatus(DeviceAllocation allocation) {
+        List<Map<String, Object>> results = new ArrayList<>();
+        for (DeviceAllocation.AllocatedDevice device : allocation.devices()) {
+            results.add(Map.of("request", device.request(), "driver", device.driver(), "pool", device.pool(),
+                    "device", device.device()));
+        }
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("devices", Map.of("results", results));
+        if (allocation.nodeName() != null) {
+            status.put("nodeSelector", Map.of("nodeSelectorTerms", List.of(Map.of("matchFields", List.of(Map.of(
+                    "key", NODE_NAME, "operator", "In", "values", List.of(allocation.nodeName())))))));
+        }
+        return status;
+    }
+
+    /**
+     * The pod's claims as {@code namespace/name}, in {@code spec.resourceClaims} order: a named claim's
+     * name, a template's claim as {@code status.resourceClaimStatuses} names it; a template claim not
+     * created yet is named by {@link #pendingClaimKey}, which no claim has.
+     */
+    static List<String> claimKeys(Pod pod) {
+        List<PodResourceClaim> claims = pod.getSpec().getResourceClaims();
+        if (claims == null || claims.isEmpty()) {
+            return List.of();
+        }
+        Map<String, String> generated = new HashMap<>();
+        if (pod.getStatus() != null && pod.getStatus().getResourceClaimStatuses() != null) {
+            for (PodResourceClaimStatus status : pod.getStatus().getResourceClaimStatuses()) {
+                if (status.getResourceClaimName() != null) {
+                    generated.put(status.getName(), status.getResourceClaimName());
+                }
+            }
+        }
+        String namespace = pod.getMetadata().getNamespace();
+        List<String> keys = new ArrayList<>(claims.size());
+        for (PodResourceClaim claim : claims) {
+            String name = claim.getResourceClaimName() != null ? claim.getResourceClaimName()
+                    : generated.get(claim.getName());
+            keys.add(name != null ? namespace + "/" + name : pendingClaimKey(namespace, pod.getMetadata().getName(),
+                    claim.getName(), claim.getResourceClaimTemplateName()));
+        }
+        return keys;
+    }
+
+    /** The templates the pod's claims are made from, as {@code namespace/name}, one per claim made from one. */
+    static List<String> templateKeys(Pod pod) {
+        List<PodResourceClaim> claims = pod.getSpec().getResourceClaims();
+        if (claims == null) {
+            return List.of();
+        }
+        return claims.stream().filter(claim -> claim.getResourceClaimName() == null
+                        && claim.getResourceClaimTemplateName() != null)
+                .map(claim -> pod.getMetadata().getNamespace() + "/" + claim.getResourceClaimTemplateName()).toList();
+    }
+
+    /** The templates named in {@link #pendingClaimKey}s among the keys, as {@code namespace/name}. */
+    static List<String> templateKeys(List<String> claimKeys) {
+        List<String> templates = new ArrayList<>();
+        for (String key : claimKeys) {
+            String[] parts = key.split("/");
+            if (parts.length == 4) {
+                templates.add(parts[0] + "/" + parts[3]);
+            }
+        }
+        return templates;
+    }
+
+    /**
+     * The key of the claim a template will give a pod, before it exists: {@code namespace/pod/claim/template},
+     * not a valid object name, so it names no existing claim; admission counts the template's claim under it.
+     */
+    static String pendingClaimKey(String namespace, String podName, String claimName, String templateName) {
+        return DeviceClaim.pendingKey(namespace, podName, claimName, templateName);
+    }
+
+    /**
+     * The claim the template named in a {@link #pendingClaimKey} makes, under that key, or {@code null} if
+     * the key is not one or the template does not exist.
+     */
+    static DeviceClaim pendingClaim(String key, dev.muster.scheduler.core.dra.DeviceCatalog catalog) {
+        String[] parts = key.split("/");
+        if (parts.length != 4) {
+            return null;
+        }
+        return catalog.fromTemplate(parts[0] + "/" + parts[3], parts[0], key.substring(parts[0].length() + 1));
+    }
+
+    /** A ResourceClaimTemplate as the claim it makes, under the template's own name. */
+    static DeviceClaim template(GenericKubernetesResource object) {
+        return fromTemplate(object, object.getMetadata().getNamespace(), object.getMetadata().getName());
+    }
+
+    private static List<NodeSelectorTerm> nodeTerms(Map<String, Object> selector) {
+        List<NodeSelectorTerm> terms = new ArrayList<>();
+        for (Object item : list(selector.get("nodeSelectorTerms"))) {
+            Map<String, Object> term = map(item);
+            terms.add(new NodeSelectorTerm(requirements(term.get("matchExpressions")),
+                    requirements(term.get("matchFields"))));
+        }
+        return terms;
+    }
+
+    private static List<NodeSelectorRequirement> requirements(Object value) {
+        List<NodeSelectorRequirement> requirements = new ArrayList<>();
+        for (Object item : list(value)) {
+            Map<String, Object> requirement = map(item);
+            NodeSelectorRequirement.Operator operator;
+            try {
+                operator = NodeSelectorRequirement.Operator.valueOf(String.valueOf(requirement.get("operator")));
+            } catch (IllegalArgumentException e) {
+                // An operator the API server would refuse: a requirement no node meets.
+                operator = NodeSelectorRequirement.Operator.In;
+                requirement = Map.of();
+            }
+            requirements.add(new NodeSelectorRequirement(String.valueOf(requirement.getOrDefault("key", "")), operator,
+                    list(requirement.get("values")).stream().map(String::valueOf).toList()));
+        }
+        return requirements;
+    }
+
+    private static Object attributeValue(Map<String, Object> value) {
+        if (value.get("int") instanceof Number number) {
+            return number.longValue();
+        }
+        if (value.get("bool") instanceof Boolean bool) {
+            return bool;
+        }
+        Object text = value.get("string") != null ? value.get("string") : value.get("version");
+        return text == null ? null : text.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return value instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+    }
+
+    private static List<Object> list(Object value) {
+        return value instanceof List<?> list ? new ArrayList<>(list) : List.of();
+    }
+
+    private static String string(Object value) {
+        return value == null ? null : value.toString();
+    }
+}

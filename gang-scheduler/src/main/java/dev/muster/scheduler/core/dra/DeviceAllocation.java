@@ -1,0 +1,30 @@
+package dev.muster.scheduler.core.dra;
+
+import java.util.List;
+
+/**
+ * A claim's {@code status.allocation}: the devices it holds and where they can be used.
+ *
+ * @param devices  the devices, one entry per device
+ * @param nodeName the node the devices are on; {@code null} when they are all network-attached
+ */
+public record DeviceAllocation(List<AllocatedDevice> devices, String nodeName) {
+    public DeviceAllocation {
+        devices = List.copyOf(devices);
+    }
+
+    /**
+     * One allocated device.
+     *
+     * @param request the request it satisfies: its name, or {@code request/subrequest} for firstAvailable
+     * @param driver  the driver
+     * @param pool    the pool
+     * @param device  the device's name
+     */
+    public record AllocatedDevice(String request, String driver, String pool, String device) {
+        /** The device's identity, as {@link Device#id()}. */
+        public String id() {
+            return driver + "/" + pool + "/" + device;
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.muster.scheduler.core.dra;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A DeviceClass: the selectors every device of the class must pass, on top of a request's own.
+ *
+ * @param name      the class's name
+ * @param selectors CEL expressions over {@code device}
+ */
+public record DeviceClass(String name, List<String> selectors) {
+    public DeviceClass {
+        Objects.requireNonNull(name, "name");
+        selectors = selectors == null ? List.of() : List.copyOf(selectors);
+    }
+}

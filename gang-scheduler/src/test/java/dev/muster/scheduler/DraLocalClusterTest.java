@@ -1,0 +1,212 @@
+package dev.muster.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.gang.GangVerdict;
+import dev.muster.gang.GangVerdictBoard;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DRA end to end on the local cluster, over HTTP: four nodes of 8 simulated GPUs (gpu.example.com, two
+ * nodes per NVLink clique); gangs whose pods claim GPUs through ResourceClaimTemplates.
+ */
+@Tag("emulator")
+class DraLocalClusterTest {
+    private static final String NS = "default";
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final Duration STAYS = Duration.ofMillis(1500);
+    private static final String CLIQUE = "gpu.example.com/clique";
+
+    private LocalCluster cluster;
+    private KubernetesClient client;
+    private GangVerdictBoard board;
+    private GangScheduler scheduler;
+
+    @BeforeEach
+    void start() {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(4).withNodeCpu("16").withNodeMemory("64Gi")
+                .withNodeGpus(8).withGpuCliqueSize(2).withDefaultRunTime(Duration.ofMinutes(10)));
+        client = cluster.client();
+        startScheduler();
+        createTemplate("eight-gpus", 8);
+        createTemplate("nine-gpus", 9);
+    }
+
+    private void startScheduler() {
+        board = new GangVerdictBoard();
+        scheduler = new GangScheduler(client, board, GangSchedulerConfig.defaults().withCyclePeriod(Duration.ofMillis(200)));
+        scheduler.start();
+        await().atMost(PATIENCE).until(scheduler::isSynced);
+    }
+
+    @AfterEach
+    void stop() {
+        scheduler.stop();
+        cluster.close();
+    }
+
+    @Test
+    void aGangOfFourTakesEightGpusOfOneCliqueEachAndRuns() {
+        createGang("train", 4, "eight-gpus");
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("train"))
+                .hasSize(4).allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
+        Set<String> nodes = new HashSet<>();
+        for (Pod pod : pods("train")) {
+            nodes.add(pod.getSpec().getNodeName());
+            GenericKubernetesResource claim = claimOf(pod);
+            Map<String, Object> status = map(claim.getAdditionalProperties().get("status"));
+            List<Object> results = list(map(map(status.get("allocation")).get("devices")).get("results"));
+            assertThat(results).hasSize(8).allSatisfy(result ->
+                    assertThat(map(result).get("pool")).isEqualTo(pod.getSpec().getNodeName()));
+            assertThat(claim.getMetadata().getFinalizers()).containsExactly(DeviceClaimWriter.FINALIZER);
+            assertThat(list(status.get("reservedFor"))).singleElement()
+                    .satisfies(consumer -> assertThat(map(consumer).get("uid")).isEqualTo(pod.getMetadata().getUid()));
+        }
+        assertThat(nodes).hasSize(4);
+    }
+
+    @Test
+    void aGangWhoseDevicesDoNotExistWaitsAndNamesTheClaim() {
+        // 1 cpu per pod fits every node; no node has 9 GPUs.
+        createGang("big", 2, "nine-gpus");
+
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "big").filter(v -> v.message().contains("(claim "))
+                .isPresent());
+        GangVerdict verdict = board.latest(NS, "big").orElseThrow();
+        assertThat(verdict.reason()).isEqualTo("NotEnoughResources");
+        List<String> claims = pods("big").stream().map(p -> "default/" + claimOf(p).getMetadata().getName()).toList();
+        assertThat(verdict.message()).startsWith("0/4 nodes are available: 4 Insufficient "
+                + "deviceclass.resource.kubernetes.io/gpu.example.com (claim default/")
+                .contains(": 9 device(s) of class gpu.example.com, one " + CLIQUE + ").");
+        assertThat(claims).anySatisfy(claim -> assertThat(verdict.message()).contains("(claim " + claim + ":"));
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(pods("big"))
+                .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
+    }
+
+    @Test
+    void devicesOfDeletedPodsGoToTheNextGangAndARestartKeepsEveryAllocation() {
+        createGang("first", 4, "eight-gpus");
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("first"))
+                .hasSize(4).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNotNull()));
+        Map<String, Object> allocations = allocationsOf("first");
+
+        // A restarted scheduler reads the allocations back from the claims: a new gang finds no GPU free.
+        scheduler.stop();
+        startScheduler();
+        createGang("second", 1, "eight-gpus");
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "second")
+                .filter(v -> v.message().contains("4 Insufficient deviceclass.resource.kubernetes.io/gpu.example.com (claim"))
+                .isPresent());
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() ->
+                assertThat(pods("second").get(0).getSpec().getNodeName()).isNull());
+        assertThat(allocationsOf("first")).isEqualTo(allocations);
+
+        // Deleting the first gang's pods deletes their claims; their GPUs go to the waiting gang.
+        client.pods().inNamespace(NS).withLabel(MusterLabels.POD_GROUP, "first").delete();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("second").get(0).getSpec().getNodeName()).isNotNull());
+        assertThat(list(map(map(map(claimOf(pods("second").get(0)).getAdditionalProperties().get("status"))
+                .get("allocation")).get("devices")).get("results"))).hasSize(8);
+    }
+
+    @Test
+    void aQueueLimitInDevicesHoldsAGangThatWouldExceedIt() {
+        Queue queue = new Queue();
+        queue.getMetadata().setName("gpus");
+        queue.getSpec().setLimit(Map.of("deviceclass.resource.kubernetes.io/gpu.example.com", new Quantity("16")));
+        client.resources(Queue.class).resource(queue).create();
+        createGang("first", 2, "eight-gpus", "gpus");
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("first"))
+                .hasSize(2).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNotNull()));
+
+        // Two nodes still have 8 GPUs free each, but the queue holds its 16.
+        createGang("second", 2, "eight-gpus", "gpus");
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "second").filter(v -> "QueueLimitReached".equals(v.reason()))
+                .isPresent());
+        assertThat(board.latest(NS, "second").orElseThrow().message())
+                .contains("deviceclass.resource.kubernetes.io/gpu.example.com");
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(pods("second"))
+                .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
+    }
+
+    private Map<String, Object> allocationsOf(String gang) {
+        Map<String, Object> allocations = new java.util.TreeMap<>();
+        for (Pod pod : pods(gang)) {
+            GenericKubernetesResource claim = claimOf(pod);
+            allocations.put(claim.getMetadata().getName(), map(claim.getAdditionalProperties().get("status")).get("allocation"));
+        }
+        return allocations;
+    }
+
+    private void createTemplate(String name, int count) {
+        GenericKubernetesResource template = new GenericKubernetesResource();
+        template.setApiVersion("resource.k8s.io/v1");
+        template.setKind("ResourceClaimTemplate");
+        template.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        template.setAdditionalProperty("spec", Map.of("spec", Map.of("devices", Map.of(
+                "requests", List.of(Map.of("name", "gpus", "exactly", Map.of("deviceClassName", "gpu.example.com",
+                        "allocationMode", "ExactCount", "count", count))),
+                "constraints", List.of(Map.of("requests", List.of("gpus"), "matchAttribute", CLIQUE))))));
+        client.genericKubernetesResources("resource.k8s.io/v1", "ResourceClaimTemplate").inNamespace(NS)
+                .resource(template).create();
+    }
+
+    private void createGang(String name, int members, String template) {
+        createGang(name, members, template, null);
+    }
+
+    private void createGang(String name, int members, String template, String queue) {
+        PodGroup podGroup = new PodGroup();
+        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        podGroup.getSpec().setMinMember(members);
+        podGroup.getSpec().setQueue(queue);
+        client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
+        IntStream.range(0, members).forEach(i -> client.pods().inNamespace(NS).resource(new PodBuilder()
+                .withNewMetadata().withName(name + "-" + i).withNamespace(NS)
+                .withLabels(Map.of(MusterLabels.POD_GROUP, name, MusterLabels.TASK_NAME, "worker")).endMetadata()
+                .withNewSpec().withSchedulerName(MusterLabels.SCHEDULER_NAME)
+                .addNewResourceClaim().withName("gpus").withResourceClaimTemplateName(template).endResourceClaim()
+                .addNewContainer().withName("main").withImage("busybox")
+                .withNewResources().addToRequests("cpu", new Quantity("1")).addNewClaim().withName("gpus").endClaim()
+                .endResources().endContainer().endSpec().build()).create());
+    }
+
+    private List<Pod> pods(String gang) {
+        return client.pods().inNamespace(NS).withLabel(MusterLabels.POD_GROUP, gang).list().getItems();
+    }
+
+    private GenericKubernetesResource claimOf(Pod pod) {
+        String name = pod.getStatus().getResourceClaimStatuses().get(0).getResourceClaimName();
+        return client.genericKubernetesResources("resource.k8s.io/v1", "ResourceClaim").inNamespace(NS).withName(name).get();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return value instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+    }
+
+    private static List<Object> list(Object value) {
+        return value instanceof List<?> list ? (List<Object>) list : List.of();
+    }
+}
