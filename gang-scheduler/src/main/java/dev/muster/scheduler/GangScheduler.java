@@ -3,6 +3,8 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.scheduler.autoscaling.AutoscalingMode;
+import dev.muster.scheduler.autoscaling.CapacityProvisioner;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
@@ -74,8 +76,11 @@ public final class GangScheduler implements AutoCloseable {
     /** Per watched informer, whether its handler has been given its listing. */
     private final List<ListingDelivery> delivered = new CopyOnWriteArrayList<>();
     private volatile boolean caughtUp;
-    private CycleTrigger trigger;
+    /** Volatile: the ProvisioningRequest informer's thread asks it for cycles. */
+    private volatile CycleTrigger trigger;
     private volatile SchedulingCycle cycle;
+    /** The ProvisioningRequests' adapter, when autoscaling by them; closed on stop. */
+    private CapacityProvisioner provisioner;
     private ThreadPoolExecutor apiCalls;
     private boolean used;
 
@@ -141,6 +146,7 @@ public final class GangScheduler implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         EventRecorder eventRecorder = new EventRecorder(client, COMPONENT);
+        provisioner = provisioner(podGroups, jobs, queues, this::requestCycle);
         SchedulingEvents events = new SchedulingEvents(eventRecorder, podGroups.getStore(), pods.getStore(), apiCalls);
         SchedulingCycle cycle = new SchedulingCycle(cache,
                 new BindingClient(client, apiCalls, bound -> metrics.podBound(), failed -> {
@@ -152,7 +158,7 @@ public final class GangScheduler implements AutoCloseable {
                 new QueueStatusWriter(new StatusRecorder<>(new StatusWriter(client), eventRecorder,
                         config.queueStatusInterval(), QueueStatusWriter::countersOnly), queues.getStore(), apiCalls, clock),
                 new PodConditionWriter(client, pods.getStore(), apiCalls, clock), board, events,
-                metrics, this::isSynced, clock, config.coscheduling());
+                metrics, this::isSynced, clock, config.coscheduling(), provisioner);
         trigger = new CycleTrigger("muster-scheduler", cycle);
         this.cycle = cycle;
 
@@ -181,6 +187,40 @@ public final class GangScheduler implements AutoCloseable {
         trigger.start(config.cyclePeriod());
         log.info("gang scheduler started (cycle period {}, {} concurrent API calls, {})", config.cyclePeriod(),
                 config.bindConcurrency(), config.coscheduling());
+    }
+
+    private void requestCycle() {
+        CycleTrigger current = trigger;
+        if (current != null) {
+            current.request();
+        }
+    }
+
+    /**
+     * The ProvisioningRequest adapter for the configured mode: {@code provisioning-request} requires the API
+     * server to serve them; {@code auto} uses them when it does.
+     */
+    private CapacityProvisioner provisioner(SharedIndexInformer<PodGroup> podGroups, SharedIndexInformer<Job> jobs,
+                                            SharedIndexInformer<Queue> queues, Runnable onChange) {
+        AutoscalingMode mode = config.autoscaling().mode();
+        if (mode != AutoscalingMode.AUTO && mode != AutoscalingMode.PROVISIONING_REQUEST) {
+            log.info("autoscaling: {}", mode.setting());
+            return null;
+        }
+        boolean served = CapacityProvisioner.served(client);
+        if (!served && mode == AutoscalingMode.PROVISIONING_REQUEST) {
+            throw new IllegalStateException("muster.scheduler.autoscaling is provisioning-request, but the API server "
+                    + "does not serve autoscaling.x-k8s.io/v1 provisioningrequests (Cluster Autoscaler >= 1.30 with "
+                    + "--enable-provisioning-requests installs them)");
+        }
+        if (!served) {
+            log.info("autoscaling: ProvisioningRequests are not served; gangs waiting for capacity get none");
+            return null;
+        }
+        log.info("autoscaling: provisioning-request (class {} unless a Job or Queue names another)",
+                config.autoscaling().provisioningClass());
+        return new CapacityProvisioner(client, apiCalls, podGroups.getStore(), jobs.getStore(), queues.getStore(),
+                config.autoscaling(), meterRegistry, onChange);
     }
 
     /**
@@ -219,6 +259,9 @@ public final class GangScheduler implements AutoCloseable {
             return;
         }
         trigger.stop();
+        if (provisioner != null) {
+            provisioner.close();
+        }
         handlerRemovals.forEach(Runnable::run);
         handlerRemovals.clear();
         delivered.clear();

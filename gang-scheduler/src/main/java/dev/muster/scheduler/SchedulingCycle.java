@@ -1,6 +1,8 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.scheduler.autoscaling.CapacityProvisioner;
+import dev.muster.scheduler.autoscaling.ProvisioningStatus;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.CyclePlan;
@@ -52,6 +54,8 @@ final class SchedulingCycle implements Runnable {
     private final Clock clock;
     /** Backoffs, reservations, failure times and promises live here, from one cycle to the next. */
     private final QueuePlanner planner;
+    /** The ProvisioningRequests of gangs that wait for capacity; {@code null} when not autoscaling by them. */
+    private final CapacityProvisioner provisioner;
     /** Why each gang waited in the last cycle, so that a gang waiting for the same reason logs once. */
     private Map<GroupKey, String> lastWaits = Map.of();
     /** The waiting gangs as the last cycle left them, for readers on other threads. */
@@ -61,7 +65,8 @@ final class SchedulingCycle implements Runnable {
 
     SchedulingCycle(SchedulerCache cache, BindingClient binder, PodEvictor evictor, QueueStatusWriter queueStatus,
                     PodConditionWriter conditions, GangVerdictBoard board, SchedulingEvents events,
-                    SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock, CoschedulingArgs coscheduling) {
+                    SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock, CoschedulingArgs coscheduling,
+                    CapacityProvisioner provisioner) {
         this.cache = cache;
         this.binder = binder;
         this.evictor = evictor;
@@ -73,6 +78,7 @@ final class SchedulingCycle implements Runnable {
         this.cacheSynced = cacheSynced;
         this.clock = clock;
         this.planner = new QueuePlanner(coscheduling);
+        this.provisioner = provisioner;
     }
 
     @Override
@@ -95,6 +101,16 @@ final class SchedulingCycle implements Runnable {
         List<GangPlacement> results = new ArrayList<>();
         for (GangPlacement result : plan.placements()) {
             results.add(result.notingNotEvaluated());
+        }
+        if (provisioner != null) {
+            Map<GroupKey, ProvisioningStatus> provisioning = provisioner.cycle(input.gangs(), results, now);
+            // The gang's PodGroup condition, its Job's status and its Events then name the request it waits for.
+            results.replaceAll(result -> {
+                ProvisioningStatus status = provisioning.get(result.gang().key());
+                return status == null ? result : new GangPlacement(result.gang(), result.outcome(),
+                        result.placements(), result.unplaced(), result.unschedulable(),
+                        status.describe() + " " + result.message(), result.nearQuorum());
+            });
         }
         if (!plan.evictions().isEmpty()) {
             Map<String, String> uids = new HashMap<>();
