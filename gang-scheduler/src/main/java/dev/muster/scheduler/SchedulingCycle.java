@@ -109,7 +109,7 @@ final class SchedulingCycle implements Runnable {
                 ProvisioningStatus status = provisioning.get(result.gang().key());
                 return status == null ? result : new GangPlacement(result.gang(), result.outcome(),
                         result.placements(), result.unplaced(), result.unschedulable(),
-                        status.describe() + " " + result.message(), result.nearQuorum());
+                        result.message() + " " + status.describe(), result.nearQuorum());
             });
         }
         if (!plan.evictions().isEmpty()) {

@@ -7,6 +7,7 @@ import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.autoscaling.AutoscalingConfig;
 import dev.muster.scheduler.autoscaling.AutoscalingMode;
+import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.NodeScoring;
 import dev.muster.support.admission.JobAdmissionRule;
@@ -174,6 +175,12 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
             networkTopologyTiers = networkTopologyTiers == null ? NetworkTopologyTiers.NONE.keys()
                     : List.copyOf(networkTopologyTiers);
             autoscaling = autoscaling == null ? AutoscalingMode.AUTO : autoscaling;
+            provisioningClass = provisioningClass == null || provisioningClass.isBlank()
+                    ? ProvisioningRequestApi.BEST_EFFORT_ATOMIC : provisioningClass;
+            provisioningRetryBackoff = provisioningRetryBackoff == null ? AutoscalingConfig.DEFAULT_RETRY_BACKOFF
+                    : provisioningRetryBackoff;
+            provisioningMaxRetryBackoff = provisioningMaxRetryBackoff == null
+                    ? AutoscalingConfig.DEFAULT_MAX_RETRY_BACKOFF : provisioningMaxRetryBackoff;
         }
     }
 
