@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * emulator on a free port of 127.0.0.1 (plain HTTP) with Muster's CRDs installed and a {@code default}
  * namespace, a pool of simulated nodes {@code node-0 .. node-(n-1)}, and a simulated kubelet that runs the pods
  * bound to any node of the cluster, and a disruption controller that keeps the status of PodDisruptionBudgets,
- * which the Eviction API respects. Connect with {@link #client()} or, from outside the JVM, through
+ * which the Eviction API respects, and, given node groups, a cluster autoscaler ({@link AutoscalerConfig}) that
+ * serves ProvisioningRequests and adds and removes group nodes. Connect with {@link #client()} or, from outside the JVM, through
  * {@link #writeKubeconfig(Path)}.
  *
  * <pre>{@code
@@ -55,11 +56,14 @@ public final class LocalCluster implements AutoCloseable {
     private final SimulatedNodes nodes;
     private final SimulatedKubelet kubelet;
     private final SimulatedDisruptionController disruptionController;
+    /** Null when the configuration has no node groups. */
+    private final SimulatedAutoscaler autoscaler;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalCluster(ApiEmulator emulator, KubernetesClient client, SimulatedNodes nodes, SimulatedKubelet kubelet,
-                         SimulatedDisruptionController disruptionController) {
+                         SimulatedDisruptionController disruptionController, SimulatedAutoscaler autoscaler) {
         this.emulator = emulator;
+        this.autoscaler = autoscaler;
         this.client = client;
         this.nodes = nodes;
         this.kubelet = kubelet;
@@ -96,17 +100,36 @@ public final class LocalCluster implements AutoCloseable {
             for (int i = 0; i < config.nodes(); i++) {
                 client.nodes().resource(nodes.poolNode(i)).create();
             }
+            if (config.autoscaler().enabled()) {
+                // As installing Cluster Autoscaler brings its CRD: the API exists only where an autoscaler serves it.
+                client.apiextensions().v1().customResourceDefinitions().resource(provisioningRequestCrd()).create();
+                for (NodeGroup group : config.autoscaler().nodeGroups()) {
+                    for (int i = 0; i < group.min(); i++) {
+                        client.nodes().resource(nodes.groupNode(group, i)).create();
+                    }
+                }
+            }
             SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
             SimulatedDisruptionController disruptionController;
+            SimulatedAutoscaler autoscaler = null;
             try {
                 disruptionController = SimulatedDisruptionController.start(emulator.newClient(true));
             } catch (RuntimeException e) {
                 kubelet.close();
                 throw e;
             }
+            if (config.autoscaler().enabled()) {
+                try {
+                    autoscaler = SimulatedAutoscaler.start(emulator.newClient(true), config.autoscaler(), nodes);
+                } catch (RuntimeException e) {
+                    disruptionController.close();
+                    kubelet.close();
+                    throw e;
+                }
+            }
             log.info("local cluster at {} with {} nodes of {} CPU, {} memory, {} GPUs", emulator.url(),
                     config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus());
-            return new LocalCluster(emulator, client, nodes, kubelet, disruptionController);
+            return new LocalCluster(emulator, client, nodes, kubelet, disruptionController, autoscaler);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -235,18 +258,34 @@ public final class LocalCluster implements AutoCloseable {
         return Serialization.unmarshal(body, GenericKubernetesResource.class);
     }
 
-    /** Stops the disruption controller, the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */
+    /** Stops the autoscaler, the disruption controller, the kubelet, the client and the emulator; the cluster's state is lost. Closing again does nothing. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
+            if (autoscaler != null) {
+                autoscaler.close();
+            }
             disruptionController.close();
             kubelet.close();
             client.close();
         } finally {
             emulator.close();
+        }
+    }
+
+    /** Cluster Autoscaler's ProvisioningRequest CRD, as the simulated autoscaler serves it. */
+    static CustomResourceDefinition provisioningRequestCrd() {
+        String resource = "provisioningrequests.autoscaling.x-k8s.io.yaml";
+        try (InputStream yaml = LocalCluster.class.getResourceAsStream(resource)) {
+            if (yaml == null) {
+                throw new IllegalStateException("CRD " + resource + " is not on the classpath");
+            }
+            return Serialization.unmarshal(yaml, CustomResourceDefinition.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read CRD " + resource, e);
         }
     }
 

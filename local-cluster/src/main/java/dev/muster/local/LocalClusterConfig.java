@@ -25,11 +25,13 @@ import java.util.Objects;
  * @param nodeHugepages2Mi {@code hugepages-2Mi} capacity of each node, as a quantity ({@code "0"} for none)
  * @param nodeInstanceType the {@code node.kubernetes.io/instance-type} label of each pool node; {@code null}
  *                         for none, as on a cluster without a cloud provider
+ * @param autoscaler the simulated cluster autoscaler's node groups and timings; {@link AutoscalerConfig#NONE}
+ *                   (no autoscaler) by default
  */
 public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, int nodeGpus, int nodePods,
                                  Duration podStartDelay, Duration defaultRunTime, Duration podStopDelay,
                                  FaultPlan faults, String nodeEphemeralStorage, String nodeHugepages1Gi,
-                                 String nodeHugepages2Mi, String nodeInstanceType) {
+                                 String nodeHugepages2Mi, String nodeInstanceType, AutoscalerConfig autoscaler) {
     /** The {@code ephemeral-storage} a pool node reports unless told otherwise. */
     public static final String DEFAULT_EPHEMERAL_STORAGE = "100Gi";
 
@@ -48,6 +50,7 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
         requireQuantity(nodeEphemeralStorage, "nodeEphemeralStorage");
         requireQuantity(nodeHugepages1Gi, "nodeHugepages1Gi");
         requireQuantity(nodeHugepages2Mi, "nodeHugepages2Mi");
+        Objects.requireNonNull(autoscaler, "autoscaler");
         if (nodeInstanceType != null && nodeInstanceType.isBlank()) {
             nodeInstanceType = null;
         }
@@ -60,68 +63,79 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
      */
     public static LocalClusterConfig defaults() {
         return new LocalClusterConfig(4, "16", "64Gi", 0, 110, Duration.ofMillis(500), Duration.ofSeconds(3),
-                Duration.ofMillis(300), FaultPlan.NONE, DEFAULT_EPHEMERAL_STORAGE, "0", "0", null);
+                Duration.ofMillis(300), FaultPlan.NONE, DEFAULT_EPHEMERAL_STORAGE, "0", "0", null, AutoscalerConfig.NONE);
     }
 
     public LocalClusterConfig withNodes(int nodes) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withNodeCpu(String nodeCpu) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withNodeMemory(String nodeMemory) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withNodeGpus(int nodeGpus) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withNodePods(int nodePods) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withPodStartDelay(Duration podStartDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withDefaultRunTime(Duration defaultRunTime) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withPodStopDelay(Duration podStopDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withFaults(FaultPlan faults) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withNodeEphemeralStorage(String nodeEphemeralStorage) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     /** Each node's huge pages of 1Gi and of 2Mi, as quantities of memory ({@code "4Gi"}, {@code "512Mi"}). */
     public LocalClusterConfig withNodeHugepages(String nodeHugepages1Gi, String nodeHugepages2Mi) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
     }
 
     public LocalClusterConfig withNodeInstanceType(String nodeInstanceType) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
-                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType);
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
+    }
+
+    /** The simulated cluster autoscaler's configuration; with node groups, the autoscaler runs. */
+    public LocalClusterConfig withAutoscaler(AutoscalerConfig autoscaler) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType, autoscaler);
+    }
+
+    /** The simulated cluster autoscaler with these node groups, its timings unchanged. */
+    public LocalClusterConfig withNodeGroups(NodeGroup... groups) {
+        return withAutoscaler(autoscaler.withNodeGroups(java.util.List.of(groups)));
     }
 
     private static void requireQuantity(String quantity, String name) {

@@ -53,6 +53,16 @@ final class SimulatedNodes {
     }
 
     /**
+     * Node {@code index} of an autoscaler's node group, {@code <group>-<index>}: labelled with its group and the
+     * group's labels, with the group's capacity.
+     */
+    Node groupNode(NodeGroup group, int index) {
+        return simulated(new NodeBuilder().withNewMetadata().withName(group.name() + "-" + index)
+                .addToLabels(group.labels()).addToLabels(NodeGroup.GROUP_LABEL, group.name()).endMetadata()
+                .withNewStatus().withCapacity(new LinkedHashMap<>(group.capacity())).endStatus().build());
+    }
+
+    /**
      * A copy of a user-supplied node marked as simulated, with complete status and the labels a kubelet sets
      * on its own node ({@code kubernetes.io/os}, {@code kubernetes.io/arch}, {@code kubernetes.io/hostname},
      * and {@code node.kubernetes.io/instance-type} when the pool has one); labels the node has are kept.

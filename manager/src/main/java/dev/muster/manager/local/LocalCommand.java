@@ -2,9 +2,11 @@ package dev.muster.manager.local;
 
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.local.AutoscalerConfig;
 import dev.muster.local.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
+import dev.muster.local.NodeGroup;
 import dev.muster.manager.MusterApplication;
 import dev.muster.manager.dashboard.DashboardPages;
 import dev.muster.support.informer.SharedInformers;
@@ -82,6 +84,15 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                     + "Every node is labelled kubernetes.io/os=linux, kubernetes.io/arch=amd64 and "
                     + "kubernetes.io/hostname=<name>, as a kubelet labels its node.")
     String nodeInstanceType;
+    @Option(names = "--node-group", paramLabel = "SPEC", converter = NodeGroupFlag.class,
+            description = "A node group of the simulated cluster autoscaler, repeatable: "
+                    + "name=min..max:cpu=..,memory=..[,nvidia.com/gpu=..][,delay=10s][,label.KEY=VALUE][,fail=true], "
+                    + "e.g. gpu=0..8:cpu=32,memory=256Gi,nvidia.com/gpu=8,delay=10s. With any, the cluster serves "
+                    + "ProvisioningRequests and scales for them and for unschedulable pods.")
+    List<NodeGroup> nodeGroups = new ArrayList<>();
+    @Option(names = "--scale-down-delay",
+            description = "How long a node group's node stays empty before the autoscaler removes it (default: 10m).")
+    Duration scaleDownDelay = AutoscalerConfig.NONE.scaleDownDelay();
     @Option(names = "--until-done", description = "Exit once every submitted Job has finished: 0 if all Completed, 1 otherwise.")
     boolean untilDone;
     @Option(names = "--timeout", description = "With --until-done, give up after this long, e.g. 10m (exit 1).")
@@ -124,7 +135,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         LocalClusterConfig config = LocalClusterConfig.defaults().withNodes(nodes).withNodeCpu(nodeCpu)
                 .withNodeMemory(nodeMemory).withNodeGpus(nodeGpus).withNodePods(nodePods)
                 .withNodeEphemeralStorage(nodeEphemeralStorage).withNodeHugepages(nodeHugepages1Gi, nodeHugepages2Mi)
-                .withNodeInstanceType(nodeInstanceType);
+                .withNodeInstanceType(nodeInstanceType)
+                .withAutoscaler(AutoscalerConfig.NONE.withNodeGroups(nodeGroups).withScaleDownDelay(scaleDownDelay));
         Files.createDirectories(stateDir);
         Path kubeconfig = stateDir.resolve("kubeconfig").toAbsolutePath();
         Path log = stateDir.resolve("manager.log").toAbsolutePath();
@@ -134,6 +146,10 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             cluster.writeKubeconfig(kubeconfig, token);
             out.println("local cluster: " + cluster.url() + " with " + nodes + " simulated nodes (" + nodeCpu + " cpu, "
                     + nodeMemory + " memory, " + nodeGpus + " gpus each)");
+            for (NodeGroup group : nodeGroups) {
+                out.println("autoscaled node group " + group.name() + ": " + group.min() + ".." + group.max()
+                        + " nodes of " + group.capacity() + ", added " + group.delay().toSeconds() + "s after a scale-up");
+            }
             out.println("kubeconfig: " + kubeconfig);
             out.println("  try: kubectl --kubeconfig " + kubeconfig + " get pods,mjob,pg");
             out.println("manager log: " + log);
@@ -284,6 +300,18 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                 throw new CommandLine.TypeConversionException("'" + value + "' is negative");
             }
             return value;
+        }
+    }
+
+    /** A {@code --node-group} value, refused at parse time (exit 2, naming the flag and what is wrong). */
+    static final class NodeGroupFlag implements CommandLine.ITypeConverter<NodeGroup> {
+        @Override
+        public NodeGroup convert(String value) {
+            try {
+                return NodeGroup.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 

@@ -87,10 +87,19 @@ class LocalCommandTest {
     }
 
     @Test
+    void aBadNodeGroupIsAUsageErrorNamingTheFlagTheValueAndTheProblem() {
+        assertThat(run("--node-group", "gpu=4..2:cpu=32,memory=256Gi")).isEqualTo(2);
+        assertThat(err()).contains("--node-group").contains("gpu=4..2:cpu=32,memory=256Gi")
+                .contains("needs 0 <= min <= max");
+        assertThat(out()).doesNotContain("local cluster:");
+    }
+
+    @Test
     void helpListsTheNodeSettings() {
         assertThat(run("--help")).isZero();
         assertThat(out()).contains("--node-ephemeral-storage").contains("--node-hugepages-1gi")
-                .contains("--node-hugepages-2mi").contains("--node-instance-type").contains("kubernetes.io/os=linux");
+                .contains("--node-hugepages-2mi").contains("--node-instance-type").contains("kubernetes.io/os=linux")
+                .contains("--node-group").contains("--scale-down-delay");
     }
 
     @Test
