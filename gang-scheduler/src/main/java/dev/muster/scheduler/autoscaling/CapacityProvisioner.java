@@ -10,6 +10,7 @@ import dev.muster.scheduler.core.GangInfo;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.GroupKey;
 import dev.muster.scheduler.core.PendingGang;
+import dev.muster.support.autoscaling.ProvisioningConsumption;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -19,6 +20,9 @@ import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -32,6 +36,7 @@ import java.net.HttpURLConnection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -153,6 +158,16 @@ public final class CapacityProvisioner implements AutoCloseable {
         }
         requests.addAll(creating.values());
         ProvisioningPlan plan = decisions.decide(needs, CapacityNeeds.admitted(results), requests, now);
+        for (ObservedRequest request : plan.consumed()) {
+            GroupKey gang = request.gang();
+            PodGroup group = podGroups.getByKey(gang.namespace() + "/" + gang.name());
+            if (group != null && !request.name().equals(ProvisioningConsumption.podAnnotations(group)
+                    .get(ProvisioningConsumption.POD_REQUEST))) {
+                // On the cycle thread, before this cycle's verdict admits the gang (its PodGroup turns Inqueue): the
+                // Job controller, which creates the pods on that admission, then finds the request they consume.
+                annotatePodGroup(gang, request.name(), request.provisioningClass());
+            }
+        }
         for (ObservedRequest request : plan.deletes()) {
             String key = request.gang().namespace() + "/" + request.name();
             if (request.resourceVersion() != null && deleting.add(key)) {
@@ -162,7 +177,7 @@ public final class CapacityProvisioner implements AutoCloseable {
         for (WantedRequest wanted : plan.creates()) {
             String key = wanted.gang().namespace() + "/" + wanted.name();
             if (creating.putIfAbsent(key, new ObservedRequest(wanted.gang(), wanted.name(), null, wanted.attempt(),
-                    RequestState.PENDING, null, null)) == null) {
+                    RequestState.PENDING, null, null, wanted.need().provisioningClass())) == null) {
                 apiCalls.execute(() -> create(wanted, key));
             }
         }
@@ -261,7 +276,13 @@ public final class CapacityProvisioner implements AutoCloseable {
         try {
             client.genericKubernetesResources(ProvisioningRequestApi.CONTEXT).inNamespace(gang.namespace())
                     .withName(request.name()).lockResourceVersion(request.resourceVersion()).delete();
-            client.resources(PodTemplate.class).inNamespace(gang.namespace()).withLabel(REQUEST_LABEL, request.name()).delete();
+            client.resources(PodTemplate.class).inNamespace(gang.namespace()).withLabel(REQUEST_LABEL, request.name())
+                    .delete();
+            PodGroup group = podGroups.getByKey(gang.namespace() + "/" + gang.name());
+            if (group != null && request.name().equals(ProvisioningConsumption.podAnnotations(group)
+                    .get(ProvisioningConsumption.POD_REQUEST))) {
+                annotatePodGroup(gang, null, null);
+            }
             meters.counter("muster.autoscaling.requests", "outcome", "deleted").increment();
             log.info("{}: deleted ProvisioningRequest {} ({}): the gang no longer needs it as it stands", gang,
                     request.name(), request.state());
@@ -283,6 +304,26 @@ public final class CapacityProvisioner implements AutoCloseable {
                         observed.message() == null ? "" : ": " + observed.message());
             }
         });
+    }
+
+    /**
+     * Names the request (or, with {@code null}s, none) on the gang's PodGroup for its pods to consume
+     * ({@link ProvisioningConsumption}). A merge patch of these two annotations only, which clobbers no other writer.
+     */
+    private void annotatePodGroup(GroupKey gang, String request, String provisioningClass) {
+        Map<String, Object> annotations = new HashMap<>();
+        annotations.put(ProvisioningConsumption.REQUEST, request);
+        annotations.put(ProvisioningConsumption.CLASS, provisioningClass);
+        try {
+            client.resources(PodGroup.class).inNamespace(gang.namespace()).withName(gang.name())
+                    .patch(PatchContext.of(PatchType.JSON_MERGE),
+                            Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations))));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                log.warn("{}: could not name ProvisioningRequest {} on the PodGroup for its pods: {}", gang, request,
+                        e.getMessage());
+            }
+        }
     }
 
     /** Stops watching the requests; the requests stay, for the next scheduler to decide on. */

@@ -16,9 +16,10 @@ import java.util.Objects;
  * @param state           where it stands
  * @param message         the autoscaler's words on it, or {@code null}
  * @param since           when the condition deciding its state changed, or {@code null} if unknown
+ * @param provisioningClass its {@code spec.provisioningClassName}
  */
 public record ObservedRequest(GroupKey gang, String name, String resourceVersion, int attempt, RequestState state,
-                              String message, Instant since) {
+                              String message, Instant since, String provisioningClass) {
     public ObservedRequest {
         Objects.requireNonNull(gang, "gang");
         Objects.requireNonNull(name, "name");

@@ -23,9 +23,10 @@ import java.util.Set;
  *       (the retry backoff, doubled for each earlier attempt, up to the maximum), then it is replaced by the
  *       gang's next attempt; {@code BookingExpired} and {@code CapacityRevoked} are replaced at once while the
  *       gang still needs capacity.</li>
- *   <li>A gang admitted (its pods being created) keeps a {@code Provisioned} request: its pods consume it.
- *       Every other request of a gang that no longer needs capacity (admitted on existing room, placed,
- *       deleted, suspended, finished, or held by its queue) is deleted.</li>
+ *   <li>A gang admitted (its pods being created) keeps its live request: its pods consume it (the autoscaler may
+ *       write {@code Provisioned} after the nodes appear, and the gang is admitted as soon as they do). Every
+ *       other request of a gang that no longer needs capacity (placed, deleted, suspended, finished, or held by
+ *       its queue) is deleted, as is a failed or expired one of an admitted gang.</li>
  * </ul>
  *
  * <p>Stateless: everything it needs across cycles (attempts, when a request failed) is on the requests
@@ -71,6 +72,7 @@ public final class ProvisioningDecisions {
         List<WantedRequest> creates = new ArrayList<>();
         List<ObservedRequest> deletes = new ArrayList<>();
         Map<GroupKey, ProvisioningStatus> statuses = new HashMap<>();
+        List<ObservedRequest> consumed = new ArrayList<>();
         for (CapacityNeed need : needs) {
             List<ObservedRequest> existing = byGang.remove(need.gang());
             if (existing == null) {
@@ -99,14 +101,16 @@ public final class ProvisioningDecisions {
             statuses.put(need.gang(), status(wanted));
         }
         byGang.forEach((gang, existing) -> {
+            ObservedRequest latest = existing.get(existing.size() - 1);
             for (ObservedRequest request : existing) {
-                boolean consumed = admitted.contains(gang) && request.state() == RequestState.PROVISIONED;
-                if (!consumed) {
+                if (request == latest && admitted.contains(gang) && !request.state().terminal()) {
+                    consumed.add(request);
+                } else {
                     deletes.add(request);
                 }
             }
         });
-        return new ProvisioningPlan(creates, deletes, statuses);
+        return new ProvisioningPlan(creates, deletes, statuses, consumed);
     }
 
     /** How long after the {@code attempt}-th request failed the next is made. */

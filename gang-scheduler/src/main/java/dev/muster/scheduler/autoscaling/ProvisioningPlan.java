@@ -11,15 +11,14 @@ import java.util.Map;
  * @param creates  requests to create
  * @param deletes  requests to delete, as seen (a delete is made on the version seen)
  * @param statuses per gang that waits for capacity, the request it waits for
+ * @param consumed the requests of admitted gangs, whose pods, about to be created, consume their capacity
  */
 public record ProvisioningPlan(List<WantedRequest> creates, List<ObservedRequest> deletes,
-                               Map<GroupKey, ProvisioningStatus> statuses) {
+                               Map<GroupKey, ProvisioningStatus> statuses, List<ObservedRequest> consumed) {
     public ProvisioningPlan {
         creates = List.copyOf(creates);
         deletes = List.copyOf(deletes);
         statuses = Map.copyOf(statuses);
+        consumed = List.copyOf(consumed);
     }
-
-    /** Nothing to do and nothing to say. */
-    public static final ProvisioningPlan NONE = new ProvisioningPlan(List.of(), List.of(), Map.of());
 }

@@ -20,10 +20,6 @@ public final class ProvisioningRequestApi {
     public static final String BEST_EFFORT_ATOMIC = "best-effort-atomic-scale-up.autoscaling.x-k8s.io";
     /** Cluster Autoscaler's class that only checks whether the capacity exists, adding no node. */
     public static final String CHECK_CAPACITY = "check-capacity.autoscaling.x-k8s.io";
-    /** The pod annotation naming the request whose capacity the pod consumes. */
-    public static final String CONSUME_ANNOTATION = "autoscaling.x-k8s.io/consume-provisioning-request";
-    /** The pod annotation naming that request's class. */
-    public static final String CLASS_ANNOTATION = "autoscaling.x-k8s.io/provisioning-class-name";
     /**
      * On a Job or a Queue: the class of the requests made for its gangs (the Job's wins); without it, the
      * scheduler's default.

@@ -36,7 +36,12 @@ final class ProvisioningRequestReader {
         return Optional.of(new ObservedRequest(
                 GroupKey.podGroup(request.getMetadata().getNamespace(), labels.get(MusterLabels.POD_GROUP)),
                 request.getMetadata().getName(), request.getMetadata().getResourceVersion(), attempt, reading.state(),
-                reading.message(), reading.since()));
+                reading.message(), reading.since(), provisioningClass(request)));
+    }
+
+    private static String provisioningClass(GenericKubernetesResource request) {
+        return request.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                && spec.get("provisioningClassName") instanceof String name ? name : null;
     }
 
     /** The conditions of the request's status; malformed entries are skipped, as the autoscaler wrote them. */

@@ -81,24 +81,29 @@ class ProvisioningDecisionsTest {
     }
 
     @Test
-    void anAdmittedGangKeepsItsProvisionedRequestForItsPodsToConsume() {
-        ObservedRequest provisioned = request(1, RequestState.PROVISIONED, null, NOW);
+    void anAdmittedGangKeepsItsLiveRequestForItsPodsToConsume() {
+        // The autoscaler may write Provisioned only after the nodes appear, and the gang is admitted when they do.
+        for (RequestState state : List.of(RequestState.ACCEPTED, RequestState.PROVISIONED)) {
+            ObservedRequest live = request(1, state, null, NOW);
 
-        ProvisioningPlan plan = decisions.decide(List.of(), Set.of(TRAIN), List.of(provisioned), NOW);
+            ProvisioningPlan plan = decisions.decide(List.of(), Set.of(TRAIN), List.of(live), NOW);
 
-        assertThat(plan.deletes()).isEmpty();
-        assertThat(plan.creates()).isEmpty();
+            assertThat(plan.deletes()).isEmpty();
+            assertThat(plan.creates()).isEmpty();
+            assertThat(plan.consumed()).containsExactly(live);
+        }
     }
 
     @Test
-    void aGangAdmittedOnExistingRoomOrNoLongerWaitingLosesItsRequests() {
-        ObservedRequest accepted = request(1, RequestState.ACCEPTED, null, NOW);
+    void aPlacedOrGoneGangLosesItsRequestsAndAnAdmittedOneItsFailedRequest() {
         ObservedRequest provisioned = request(1, RequestState.PROVISIONED, null, NOW);
+        ObservedRequest failed = request(1, RequestState.FAILED, null, NOW);
 
-        assertThat(decisions.decide(List.of(), Set.of(TRAIN), List.of(accepted), NOW).deletes())
-                .containsExactly(accepted);
         assertThat(decisions.decide(List.of(), Set.of(), List.of(provisioned), NOW).deletes())
                 .containsExactly(provisioned);
+        ProvisioningPlan admitted = decisions.decide(List.of(), Set.of(TRAIN), List.of(failed), NOW);
+        assertThat(admitted.deletes()).containsExactly(failed);
+        assertThat(admitted.consumed()).isEmpty();
     }
 
     @Test
@@ -114,6 +119,7 @@ class ProvisioningDecisionsTest {
     }
 
     private static ObservedRequest request(int attempt, RequestState state, String message, Instant since) {
-        return new ObservedRequest(TRAIN, "train-" + attempt, "7", attempt, state, message, since);
+        return new ObservedRequest(TRAIN, "train-" + attempt, "7", attempt, state, message, since,
+                ProvisioningRequestApi.BEST_EFFORT_ATOMIC);
     }
 }

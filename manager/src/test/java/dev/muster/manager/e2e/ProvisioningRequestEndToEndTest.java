@@ -1,5 +1,6 @@
 package dev.muster.manager.e2e;
 
+import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.LocalCluster;
@@ -77,6 +78,12 @@ class ProvisioningRequestEndToEndTest {
         setConditions("train-1", condition("Accepted", "True", "Accepted", "accepted"),
                 condition("Provisioned", "True", "Provisioned", "capacity is available"));
 
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(cluster.client().pods().inNamespace("default")
+                .withLabel(MusterLabels.JOB_NAME, "train").list().getItems()).hasSize(4)
+                .allSatisfy(pod -> assertThat(pod.getMetadata().getAnnotations())
+                        .containsEntry("autoscaling.x-k8s.io/consume-provisioning-request", "train-1")
+                        .containsEntry("autoscaling.x-k8s.io/provisioning-class-name",
+                                ProvisioningRequestApi.BEST_EFFORT_ATOMIC)));
         await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Completed);
         await().atMost(PATIENCE).untilAsserted(() -> {
             assertThat(requests()).isEmpty();
