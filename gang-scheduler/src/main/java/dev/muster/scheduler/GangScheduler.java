@@ -3,8 +3,10 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.scheduler.autoscaling.AutoscalerSignal;
 import dev.muster.scheduler.autoscaling.AutoscalingMode;
 import dev.muster.scheduler.autoscaling.CapacityProvisioner;
+import dev.muster.scheduler.autoscaling.PendingPodsRelease;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
@@ -79,8 +81,8 @@ public final class GangScheduler implements AutoCloseable {
     /** Volatile: the ProvisioningRequest informer's thread asks it for cycles. */
     private volatile CycleTrigger trigger;
     private volatile SchedulingCycle cycle;
-    /** The ProvisioningRequests' adapter, when autoscaling by them; closed on stop. */
-    private CapacityProvisioner provisioner;
+    /** What shows the cluster autoscaler the gangs that wait for capacity, if anything; closed on stop. */
+    private AutoscalerSignal autoscaler;
     private ThreadPoolExecutor apiCalls;
     private boolean used;
 
@@ -146,7 +148,7 @@ public final class GangScheduler implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         EventRecorder eventRecorder = new EventRecorder(client, COMPONENT);
-        provisioner = provisioner(podGroups, jobs, queues, this::requestCycle);
+        autoscaler = autoscaler(podGroups, jobs, queues, this::requestCycle);
         SchedulingEvents events = new SchedulingEvents(eventRecorder, podGroups.getStore(), pods.getStore(), apiCalls);
         SchedulingCycle cycle = new SchedulingCycle(cache,
                 new BindingClient(client, apiCalls, bound -> metrics.podBound(), failed -> {
@@ -158,7 +160,7 @@ public final class GangScheduler implements AutoCloseable {
                 new QueueStatusWriter(new StatusRecorder<>(new StatusWriter(client), eventRecorder,
                         config.queueStatusInterval(), QueueStatusWriter::countersOnly), queues.getStore(), apiCalls, clock),
                 new PodConditionWriter(client, pods.getStore(), apiCalls, clock), board, events,
-                metrics, this::isSynced, clock, config.coscheduling(), provisioner);
+                metrics, this::isSynced, clock, config.coscheduling(), autoscaler);
         trigger = new CycleTrigger("muster-scheduler", cycle);
         this.cycle = cycle;
 
@@ -197,14 +199,21 @@ public final class GangScheduler implements AutoCloseable {
     }
 
     /**
-     * The ProvisioningRequest adapter for the configured mode: {@code provisioning-request} requires the API
-     * server to serve them; {@code auto} uses them when it does.
+     * The autoscaler signal of the configured mode: {@code provisioning-request} requires the API server to serve
+     * ProvisioningRequests; {@code auto} uses them when it does, and nothing otherwise (pending pods for every gang
+     * short of room would undo admission before pods on a cluster without an autoscaler, so they are asked for by
+     * name); {@code pending-pods} releases the pods.
      */
-    private CapacityProvisioner provisioner(SharedIndexInformer<PodGroup> podGroups, SharedIndexInformer<Job> jobs,
-                                            SharedIndexInformer<Queue> queues, Runnable onChange) {
+    private AutoscalerSignal autoscaler(SharedIndexInformer<PodGroup> podGroups, SharedIndexInformer<Job> jobs,
+                                        SharedIndexInformer<Queue> queues, Runnable onChange) {
         AutoscalingMode mode = config.autoscaling().mode();
-        if (mode != AutoscalingMode.AUTO && mode != AutoscalingMode.PROVISIONING_REQUEST) {
-            log.info("autoscaling: {}", mode.setting());
+        if (mode == AutoscalingMode.PENDING_PODS) {
+            log.info("autoscaling: pending-pods (the pods of a gang its queue admits that does not fit the nodes are "
+                    + "created and left pending)");
+            return new PendingPodsRelease(client, apiCalls, podGroups.getStore());
+        }
+        if (mode == AutoscalingMode.OFF) {
+            log.info("autoscaling: off");
             return null;
         }
         boolean served = CapacityProvisioner.served(client);
@@ -214,7 +223,8 @@ public final class GangScheduler implements AutoCloseable {
                     + "--enable-provisioning-requests installs them)");
         }
         if (!served) {
-            log.info("autoscaling: ProvisioningRequests are not served; gangs waiting for capacity get none");
+            log.info("autoscaling: auto, and ProvisioningRequests are not served: gangs waiting for capacity get none "
+                    + "(muster.scheduler.autoscaling: pending-pods shows them to autoscalers that watch pending pods)");
             return null;
         }
         log.info("autoscaling: provisioning-request (class {} unless a Job or Queue names another)",
@@ -259,8 +269,8 @@ public final class GangScheduler implements AutoCloseable {
             return;
         }
         trigger.stop();
-        if (provisioner != null) {
-            provisioner.close();
+        if (autoscaler != null) {
+            autoscaler.close();
         }
         handlerRemovals.forEach(Runnable::run);
         handlerRemovals.clear();

@@ -7,7 +7,10 @@ import java.util.Locale;
  * the current nodes ({@code muster.scheduler.autoscaling}).
  */
 public enum AutoscalingMode {
-    /** {@link #PROVISIONING_REQUEST} when the API server serves ProvisioningRequests, else {@link #PENDING_PODS}. */
+    /**
+     * {@link #PROVISIONING_REQUEST} when the API server serves ProvisioningRequests, else {@link #OFF}: pending pods
+     * are asked for by name, since on a cluster without any autoscaler they would only undo admission before pods.
+     */
     AUTO,
     /** One ProvisioningRequest per such gang, for its quorum, all at once or not at all. */
     PROVISIONING_REQUEST,

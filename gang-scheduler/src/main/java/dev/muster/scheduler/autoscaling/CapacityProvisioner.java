@@ -58,7 +58,7 @@ import java.util.concurrent.Executor;
  * <p>Meters: {@code muster.autoscaling.requests{outcome}} counts requests created, provisioned, failed, whose
  * booking expired or capacity was revoked, and deleted.
  */
-public final class CapacityProvisioner implements AutoCloseable {
+public final class CapacityProvisioner implements AutoscalerSignal {
     private static final Logger log = LoggerFactory.getLogger(CapacityProvisioner.class);
     /** On a PodTemplate Muster made: the request whose pod set it is. */
     static final String REQUEST_LABEL = "scheduling.muster.dev/provisioning-request";
@@ -137,13 +137,20 @@ public final class CapacityProvisioner implements AutoCloseable {
         return informer.hasSynced();
     }
 
+    @Override
+    public Map<GroupKey, String> cycle(Collection<PendingGang> gangs, List<GangPlacement> results, Instant now) {
+        Map<GroupKey, String> said = new HashMap<>();
+        statuses(gangs, results, now).forEach((gang, status) -> said.put(gang, status.describe()));
+        return said;
+    }
+
     /**
      * Decides and starts the cycle's creates and deletes.
      *
      * @return per gang waiting for capacity, the request it waits for
      */
-    public Map<GroupKey, ProvisioningStatus> cycle(Collection<PendingGang> gangs, List<GangPlacement> results,
-                                                   Instant now) {
+    Map<GroupKey, ProvisioningStatus> statuses(Collection<PendingGang> gangs, List<GangPlacement> results,
+                                               Instant now) {
         if (!informer.hasSynced()) {
             return Map.of();
         }

@@ -87,6 +87,31 @@ class ClusterAutoscalerEndToEndTest {
         assertThat(groupNodes()).isEmpty();
     }
 
+    @Test
+    void inPendingPodsModeTheGangsPodsWaitUnschedulableTheAutoscalerAddsNodesAndTheGangIsBoundAllAtOnce() {
+        start("gpu=0..4:cpu=32,memory=256Gi,nvidia.com/gpu=8,delay=3s",
+                Map.of("muster.scheduler.autoscaling", "pending-pods"));
+        create(job("train", 4));
+
+        // Before the nodes come, all four pods exist unbound, as kube-scheduler leaves pods that fit nowhere; two
+        // of them would fit the two old nodes, and none is bound alone.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("train")).hasSize(4).allSatisfy(pod -> {
+            assertThat(pod.getSpec().getNodeName()).isNull();
+            assertThat(pod.getStatus().getConditions()).anySatisfy(condition -> {
+                assertThat(condition.getType()).isEqualTo("PodScheduled");
+                assertThat(condition.getStatus()).isEqualTo("False");
+                assertThat(condition.getReason()).isEqualTo("Unschedulable");
+            });
+        }));
+        assertThat(groupNodes()).isEmpty();
+
+        await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Running);
+        assertThat(pods("train")).extracting(p -> p.getSpec().getNodeName()).containsExactlyInAnyOrder(
+                "gpu-0", "gpu-1", nodeName(0), nodeName(1));
+        assertThat(requests()).isEmpty();
+        await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Completed);
+    }
+
     private void start(String nodeGroup, Map<String, Object> properties) {
         cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(2).withNodeGpus(8).withNodeCpu("32")
                 .withNodeMemory("256Gi").withNodeGroups(NodeGroup.parse(nodeGroup)));
