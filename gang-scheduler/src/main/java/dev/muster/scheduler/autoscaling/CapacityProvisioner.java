@@ -52,7 +52,8 @@ import java.util.concurrent.Executor;
  * informer holds, and creates and deletes them on the API calls' pool. A request's pod sets reference
  * PodTemplates rendered from the Job by {@link JobPodRenderer} (the rendering the Job controller creates the pods
  * from), one per task; the request and its templates are owned by the gang's PodGroup, so the garbage collector
- * removes them with it. Deletes are made on the version seen, so that a request the autoscaler changed since is
+ * removes them with it, and a request the gang no longer needs is deleted with its templates. (The templates are
+ * made before the request, which the autoscaler would fail without them, so they cannot be owned by it.) Deletes are made on the version seen, so that a request the autoscaler changed since is
  * decided on again rather than removed blind.
  *
  * <p>Meters: {@code muster.autoscaling.requests{outcome}} counts requests created, provisioned, failed, whose
@@ -184,7 +185,7 @@ public final class CapacityProvisioner implements AutoscalerSignal {
         for (WantedRequest wanted : plan.creates()) {
             String key = wanted.gang().namespace() + "/" + wanted.name();
             if (creating.putIfAbsent(key, new ObservedRequest(wanted.gang(), wanted.name(), null, wanted.attempt(),
-                    RequestState.PENDING, null, null, wanted.need().provisioningClass())) == null) {
+                    RequestState.PENDING, null, null, wanted.need().provisioningClass(), List.of())) == null) {
                 apiCalls.execute(() -> create(wanted, key));
             }
         }
@@ -283,8 +284,9 @@ public final class CapacityProvisioner implements AutoscalerSignal {
         try {
             client.genericKubernetesResources(ProvisioningRequestApi.CONTEXT).inNamespace(gang.namespace())
                     .withName(request.name()).lockResourceVersion(request.resourceVersion()).delete();
-            client.resources(PodTemplate.class).inNamespace(gang.namespace()).withLabel(REQUEST_LABEL, request.name())
-                    .delete();
+            for (String template : request.podTemplates()) {
+                client.resources(PodTemplate.class).inNamespace(gang.namespace()).withName(template).delete();
+            }
             PodGroup group = podGroups.getByKey(gang.namespace() + "/" + gang.name());
             if (group != null && request.name().equals(ProvisioningConsumption.podAnnotations(group)
                     .get(ProvisioningConsumption.POD_REQUEST))) {

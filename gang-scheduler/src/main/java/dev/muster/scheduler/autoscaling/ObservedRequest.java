@@ -3,6 +3,7 @@ package dev.muster.scheduler.autoscaling;
 import dev.muster.scheduler.core.GroupKey;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,10 +18,12 @@ import java.util.Objects;
  * @param message         the autoscaler's words on it, or {@code null}
  * @param since           when the condition deciding its state changed, or {@code null} if unknown
  * @param provisioningClass its {@code spec.provisioningClassName}
+ * @param podTemplates    the PodTemplates its pod sets name, deleted with it
  */
 public record ObservedRequest(GroupKey gang, String name, String resourceVersion, int attempt, RequestState state,
-                              String message, Instant since, String provisioningClass) {
+                              String message, Instant since, String provisioningClass, List<String> podTemplates) {
     public ObservedRequest {
+        podTemplates = podTemplates == null ? List.of() : List.copyOf(podTemplates);
         Objects.requireNonNull(gang, "gang");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(state, "state");

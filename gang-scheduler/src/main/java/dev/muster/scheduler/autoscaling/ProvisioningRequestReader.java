@@ -36,12 +36,26 @@ final class ProvisioningRequestReader {
         return Optional.of(new ObservedRequest(
                 GroupKey.podGroup(request.getMetadata().getNamespace(), labels.get(MusterLabels.POD_GROUP)),
                 request.getMetadata().getName(), request.getMetadata().getResourceVersion(), attempt, reading.state(),
-                reading.message(), reading.since(), provisioningClass(request)));
+                reading.message(), reading.since(), provisioningClass(request), podTemplates(request)));
     }
 
     private static String provisioningClass(GenericKubernetesResource request) {
         return request.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
                 && spec.get("provisioningClassName") instanceof String name ? name : null;
+    }
+
+    private static List<String> podTemplates(GenericKubernetesResource request) {
+        List<String> names = new ArrayList<>();
+        if (request.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                && spec.get("podSets") instanceof List<?> podSets) {
+            for (Object podSet : podSets) {
+                if (podSet instanceof Map<?, ?> set && set.get("podTemplateRef") instanceof Map<?, ?> ref
+                        && ref.get("name") instanceof String name) {
+                    names.add(name);
+                }
+            }
+        }
+        return names;
     }
 
     /** The conditions of the request's status; malformed entries are skipped, as the autoscaler wrote them. */

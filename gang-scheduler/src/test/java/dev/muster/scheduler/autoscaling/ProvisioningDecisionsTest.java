@@ -120,6 +120,6 @@ class ProvisioningDecisionsTest {
 
     private static ObservedRequest request(int attempt, RequestState state, String message, Instant since) {
         return new ObservedRequest(TRAIN, "train-" + attempt, "7", attempt, state, message, since,
-                ProvisioningRequestApi.BEST_EFFORT_ATOMIC);
+                ProvisioningRequestApi.BEST_EFFORT_ATOMIC, List.of("train-" + attempt + "-worker"));
     }
 }

@@ -6,6 +6,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.NodeGroup;
+import dev.muster.manager.local.ManifestLoader;
 import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,10 +50,12 @@ class ClusterAutoscalerEndToEndTest {
     }
 
     @Test
-    void aGangOfFourEightGpuPodsGetsOneRequestTwoNodesAtOnceRunsAndTheRequestGoes() {
+    void aGangOfFourEightGpuPodsGetsOneRequestTwoNodesAtOnceRunsAndTheRequestGoes() throws Exception {
         start("gpu=0..4:cpu=32,memory=256Gi,nvidia.com/gpu=8,delay=2s", Map.of());
         Set<String> requestsSeen = ConcurrentHashMap.newKeySet();
-        create(job("train", 4));
+        // examples/autoscaling.yaml: 4 pods of 8 GPUs, all needed at once.
+        ManifestLoader.load(List.of(Path.of("../examples/autoscaling.yaml")))
+                .forEach(manifest -> cluster.client().resource(manifest.object()).inNamespace("default").create());
 
         await().atMost(PATIENCE).untilAsserted(() -> {
             requests().forEach(r -> requestsSeen.add(r.getMetadata().getName()));
