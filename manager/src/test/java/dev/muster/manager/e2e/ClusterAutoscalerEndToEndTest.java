@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -73,6 +74,10 @@ class ClusterAutoscalerEndToEndTest {
         await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Completed);
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(requests()).isEmpty());
         assertThat(requestsSeen).containsExactly("train-1");
+        MeterRegistry meters = manager.getBean(MeterRegistry.class);
+        assertThat(meters.counter("muster.autoscaling.requests", "outcome", "created").count()).isEqualTo(1);
+        assertThat(meters.counter("muster.autoscaling.requests", "outcome", "provisioned").count()).isEqualTo(1);
+        assertThat(meters.counter("muster.autoscaling.requests", "outcome", "deleted").count()).isEqualTo(1);
     }
 
     @Test
