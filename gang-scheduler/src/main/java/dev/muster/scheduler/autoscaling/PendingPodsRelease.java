@@ -29,7 +29,8 @@ import java.util.concurrent.Executor;
  * does not fit the current nodes ({@link CapacityNeeds}) has its PodGroup marked ({@link PodsForAutoscaler}), on
  * which the Job controller creates its pods before admission. The cycles after leave them unbound with
  * {@code PodScheduled=False}, reason {@code Unschedulable}, as kube-scheduler does, and bind the gang all at once
- * when its quorum fits. The mark is a merge patch of one annotation, which clobbers no other writer.
+ * when its quorum fits; once it is placed, the mark is removed. The mark is a merge patch of one annotation, which
+ * clobbers no other writer.
  */
 public final class PendingPodsRelease implements AutoscalerSignal {
     private static final Logger log = LoggerFactory.getLogger(PendingPodsRelease.class);
@@ -60,15 +61,33 @@ public final class PendingPodsRelease implements AutoscalerSignal {
                 apiCalls.execute(() -> mark(gang, key));
             }
         }
+        // Once placed, the mark goes: a job that waits again later (preempted, restarted) waits without pods until
+        // it is short of room again.
+        for (GangPlacement result : results) {
+            GroupKey gang = result.gang().key();
+            String key = gang.namespace() + "/" + gang.name();
+            if (result.placed() && !gang.standalonePod() && PodsForAutoscaler.marked(podGroups.getByKey(key))
+                    && marking.add(key)) {
+                apiCalls.execute(() -> mark(gang, key, null));
+            }
+        }
         return said;
     }
 
     private void mark(GroupKey gang, String key) {
+        mark(gang, key, "true");
+    }
+
+    /** Sets the mark, or with {@code null} removes it. */
+    private void mark(GroupKey gang, String key, String value) {
+        Map<String, Object> annotations = new HashMap<>();
+        annotations.put(PodsForAutoscaler.ANNOTATION, value);
         try {
             client.resources(PodGroup.class).inNamespace(gang.namespace()).withName(gang.name())
                     .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("metadata",
-                            Map.of("annotations", Map.of(PodsForAutoscaler.ANNOTATION, "true")))));
-            log.info("{}: does not fit the nodes; its pods are to be created pending for the cluster autoscaler", gang);
+                            Map.of("annotations", annotations))));
+            log.info(value != null ? "{}: does not fit the nodes; its pods are to be created pending for the cluster "
+                    + "autoscaler" : "{}: placed; its PodGroup is no longer marked for pending pods", gang);
         } catch (KubernetesClientException e) {
             log.info("{}: could not mark the PodGroup for pending pods, tried again next cycle: {}", gang,
                     e.getMessage());

@@ -3,11 +3,13 @@ package dev.muster.manager.e2e;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.NodeGroup;
 import dev.muster.manager.local.ManifestLoader;
 import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
+import dev.muster.support.autoscaling.PodsForAutoscaler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -118,6 +120,10 @@ class ClusterAutoscalerEndToEndTest {
         assertThat(pods("train")).extracting(p -> p.getSpec().getNodeName()).containsExactlyInAnyOrder(
                 "gpu-0", "gpu-1", nodeName(0), nodeName(1));
         assertThat(requests()).isEmpty();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(cluster.client().resources(PodGroup.class)
+                .inNamespace("default").withName("train").get().getMetadata().getAnnotations())
+                .as("placed, the gang is no longer marked for pending pods")
+                .doesNotContainKey(PodsForAutoscaler.ANNOTATION));
         await().atMost(PATIENCE).until(() -> phase("train") == JobPhase.Completed);
     }
 
