@@ -191,6 +191,22 @@ final class ScaleUpPlanner {
                 : best;
     }
 
+    /** Why no group can take a pod, group by group, e.g. {@code group gpu: 4 of at most 4 nodes}. */
+    static String whyNot(PodDemand pod, List<NodeGroup> groups, Map<String, Integer> sizes) {
+        List<String> reasons = new ArrayList<>();
+        for (NodeGroup group : sorted(groups)) {
+            int size = sizes.getOrDefault(group.name(), 0);
+            if (!Room.template(group, "template", false).fits(pod)) {
+                reasons.add("group " + group.name() + ": the pod does not fit its nodes");
+            } else if (size >= group.max()) {
+                reasons.add("group " + group.name() + ": " + size + " of at most " + group.max() + " nodes");
+            } else {
+                reasons.add("group " + group.name() + ": not chosen");
+            }
+        }
+        return String.join("; ", reasons);
+    }
+
     /** Nodes of {@code group} that the pods need when packed first-fit onto empty ones; each pod fits one. */
     private static int nodesFor(List<PodDemand> pods, NodeGroup group) {
         List<Room> fresh = new ArrayList<>();

@@ -1,6 +1,8 @@
 package dev.muster.local;
 
 import dev.muster.api.EffectiveRequests;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -10,7 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class SimulatedAutoscaler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SimulatedAutoscaler.class);
+    /** The source of its Events, as Cluster Autoscaler names itself. */
+    static final String COMPONENT = "cluster-autoscaler";
     private static final ResourceDefinitionContext REQUESTS = new ResourceDefinitionContext.Builder()
             .withGroup("autoscaling.x-k8s.io").withVersion("v1").withKind("ProvisioningRequest")
             .withPlural("provisioningrequests").withNamespaced(true).build();
@@ -67,16 +70,22 @@ final class SimulatedAutoscaler implements AutoCloseable {
     private final SimulatedNodes simulatedNodes;
     private final Clock clock;
     private final ScheduledExecutorService thread;
+    /** The groups whose cloud provider grants scale-ups, tried before the failing ones. */
+    private final List<NodeGroup> working;
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
     private final SharedIndexInformer<PodTemplate> templateInformer;
     private final SharedIndexInformer<GenericKubernetesResource> requestInformer;
     /** Scale-ups decided and not yet added. */
     private final List<ScaleUp> upcoming = new ArrayList<>();
+    /** Nodes of upcoming scale-ups that could not be created; they will not appear. */
+    private final Set<String> failedNodes = new HashSet<>();
     /** Requests whose nodes were added and whose {@code Provisioned} is still to be written, by uid. */
     private final Map<String, ScaleUp> added = new LinkedHashMap<>();
     /** When each group node was first seen empty. */
     private final Map<String, Instant> emptySince = new HashMap<>();
+    /** The reason and message of the last Event recorded on each unschedulable pod, by uid. */
+    private final Map<String, String> told = new HashMap<>();
     /** The next node number of each group. */
     private final Map<String, Integer> nextIndex = new HashMap<>();
 
@@ -96,6 +105,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
         this.templateInformer = client.resources(PodTemplate.class).inAnyNamespace().runnableInformer(0);
         this.requestInformer = client.genericKubernetesResources(REQUESTS).inAnyNamespace().runnableInformer(0);
         config.nodeGroups().forEach(g -> nextIndex.put(g.name(), g.min()));
+        this.working = config.nodeGroups().stream().filter(g -> !g.fail()).toList();
     }
 
     /** Starts an autoscaler that uses {@code client} (and closes it when closed), once its informers have listed. */
@@ -138,7 +148,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
         Instant now = clock.instant();
         List<Node> nodes = nodeInformer.getStore().list();
         List<Pod> pods = podInformer.getStore().list().stream().filter(SimulatedAutoscaler::holdsRoom).toList();
-        upcoming.removeIf(s -> s.nodes().stream().allMatch(n -> nodeInformer.getStore().getByKey(n) != null));
+        upcoming.removeIf(s -> s.nodes().stream().noneMatch(this::onItsWay));
+        failedNodes.retainAll(upcoming.stream().flatMap(s -> s.nodes().stream()).toList());
         List<ScaleUpPlanner.Room> rooms = rooms(nodes, pods);
         Map<String, Integer> sizes = sizes(nodes);
         Set<String> booked = new HashSet<>();
@@ -158,6 +169,11 @@ final class SimulatedAutoscaler implements AutoCloseable {
         }
         booked.addAll(scaleForUnschedulablePods(podInformer.getStore().list(), rooms, sizes));
         scaleDown(nodes, pods, booked, sizes, now);
+    }
+
+    /** Whether a node of a scale-up is still to appear: neither in the cluster yet nor failed to be added. */
+    private boolean onItsWay(String node) {
+        return nodeInformer.getStore().getByKey(node) == null && !failedNodes.contains(node);
     }
 
     /** Pods that take room on their node: bound and not finished. */
@@ -189,7 +205,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
                     free, false));
         }
         for (ScaleUp scaleUp : upcoming) {
-            scaleUp.nodes().forEach(n -> rooms.add(ScaleUpPlanner.Room.template(scaleUp.group(), n, true)));
+            scaleUp.nodes().stream().filter(this::onItsWay)
+                    .forEach(n -> rooms.add(ScaleUpPlanner.Room.template(scaleUp.group(), n, true)));
         }
         return rooms;
     }
@@ -204,7 +221,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
                 sizes.merge(group, 1, Integer::sum);
             }
         }
-        upcoming.forEach(s -> sizes.merge(s.group().name(), s.nodes().size(), Integer::sum));
+        upcoming.forEach(s -> sizes.merge(s.group().name(), (int) s.nodes().stream().filter(this::onItsWay).count(),
+                Integer::sum));
         return sizes;
     }
 
@@ -217,19 +235,19 @@ final class SimulatedAutoscaler implements AutoCloseable {
                                            List<ScaleUpPlanner.Room> rooms, Set<String> booked, Instant now) {
         String uid = request.getMetadata().getUid();
         boolean scalingUp = added.containsKey(uid) || upcoming.stream().anyMatch(s -> uid.equals(s.uid()));
-        List<Map<String, Object>> conditions = ProvisioningConditions.of(status(request));
-        if (!scalingUp && (!ProvisioningConditions.isTrue(conditions, ProvisioningConditions.PROVISIONED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.BOOKING_EXPIRED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.FAILED))) {
+        List<Map<String, Object>> conditions = ProvisioningRequests.conditions(request);
+        if (!scalingUp && (!ProvisioningRequests.isTrue(conditions, ProvisioningRequests.PROVISIONED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.BOOKING_EXPIRED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.FAILED))) {
             return rooms;
         }
-        Instant since = ProvisioningConditions.since(conditions, ProvisioningConditions.PROVISIONED).orElse(now);
+        Instant since = ProvisioningRequests.since(conditions, ProvisioningRequests.PROVISIONED).orElse(now);
         if (!scalingUp && !since.plus(config.bookingTime()).isAfter(now)) {
-            writeConditions(request, ProvisioningConditions.set(conditions, ProvisioningConditions.BOOKING_EXPIRED,
-                    true, ProvisioningConditions.RESERVATION_TIME_EXCEEDED,
+            writeConditions(request, ProvisioningRequests.set(conditions, ProvisioningRequests.BOOKING_EXPIRED,
+                    true, ProvisioningRequests.RESERVATION_TIME_EXCEEDED,
                     "The capacity booked for this request was released after " + config.bookingTime().toSeconds()
-                            + "s", generation(request), now));
-            log.info("provisioning request {}: booking expired", key(request));
+                            + "s", ProvisioningRequests.generation(request), now));
+            log.info("provisioning request {}: booking expired", ProvisioningRequests.key(request));
             return rooms;
         }
         Optional<List<ScaleUpPlanner.PodDemand>> demands = demands(request);
@@ -240,7 +258,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
         long consuming = pods.stream()
                 .filter(p -> request.getMetadata().getNamespace().equals(p.getMetadata().getNamespace()))
                 .filter(p -> p.getMetadata().getAnnotations() != null
-                        && name.equals(p.getMetadata().getAnnotations().get(ProvisioningConditions.CONSUME_ANNOTATION)))
+                        && name.equals(p.getMetadata().getAnnotations().get(ProvisioningRequests.CONSUME_ANNOTATION)))
                 .count();
         List<ScaleUpPlanner.PodDemand> missing = demands.get().stream().skip(consuming).toList();
         ScaleUpPlanner.Placement placement = ScaleUpPlanner.place(missing, rooms);
@@ -251,58 +269,62 @@ final class SimulatedAutoscaler implements AutoCloseable {
     /** Decides about a request not yet decided, of a class this autoscaler serves. */
     private List<ScaleUpPlanner.Room> answer(GenericKubernetesResource request, List<ScaleUpPlanner.Room> rooms,
                                              Map<String, Integer> sizes, Instant now) {
-        String className = spec(request).get("provisioningClassName") instanceof String s ? s : "";
-        boolean atomic = ProvisioningConditions.BEST_EFFORT_ATOMIC.equals(className);
-        if (!atomic && !ProvisioningConditions.CHECK_CAPACITY.equals(className)) {
+        String className = ProvisioningRequests.className(request);
+        boolean atomic = ProvisioningRequests.BEST_EFFORT_ATOMIC.equals(className);
+        if (!atomic && !ProvisioningRequests.CHECK_CAPACITY.equals(className)) {
             return rooms;
         }
         String uid = request.getMetadata().getUid();
-        List<Map<String, Object>> conditions = ProvisioningConditions.of(status(request));
+        List<Map<String, Object>> conditions = ProvisioningRequests.conditions(request);
         ScaleUp done = added.get(uid);
         if (done != null) {
-            writeConditions(request, ProvisioningConditions.set(conditions, ProvisioningConditions.PROVISIONED, true,
-                    ProvisioningConditions.CAPACITY_IS_PROVISIONED, "Capacity is provisioned: " + done.nodes().size()
+            writeConditions(request, ProvisioningRequests.set(conditions, ProvisioningRequests.PROVISIONED, true,
+                    ProvisioningRequests.CAPACITY_IS_PROVISIONED, "Capacity is provisioned: " + done.nodes().size()
                             + " nodes added to node group " + done.group().name() + " (" + String.join(", ", done.nodes())
-                            + ")", generation(request), now));
+                            + ")", ProvisioningRequests.generation(request), now));
             added.remove(uid);
             return rooms;
         }
-        if (ProvisioningConditions.isTrue(conditions, ProvisioningConditions.PROVISIONED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.FAILED)
-                || ProvisioningConditions.isTrue(conditions, ProvisioningConditions.BOOKING_EXPIRED)
+        if (ProvisioningRequests.isTrue(conditions, ProvisioningRequests.PROVISIONED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.FAILED)
+                || ProvisioningRequests.isTrue(conditions, ProvisioningRequests.BOOKING_EXPIRED)
                 || upcoming.stream().anyMatch(s -> uid.equals(s.uid()))) {
             return rooms;
         }
-        long generation = generation(request);
-        List<Map<String, Object>> next = ProvisioningConditions.set(conditions, ProvisioningConditions.ACCEPTED, true,
-                ProvisioningConditions.ACCEPTED_REASON, "The request is accepted by the cluster autoscaler",
+        long generation = ProvisioningRequests.generation(request);
+        List<Map<String, Object>> next = ProvisioningRequests.set(conditions, ProvisioningRequests.ACCEPTED, true,
+                ProvisioningRequests.ACCEPTED_REASON, "The request is accepted by the cluster autoscaler",
                 generation, now);
         Optional<List<ScaleUpPlanner.PodDemand>> demands = demands(request);
         if (demands.isEmpty()) {
-            writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.FAILED, true,
-                    ProvisioningConditions.FAILED_TO_CREATE_PODS, "Cannot build the request's pods: "
+            writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.FAILED, true,
+                    ProvisioningRequests.FAILED_TO_CREATE_PODS, "Cannot build the request's pods: "
                             + missingTemplates(request), generation, now));
-            log.info("provisioning request {} failed: {}", key(request), missingTemplates(request));
+            log.info("provisioning request {} failed: {}", ProvisioningRequests.key(request), missingTemplates(request));
             return rooms;
         }
-        boolean noRetry = "true".equals(parameters(request).get(ProvisioningConditions.NO_RETRY_PARAMETER));
+        boolean noRetry = "true".equals(ProvisioningRequests.parameters(request).get(ProvisioningRequests.NO_RETRY_PARAMETER));
         if (!atomic) {
             ScaleUpPlanner.Placement placement = ScaleUpPlanner.place(demands.get(), rooms);
             if (placement.unplaced().isEmpty()) {
-                writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.PROVISIONED, true,
-                        ProvisioningConditions.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
-                log.info("provisioning request {}: capacity found for {} pods", key(request), demands.get().size());
+                writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.PROVISIONED, true,
+                        ProvisioningRequests.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
+                log.info("provisioning request {}: capacity found for {} pods", ProvisioningRequests.key(request), demands.get().size());
                 return placement.rooms();
             }
             notFound(request, next, noRetry, placement.unplaced().size() + " of " + demands.get().size()
                     + " pods do not fit the cluster's free capacity", now);
             return rooms;
         }
-        ScaleUpPlanner.Decision decision = ScaleUpPlanner.atomic(demands.get(), rooms, config.nodeGroups(), sizes);
+        ScaleUpPlanner.Decision decision = ScaleUpPlanner.atomic(demands.get(), rooms, working, sizes);
+        if (decision instanceof ScaleUpPlanner.NoScaleUp) {
+            // Only a failing group could help, or none: the refusal, or why not group by group, is the answer.
+            decision = ScaleUpPlanner.atomic(demands.get(), rooms, config.nodeGroups(), sizes);
+        }
         if (decision instanceof ScaleUpPlanner.Fits) {
-            writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.PROVISIONED, true,
-                    ProvisioningConditions.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
-            log.info("provisioning request {}: capacity found for {} pods", key(request), demands.get().size());
+            writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.PROVISIONED, true,
+                    ProvisioningRequests.CAPACITY_IS_FOUND, "Capacity is found in the cluster", generation, now));
+            log.info("provisioning request {}: capacity found for {} pods", ProvisioningRequests.key(request), demands.get().size());
             return ScaleUpPlanner.place(demands.get(), rooms).rooms();
         }
         if (decision instanceof ScaleUpPlanner.NoScaleUp none) {
@@ -311,15 +333,15 @@ final class SimulatedAutoscaler implements AutoCloseable {
         }
         ScaleUpPlanner.ScaleUp scaleUp = (ScaleUpPlanner.ScaleUp) decision;
         if (scaleUp.group().fail()) {
-            writeConditions(request, ProvisioningConditions.set(next, ProvisioningConditions.FAILED, true,
-                    ProvisioningConditions.CAPACITY_IS_NOT_FOUND, "Node group " + scaleUp.group().name()
+            writeConditions(request, ProvisioningRequests.set(next, ProvisioningRequests.FAILED, true,
+                    ProvisioningRequests.CAPACITY_IS_NOT_FOUND, "Node group " + scaleUp.group().name()
                             + " refused to add " + scaleUp.nodes() + " nodes: quota exceeded", generation, now));
-            log.info("provisioning request {} failed: node group {} refused {} nodes", key(request),
+            log.info("provisioning request {} failed: node group {} refused {} nodes", ProvisioningRequests.key(request),
                     scaleUp.group().name(), scaleUp.nodes());
             return rooms;
         }
         writeConditions(request, next);
-        ScaleUp started = startScaleUp(scaleUp.group(), scaleUp.nodes(), key(request), uid);
+        ScaleUp started = startScaleUp(scaleUp.group(), scaleUp.nodes(), ProvisioningRequests.key(request), uid);
         sizes.merge(scaleUp.group().name(), scaleUp.nodes(), Integer::sum);
         List<ScaleUpPlanner.Room> withNew = new ArrayList<>(rooms);
         started.nodes().forEach(n -> withNew.add(ScaleUpPlanner.Room.template(scaleUp.group(), n, true)));
@@ -329,53 +351,106 @@ final class SimulatedAutoscaler implements AutoCloseable {
     /** No capacity: {@code Provisioned=False} to be tried again next scan, or {@code Failed} when told not to retry. */
     private void notFound(GenericKubernetesResource request, List<Map<String, Object>> conditions, boolean noRetry,
                           String why, Instant now) {
-        long generation = generation(request);
+        long generation = ProvisioningRequests.generation(request);
         List<Map<String, Object>> next = noRetry
-                ? ProvisioningConditions.set(conditions, ProvisioningConditions.FAILED, true,
-                        ProvisioningConditions.CAPACITY_IS_NOT_FOUND, "Capacity is not found: " + why, generation, now)
-                : ProvisioningConditions.set(conditions, ProvisioningConditions.PROVISIONED, false,
-                        ProvisioningConditions.CAPACITY_IS_NOT_FOUND,
+                ? ProvisioningRequests.set(conditions, ProvisioningRequests.FAILED, true,
+                        ProvisioningRequests.CAPACITY_IS_NOT_FOUND, "Capacity is not found: " + why, generation, now)
+                : ProvisioningRequests.set(conditions, ProvisioningRequests.PROVISIONED, false,
+                        ProvisioningRequests.CAPACITY_IS_NOT_FOUND,
                         "Capacity is not found, the autoscaler will try again: " + why, generation, now);
         if (writeConditions(request, next)) {
-            log.info("provisioning request {}: capacity not found{}: {}", key(request), noRetry ? " (failed)" : "", why);
+            log.info("provisioning request {}: capacity not found{}: {}", ProvisioningRequests.key(request), noRetry ? " (failed)" : "", why);
         }
     }
 
     /**
-     * Grows a group for pods that a scheduler left unschedulable and that no request books room for.
+     * Grows a group for pods that a scheduler left unschedulable and that no request books room for, and tells
+     * each such pod with an Event whether it triggered a scale-up, as Cluster Autoscaler does.
      *
      * @return the nodes where such pods fit already: as Cluster Autoscaler counts them placed there, the nodes
      *         are not empty
      */
     private Set<String> scaleForUnschedulablePods(List<Pod> allPods, List<ScaleUpPlanner.Room> rooms,
                                                   Map<String, Integer> sizes) {
-        List<ScaleUpPlanner.PodDemand> unschedulable = allPods.stream()
-                .filter(SimulatedAutoscaler::isUnschedulable)
+        Map<String, Pod> byId = new LinkedHashMap<>();
+        allPods.stream().filter(SimulatedAutoscaler::isUnschedulable)
                 .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getCreationTimestamp())
                         .thenComparing(p -> p.getMetadata().getName()))
-                .map(p -> demand(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p.getSpec()))
-                .toList();
-        if (unschedulable.isEmpty()) {
+                .forEach(p -> byId.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p));
+        Set<String> uids = new HashSet<>();
+        byId.values().forEach(p -> uids.add(p.getMetadata().getUid()));
+        told.keySet().retainAll(uids);
+        if (byId.isEmpty()) {
             return Set.of();
         }
-        Set<String> used = new HashSet<>(ScaleUpPlanner.place(unschedulable, rooms).placed().values());
-        if (ScaleUpPlanner.pending(unschedulable, rooms, config.nodeGroups(), sizes)
-                instanceof ScaleUpPlanner.ScaleUp scaleUp) {
-            if (scaleUp.group().fail()) {
-                log.debug("node group {} refused {} nodes for unschedulable pods", scaleUp.group().name(), scaleUp.nodes());
-                return used;
+        List<ScaleUpPlanner.PodDemand> unschedulable = byId.entrySet().stream()
+                .map(e -> demand(e.getKey(), e.getValue().getSpec())).toList();
+        ScaleUpPlanner.Placement existing = ScaleUpPlanner.place(unschedulable, rooms);
+        Set<String> used = new HashSet<>(existing.placed().values());
+        ScaleUpPlanner.Decision decision = ScaleUpPlanner.pending(unschedulable, rooms, working, sizes);
+        if (decision instanceof ScaleUpPlanner.NoScaleUp) {
+            decision = ScaleUpPlanner.pending(unschedulable, rooms, config.nodeGroups(), sizes);
+        }
+        Map<String, String> triggered = Map.of();
+        String refused = null;
+        if (decision instanceof ScaleUpPlanner.ScaleUp scaleUp) {
+            NodeGroup group = scaleUp.group();
+            int size = sizes.getOrDefault(group.name(), 0);
+            if (group.fail()) {
+                refused = "node group " + group.name() + " refused to add " + scaleUp.nodes() + " nodes: quota exceeded";
+            } else {
+                ScaleUp started = startScaleUp(group, scaleUp.nodes(), null, null);
+                sizes.merge(group.name(), scaleUp.nodes(), Integer::sum);
+                List<ScaleUpPlanner.Room> withNew = new ArrayList<>(existing.rooms());
+                started.nodes().forEach(n -> withNew.add(ScaleUpPlanner.Room.template(group, n, true)));
+                String message = "pod triggered scale-up: [{" + group.name() + " " + size + "->"
+                        + (size + scaleUp.nodes()) + " (max: " + group.max() + ")}]";
+                Map<String, String> onNew = new HashMap<>();
+                ScaleUpPlanner.place(existing.unplaced(), withNew).placed().keySet().forEach(id -> onNew.put(id, message));
+                triggered = onNew;
             }
-            startScaleUp(scaleUp.group(), scaleUp.nodes(), null, null);
-            sizes.merge(scaleUp.group().name(), scaleUp.nodes(), Integer::sum);
+        }
+        for (ScaleUpPlanner.PodDemand pod : existing.unplaced()) {
+            String message = triggered.get(pod.id());
+            if (message != null) {
+                tell(byId.get(pod.id()), "TriggeredScaleUp", message);
+            } else {
+                tell(byId.get(pod.id()), "NotTriggerScaleUp", "pod didn't trigger scale-up: "
+                        + (refused != null ? refused : ScaleUpPlanner.whyNot(pod, config.nodeGroups(), sizes)));
+            }
         }
         return used;
+    }
+
+    /** Records an Event on the pod unless the last one this autoscaler recorded on it says the same. */
+    private void tell(Pod pod, String reason, String message) {
+        String uid = pod.getMetadata().getUid();
+        if ((reason + message).equals(told.get(uid))) {
+            return;
+        }
+        String now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        Event event = new EventBuilder().withNewMetadata().withNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName() + "." + Long.toHexString(System.nanoTime())).endMetadata()
+                .withNewInvolvedObject().withApiVersion("v1").withKind("Pod")
+                .withNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).withUid(uid)
+                .withResourceVersion(pod.getMetadata().getResourceVersion()).endInvolvedObject()
+                .withType("Normal").withReason(reason).withMessage(message).withCount(1)
+                .withFirstTimestamp(now).withLastTimestamp(now)
+                .withNewSource().withComponent(COMPONENT).endSource().withReportingComponent(COMPONENT).build();
+        try {
+            client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(event).create();
+            told.put(uid, reason + message);
+        } catch (KubernetesClientException e) {
+            log.debug("could not record event on pod {}/{}: {}", pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(), e.getMessage());
+        }
     }
 
     private static boolean isUnschedulable(Pod pod) {
         if ((pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty())
                 || pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
                 || (pod.getMetadata().getAnnotations() != null
-                && pod.getMetadata().getAnnotations().containsKey(ProvisioningConditions.CONSUME_ANNOTATION))) {
+                && pod.getMetadata().getAnnotations().containsKey(ProvisioningRequests.CONSUME_ANNOTATION))) {
             return false;
         }
         return pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType())
@@ -406,11 +481,15 @@ final class SimulatedAutoscaler implements AutoCloseable {
             try {
                 client.nodes().resource(simulatedNodes.groupNode(scaleUp.group(), index)).create();
             } catch (KubernetesClientException e) {
+                failedNodes.add(name);
                 log.warn("could not add node {}: {}", name, e.getMessage());
             }
         }
-        log.info("node group {}: added {}", scaleUp.group().name(), String.join(", ", scaleUp.nodes()));
-        if (scaleUp.uid() != null) {
+        boolean complete = scaleUp.nodes().stream().noneMatch(failedNodes::contains);
+        log.info("node group {}: added {}{}", scaleUp.group().name(), String.join(", ", scaleUp.nodes()),
+                complete ? "" : " (not all)");
+        // A request whose nodes did not all come is not provisioned: the next scan decides about it again.
+        if (scaleUp.uid() != null && complete) {
             added.put(scaleUp.uid(), scaleUp);
         }
         scanSafely();
@@ -465,8 +544,8 @@ final class SimulatedAutoscaler implements AutoCloseable {
     private Optional<List<ScaleUpPlanner.PodDemand>> demands(GenericKubernetesResource request) {
         List<ScaleUpPlanner.PodDemand> demands = new ArrayList<>();
         String namespace = request.getMetadata().getNamespace();
-        for (Map<String, Object> podSet : podSets(request)) {
-            String template = templateName(podSet);
+        for (Map<String, Object> podSet : ProvisioningRequests.podSets(request)) {
+            String template = ProvisioningRequests.templateName(podSet);
             PodTemplate found = templateInformer.getStore().getByKey(namespace + "/" + template);
             if (found == null || found.getTemplate() == null || found.getTemplate().getSpec() == null) {
                 return Optional.empty();
@@ -481,7 +560,7 @@ final class SimulatedAutoscaler implements AutoCloseable {
 
     private String missingTemplates(GenericKubernetesResource request) {
         String namespace = request.getMetadata().getNamespace();
-        return podSets(request).stream().map(SimulatedAutoscaler::templateName)
+        return ProvisioningRequests.podSets(request).stream().map(ProvisioningRequests::templateName)
                 .filter(t -> templateInformer.getStore().getByKey(namespace + "/" + t) == null)
                 .map(t -> "PodTemplate " + namespace + "/" + t + " not found").reduce((a, b) -> a + ", " + b)
                 .orElse("a PodTemplate has no pod spec");
@@ -494,55 +573,18 @@ final class SimulatedAutoscaler implements AutoCloseable {
 
     /** Writes the request's conditions through the status subresource if they changed; whether it wrote. */
     private boolean writeConditions(GenericKubernetesResource request, List<Map<String, Object>> conditions) {
-        if (ProvisioningConditions.same(ProvisioningConditions.of(status(request)), conditions)) {
+        if (ProvisioningRequests.same(ProvisioningRequests.conditions(request), conditions)) {
             return false;
         }
-        GenericKubernetesResource copy = Serialization.clone(request);
-        Map<String, Object> status = new LinkedHashMap<>(status(copy) == null ? Map.of() : status(copy));
-        status.put("conditions", conditions);
-        copy.getAdditionalProperties().put("status", status);
+        GenericKubernetesResource copy = ProvisioningRequests.withConditions(request, conditions);
         try {
             // The resourceVersion read makes this a compare-and-swap: a request changed since is decided again.
             client.genericKubernetesResources(REQUESTS).inNamespace(copy.getMetadata().getNamespace()).resource(copy)
                     .updateStatus();
             return true;
         } catch (KubernetesClientException e) {
-            log.debug("could not update provisioning request {}: {}", key(request), e.getMessage());
+            log.debug("could not update provisioning request {}: {}", ProvisioningRequests.key(request), e.getMessage());
             return false;
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> status(GenericKubernetesResource request) {
-        return request.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> spec(GenericKubernetesResource request) {
-        return request.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> parameters(GenericKubernetesResource request) {
-        return spec(request).get("parameters") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> podSets(GenericKubernetesResource request) {
-        return spec(request).get("podSets") instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String templateName(Map<String, Object> podSet) {
-        return podSet.get("podTemplateRef") instanceof Map<?, ?> ref && ((Map<String, Object>) ref).get("name") instanceof String n
-                ? n : "";
-    }
-
-    private static long generation(GenericKubernetesResource request) {
-        return request.getMetadata().getGeneration() == null ? 0 : request.getMetadata().getGeneration();
-    }
-
-    private static String key(GenericKubernetesResource request) {
-        return request.getMetadata().getNamespace() + "/" + request.getMetadata().getName();
     }
 }

@@ -1,5 +1,6 @@
 package dev.muster.local;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -37,6 +38,38 @@ class SimulatedAutoscalerTest {
 
     private static LocalCluster start(AutoscalerConfig autoscaler, NodeGroup... groups) {
         return LocalCluster.start(Fixtures.FAST.withNodes(1).withAutoscaler(autoscaler.withNodeGroups(List.of(groups))));
+    }
+
+    @Test
+    void servesTheProvisioningRequestApiAndStartsEachGroupAtItsMinimum() {
+        try (LocalCluster cluster = LocalCluster.start(Fixtures.FAST.withNodes(1).withNodeGroups(GPU))) {
+            KubernetesClient client = cluster.client();
+            Node node = client.nodes().withName("gpu-0").get();
+            assertThat(node.getMetadata().getLabels()).containsEntry(NodeGroup.GROUP_LABEL, "gpu")
+                    .containsEntry("pool", "gpu");
+            assertThat(node.getStatus().getAllocatable()).containsEntry("nvidia.com/gpu", new Quantity("8"))
+                    .containsEntry("pods", new Quantity("110"));
+            assertThat(client.nodes().list().getItems()).hasSize(2);
+
+            GenericKubernetesResource created = requests(client).resource(request("train", "best-effort-atomic-scale-up.autoscaling.x-k8s.io",
+                    Map.of("worker", 4))).create();
+            assertThat(created.getMetadata().getUid()).isNotBlank();
+            assertThat(client.getApiResources("autoscaling.x-k8s.io/v1").getResources())
+                    .anySatisfy(r -> assertThat(r.getName()).isEqualTo("provisioningrequests/status"));
+            GenericKubernetesResource changed = requests(client).withName("train").get();
+            changed.getAdditionalProperties().put("spec", Map.of("provisioningClassName", "check-capacity.autoscaling.x-k8s.io",
+                    "podSets", List.of(Map.of("podTemplateRef", Map.of("name", "worker"), "count", 4))));
+            assertThatThrownBy(() -> requests(client).resource(changed).update())
+                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Value is immutable");
+        }
+    }
+
+    @Test
+    void withoutNodeGroupsTheApiIsNotServed() {
+        try (LocalCluster cluster = LocalCluster.start(Fixtures.FAST.withNodes(1))) {
+            assertThat(cluster.client().apiextensions().v1().customResourceDefinitions()
+                    .withName("provisioningrequests.autoscaling.x-k8s.io").get()).isNull();
+        }
     }
 
     @Test
@@ -93,6 +126,20 @@ class SimulatedAutoscalerTest {
             assertThat((String) condition(client, "train", "Failed").get("message"))
                     .isEqualTo("Node group gpu refused to add 2 nodes: quota exceeded");
             assertThat(groupNodes(client, "gpu")).isEmpty();
+        }
+    }
+
+    @Test
+    void aGroupThatWorksIsChosenBeforeOneThatFails() {
+        NodeGroup failing = NodeGroup.parse("a-gpu=0..4:cpu=32,memory=256Gi,nvidia.com/gpu=8,fail=true");
+        try (LocalCluster cluster = start(FAST_SCANS, failing, GPU_ON_DEMAND.withDelay(Duration.ZERO))) {
+            KubernetesClient client = cluster.client();
+            client.resources(PodTemplate.class).resource(gpuTemplate("worker", 8)).create();
+            requests(client).resource(request("train", ATOMIC, Map.of("worker", 2))).create();
+
+            await().until(() -> isTrue(condition(client, "train", "Provisioned")));
+            assertThat(groupNodes(client, "gpu")).hasSize(2);
+            assertThat(groupNodes(client, "a-gpu")).isEmpty();
         }
     }
 
@@ -161,17 +208,19 @@ class SimulatedAutoscalerTest {
         NodeGroup cpu = NodeGroup.parse("cpu=1..3:cpu=8,memory=32Gi");
         try (LocalCluster cluster = start(FAST_SCANS, GPU_ON_DEMAND.withDelay(Duration.ZERO), cpu)) {
             KubernetesClient client = cluster.client();
-            Pod pod = client.pods().resource(new PodBuilder(Fixtures.pod("big")).editSpec().withSchedulerName("other")
-                    .editFirstContainer().withNewResources().addToRequests("nvidia.com/gpu", new Quantity("8"))
-                    .addToLimits("nvidia.com/gpu", new Quantity("8")).endResources().endContainer().endSpec()
-                    .build()).create();
-            assertThat(groupNodes(client, "gpu")).isEmpty();
-            pod.getStatus().getConditions().add(new PodConditionBuilder().withType("PodScheduled").withStatus("False")
-                    .withReason("Unschedulable").withMessage("0/2 nodes are available").build());
-            client.pods().resource(pod).updateStatus();
+            unschedulable(client, "big", 8);
+            unschedulable(client, "huge", 16);
 
             await().until(() -> groupNodes(client, "gpu").size() == 1);
             assertThat(groupNodes(client, "cpu")).as("the cpu group's minimum, and no more").hasSize(1);
+            await().until(() -> event(client, "big") != null);
+            assertThat(event(client, "big").getReason()).isEqualTo("TriggeredScaleUp");
+            assertThat(event(client, "big").getMessage()).isEqualTo("pod triggered scale-up: [{gpu 0->1 (max: 4)}]");
+            assertThat(event(client, "big").getSource().getComponent()).isEqualTo("cluster-autoscaler");
+            await().until(() -> event(client, "huge") != null);
+            assertThat(event(client, "huge").getReason()).isEqualTo("NotTriggerScaleUp");
+            assertThat(event(client, "huge").getMessage()).isEqualTo("pod didn't trigger scale-up: "
+                    + "group cpu: the pod does not fit its nodes; group gpu: the pod does not fit its nodes");
             await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
                     .until(() -> groupNodes(client, "gpu").size() == 1);
 
@@ -183,35 +232,43 @@ class SimulatedAutoscalerTest {
     }
 
     @Test
-    void servesTheProvisioningRequestApiAndStartsEachGroupAtItsMinimum() {
-        try (LocalCluster cluster = LocalCluster.start(Fixtures.FAST.withNodes(1).withNodeGroups(GPU))) {
+    void theIssuesGangOfFourTimesEightGpusOnTwoGpuNodesAddsTwoNodesAndItsBookingHoldsThemAgainstTheNext() {
+        LocalClusterConfig config = Fixtures.FAST.withNodes(2).withNodeGpus(8).withNodeCpu("32").withNodeMemory("256Gi")
+                .withAutoscaler(FAST_SCANS.withNodeGroups(List.of(GPU_ON_DEMAND)));
+        try (LocalCluster cluster = LocalCluster.start(config)) {
             KubernetesClient client = cluster.client();
-            Node node = client.nodes().withName("gpu-0").get();
-            assertThat(node.getMetadata().getLabels()).containsEntry(NodeGroup.GROUP_LABEL, "gpu")
-                    .containsEntry("pool", "gpu");
-            assertThat(node.getStatus().getAllocatable()).containsEntry("nvidia.com/gpu", new Quantity("8"))
-                    .containsEntry("pods", new Quantity("110"));
-            assertThat(client.nodes().list().getItems()).hasSize(2);
+            client.resources(PodTemplate.class).resource(gpuTemplate("worker", 8)).create();
+            requests(client).resource(request("gang", ATOMIC, Map.of("worker", 4))).create();
 
-            GenericKubernetesResource created = requests(client).resource(request("train", "best-effort-atomic-scale-up.autoscaling.x-k8s.io",
-                    Map.of("worker", 4))).create();
-            assertThat(created.getMetadata().getUid()).isNotBlank();
-            assertThat(client.getApiResources("autoscaling.x-k8s.io/v1").getResources())
-                    .anySatisfy(r -> assertThat(r.getName()).isEqualTo("provisioningrequests/status"));
-            GenericKubernetesResource changed = requests(client).withName("train").get();
-            changed.getAdditionalProperties().put("spec", Map.of("provisioningClassName", "check-capacity.autoscaling.x-k8s.io",
-                    "podSets", List.of(Map.of("podTemplateRef", Map.of("name", "worker"), "count", 4))));
-            assertThatThrownBy(() -> requests(client).resource(changed).update())
-                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Value is immutable");
+            await().atMost(Duration.ofSeconds(10)).until(() -> isTrue(condition(client, "gang", "Provisioned")));
+            assertThat(groupNodes(client, "gpu")).extracting(n -> n.getMetadata().getName())
+                    .containsExactlyInAnyOrder("gpu-0", "gpu-1");
+
+            requests(client).resource(request("next", ATOMIC, Map.of("worker", 4))).create();
+            await().until(() -> condition(client, "next", "Provisioned") != null);
+            assertThat((String) condition(client, "next", "Provisioned").get("message"))
+                    .as("the first gang's booking takes all four nodes")
+                    .contains("group gpu would need 4 more nodes but has 2 of at most 4");
         }
     }
 
-    @Test
-    void withoutNodeGroupsTheApiIsNotServed() {
-        try (LocalCluster cluster = LocalCluster.start(Fixtures.FAST.withNodes(1))) {
-            assertThat(cluster.client().apiextensions().v1().customResourceDefinitions()
-                    .withName("provisioningrequests.autoscaling.x-k8s.io").get()).isNull();
-        }
+    /** Creates a pod of another scheduler asking for GPUs, and marks it Unschedulable as that scheduler would. */
+    private static void unschedulable(KubernetesClient client, String name, int gpus) {
+        Pod pod = client.pods().resource(new PodBuilder(Fixtures.pod(name)).editSpec().withSchedulerName("other")
+                .editFirstContainer().withNewResources().addToRequests("nvidia.com/gpu", new Quantity(String.valueOf(gpus)))
+                .addToLimits("nvidia.com/gpu", new Quantity(String.valueOf(gpus))).endResources().endContainer()
+                .endSpec().build()).create();
+        pod.getStatus().getConditions().add(new PodConditionBuilder().withType("PodScheduled").withStatus("False")
+                .withReason("Unschedulable").withMessage("0/2 nodes are available").build());
+        client.pods().resource(pod).updateStatus();
+    }
+
+    /** The last Event the autoscaler recorded on a pod, or null. */
+    private static Event event(KubernetesClient client, String pod) {
+        return client.v1().events().list().getItems().stream()
+                .filter(e -> pod.equals(e.getInvolvedObject().getName()))
+                .filter(e -> "cluster-autoscaler".equals(e.getSource().getComponent()))
+                .reduce((a, b) -> b).orElse(null);
     }
 
     private static List<Node> groupNodes(KubernetesClient client, String group) {

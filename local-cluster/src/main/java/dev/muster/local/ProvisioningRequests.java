@@ -1,5 +1,8 @@
 package dev.muster.local;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -10,12 +13,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The conditions of a ProvisioningRequest's status as Cluster Autoscaler writes them ({@code metav1.Condition}s
- * keyed by type), on the plain maps of a generic resource: the condition types, the reasons the simulated
- * autoscaler gives, and setting one condition the way {@code meta.SetStatusCondition} does (its transition time
- * moves only when its status changes).
+ * Cluster Autoscaler's ProvisioningRequest API on the plain maps of a generic resource: its classes, parameters
+ * and annotations, reading its fields, and its status conditions as Cluster Autoscaler writes them
+ * ({@code metav1.Condition}s keyed by type, with the reasons the simulated autoscaler gives), one condition set
+ * the way {@code meta.SetStatusCondition} does (its transition time moves only when its status changes).
  */
-final class ProvisioningConditions {
+final class ProvisioningRequests {
     static final String ACCEPTED = "Accepted";
     static final String PROVISIONED = "Provisioned";
     static final String FAILED = "Failed";
@@ -36,12 +39,13 @@ final class ProvisioningConditions {
     static final String FAILED_TO_CREATE_PODS = "FailedToCreatePods";
     static final String RESERVATION_TIME_EXCEEDED = "CapacityReservationTimeExceeded";
 
-    private ProvisioningConditions() {
+    private ProvisioningRequests() {
     }
 
-    /** The conditions of a status map (never null). */
+    /** The request's {@code status.conditions} (never null). */
     @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> of(Map<String, Object> status) {
+    static List<Map<String, Object>> conditions(GenericKubernetesResource request) {
+        Map<String, Object> status = status(request);
         Object conditions = status == null ? null : status.get("conditions");
         return conditions instanceof List<?> list ? (List<Map<String, Object>>) list : List.of();
     }
@@ -111,5 +115,61 @@ final class ProvisioningConditions {
 
     private static String timestamp(Instant now) {
         return now.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    /** The request's status, or null. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> status(GenericKubernetesResource request) {
+        return request.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
+    }
+
+    /** The request's spec, empty if it has none. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> spec(GenericKubernetesResource request) {
+        return request.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    /** A copy of the request with these conditions in its status, the rest of its status kept. */
+    static GenericKubernetesResource withConditions(GenericKubernetesResource request,
+                                                    List<Map<String, Object>> conditions) {
+        GenericKubernetesResource copy = Serialization.clone(request);
+        Map<String, Object> status = status(copy) == null ? new LinkedHashMap<>() : new LinkedHashMap<>(status(copy));
+        status.put("conditions", conditions);
+        copy.getAdditionalProperties().put("status", status);
+        return copy;
+    }
+
+    /** The request's {@code spec.provisioningClassName}, {@code ""} if missing. */
+    static String className(GenericKubernetesResource request) {
+        return spec(request).get("provisioningClassName") instanceof String s ? s : "";
+    }
+
+    /** The request's {@code spec.parameters}, empty if none. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> parameters(GenericKubernetesResource request) {
+        return spec(request).get("parameters") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    /** The request's {@code spec.podSets}. */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> podSets(GenericKubernetesResource request) {
+        return spec(request).get("podSets") instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
+    }
+
+    /** A podSet's {@code podTemplateRef.name}, {@code ""} if missing. */
+    @SuppressWarnings("unchecked")
+    static String templateName(Map<String, Object> podSet) {
+        return podSet.get("podTemplateRef") instanceof Map<?, ?> ref && ((Map<String, Object>) ref).get("name") instanceof String n
+                ? n : "";
+    }
+
+    /** The request's {@code metadata.generation}, 0 if unset. */
+    static long generation(GenericKubernetesResource request) {
+        return request.getMetadata().getGeneration() == null ? 0 : request.getMetadata().getGeneration();
+    }
+
+    /** {@code namespace/name}, for logs and messages. */
+    static String key(GenericKubernetesResource request) {
+        return request.getMetadata().getNamespace() + "/" + request.getMetadata().getName();
     }
 }
