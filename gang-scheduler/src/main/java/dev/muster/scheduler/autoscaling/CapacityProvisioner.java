@@ -95,6 +95,11 @@ public final class CapacityProvisioner implements AutoscalerSignal {
         this.meters = meters;
         this.informer = client.genericKubernetesResources(ProvisioningRequestApi.CONTEXT).inAnyNamespace()
                 .withLabel(ProvisioningRequestApi.ATTEMPT_LABEL).runnableInformer(0);
+        // As the shared informers do: a failed first list (the API server busy) is retried, not the end of it.
+        informer.exceptionHandler((wasStarted, failure) -> {
+            log.warn("informer for ProvisioningRequests: list or watch failed, retrying: {}", failure.toString());
+            return true;
+        });
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource request) {
