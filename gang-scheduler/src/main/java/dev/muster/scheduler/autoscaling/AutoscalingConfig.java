@@ -35,15 +35,4 @@ public record AutoscalingConfig(AutoscalingMode mode, String provisioningClass, 
     public static AutoscalingConfig defaults() {
         return new AutoscalingConfig(AutoscalingMode.AUTO, null, null, null);
     }
-
-    /** This config with another mode. */
-    public AutoscalingConfig withMode(AutoscalingMode other) {
-        return new AutoscalingConfig(other, provisioningClass, retryBackoff, maxRetryBackoff);
-    }
-
-    /** This config with another retry backoff (and at least as long a maximum). */
-    public AutoscalingConfig withRetryBackoff(Duration backoff) {
-        return new AutoscalingConfig(mode, provisioningClass, backoff,
-                maxRetryBackoff.compareTo(backoff) < 0 ? backoff : maxRetryBackoff);
-    }
 }

@@ -138,11 +138,6 @@ public final class CapacityProvisioner implements AutoscalerSignal {
         }
     }
 
-    /** Whether the informer has listed the requests once; no decision is made before. */
-    public boolean synced() {
-        return informer.hasSynced();
-    }
-
     @Override
     public Map<GroupKey, String> cycle(Collection<PendingGang> gangs, List<GangPlacement> results, Instant now) {
         Map<GroupKey, String> said = new HashMap<>();
@@ -151,7 +146,8 @@ public final class CapacityProvisioner implements AutoscalerSignal {
     }
 
     /**
-     * Decides and starts the cycle's creates and deletes.
+     * Decides and starts the cycle's creates and deletes; decides nothing before the informer has listed the
+     * requests once.
      *
      * @return per gang waiting for capacity, the request it waits for
      */
