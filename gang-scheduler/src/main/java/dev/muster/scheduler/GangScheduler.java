@@ -3,6 +3,10 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.scheduler.autoscaling.AutoscalerSignal;
+import dev.muster.scheduler.autoscaling.AutoscalingMode;
+import dev.muster.scheduler.autoscaling.CapacityProvisioner;
+import dev.muster.scheduler.autoscaling.PendingPodsRelease;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
@@ -82,8 +86,11 @@ public final class GangScheduler implements AutoCloseable {
     /** Per watched informer, whether its handler has been given its listing. */
     private final List<ListingDelivery> delivered = new CopyOnWriteArrayList<>();
     private volatile boolean caughtUp;
-    private CycleTrigger trigger;
+    /** Volatile: the ProvisioningRequest informer's thread asks it for cycles. */
+    private volatile CycleTrigger trigger;
     private volatile SchedulingCycle cycle;
+    /** What shows the cluster autoscaler the gangs that wait for capacity, if anything; closed on stop. */
+    private AutoscalerSignal autoscaler;
     private ThreadPoolExecutor apiCalls;
     private boolean used;
 
@@ -149,6 +156,7 @@ public final class GangScheduler implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         SchedulerMetrics metrics = new SchedulerMetrics(meterRegistry);
         EventRecorder eventRecorder = new EventRecorder(client, COMPONENT);
+        autoscaler = autoscaler(podGroups, jobs, queues, this::requestCycle);
         SchedulingEvents events = new SchedulingEvents(eventRecorder, podGroups.getStore(), pods.getStore(), apiCalls);
         SchedulingCycle cycle = new SchedulingCycle(cache,
                 new BindingClient(client, apiCalls, bound -> metrics.podBound(), failed -> {
@@ -160,7 +168,7 @@ public final class GangScheduler implements AutoCloseable {
                 new QueueStatusWriter(new StatusRecorder<>(new StatusWriter(client), eventRecorder,
                         config.queueStatusInterval(), QueueStatusWriter::countersOnly), queues.getStore(), apiCalls, clock),
                 new PodConditionWriter(client, pods.getStore(), apiCalls, clock), board, events,
-                metrics, this::isSynced, clock, config.coscheduling());
+                metrics, this::isSynced, clock, config.coscheduling(), autoscaler);
         trigger = new CycleTrigger("muster-scheduler", cycle);
         this.cycle = cycle;
 
@@ -192,6 +200,48 @@ public final class GangScheduler implements AutoCloseable {
         trigger.start(config.cyclePeriod());
         log.info("gang scheduler started (cycle period {}, {} concurrent API calls, {})", config.cyclePeriod(),
                 config.bindConcurrency(), config.coscheduling());
+    }
+
+    private void requestCycle() {
+        CycleTrigger current = trigger;
+        if (current != null) {
+            current.request();
+        }
+    }
+
+    /**
+     * The autoscaler signal of the configured mode: {@code provisioning-request} requires the API server to serve
+     * ProvisioningRequests; {@code auto} uses them when it does, and nothing otherwise (pending pods for every gang
+     * short of room would undo admission before pods on a cluster without an autoscaler, so they are asked for by
+     * name); {@code pending-pods} releases the pods.
+     */
+    private AutoscalerSignal autoscaler(SharedIndexInformer<PodGroup> podGroups, SharedIndexInformer<Job> jobs,
+                                        SharedIndexInformer<Queue> queues, Runnable onChange) {
+        AutoscalingMode mode = config.autoscaling().mode();
+        if (mode == AutoscalingMode.PENDING_PODS) {
+            log.info("autoscaling: pending-pods (the pods of a gang its queue admits that does not fit the nodes are "
+                    + "created and left pending)");
+            return new PendingPodsRelease(client, apiCalls, podGroups.getStore());
+        }
+        if (mode == AutoscalingMode.OFF) {
+            log.info("autoscaling: off");
+            return null;
+        }
+        boolean served = CapacityProvisioner.served(client);
+        if (!served && mode == AutoscalingMode.PROVISIONING_REQUEST) {
+            throw new IllegalStateException("muster.scheduler.autoscaling is provisioning-request, but the API server "
+                    + "does not serve autoscaling.x-k8s.io/v1 provisioningrequests (Cluster Autoscaler >= 1.30 with "
+                    + "--enable-provisioning-requests installs them)");
+        }
+        if (!served) {
+            log.info("autoscaling: auto, and ProvisioningRequests are not served: gangs waiting for capacity get none "
+                    + "(muster.scheduler.autoscaling: pending-pods shows them to autoscalers that watch pending pods)");
+            return null;
+        }
+        log.info("autoscaling: provisioning-request (class {} unless a Job or Queue names another)",
+                config.autoscaling().provisioningClass());
+        return new CapacityProvisioner(client, apiCalls, podGroups.getStore(), jobs.getStore(), queues.getStore(),
+                config.autoscaling(), meterRegistry, onChange);
     }
 
     /**
@@ -230,6 +280,9 @@ public final class GangScheduler implements AutoCloseable {
             return;
         }
         trigger.stop();
+        if (autoscaler != null) {
+            autoscaler.close();
+        }
         handlerRemovals.forEach(Runnable::run);
         handlerRemovals.clear();
         delivered.clear();

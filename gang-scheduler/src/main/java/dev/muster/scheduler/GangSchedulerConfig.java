@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.autoscaling.AutoscalingConfig;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.gang.JobAdmissionRule;
 import dev.muster.scheduler.core.NodeScoring;
@@ -25,10 +26,12 @@ import java.util.Objects;
  *                        ({@code muster.controllers.volcano-pod-labels}); admission renders the pods it admits
  *                        the same way, so that affinity and spread terms selecting those labels are judged on
  *                        the pods that will exist
+ * @param autoscaling     how gangs that wait for capacity are shown to the cluster autoscaler
+ *                        ({@code docs/autoscaling.md})
  */
 public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, CoschedulingArgs coscheduling,
                                   JobAdmissionRule jobAdmission, Duration queueStatusInterval,
-                                  boolean volcanoPodLabels) {
+                                  boolean volcanoPodLabels, AutoscalingConfig autoscaling) {
     /** Default {@link #cyclePeriod()}. */
     public static final Duration DEFAULT_CYCLE_PERIOD = Duration.ofSeconds(1);
     /** Default {@link #bindConcurrency()}. */
@@ -50,42 +53,54 @@ public record GangSchedulerConfig(Duration cyclePeriod, int bindConcurrency, Cos
         if (queueStatusInterval.isNegative()) {
             throw new IllegalArgumentException("queueStatusInterval must not be negative: " + queueStatusInterval);
         }
+        Objects.requireNonNull(autoscaling, "autoscaling");
     }
 
     /**
      * The production defaults: a cycle every second at the latest, 16 API calls in flight, the coscheduling
-     * plugin's defaults, Jobs waiting for admission, and Queue status amounts written at most every second.
+     * plugin's defaults, Jobs waiting for admission, Queue status amounts written at most every second, and
+     * autoscaling by ProvisioningRequest where the API server serves them, else by pending pods.
      */
     public static GangSchedulerConfig defaults() {
         return new GangSchedulerConfig(DEFAULT_CYCLE_PERIOD, DEFAULT_BIND_CONCURRENCY, CoschedulingArgs.defaults(),
                 JobAdmissionRule.ON, DEFAULT_QUEUE_STATUS_INTERVAL,
-                VolcanoPodLabels.DEFAULT);
+                VolcanoPodLabels.DEFAULT, AutoscalingConfig.defaults());
     }
 
     /** This config with another cycle period. */
     public GangSchedulerConfig withCyclePeriod(Duration period) {
-        return new GangSchedulerConfig(period, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval, volcanoPodLabels);
+        return new GangSchedulerConfig(period, bindConcurrency, coscheduling, jobAdmission,
+                queueStatusInterval, volcanoPodLabels, autoscaling);
     }
 
     /** This config with another bound on concurrent API calls. */
     public GangSchedulerConfig withBindConcurrency(int concurrency) {
-        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling, jobAdmission, queueStatusInterval, volcanoPodLabels);
+        return new GangSchedulerConfig(cyclePeriod, concurrency, coscheduling, jobAdmission,
+                queueStatusInterval, volcanoPodLabels, autoscaling);
     }
 
     /** This config with other coscheduling arguments. */
     public GangSchedulerConfig withCoscheduling(CoschedulingArgs args) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args, jobAdmission, queueStatusInterval, volcanoPodLabels);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, args, jobAdmission,
+                queueStatusInterval, volcanoPodLabels, autoscaling);
     }
 
     /** This config with another rule for which Jobs wait for admission. */
     public GangSchedulerConfig withJobAdmission(JobAdmissionRule rule) {
-        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule, queueStatusInterval, volcanoPodLabels);
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, rule,
+                queueStatusInterval, volcanoPodLabels, autoscaling);
     }
 
     /** This config with pods rendered for admission with or without Volcano's labels. */
     public GangSchedulerConfig withVolcanoPodLabels(boolean labels) {
         return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval,
-                labels);
+                labels, autoscaling);
+    }
+
+    /** This config with other autoscaling settings. */
+    public GangSchedulerConfig withAutoscaling(AutoscalingConfig other) {
+        return new GangSchedulerConfig(cyclePeriod, bindConcurrency, coscheduling, jobAdmission, queueStatusInterval,
+                volcanoPodLabels, other);
     }
 
     /** {@code permitWaitingTimeSeconds}: how long a near gang may hold its reservation. */

@@ -1,6 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.scheduler.autoscaling.AutoscalerSignal;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.GangPlacement;
 import dev.muster.scheduler.core.CyclePlan;
@@ -52,6 +53,8 @@ final class SchedulingCycle implements Runnable {
     private final Clock clock;
     /** Backoffs, reservations, failure times and promises live here, from one cycle to the next. */
     private final QueuePlanner planner;
+    /** Shows the cluster autoscaler the gangs that wait for capacity; {@code null} when autoscaling is off. */
+    private final AutoscalerSignal autoscaler;
     /** Why each gang waited in the last cycle, so that a gang waiting for the same reason logs once. */
     private Map<GroupKey, String> lastWaits = Map.of();
     /** The waiting gangs as the last cycle left them, for readers on other threads. */
@@ -61,7 +64,8 @@ final class SchedulingCycle implements Runnable {
 
     SchedulingCycle(SchedulerCache cache, BindingClient binder, PodEvictor evictor, QueueStatusWriter queueStatus,
                     PodConditionWriter conditions, GangVerdictBoard board, SchedulingEvents events,
-                    SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock, CoschedulingArgs coscheduling) {
+                    SchedulerMetrics metrics, BooleanSupplier cacheSynced, Clock clock, CoschedulingArgs coscheduling,
+                    AutoscalerSignal autoscaler) {
         this.cache = cache;
         this.binder = binder;
         this.evictor = evictor;
@@ -73,6 +77,7 @@ final class SchedulingCycle implements Runnable {
         this.cacheSynced = cacheSynced;
         this.clock = clock;
         this.planner = new QueuePlanner(coscheduling);
+        this.autoscaler = autoscaler;
     }
 
     @Override
@@ -95,6 +100,16 @@ final class SchedulingCycle implements Runnable {
         List<GangPlacement> results = new ArrayList<>();
         for (GangPlacement result : plan.placements()) {
             results.add(result.notingNotEvaluated());
+        }
+        if (autoscaler != null) {
+            Map<GroupKey, String> asked = autoscaler.cycle(input.gangs(), results, now);
+            // The gang's PodGroup condition, its Job's status and its Events then say what the autoscaler was asked.
+            results.replaceAll(result -> {
+                String words = asked.get(result.gang().key());
+                return words == null ? result : new GangPlacement(result.gang(), result.outcome(),
+                        result.placements(), result.unplaced(), result.unschedulable(),
+                        result.message() + " " + words, result.nearQuorum());
+            });
         }
         if (!plan.evictions().isEmpty()) {
             Map<String, String> uids = new HashMap<>();

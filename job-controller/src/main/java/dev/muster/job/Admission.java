@@ -7,7 +7,7 @@ package dev.muster.job;
  * @param stage         whether the job is gated and, if it is, whether it has been admitted
  * @param scheduler     the admitting scheduler; null when not gated
  * @param podGroup      the name of the job's PodGroup; null when not gated
- * @param unschedulable while waiting, the message of the PodGroup's {@code Unschedulable} condition with
+ * @param unschedulable while waiting (or waiting with pods for the autoscaler), the message of the PodGroup's {@code Unschedulable} condition with
  *                      status {@code True}, if it has one; otherwise null
  */
 public record Admission(Stage stage, String scheduler, String podGroup, String unschedulable) {
@@ -19,7 +19,12 @@ public record Admission(Stage stage, String scheduler, String podGroup, String u
         /** The PodGroup is missing, has no phase yet or is Pending: no pods are created. */
         WAITING,
         /** The PodGroup's phase is set and not Pending: pods are created. */
-        ADMITTED
+        ADMITTED,
+        /**
+         * Not admitted, but the scheduler marked the PodGroup for the cluster autoscaler (pending-pods mode): pods are
+         * created and wait unbound, for the autoscaler to see.
+         */
+        FOR_AUTOSCALER
     }
 
     /** A job that is not gated. */
@@ -27,6 +32,10 @@ public record Admission(Stage stage, String scheduler, String podGroup, String u
 
     static Admission waiting(String scheduler, String podGroup, String unschedulable) {
         return new Admission(Stage.WAITING, scheduler, podGroup, unschedulable);
+    }
+
+    static Admission forAutoscaler(String scheduler, String podGroup, String unschedulable) {
+        return new Admission(Stage.FOR_AUTOSCALER, scheduler, podGroup, unschedulable);
     }
 
     static Admission admitted(String scheduler, String podGroup) {
@@ -54,6 +63,8 @@ public record Admission(Stage stage, String scheduler, String podGroup, String u
             case WAITING -> "waiting for scheduler " + scheduler + " to admit PodGroup " + podGroup
                     + (unschedulable == null ? "" : ": " + unschedulable);
             case ADMITTED -> "PodGroup " + podGroup + " admitted by scheduler " + scheduler;
+            case FOR_AUTOSCALER -> "pods created pending for the cluster autoscaler, waiting for scheduler " + scheduler
+                    + " to place PodGroup " + podGroup + " all at once" + (unschedulable == null ? "" : ": " + unschedulable);
         };
     }
 }

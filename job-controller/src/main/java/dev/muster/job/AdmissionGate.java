@@ -1,6 +1,7 @@
 package dev.muster.job;
 
 import dev.muster.api.PodPreemption;
+import dev.muster.support.autoscaling.PodsForAutoscaler;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -19,7 +20,9 @@ import java.util.Optional;
  * the admission; Running, Unknown, Completed and Failed mean the gang was placed before. A job whose whole gang
  * was preempted (Pending, reason {@code Preempted}) is admitted by Inqueue only: its PodGroup's other phases
  * tell of the gang that was evicted, and its pods come back once the scheduler admits the gang again. A PodGroup
- * controlled by an earlier Job of the same name (still being garbage-collected) admits nothing for this one.
+ * controlled by an earlier Job of the same name (still being garbage-collected) admits nothing for this one. A
+ * PodGroup the scheduler marked for the cluster autoscaler ({@link PodsForAutoscaler}) lets the pods be created
+ * before admission, for the autoscaler to see them pending.
  *
  * <p>A pure function of the job, its PodGroup and the rule. Thread-safe.
  */
@@ -45,6 +48,11 @@ public final class AdmissionGate {
                 && PodPreemption.PREEMPTED.equals(job.getStatus().getState().getReason());
         if (phase != null && (preempted ? phase == PodGroupPhase.Inqueue : phase != PodGroupPhase.Pending)) {
             return Admission.admitted(rule.admittingScheduler(), name);
+        }
+        Optional<PodGroup> own = group.filter(g -> JobOwnership.isControlledBy(g, job));
+        if (own.filter(PodsForAutoscaler::marked).isPresent()) {
+            return Admission.forAutoscaler(rule.admittingScheduler(), name,
+                    status.flatMap(AdmissionGate::unschedulable).orElse(null));
         }
         return Admission.waiting(rule.admittingScheduler(), name,
                 status.flatMap(AdmissionGate::unschedulable).orElse(null));

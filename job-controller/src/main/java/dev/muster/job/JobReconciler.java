@@ -11,6 +11,7 @@ import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.status.StatusRecorder;
+import dev.muster.support.autoscaling.ProvisioningConsumption;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -152,7 +153,8 @@ final class JobReconciler implements Reconciler {
             Admission forPods = decision.preempted() ? gate.check(withStatus(job, decision.status()), group) : admission;
             if (missingClaims.isEmpty() && forPods.allowsPods() && decision.queueHold().isEmpty()) {
                 OptionalInt made = children.createMissingPods(job, decision.status().getVersion(), pods,
-                        decision.openTasks(), current::confirmed);
+                        decision.openTasks(), ProvisioningConsumption.podAnnotations(group.orElse(null)),
+                        current::confirmed);
                 if (made.isEmpty()) {
                     log.debug("job {}: cached at rv {}, older than the API server's; deciding again before creating "
                             + "pods", key, job.getMetadata().getResourceVersion());

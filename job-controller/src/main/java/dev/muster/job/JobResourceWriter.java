@@ -9,6 +9,7 @@ import dev.muster.support.controller.GuardedDelete;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.job.plugin.PluginObject;
+import dev.muster.support.autoscaling.ProvisioningConsumption;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -99,8 +100,24 @@ final class JobResourceWriter {
      */
     OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
                                   BooleanSupplier cacheConfirmed) {
+        return createMissingPods(job, version, existing, openTasks, Map.of(), cacheConfirmed);
+    }
+
+    /**
+     * As {@link #createMissingPods(Job, int, List, Set, BooleanSupplier)}, each pod with {@code annotations} too
+     * (those that consume a provisioned ProvisioningRequest's capacity, {@link ProvisioningConsumption}).
+     */
+    OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
+                                  Map<String, String> annotations, BooleanSupplier cacheConfirmed) {
         Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
         List<Pod> missing = JobPodPlanner.missingPods(job, version, names, openTasks, volcanoPodLabels);
+        if (!annotations.isEmpty()) {
+            missing.forEach(pod -> {
+                Map<String, String> all = new LinkedHashMap<>(pod.getMetadata().getAnnotations());
+                all.putAll(annotations);
+                pod.getMetadata().setAnnotations(all);
+            });
+        }
         if (missing.isEmpty()) {
             return OptionalInt.of(0);
         }

@@ -1,6 +1,7 @@
 package dev.muster.job;
 
 import dev.muster.gang.JobAdmissionRule;
+import dev.muster.support.autoscaling.PodsForAutoscaler;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobState;
@@ -84,6 +85,19 @@ class AdmissionGateTest {
 
         assertThat(admission.allowsPods()).isFalse();
         assertThat(admission.describe()).isEqualTo("waiting for scheduler muster to admit PodGroup qs: " + GPU_FULL);
+    }
+
+    @Test
+    void aPodGroupMarkedForTheAutoscalerLetsThePodsBeCreatedBeforeAdmission() {
+        PodGroup group = group(PodGroupPhase.Pending, condition(PodGroupCondition.UNSCHEDULABLE, "True", GPU_FULL));
+        group.getMetadata().setAnnotations(java.util.Map.of(PodsForAutoscaler.ANNOTATION, "true"));
+
+        Admission admission = gate.check(job, Optional.of(group));
+
+        assertThat(admission.stage()).isEqualTo(Admission.Stage.FOR_AUTOSCALER);
+        assertThat(admission.allowsPods()).isTrue();
+        assertThat(admission.describe()).isEqualTo("pods created pending for the cluster autoscaler, waiting for "
+                + "scheduler muster to place PodGroup qs all at once: " + GPU_FULL);
     }
 
     @Test

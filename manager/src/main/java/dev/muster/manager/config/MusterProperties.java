@@ -5,6 +5,9 @@ import dev.muster.job.NetworkTopologyTiers;
 import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.scheduler.GangSchedulerConfig;
+import dev.muster.scheduler.autoscaling.AutoscalingConfig;
+import dev.muster.scheduler.autoscaling.AutoscalingMode;
+import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
 import dev.muster.scheduler.core.CoschedulingArgs;
 import dev.muster.scheduler.core.NodeScoring;
 import dev.muster.gang.JobAdmissionRule;
@@ -35,7 +38,8 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
     public MusterProperties {
         kubernetes = kubernetes == null ? new Kubernetes(null, null, null, null) : kubernetes;
         controllers = controllers == null ? new Controllers(null, null, null, null, null) : controllers;
-        scheduler = scheduler == null ? new Scheduler(null, null, null, null, null, null, null, null, null) : scheduler;
+        scheduler = scheduler == null ? new Scheduler(null, null, null, null, null, null, null, null, null, null,
+                null, null, null) : scheduler;
         podgroup = podgroup == null ? new PodGroup(null) : podgroup;
         leaderElection = leaderElection == null ? new LeaderElection(null, null, null, null, null, null, null)
                 : leaderElection;
@@ -65,7 +69,9 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
                 new CoschedulingArgs(scheduler.permitWaitingTime(), scheduler.podGroupBackoff(),
                         scheduler.podGroupRejectPercentage(), scheduler.nodeScoring(), scheduler.localityTopologyKey(),
                         scheduler.admissionTimeout()),
-                jobAdmission(), controllers.counterWriteInterval(), controllers.volcanoPodLabels());
+                jobAdmission(), controllers.counterWriteInterval(), controllers.volcanoPodLabels(),
+                new AutoscalingConfig(scheduler.autoscaling(), scheduler.provisioningClass(),
+                        scheduler.provisioningRetryBackoff(), scheduler.provisioningMaxRetryBackoff()));
     }
 
     /**
@@ -144,10 +150,18 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      * @param networkTopologyTiers     node label keys of the cluster's network tiers, tier 1 (tightest) first,
      *                                 onto which a Job's Volcano {@code networkTopology} is mapped as gang
      *                                 topology; empty, {@code networkTopology} is not honoured (the Job says so)
+     * @param autoscaling              {@code auto}, {@code provisioning-request}, {@code pending-pods} or {@code off}:
+     *                                 how gangs that wait for capacity are shown to the cluster autoscaler
+     * @param provisioningClass        the ProvisioningRequest class for gangs whose Job and Queue name none
+     * @param provisioningRetryBackoff how long after a gang's first ProvisioningRequest failed it gets a new one;
+     *                                 doubled per attempt
+     * @param provisioningMaxRetryBackoff the longest wait for a new ProvisioningRequest
      */
     public record Scheduler(Duration cyclePeriod, Integer bindConcurrency, Duration permitWaitingTime,
                             Duration podGroupBackoff, Integer podGroupRejectPercentage, NodeScoring nodeScoring,
-                            String localityTopologyKey, Duration admissionTimeout, List<String> networkTopologyTiers) {
+                            String localityTopologyKey, Duration admissionTimeout, List<String> networkTopologyTiers,
+                            AutoscalingMode autoscaling, String provisioningClass, Duration provisioningRetryBackoff,
+                            Duration provisioningMaxRetryBackoff) {
         public Scheduler {
             cyclePeriod = cyclePeriod == null ? GangSchedulerConfig.DEFAULT_CYCLE_PERIOD : cyclePeriod;
             bindConcurrency = bindConcurrency == null ? GangSchedulerConfig.DEFAULT_BIND_CONCURRENCY : bindConcurrency;
@@ -160,6 +174,13 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
             admissionTimeout = admissionTimeout == null ? CoschedulingArgs.DEFAULT_ADMISSION_TIMEOUT : admissionTimeout;
             networkTopologyTiers = networkTopologyTiers == null ? NetworkTopologyTiers.NONE.keys()
                     : List.copyOf(networkTopologyTiers);
+            autoscaling = autoscaling == null ? AutoscalingMode.AUTO : autoscaling;
+            provisioningClass = provisioningClass == null || provisioningClass.isBlank()
+                    ? ProvisioningRequestApi.BEST_EFFORT_ATOMIC : provisioningClass;
+            provisioningRetryBackoff = provisioningRetryBackoff == null ? AutoscalingConfig.DEFAULT_RETRY_BACKOFF
+                    : provisioningRetryBackoff;
+            provisioningMaxRetryBackoff = provisioningMaxRetryBackoff == null
+                    ? AutoscalingConfig.DEFAULT_MAX_RETRY_BACKOFF : provisioningMaxRetryBackoff;
         }
     }
 

@@ -3,6 +3,8 @@ package dev.muster.manager.config;
 import dev.muster.job.JobControllerConfig;
 import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.scheduler.GangSchedulerConfig;
+import dev.muster.scheduler.autoscaling.AutoscalingConfig;
+import dev.muster.scheduler.autoscaling.AutoscalingMode;
 import dev.muster.scheduler.core.NodeScoring;
 import dev.muster.gang.JobAdmissionRule;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,20 @@ class MusterPropertiesTest {
 
         assertThat(properties.jobController().admission()).isEqualTo(JobAdmissionRule.OFF);
         assertThat(properties.gangScheduler().jobAdmission()).isEqualTo(JobAdmissionRule.OFF);
+    }
+
+    @Test
+    void theAutoscalingSettingsReachTheScheduler() {
+        AutoscalingConfig defaults = bind(Map.of()).gangScheduler().autoscaling();
+        AutoscalingConfig set = bind(Map.of("muster.scheduler.autoscaling", "pending-pods",
+                "muster.scheduler.provisioning-class", "check-capacity.autoscaling.x-k8s.io",
+                "muster.scheduler.provisioning-retry-backoff", "10s")).gangScheduler().autoscaling();
+
+        assertThat(defaults).isEqualTo(AutoscalingConfig.defaults());
+        assertThat(set.mode()).isEqualTo(AutoscalingMode.PENDING_PODS);
+        assertThat(set.provisioningClass()).isEqualTo("check-capacity.autoscaling.x-k8s.io");
+        assertThat(set.retryBackoff()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(set.maxRetryBackoff()).isEqualTo(AutoscalingConfig.DEFAULT_MAX_RETRY_BACKOFF);
     }
 
     @Test

@@ -1,0 +1,26 @@
+package dev.muster.scheduler.autoscaling;
+
+import java.util.Locale;
+
+/**
+ * How the scheduler makes a cluster autoscaler see a gang that its queue would admit now but that does not fit
+ * the current nodes ({@code muster.scheduler.autoscaling}).
+ */
+public enum AutoscalingMode {
+    /**
+     * {@link #PROVISIONING_REQUEST} when the API server serves ProvisioningRequests, else {@link #OFF}: pending pods
+     * are asked for by name, since on a cluster without any autoscaler they would only undo admission before pods.
+     */
+    AUTO,
+    /** One ProvisioningRequest per such gang, for its quorum, all at once or not at all. */
+    PROVISIONING_REQUEST,
+    /** The gang's pods are created and left pending, unschedulable, for autoscalers that watch pending pods. */
+    PENDING_PODS,
+    /** Neither: such a gang waits for capacity to appear by other means. */
+    OFF;
+
+    /** The setting's spelling, e.g. {@code provisioning-request}. */
+    public String setting() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}
