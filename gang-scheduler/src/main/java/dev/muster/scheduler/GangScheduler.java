@@ -5,6 +5,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.scheduler.autoscaling.AutoscalerSignal;
 import dev.muster.scheduler.autoscaling.AutoscalingMode;
+import dev.muster.scheduler.autoscaling.ServedApis;
 import dev.muster.scheduler.autoscaling.CapacityProvisioner;
 import dev.muster.scheduler.autoscaling.PendingPodsRelease;
 import dev.muster.support.event.EventRecorder;
@@ -211,31 +212,33 @@ public final class GangScheduler implements AutoCloseable {
 
     /**
      * The autoscaler signal of the configured mode: {@code provisioning-request} requires the API server to serve
-     * ProvisioningRequests; {@code auto} uses them when it does, and nothing otherwise (pending pods for every gang
-     * short of room would undo admission before pods on a cluster without an autoscaler, so they are asked for by
-     * name); {@code pending-pods} releases the pods.
+     * ProvisioningRequests; {@code pending-pods} releases the pods; {@code auto} uses ProvisioningRequests when they
+     * are served, else pending pods when Karpenter's NodePools are (an autoscaler that watches pending pods runs),
+     * else nothing: pending pods for every gang short of room would undo admission before pods on a cluster with no
+     * autoscaler, so there they are asked for by name.
      */
     private AutoscalerSignal autoscaler(SharedIndexInformer<PodGroup> podGroups, SharedIndexInformer<Job> jobs,
                                         SharedIndexInformer<Queue> queues, Runnable onChange) {
         AutoscalingMode mode = config.autoscaling().mode();
-        if (mode == AutoscalingMode.PENDING_PODS) {
-            log.info("autoscaling: pending-pods (the pods of a gang its queue admits that does not fit the nodes are "
-                    + "created and left pending)");
-            return new PendingPodsRelease(client, apiCalls, podGroups.getStore());
-        }
         if (mode == AutoscalingMode.OFF) {
             log.info("autoscaling: off");
             return null;
         }
-        boolean served = CapacityProvisioner.served(client);
+        boolean served = mode != AutoscalingMode.PENDING_PODS && ServedApis.provisioningRequests(client);
         if (!served && mode == AutoscalingMode.PROVISIONING_REQUEST) {
             throw new IllegalStateException("muster.scheduler.autoscaling is provisioning-request, but the API server "
                     + "does not serve autoscaling.x-k8s.io/v1 provisioningrequests (Cluster Autoscaler >= 1.30 with "
                     + "--enable-provisioning-requests installs them)");
         }
+        if (mode == AutoscalingMode.PENDING_PODS || mode == AutoscalingMode.AUTO && !served && ServedApis.karpenter(client)) {
+            log.info("autoscaling: pending-pods{} (the pods of a gang its queue admits that does not fit the nodes are "
+                    + "created and left pending)", mode == AutoscalingMode.AUTO ? " (auto: Karpenter's NodePools are served)" : "");
+            return new PendingPodsRelease(client, apiCalls, podGroups.getStore());
+        }
         if (!served) {
-            log.info("autoscaling: auto, and ProvisioningRequests are not served: gangs waiting for capacity get none "
-                    + "(muster.scheduler.autoscaling: pending-pods shows them to autoscalers that watch pending pods)");
+            log.info("autoscaling: auto, and neither ProvisioningRequests nor Karpenter's NodePools are served: gangs "
+                    + "waiting for capacity get none (muster.scheduler.autoscaling: pending-pods shows them to "
+                    + "autoscalers that watch pending pods)");
             return null;
         }
         log.info("autoscaling: provisioning-request (class {} unless a Job or Queue names another)",

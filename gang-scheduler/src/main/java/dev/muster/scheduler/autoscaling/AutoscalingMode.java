@@ -8,8 +8,10 @@ import java.util.Locale;
  */
 public enum AutoscalingMode {
     /**
-     * {@link #PROVISIONING_REQUEST} when the API server serves ProvisioningRequests, else {@link #OFF}: pending pods
-     * are asked for by name, since on a cluster without any autoscaler they would only undo admission before pods.
+     * {@link #PROVISIONING_REQUEST} when the API server serves ProvisioningRequests, else {@link #PENDING_PODS} when
+     * it serves Karpenter's NodePools, else {@link #OFF}: on a cluster without any autoscaler pending pods would only
+     * undo admission before pods, so there (and for a Cluster Autoscaler without ProvisioningRequests, which leaves
+     * no trace in the API) they are asked for by name.
      */
     AUTO,
     /** One ProvisioningRequest per such gang, for its quorum, all at once or not at all. */

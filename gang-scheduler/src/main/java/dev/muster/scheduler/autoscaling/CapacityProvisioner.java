@@ -124,19 +124,6 @@ public final class CapacityProvisioner implements AutoscalerSignal {
         informer.start();
     }
 
-    /** Whether the API server serves ProvisioningRequests ({@code autoscaling.x-k8s.io/v1}), by discovery. */
-    public static boolean served(KubernetesClient client) {
-        try {
-            var resources = client.getApiResources(ProvisioningRequestApi.GROUP + "/" + ProvisioningRequestApi.VERSION);
-            return resources != null && resources.getResources() != null && resources.getResources().stream()
-                    .anyMatch(resource -> ProvisioningRequestApi.PLURAL.equals(resource.getName()));
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-                return false;
-            }
-            throw e;
-        }
-    }
 
     @Override
     public Map<GroupKey, String> cycle(Collection<PendingGang> gangs, List<GangPlacement> results, Instant now) {

@@ -1,0 +1,53 @@
+package dev.muster.scheduler.autoscaling;
+
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.local.NodeGroup;
+import dev.muster.scheduler.Patience;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** What {@code muster.scheduler.autoscaling: auto} finds out by discovery, against the local cluster's API server. */
+@Tag("emulator")
+class ServedApisTest {
+
+    @Test
+    void neitherApiOnAClusterWithoutAutoscalerThenKarpentersOnceItsCrdIsInstalled() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1))) {
+            assertThat(ServedApis.provisioningRequests(cluster.client())).isFalse();
+            assertThat(ServedApis.karpenter(cluster.client())).isFalse();
+
+            cluster.client().apiextensions().v1().customResourceDefinitions().resource(nodePoolCrd()).create();
+
+            await().atMost(Patience.PATIENCE).until(() -> ServedApis.karpenter(cluster.client()));
+            assertThat(ServedApis.provisioningRequests(cluster.client())).isFalse();
+        }
+    }
+
+    @Test
+    void provisioningRequestsWhereAClusterAutoscalerServesThem() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1)
+                .withNodeGroups(NodeGroup.parse("gpu=0..2:cpu=8,memory=32Gi")))) {
+            assertThat(ServedApis.provisioningRequests(cluster.client())).isTrue();
+            assertThat(ServedApis.karpenter(cluster.client())).isFalse();
+        }
+    }
+
+    /** Karpenter's NodePool CRD, as much of it as discovery reads. */
+    private static CustomResourceDefinition nodePoolCrd() {
+        return new CustomResourceDefinitionBuilder()
+                .withNewMetadata().withName("nodepools.karpenter.sh").endMetadata()
+                .withNewSpec().withGroup("karpenter.sh").withScope("Cluster")
+                .withNewNames().withKind("NodePool").withPlural("nodepools").withSingular("nodepool").endNames()
+                .addNewVersion().withName("v1").withServed(true).withStorage(true)
+                .withNewSchema().withNewOpenAPIV3Schema().withType("object")
+                .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema()
+                .endVersion()
+                .endSpec().build();
+    }
+}
