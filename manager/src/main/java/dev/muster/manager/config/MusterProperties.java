@@ -115,7 +115,9 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      *                             and condition changes are written at once
      * @param volcanoPodLabels     whether a Job's pods also carry Volcano's labels ({@code volcano.sh/job-name},
      *                             {@code task-spec}, {@code task-index}, {@code job-namespace}, {@code queue-name}),
-     *                             so that selectors and scripts written for Volcano keep working
+     *                             so that selectors and scripts written for Volcano keep working; the scheduler
+     *                             admits a waiting Job from pods rendered the same way, so affinity and spread
+     *                             terms on those labels are judged on the pods that will exist
      */
     public record Controllers(Integer jobWorkers, Integer podGroupWorkers, Boolean jobsWaitForAdmission,
                               Duration counterWriteInterval, Boolean volcanoPodLabels) {
@@ -151,7 +153,9 @@ public record MusterProperties(Kubernetes kubernetes, Controllers controllers, S
      *                                 onto which a Job's Volcano {@code networkTopology} is mapped as gang
      *                                 topology; empty, {@code networkTopology} is not honoured (the Job says so)
      * @param autoscaling              {@code auto}, {@code provisioning-request}, {@code pending-pods} or {@code off}:
-     *                                 how gangs that wait for capacity are shown to the cluster autoscaler
+     *                                 how gangs that wait for capacity are shown to the cluster autoscaler; {@code auto}
+     *                                 uses ProvisioningRequests where served, else pending pods where Karpenter's
+     *                                 NodePools are served, else nothing
      * @param provisioningClass        the ProvisioningRequest class for gangs whose Job and Queue name none
      * @param provisioningRetryBackoff how long after a gang's first ProvisioningRequest failed it gets a new one;
      *                                 doubled per attempt

@@ -1,0 +1,138 @@
+package dev.muster.manager.e2e;
+
+import dev.muster.api.MusterLabels;
+import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobPhase;
+import dev.muster.local.GpuApi;
+import dev.muster.local.LocalCluster;
+import dev.muster.local.LocalClusterConfig;
+import dev.muster.manager.Patience;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A manager restart keeps every device allocation: the new manager's scheduler reads them back from the claims'
+ * status, so it neither hands the devices of a running pod to another gang nor forgets them once they are freed.
+ * Two nodes of 8 GPUs offered only as DRA devices.
+ */
+@Tag("emulator")
+class DraManagerRestartEndToEndTest {
+    private final List<Integer> exits = new CopyOnWriteArrayList<>();
+    private LocalCluster cluster;
+    private ConfigurableApplicationContext manager;
+
+    @AfterEach
+    void stop() {
+        if (manager != null) {
+            manager.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aRestartedManagerKeepsTheRunningGangsDevicesAndHandsThemOnOnlyOnceFreed() {
+        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(2).withNodeGpus(8)
+                .withGpuApi(GpuApi.DRA).withGpuCliqueSize(2));
+        manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add);
+        create(claimTemplate());
+        create(job("first", 1, 600));
+        await().atMost(Patience.PATIENCE).until(() -> phase("first") == JobPhase.Running);
+        Object before = allocationOf(pods("first").get(0));
+
+        manager.close();
+        manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add);
+        create(job("second", 2, 1));
+
+        // 16 devices in all, 8 of them the running pod's: a scheduler that forgot them would admit the gang of two.
+        await().atMost(Patience.PATIENCE).until(() -> messageOf("second").contains("Insufficient "
+                + "deviceclass.resource.kubernetes.io/gpu.example.com"));
+        await().during(Duration.ofSeconds(3)).atMost(Patience.PATIENCE).untilAsserted(() -> {
+            assertThat(pods("second")).isEmpty();
+            assertThat(allocationOf(pods("first").get(0))).isEqualTo(before);
+        });
+
+        cluster.client().resources(Job.class).inNamespace("default").withName("first").delete();
+
+        await().atMost(Patience.PATIENCE).until(() -> phase("second") == JobPhase.Completed);
+        assertThat(exits).isEmpty();
+    }
+
+    private void create(GenericKubernetesResource object) {
+        cluster.client().resource(object).create();
+    }
+
+    private JobPhase phase(String name) {
+        Job job = cluster.client().resources(Job.class).inNamespace("default").withName(name).get();
+        return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getPhase();
+    }
+
+    private String messageOf(String name) {
+        Job job = cluster.client().resources(Job.class).inNamespace("default").withName(name).get();
+        return job == null || job.getStatus() == null || job.getStatus().getState() == null
+                || job.getStatus().getState().getMessage() == null ? "" : job.getStatus().getState().getMessage();
+    }
+
+    private List<Pod> pods(String job) {
+        return cluster.client().pods().inNamespace("default").withLabel(MusterLabels.JOB_NAME, job).list().getItems();
+    }
+
+    /** The devices allocated to the pod's one claim, as its status says. */
+    private Object allocationOf(Pod pod) {
+        String claim = pod.getStatus().getResourceClaimStatuses().get(0).getResourceClaimName();
+        GenericKubernetesResource stored = cluster.client().genericKubernetesResources("resource.k8s.io/v1",
+                "ResourceClaim").inNamespace("default").withName(claim).get();
+        Object allocation = stored.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+                ? status.get("allocation") : null;
+        assertThat(allocation).as("claim %s is allocated", claim).isNotNull();
+        return allocation;
+    }
+
+    private static GenericKubernetesResource claimTemplate() {
+        return Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: eight-gpus, namespace: default}
+                spec:
+                  spec:
+                    devices:
+                      requests: [{name: gpus, exactly: {deviceClassName: gpu.example.com, count: 8}}]
+                """, GenericKubernetesResource.class);
+    }
+
+    /** A job of {@code pods} pods, all needed at once, each claiming 8 GPUs and running {@code seconds}. */
+    private static GenericKubernetesResource job(String name, int pods, int seconds) {
+        return Serialization.unmarshal("""
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: %s, namespace: default}
+                spec:
+                  minAvailable: %d
+                  tasks:
+                    - name: worker
+                      replicas: %d
+                      template:
+                        metadata:
+                          annotations: {local.muster.dev/run-seconds: "%d"}
+                        spec:
+                          restartPolicy: Never
+                          resourceClaims: [{name: gpus, resourceClaimTemplateName: eight-gpus}]
+                          containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}, claims: [{name: gpus}]}}]
+                """.formatted(name, pods, pods, seconds), GenericKubernetesResource.class);
+    }
+}
