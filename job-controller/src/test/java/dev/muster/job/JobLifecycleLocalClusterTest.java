@@ -136,7 +136,9 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
     @Test
     void ttlDeletesTheJobOnceFinished() {
         Job job = newJob("shortlived", null, runFor("0.3", task("worker", 1, null)));
-        job.getSpec().setTtlSecondsAfterFinished(1);
+        // Finish times are whole seconds, as in Kubernetes, so a TTL of n deletes the job between n - 1 and n
+        // seconds after it finished: 3 leaves the polls below two seconds at least to see it Completed.
+        job.getSpec().setTtlSecondsAfterFinished(3);
         create(job);
 
         bindUntil("shortlived", in(Completed));
