@@ -4,21 +4,18 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.GpuApi;
-import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.Patience;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,32 +27,18 @@ import static org.awaitility.Awaitility.await;
  */
 @Tag("emulator")
 class DraManagerRestartEndToEndTest {
-    private final List<Integer> exits = new CopyOnWriteArrayList<>();
-    private LocalCluster cluster;
-    private ConfigurableApplicationContext manager;
-
-    @AfterEach
-    void stop() {
-        if (manager != null) {
-            manager.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @AutoClose
+    private final ManagerOnLocalCluster env = new ManagerOnLocalCluster(LocalClusterConfig.defaults().withNodes(2)
+            .withNodeGpus(8).withGpuApi(GpuApi.DRA).withGpuCliqueSize(2));
 
     @Test
     void aRestartedManagerKeepsTheRunningGangsDevicesAndHandsThemOnOnlyOnceFreed() {
-        cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(2).withNodeGpus(8)
-                .withGpuApi(GpuApi.DRA).withGpuCliqueSize(2));
-        manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add);
         create(claimTemplate());
         create(job("first", 1, 600));
-        await().atMost(Patience.PATIENCE).until(() -> phase("first") == JobPhase.Running);
+        await().atMost(Patience.PATIENCE).until(() -> env.phase("first") == JobPhase.Running);
         Object before = allocationOf(pods("first").get(0));
 
-        manager.close();
-        manager = ManagerOnLocalCluster.startManager(cluster, Map.of(), exits::add);
+        env.restartManager();
         create(job("second", 2, 1));
 
         // 16 devices in all, 8 of them the running pod's: a scheduler that forgot them would admit the gang of two.
@@ -66,36 +49,30 @@ class DraManagerRestartEndToEndTest {
             assertThat(allocationOf(pods("first").get(0))).isEqualTo(before);
         });
 
-        cluster.client().resources(Job.class).inNamespace("default").withName("first").delete();
+        env.client().resources(Job.class).inNamespace("default").withName("first").delete();
 
-        await().atMost(Patience.PATIENCE).until(() -> phase("second") == JobPhase.Completed);
-        assertThat(exits).isEmpty();
+        await().atMost(Patience.PATIENCE).until(() -> env.phase("second") == JobPhase.Completed);
+        assertThat(env.exits).isEmpty();
     }
 
     private void create(GenericKubernetesResource object) {
-        cluster.client().resource(object).create();
-    }
-
-    private JobPhase phase(String name) {
-        Job job = cluster.client().resources(Job.class).inNamespace("default").withName(name).get();
-        return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
-                : job.getStatus().getState().getPhase();
+        env.client().resource(object).create();
     }
 
     private String messageOf(String name) {
-        Job job = cluster.client().resources(Job.class).inNamespace("default").withName(name).get();
+        Job job = env.job(name);
         return job == null || job.getStatus() == null || job.getStatus().getState() == null
                 || job.getStatus().getState().getMessage() == null ? "" : job.getStatus().getState().getMessage();
     }
 
     private List<Pod> pods(String job) {
-        return cluster.client().pods().inNamespace("default").withLabel(MusterLabels.JOB_NAME, job).list().getItems();
+        return env.client().pods().inNamespace("default").withLabel(MusterLabels.JOB_NAME, job).list().getItems();
     }
 
     /** The devices allocated to the pod's one claim, as its status says. */
     private Object allocationOf(Pod pod) {
         String claim = pod.getStatus().getResourceClaimStatuses().get(0).getResourceClaimName();
-        GenericKubernetesResource stored = cluster.client().genericKubernetesResources("resource.k8s.io/v1",
+        GenericKubernetesResource stored = env.client().genericKubernetesResources("resource.k8s.io/v1",
                 "ResourceClaim").inNamespace("default").withName(claim).get();
         Object allocation = stored.getAdditionalProperties().get("status") instanceof Map<?, ?> status
                 ? status.get("allocation") : null;

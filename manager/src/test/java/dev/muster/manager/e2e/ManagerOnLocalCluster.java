@@ -22,7 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class ManagerOnLocalCluster implements AutoCloseable {
     final LocalCluster cluster;
-    final ConfigurableApplicationContext manager;
+    ConfigurableApplicationContext manager;
     /** Exit codes the manager asked for; a test JVM must not exit with it. */
     final List<Integer> exits = new CopyOnWriteArrayList<>();
 
@@ -68,6 +68,12 @@ public final class ManagerOnLocalCluster implements AutoCloseable {
         Job job = job(name);
         return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
                 : job.getStatus().getState().getPhase();
+    }
+
+    /** Stops the manager and starts a new one against the same cluster, at the same settings, as a restart does. */
+    void restartManager() {
+        manager.close();
+        manager = startManager(cluster, Map.of(), exits::add);
     }
 
     Actuator actuator() {
