@@ -9,6 +9,8 @@ import dev.muster.scheduler.core.dra.DeviceClass;
 import dev.muster.scheduler.core.dra.DeviceConstraint;
 import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
+import dev.muster.scheduler.core.dra.DeviceTaint;
+import dev.muster.scheduler.core.dra.DeviceToleration;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
@@ -30,6 +32,8 @@ import java.util.Map;
 final class DraObjects {
     /** The API group and version. */
     static final String API_VERSION = "resource.k8s.io/v1";
+    /** A request's or subrequest's field of consumable capacity, which Muster does not allocate. */
+    private static final String CAPACITY_REQUESTS = "%s.capacity.requests (consumable capacity)";
     /** The field selector key of a node name in an allocation's node selector. */
     private static final String NODE_NAME = "metadata.name";
 
@@ -63,7 +67,17 @@ final class DraObjects {
                     }
                 }
             });
-            devices.add(new Device(driver, pool, string(device.get("name")), attributes, capacity));
+            List<DeviceTaint> taints = new ArrayList<>();
+            for (Object taint : list(device.get("taints"))) {
+                Map<String, Object> fields = map(taint);
+                String key = string(fields.get("key"));
+                if (key != null) {
+                    taints.add(new DeviceTaint(key, string(fields.get("value")), string(fields.get("effect"))));
+                }
+            }
+            devices.add(new Device(driver, pool, string(device.get("name")), attributes, capacity, taints,
+                    !list(device.get("consumesCounters")).isEmpty(),
+                    Boolean.TRUE.equals(device.get("allowMultipleAllocations"))));
         }
         return new DeviceSlice(object.getMetadata().getName(), driver, pool, string(spec.get("nodeName")),
                 Boolean.TRUE.equals(spec.get("allNodes")), nodeTerms(map(spec.get("nodeSelector"))), devices);
@@ -99,18 +113,28 @@ final class DraObjects {
             String requestName = string(request.get("name"));
             Map<String, Object> exactly = map(request.get("exactly"));
             List<DeviceRequest.Alternative> alternatives = new ArrayList<>();
+            List<String> refused = new ArrayList<>();
+            if (Boolean.TRUE.equals(exactly.get("adminAccess"))) {
+                refused.add(DeviceRequest.ADMIN_ACCESS);
+            }
             if (!exactly.isEmpty()) {
                 alternatives.add(alternative(null, exactly));
+                if (asksForCapacity(exactly)) {
+                    refused.add(CAPACITY_REQUESTS.formatted("exactly"));
+                }
             }
             for (Object sub : list(request.get("firstAvailable"))) {
-                alternatives.add(alternative(string(map(sub).get("name")), map(sub)));
+                String subName = string(map(sub).get("name"));
+                alternatives.add(alternative(subName, map(sub)));
+                if (asksForCapacity(map(sub))) {
+                    refused.add(CAPACITY_REQUESTS.formatted("firstAvailable[" + subName + "]"));
+                }
             }
             if (alternatives.isEmpty()) {
                 // Neither field: a request the API server would refuse; read as one nothing satisfies.
                 alternatives.add(new DeviceRequest.Alternative(null, "", List.of("false"), false, 1));
             }
-            requests.add(new DeviceRequest(requestName == null ? "" : requestName, alternatives,
-                    Boolean.TRUE.equals(exactly.get("adminAccess"))));
+            requests.add(new DeviceRequest(requestName == null ? "" : requestName, alternatives, refused));
         }
         List<DeviceConstraint> constraints = new ArrayList<>();
         for (Object item : list(devices.get("constraints"))) {
@@ -129,7 +153,42 @@ final class DraObjects {
         int count = fields.get("count") instanceof Number number ? number.intValue() : 1;
         String className = string(fields.get("deviceClassName"));
         return new DeviceRequest.Alternative(subrequest, className == null ? "" : className,
-                selectors(fields.get("selectors")), all, Math.max(count, 1));
+                selectors(fields.get("selectors")), all, Math.max(count, 1), tolerations(fields.get("tolerations")));
+    }
+
+    /** Whether a request or subrequest sets {@code capacity.requests} (consumable capacity). */
+    private static boolean asksForCapacity(Map<String, Object> fields) {
+        return !map(map(fields.get("capacity")).get("requests")).isEmpty();
+    }
+
+    private static List<DeviceToleration> tolerations(Object value) {
+        List<DeviceToleration> tolerations = new ArrayList<>();
+        for (Object item : list(value)) {
+            Map<String, Object> fields = map(item);
+            tolerations.add(new DeviceToleration(string(fields.get("key")), string(fields.get("operator")),
+                    string(fields.get("value")), string(fields.get("effect")),
+                    fields.get("tolerationSeconds") instanceof Number seconds ? seconds.longValue() : null));
+        }
+        return tolerations;
+    }
+
+    /** A toleration as {@code tolerations[]} of an allocation result, as the claim's request gave it. */
+    private static Map<String, Object> tolerationStatus(DeviceToleration toleration) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        if (!toleration.key().isEmpty()) {
+            fields.put("key", toleration.key());
+        }
+        fields.put("operator", toleration.operator());
+        if (!toleration.value().isEmpty()) {
+            fields.put("value", toleration.value());
+        }
+        if (!toleration.effect().isEmpty()) {
+            fields.put("effect", toleration.effect());
+        }
+        if (toleration.tolerationSeconds() != null) {
+            fields.put("tolerationSeconds", toleration.tolerationSeconds());
+        }
+        return fields;
     }
 
     private static List<String> selectors(Object value) {
@@ -151,7 +210,7 @@ final class DraObjects {
         for (Object item : list(map(allocation.get("devices")).get("results"))) {
             Map<String, Object> result = map(item);
             devices.add(new DeviceAllocation.AllocatedDevice(string(result.get("request")), string(result.get("driver")),
-                    string(result.get("pool")), string(result.get("device"))));
+                    string(result.get("pool")), string(result.get("device")), tolerations(result.get("tolerations"))));
         }
         String nodeName = null;
         for (NodeSelectorTerm term : nodeTerms(map(allocation.get("nodeSelector")))) {
@@ -168,8 +227,12 @@ final class DraObjects {
     static Map<String, Object> allocationStatus(DeviceAllocation allocation) {
         List<Map<String, Object>> results = new ArrayList<>();
         for (DeviceAllocation.AllocatedDevice device : allocation.devices()) {
-            results.add(Map.of("request", device.request(), "driver", device.driver(), "pool", device.pool(),
-                    "device", device.device()));
+            Map<String, Object> result = new LinkedHashMap<>(Map.of("request", device.request(), "driver",
+                    device.driver(), "pool", device.pool(), "device", device.device()));
+            if (!device.tolerations().isEmpty()) {
+                result.put("tolerations", device.tolerations().stream().map(DraObjects::tolerationStatus).toList());
+            }
+            results.add(result);
         }
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("devices", Map.of("results", results));

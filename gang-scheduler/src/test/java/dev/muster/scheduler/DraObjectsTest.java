@@ -1,10 +1,15 @@
 package dev.muster.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.muster.scheduler.core.dra.DeviceAllocation;
 import dev.muster.scheduler.core.dra.DeviceClaim;
+import dev.muster.scheduler.core.dra.Device;
+import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
+import dev.muster.scheduler.core.dra.DeviceTaint;
+import dev.muster.scheduler.core.dra.DeviceToleration;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -94,6 +99,76 @@ class DraObjectsTest {
         again.setAdditionalProperty("spec", Map.of());
         again.setAdditionalProperty("status", Map.of("allocation", DraObjects.allocationStatus(written)));
         assertThat(DraObjects.claim(again).allocation()).isEqualTo(written);
+    }
+
+    @Test
+    void readsDeviceTaintsPartitionsAndSharedDevicesSoThatTheAllocatorCanHonourOrLeaveThemOut() {
+        DeviceSlice slice = DraObjects.slice(Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceSlice
+                metadata: {name: node-0-gpus}
+                spec:
+                  driver: gpu.example.com
+                  nodeName: node-0
+                  pool: {name: node-0, generation: 1, resourceSliceCount: 1}
+                  sharedCounters:
+                    - name: gpu-0-counters
+                      counters: {memory: {value: 80Gi}}
+                  devices:
+                    - name: gpu-0
+                      taints: [{key: gpu.example.com/unhealthy, value: ecc, effect: NoSchedule}]
+                    - name: gpu-0-mig-1g
+                      consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 10Gi}}}]
+                    - name: gpu-1
+                      allowMultipleAllocations: true
+                """, GenericKubernetesResource.class));
+
+        assertThat(slice.devices()).extracting(Device::name, Device::taints, Device::notAllocated).containsExactly(
+                tuple("gpu-0", List.of(new DeviceTaint("gpu.example.com/unhealthy", "ecc", "NoSchedule")), null),
+                tuple("gpu-0-mig-1g", List.of(), "consumesCounters (a partitionable device)"),
+                tuple("gpu-1", List.of(), "allowMultipleAllocations (consumable capacity)"));
+    }
+
+    @Test
+    void readsTolerationsAndRefusesCapacityRequestsAndAdminAccessByTheirFieldsAndWritesTolerationsIntoTheAllocation() {
+        DeviceClaim claim = DraObjects.claim(Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata: {name: c, namespace: ns}
+                spec:
+                  devices:
+                    requests:
+                      - name: gpus
+                        exactly:
+                          deviceClassName: gpu.example.com
+                          tolerations: [{key: gpu.example.com/unhealthy, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]
+                      - name: slice
+                        exactly:
+                          deviceClassName: gpu.example.com
+                          adminAccess: true
+                          capacity: {requests: {memory: 10Gi}}
+                      - name: nic
+                        firstAvailable:
+                          - {name: fast, deviceClassName: nic.example.com, capacity: {requests: {bandwidth: 10G}}}
+                          - {name: any, deviceClassName: nic.example.com}
+                """, GenericKubernetesResource.class));
+
+        DeviceToleration toleration = new DeviceToleration("gpu.example.com/unhealthy", "Exists", "", "NoExecute", 60L);
+        assertThat(claim.requests().get(0).alternatives().get(0).tolerations()).containsExactly(toleration);
+        assertThat(claim.requests()).extracting(DeviceRequest::refused).containsExactly(List.of(),
+                List.of("adminAccess", "exactly.capacity.requests (consumable capacity)"),
+                List.of("firstAvailable[fast].capacity.requests (consumable capacity)"));
+
+        DeviceAllocation allocation = new DeviceAllocation(List.of(new DeviceAllocation.AllocatedDevice("gpus",
+                "gpu.example.com", "node-0", "gpu-0", List.of(toleration))), "node-0");
+        Map<String, Object> status = DraObjects.allocationStatus(allocation);
+        assertThat(Serialization.asYaml(status)).contains("tolerations:", "key: \"gpu.example.com/unhealthy\"",
+                "operator: \"Exists\"", "effect: \"NoExecute\"", "tolerationSeconds: 60");
+        GenericKubernetesResource again = new GenericKubernetesResource();
+        again.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("c").withNamespace("ns").build());
+        again.setAdditionalProperty("spec", Map.of());
+        again.setAdditionalProperty("status", Map.of("allocation", status));
+        assertThat(DraObjects.claim(again).allocation()).isEqualTo(allocation);
     }
 
     @Test

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Finds devices for a pod's claims on one node, with the structured-parameters semantics of
@@ -14,8 +16,11 @@ import java.util.Objects;
  * node reaches, none of them allocated, at least one), the class's and the request's CEL selectors, and
  * {@code matchAttribute} constraints (every device the constraint covers carries the attribute, with one
  * value). A device goes to one claim at a time: the ledger's devices in use are skipped. A claim already
- * allocated needs no devices, only that the node reaches its allocation. Claims asking for admin access
- * are refused.
+ * allocated needs no devices, only that the node reaches its allocation. A device with a {@code NoSchedule}
+ * or {@code NoExecute} taint goes only to a request that tolerates it, as kube-scheduler's allocator does with
+ * device taints on. Requests asking for what Muster does not allocate (admin access, consumable capacity) are
+ * refused, and devices it cannot account for (partitions sharing counters, devices allowing several
+ * allocations) are never allocated.
  *
  * <p>The search is depth-first over the requests of all the pod's unallocated claims, devices taken in
  * number order within a request so that no set is tried twice, and backtracks on a constraint's
@@ -74,7 +79,7 @@ public final class DeviceAllocator {
                 return "node(s) cannot use the devices allocated to " + claim.title();
             }
             if (existing == null && allocate(List.of(claim), node) == null) {
-                return "node(s) cannot allocate " + claim.title() + ": " + describe(claim);
+                return "node(s) cannot allocate " + claim.title() + ": " + describe(claim) + leftOut(claim, node);
             }
         }
         List<String> keys = claims.stream().map(DeviceClaim::key).toList();
@@ -84,9 +89,9 @@ public final class DeviceAllocator {
     /** Why the claim is refused wherever the pod goes, or {@code null}. */
     String refusal(DeviceClaim claim) {
         for (DeviceRequest request : claim.requests()) {
-            if (request.adminAccess()) {
-                return claim.title() + ": request " + request.name()
-                        + " asks for adminAccess, which Muster does not allocate";
+            if (!request.refused().isEmpty()) {
+                return claim.title() + ": request " + request.name() + " asks for "
+                        + String.join(" and ", request.refused()) + ", which Muster does not allocate";
             }
             for (DeviceRequest.Alternative alternative : request.alternatives()) {
                 DeviceClass deviceClass = ledger.inventory().deviceClass(alternative.deviceClassName());
@@ -106,6 +111,29 @@ public final class DeviceAllocator {
             }
         }
         return null;
+    }
+
+    /**
+     * Which of the devices on the node that pass the claim's classes and selectors the claim cannot get for
+     * a reason a user would not see in the claim, naming the ResourceSlice field: {@code  (devices left out
+     * there: ...)}, or empty if none is.
+     */
+    private String leftOut(DeviceClaim claim, NodeInfo node) {
+        DeviceInventory inventory = ledger.inventory();
+        Set<String> reasons = new TreeSet<>();
+        for (DeviceRequest request : claim.requests()) {
+            for (DeviceRequest.Alternative alternative : request.alternatives()) {
+                for (int device : inventory.reachableFrom(node)) {
+                    if (!inventory.matches(alternative, device) || inventory.offered(alternative, device)) {
+                        continue;
+                    }
+                    String notAllocated = inventory.device(device).notAllocated();
+                    reasons.add(notAllocated != null ? notAllocated + ", which Muster does not allocate"
+                            : "taints the request does not tolerate");
+                }
+            }
+        }
+        return reasons.isEmpty() ? "" : " (devices left out there: " + String.join("; ", reasons) + ")";
     }
 
     /** What the claim asks for, in words: {@code 8 device(s) of class gpu.example.com, one gpu.example.com/clique}. */
@@ -138,6 +166,7 @@ public final class DeviceAllocator {
         private final int[][] holders;
         private final List<Integer> chosen = new ArrayList<>();
         private final List<String> chosenFor = new ArrayList<>();
+        private final List<DeviceRequest.Alternative> chosenWay = new ArrayList<>();
         private int steps;
 
         Search(List<DeviceClaim> claims, NodeInfo node) {
@@ -171,7 +200,7 @@ public final class DeviceAllocator {
                 String[] owner = chosenFor.get(i).split("\u0000", 2);
                 Device device = inventory.device(index);
                 devices.get(owner[0]).add(new DeviceAllocation.AllocatedDevice(owner[1], device.driver(),
-                        device.pool(), device.name()));
+                        device.pool(), device.name(), chosenWay.get(i).tolerations()));
                 if (inventory.nodeLocal(index)) {
                     local.put(owner[0], true);
                 }
@@ -229,7 +258,8 @@ public final class DeviceAllocator {
                 if (!ledger.inventory().matches(alternative, device)) {
                     continue;
                 }
-                if (ledger.inUse(device) || chosen.contains(device) || !push(slot, alternative, device)) {
+                if (ledger.inUse(device) || chosen.contains(device) || !ledger.inventory().offered(alternative, device)
+                        || !push(slot, alternative, device)) {
                     possible = false;
                     break;
                 }
@@ -245,7 +275,8 @@ public final class DeviceAllocator {
         }
 
         private boolean usable(int device, DeviceRequest.Alternative alternative) {
-            return !ledger.inUse(device) && ledger.inventory().matches(alternative, device) && !chosen.contains(device);
+            return !ledger.inUse(device) && ledger.inventory().matches(alternative, device)
+                    && ledger.inventory().offered(alternative, device) && !chosen.contains(device);
         }
 
         /** Chooses the device for the slot if every constraint covering it allows. */
@@ -275,6 +306,7 @@ public final class DeviceAllocator {
             String request = alternative.subrequest() == null ? current.request().name()
                     : current.request().name() + "/" + alternative.subrequest();
             chosenFor.add(claim.key() + "\u0000" + request);
+            chosenWay.add(alternative);
             return true;
         }
 
@@ -289,6 +321,7 @@ public final class DeviceAllocator {
             }
             chosen.remove(chosen.size() - 1);
             chosenFor.remove(chosenFor.size() - 1);
+            chosenWay.remove(chosenWay.size() - 1);
         }
     }
 
