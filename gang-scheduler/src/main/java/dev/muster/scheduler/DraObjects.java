@@ -34,6 +34,8 @@ final class DraObjects {
     static final String API_VERSION = "resource.k8s.io/v1";
     /** A request's or subrequest's field of consumable capacity, which Muster does not allocate. */
     private static final String CAPACITY_REQUESTS = "%s.capacity.requests (consumable capacity)";
+    /** The attribute of a constraint of an unknown kind: an attribute no device carries. */
+    private static final String UNKNOWN_CONSTRAINT = "(a constraint of a kind Muster does not know)";
     /** The field selector key of a node name in an allocation's node selector. */
     private static final String NODE_NAME = "metadata.name";
 
@@ -139,10 +141,17 @@ final class DraObjects {
         List<DeviceConstraint> constraints = new ArrayList<>();
         for (Object item : list(devices.get("constraints"))) {
             Map<String, Object> constraint = map(item);
-            String attribute = string(constraint.get("matchAttribute"));
-            if (attribute != null) {
-                constraints.add(new DeviceConstraint(list(constraint.get("requests")).stream().map(String::valueOf)
-                        .toList(), attribute));
+            List<String> covered = list(constraint.get("requests")).stream().map(String::valueOf).toList();
+            String match = string(constraint.get("matchAttribute"));
+            String distinct = string(constraint.get("distinctAttribute"));
+            if (match != null) {
+                constraints.add(new DeviceConstraint(covered, match, false));
+            } else if (distinct != null) {
+                constraints.add(new DeviceConstraint(covered, distinct, true));
+            } else {
+                // A kind of constraint this version does not know (the API server would refuse an empty one): a
+                // constraint no device satisfies, so that the claim is not allocated as if it were unconstrained.
+                constraints.add(new DeviceConstraint(covered, UNKNOWN_CONSTRAINT, false));
             }
         }
         return new DeviceClaim(namespace, name, requests, constraints, allocation, reservedFor);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.muster.scheduler.core.dra.DeviceAllocation;
 import dev.muster.scheduler.core.dra.DeviceClaim;
 import dev.muster.scheduler.core.dra.Device;
+import dev.muster.scheduler.core.dra.DeviceConstraint;
 import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
 import dev.muster.scheduler.core.dra.DeviceTaint;
@@ -87,7 +88,7 @@ class DraObjectsTest {
         assertThat(claim.requests().get(1).alternatives()).extracting(a -> a.subrequest() + ":" + a.all())
                 .containsExactly("fast:false", "any:true");
         assertThat(claim.constraints()).singleElement().satisfies(c ->
-                assertThat(c.matchAttribute()).isEqualTo("gpu.example.com/clique"));
+                assertThat(c.attribute()).isEqualTo("gpu.example.com/clique"));
         assertThat(claim.allocation().nodeName()).isEqualTo("node-0");
         assertThat(claim.reservedFor()).containsExactly("p");
         // Only the exact request counts toward the class's resource.
@@ -130,7 +131,7 @@ class DraObjectsTest {
     }
 
     @Test
-    void readsTolerationsAndRefusesCapacityRequestsAndAdminAccessByTheirFieldsAndWritesTolerationsIntoTheAllocation() {
+    void readsTolerationsDistinctAttributeAndRefusesCapacityRequestsAndAdminAccessByTheirFieldsAndWritesTolerationsIntoTheAllocation() {
         DeviceClaim claim = DraObjects.claim(Serialization.unmarshal("""
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceClaim
@@ -151,8 +152,14 @@ class DraObjectsTest {
                         firstAvailable:
                           - {name: fast, deviceClassName: nic.example.com, capacity: {requests: {bandwidth: 10G}}}
                           - {name: any, deviceClassName: nic.example.com}
+                    constraints:
+                      - {requests: [gpus], distinctAttribute: gpu.example.com/index}
+                      - {requests: [nic]}
                 """, GenericKubernetesResource.class));
 
+        assertThat(claim.constraints()).extracting(DeviceConstraint::attribute, DeviceConstraint::distinct).containsExactly(
+                tuple("gpu.example.com/index", true),
+                tuple("(a constraint of a kind Muster does not know)", false));
         DeviceToleration toleration = new DeviceToleration("gpu.example.com/unhealthy", "Exists", "", "NoExecute", 60L);
         assertThat(claim.requests().get(0).alternatives().get(0).tolerations()).containsExactly(toleration);
         assertThat(claim.requests()).extracting(DeviceRequest::refused).containsExactly(List.of(),

@@ -2,6 +2,7 @@ package dev.muster.scheduler.core.dra;
 
 import dev.muster.scheduler.core.NodeInfo;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,8 @@ import java.util.TreeSet;
  * kube-scheduler's allocator: per request, {@code exactly} or the first {@code firstAvailable}
  * subrequest that works, {@code count} devices or {@code allocationMode: All} (every matching device the
  * node reaches, none of them allocated, at least one), the class's and the request's CEL selectors, and
- * {@code matchAttribute} constraints (every device the constraint covers carries the attribute, with one
- * value). A device goes to one claim at a time: the ledger's devices in use are skipped. A claim already
+ * {@code matchAttribute} and {@code distinctAttribute} constraints (every device the constraint covers carries
+ * the attribute, with one value, or each with a value no other has). A device goes to one claim at a time: the ledger's devices in use are skipped. A claim already
  * allocated needs no devices, only that the node reaches its allocation. A device with a {@code NoSchedule}
  * or {@code NoExecute} taint goes only to a request that tolerates it, as kube-scheduler's allocator does with
  * device taints on. Requests asking for what Muster does not allocate (admin access, consumable capacity) are
@@ -149,7 +150,7 @@ public final class DeviceAllocator {
         }
         String text = String.join(" and ", parts);
         for (DeviceConstraint constraint : claim.constraints()) {
-            text += ", one " + constraint.matchAttribute();
+            text += ", " + constraint.text();
         }
         return text;
     }
@@ -161,9 +162,13 @@ public final class DeviceAllocator {
         private final int[] reachable;
         /** Per claim, per request: which alternative is being tried. */
         private final List<Slot> slots = new ArrayList<>();
-        /** Per claim, per constraint: the value the devices chosen so far share, and how many carry it. */
+        /**
+         * Per claim, per constraint: for matchAttribute, the value the devices chosen so far share and how many
+         * carry it; for distinctAttribute, the values they carry, all different.
+         */
         private final Object[][] values;
         private final int[][] holders;
+        private final List<List<Set<Object>>> distinctValues = new ArrayList<>();
         private final List<Integer> chosen = new ArrayList<>();
         private final List<String> chosenFor = new ArrayList<>();
         private final List<DeviceRequest.Alternative> chosenWay = new ArrayList<>();
@@ -178,6 +183,11 @@ public final class DeviceAllocator {
             for (int c = 0; c < claims.size(); c++) {
                 values[c] = new Object[claims.get(c).constraints().size()];
                 holders[c] = new int[claims.get(c).constraints().size()];
+                List<Set<Object>> sets = new ArrayList<>();
+                for (DeviceConstraint constraint : claims.get(c).constraints()) {
+                    sets.add(constraint.distinct() ? new HashSet<>() : null);
+                }
+                distinctValues.add(sets);
                 for (DeviceRequest request : claims.get(c).requests()) {
                     slots.add(new Slot(c, request));
                 }
@@ -290,16 +300,28 @@ public final class DeviceAllocator {
                 if (!constraint.covers(current.request().name(), alternative.subrequest())) {
                     continue;
                 }
-                Object value = candidate.attributes().get(constraint.matchAttribute());
-                Object shared = values[current.claim()][k];
-                if (value == null || holders[current.claim()][k] > 0 && !Objects.equals(shared, value)) {
+                Object value = candidate.attributes().get(constraint.attribute());
+                if (value == null) {
+                    return false;
+                }
+                if (constraint.distinct()) {
+                    if (distinctValues.get(current.claim()).get(k).contains(value)) {
+                        return false;
+                    }
+                } else if (holders[current.claim()][k] > 0 && !Objects.equals(values[current.claim()][k], value)) {
                     return false;
                 }
             }
             for (int k = 0; k < constraints.size(); k++) {
-                if (constraints.get(k).covers(current.request().name(), alternative.subrequest())) {
-                    values[current.claim()][k] = candidate.attributes().get(constraints.get(k).matchAttribute());
-                    holders[current.claim()][k]++;
+                DeviceConstraint constraint = constraints.get(k);
+                if (constraint.covers(current.request().name(), alternative.subrequest())) {
+                    Object value = candidate.attributes().get(constraint.attribute());
+                    if (constraint.distinct()) {
+                        distinctValues.get(current.claim()).get(k).add(value);
+                    } else {
+                        values[current.claim()][k] = value;
+                        holders[current.claim()][k]++;
+                    }
                 }
             }
             chosen.add(device);
@@ -313,9 +335,15 @@ public final class DeviceAllocator {
         private void pop(int slot, DeviceRequest.Alternative alternative) {
             Slot current = slots.get(slot);
             List<DeviceConstraint> constraints = claims.get(current.claim()).constraints();
+            Device last = ledger.inventory().device(chosen.get(chosen.size() - 1));
             for (int k = 0; k < constraints.size(); k++) {
-                if (constraints.get(k).covers(current.request().name(), alternative.subrequest())
-                        && --holders[current.claim()][k] == 0) {
+                DeviceConstraint constraint = constraints.get(k);
+                if (!constraint.covers(current.request().name(), alternative.subrequest())) {
+                    continue;
+                }
+                if (constraint.distinct()) {
+                    distinctValues.get(current.claim()).get(k).remove(last.attributes().get(constraint.attribute()));
+                } else if (--holders[current.claim()][k] == 0) {
                     values[current.claim()][k] = null;
                 }
             }

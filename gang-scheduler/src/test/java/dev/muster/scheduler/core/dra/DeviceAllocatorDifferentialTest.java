@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The allocator's depth-first search against a plain search of every subset of devices, on random
- * slices and claims (some devices tainted, some partitions, some requests tolerating the taint): both find an
+ * slices and claims (some devices tainted, some partitions, some requests tolerating the taint, matchAttribute and
+ * distinctAttribute constraints): both find an
  * allocation for the same cases, and every allocation the allocator returns is valid by an independent check.
  */
 class DeviceAllocatorDifferentialTest {
@@ -92,7 +93,8 @@ class DeviceAllocatorDifferentialTest {
                 requests.add(new DeviceRequest("r" + r, alternatives, List.of()));
             }
             List<DeviceConstraint> constraints = random.nextBoolean()
-                    ? List.of(new DeviceConstraint(random.nextBoolean() ? List.of() : List.of("r0"), DRIVER + "/clique"))
+                    ? List.of(new DeviceConstraint(random.nextBoolean() ? List.of() : List.of("r0"), DRIVER + "/clique",
+                            random.nextInt(3) == 0))
                     : List.of();
             claims.add(new DeviceClaim("ns", "c" + c, requests, constraints));
         }
@@ -125,15 +127,20 @@ class DeviceAllocatorDifferentialTest {
                 }
             }
             for (DeviceConstraint constraint : claim.constraints()) {
-                Set<Object> values = new HashSet<>();
+                List<Object> values = new ArrayList<>();
                 for (DeviceAllocation.AllocatedDevice allocated : allocation.devices()) {
                     String[] names = allocated.request().split("/", 2);
                     if (constraint.covers(names[0], names.length > 1 ? names[1] : null)) {
                         values.add(inventory.device(inventory.indexOf(allocated.id())).attributes()
-                                .get(constraint.matchAttribute()));
+                                .get(constraint.attribute()));
                     }
                 }
-                assertThat(values).hasSizeLessThanOrEqualTo(1).doesNotContainNull();
+                assertThat(values).doesNotContainNull();
+                if (constraint.distinct()) {
+                    assertThat(values).doesNotHaveDuplicates();
+                } else {
+                    assertThat(new HashSet<>(values)).hasSizeLessThanOrEqualTo(1);
+                }
             }
         }
     }
@@ -203,7 +210,7 @@ class DeviceAllocatorDifferentialTest {
         private boolean constraintsHold(List<Object[]> slots, List<int[]> picks) {
             for (DeviceClaim claim : claims) {
                 for (DeviceConstraint constraint : claim.constraints()) {
-                    Set<Object> values = new HashSet<>();
+                    List<Object> values = new ArrayList<>();
                     for (int s = 0; s < slots.size(); s++) {
                         DeviceRequest request = (DeviceRequest) slots.get(s)[1];
                         DeviceRequest.Alternative alternative = request.alternatives().get(picks.get(s)[1]);
@@ -213,11 +220,13 @@ class DeviceAllocatorDifferentialTest {
                         for (int d = 0; d < deviceCount; d++) {
                             if ((picks.get(s)[0] & 1 << d) != 0) {
                                 values.add(Objects.requireNonNullElse(ledger.inventory().device(d).attributes()
-                                        .get(constraint.matchAttribute()), "missing"));
+                                        .get(constraint.attribute()), "missing"));
                             }
                         }
                     }
-                    if (values.size() > 1 || values.contains("missing")) {
+                    int distinctValues = new HashSet<>(values).size();
+                    if (values.contains("missing") || (constraint.distinct() ? distinctValues < values.size()
+                            : distinctValues > 1)) {
                         return false;
                     }
                 }

@@ -214,4 +214,18 @@ class DeviceAllocatorTest {
         assertThat(allocator.whyNot(List.of(claim("cap", capacity)), node("a"))).isEqualTo("claim default/cap: request "
                 + "gpus asks for exactly.capacity.requests (consumable capacity), which Muster does not allocate");
     }
+
+    @Test
+    void distinctAttributeGivesEachDeviceItsOwnValue() {
+        DeviceAllocator allocator = new DeviceAllocator(twoCliques());
+        DeviceConstraint distinctClique = new DeviceConstraint(List.of(), CLIQUE, true);
+        DeviceClaim two = claim("two", DeviceRequest.exactly("gpus", DRIVER, 2), distinctClique);
+        assertThat(allocator.allocate(List.of(two), node("a")).get("default/two").devices())
+                .extracting(DeviceAllocation.AllocatedDevice::device).containsExactly("gpu-0", "gpu-4");
+
+        DeviceClaim three = claim("three", DeviceRequest.exactly("gpus", DRIVER, 3), distinctClique);
+        assertThat(allocator.allocate(List.of(three), node("a"))).isNull();
+        assertThat(allocator.whyNot(List.of(three), node("a"))).isEqualTo(
+                "node(s) cannot allocate claim default/three: 3 device(s) of class gpu.example.com, each a different " + CLIQUE);
+    }
 }
