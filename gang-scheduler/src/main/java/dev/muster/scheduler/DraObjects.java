@@ -6,6 +6,7 @@ import dev.muster.scheduler.core.dra.Device;
 import dev.muster.scheduler.core.dra.DeviceAllocation;
 import dev.muster.scheduler.core.dra.DeviceClaim;
 import dev.muster.scheduler.core.dra.DeviceClass;
+import dev.muster.scheduler.core.dra.DeviceConfig;
 import dev.muster.scheduler.core.dra.DeviceConstraint;
 import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
@@ -87,7 +88,7 @@ final class DraObjects {
 
     static DeviceClass deviceClass(GenericKubernetesResource object) {
         Map<String, Object> spec = map(object.getAdditionalProperties().get("spec"));
-        return new DeviceClass(object.getMetadata().getName(), selectors(spec.get("selectors")));
+        return new DeviceClass(object.getMetadata().getName(), selectors(spec.get("selectors")), config(spec.get("config")));
     }
 
     static DeviceClaim claim(GenericKubernetesResource object) {
@@ -154,7 +155,7 @@ final class DraObjects {
                 constraints.add(new DeviceConstraint(covered, UNKNOWN_CONSTRAINT, false));
             }
         }
-        return new DeviceClaim(namespace, name, requests, constraints, allocation, reservedFor);
+        return new DeviceClaim(namespace, name, requests, constraints, allocation, reservedFor, config(devices.get("config")));
     }
 
     private static DeviceRequest.Alternative alternative(String subrequest, Map<String, Object> fields) {
@@ -163,6 +164,31 @@ final class DraObjects {
         String className = string(fields.get("deviceClassName"));
         return new DeviceRequest.Alternative(subrequest, className == null ? "" : className,
                 selectors(fields.get("selectors")), all, Math.max(count, 1), tolerations(fields.get("tolerations")));
+    }
+
+    /**
+     * {@code config} entries of a class, a claim or an allocation: {@code source} and {@code requests} read, the
+     * rest (the driver's {@code opaque} parameters) kept as given.
+     */
+    private static List<DeviceConfig> config(Object value) {
+        List<DeviceConfig> config = new ArrayList<>();
+        for (Object item : list(value)) {
+            Map<String, Object> parameters = new LinkedHashMap<>(map(item));
+            Object source = parameters.remove("source");
+            List<String> requests = list(parameters.remove("requests")).stream().map(String::valueOf).toList();
+            config.add(new DeviceConfig(string(source), requests, parameters));
+        }
+        return config;
+    }
+
+    private static Map<String, Object> configStatus(DeviceConfig entry) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("source", entry.source());
+        if (!entry.requests().isEmpty()) {
+            fields.put("requests", entry.requests());
+        }
+        fields.putAll(entry.parameters());
+        return fields;
     }
 
     /** Whether a request or subrequest sets {@code capacity.requests} (consumable capacity). */
@@ -229,7 +255,7 @@ final class DraObjects {
                 }
             }
         }
-        return new DeviceAllocation(devices, nodeName);
+        return new DeviceAllocation(devices, nodeName, config(map(allocation.get("devices")).get("config")));
     }
 
     /** An allocation as {@code status.allocation}: its results and, for devices on a node, that node. */
@@ -243,8 +269,13 @@ final class DraObjects {
             }
             results.add(result);
         }
+        Map<String, Object> devices = new LinkedHashMap<>();
+        devices.put("results", results);
+        if (!allocation.config().isEmpty()) {
+            devices.put("config", allocation.config().stream().map(DraObjects::configStatus).toList());
+        }
         Map<String, Object> status = new LinkedHashMap<>();
-        status.put("devices", Map.of("results", results));
+        status.put("devices", devices);
         if (allocation.nodeName() != null) {
             status.put("nodeSelector", Map.of("nodeSelectorTerms", List.of(Map.of("matchFields", List.of(Map.of(
                     "key", NODE_NAME, "operator", "In", "values", List.of(allocation.nodeName())))))));

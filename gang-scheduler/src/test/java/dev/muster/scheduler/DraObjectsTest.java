@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.muster.scheduler.core.dra.DeviceAllocation;
 import dev.muster.scheduler.core.dra.DeviceClaim;
 import dev.muster.scheduler.core.dra.Device;
+import dev.muster.scheduler.core.dra.DeviceClass;
+import dev.muster.scheduler.core.dra.DeviceConfig;
 import dev.muster.scheduler.core.dra.DeviceConstraint;
 import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
@@ -176,6 +178,52 @@ class DraObjectsTest {
         again.setAdditionalProperty("spec", Map.of());
         again.setAdditionalProperty("status", Map.of("allocation", status));
         assertThat(DraObjects.claim(again).allocation()).isEqualTo(allocation);
+    }
+
+    @Test
+    void readsTheConfigOfClassesAndClaimsAndWritesTheAllocationsConfigForTheDriver() {
+        DeviceClass deviceClass = DraObjects.deviceClass(Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: DeviceClass
+                metadata: {name: gpu.example.com}
+                spec:
+                  config: [{opaque: {driver: gpu.example.com, parameters: {sharing: time-slicing}}}]
+                """, GenericKubernetesResource.class));
+        DeviceClaim claim = DraObjects.claim(Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata: {name: c, namespace: ns}
+                spec:
+                  devices:
+                    requests: [{name: gpus, exactly: {deviceClassName: gpu.example.com}}]
+                    config: [{requests: [gpus], opaque: {driver: gpu.example.com, parameters: {domain: d-1}}}]
+                """, GenericKubernetesResource.class));
+
+        Map<String, Object> sharing = Map.of("opaque", Map.of("driver", "gpu.example.com", "parameters",
+                Map.of("sharing", "time-slicing")));
+        Map<String, Object> channel = Map.of("opaque", Map.of("driver", "gpu.example.com", "parameters",
+                Map.of("domain", "d-1")));
+        assertThat(deviceClass.config()).containsExactly(new DeviceConfig(null, List.of(), sharing));
+        assertThat(claim.config()).containsExactly(new DeviceConfig(null, List.of("gpus"), channel));
+
+        DeviceAllocation allocation = new DeviceAllocation(List.of(new DeviceAllocation.AllocatedDevice("gpus",
+                "gpu.example.com", "node-0", "gpu-0")), "node-0", List.of(
+                new DeviceConfig(DeviceConfig.FROM_CLASS, List.of(), sharing),
+                new DeviceConfig(DeviceConfig.FROM_CLAIM, List.of("gpus"), channel)));
+        Map<String, Object> status = DraObjects.allocationStatus(allocation);
+        assertThat(map(status.get("devices")).get("config")).isEqualTo(List.of(
+                Map.of("source", "FromClass", "opaque", sharing.get("opaque")),
+                Map.of("source", "FromClaim", "requests", List.of("gpus"), "opaque", channel.get("opaque"))));
+        GenericKubernetesResource again = new GenericKubernetesResource();
+        again.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("c").withNamespace("ns").build());
+        again.setAdditionalProperty("spec", Map.of());
+        again.setAdditionalProperty("status", Map.of("allocation", status));
+        assertThat(DraObjects.claim(again).allocation()).isEqualTo(allocation);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return (Map<String, Object>) value;
     }
 
     @Test

@@ -7,10 +7,17 @@ import java.util.List;
  *
  * @param devices  the devices, one entry per device
  * @param nodeName the node the devices are on; {@code null} when they are all network-attached
+ * @param config   the config of the requests' classes and of the claim, for the driver ({@code devices.config})
  */
-public record DeviceAllocation(List<AllocatedDevice> devices, String nodeName) {
+public record DeviceAllocation(List<AllocatedDevice> devices, String nodeName, List<DeviceConfig> config) {
     public DeviceAllocation {
         devices = List.copyOf(devices);
+        config = config == null ? List.of() : List.copyOf(config);
+    }
+
+    /** An allocation without config. */
+    public DeviceAllocation(List<AllocatedDevice> devices, String nodeName) {
+        this(devices, nodeName, List.of());
     }
 
     /**

@@ -155,6 +155,37 @@ public final class DeviceAllocator {
         return text;
     }
 
+    /**
+     * The allocation's {@code devices.config}, as kube-scheduler's allocator puts it together: the config of each
+     * class a request was allocated from, once per class, for the requests of that class; then the claim's
+     * entries for every request, or for one of its requests or chosen subrequests. An entry that covers every
+     * request of the claim lists none.
+     *
+     * @param ways the alternative chosen per request, by the name the allocation gives it ({@code request} or
+     *             {@code request/subrequest})
+     */
+    private List<DeviceConfig> config(DeviceClaim claim, Map<String, DeviceRequest.Alternative> ways) {
+        Map<String, List<String>> requestsByClass = new LinkedHashMap<>();
+        ways.forEach((request, way) -> requestsByClass.computeIfAbsent(way.deviceClassName(), name -> new ArrayList<>())
+                .add(request));
+        List<DeviceConfig> config = new ArrayList<>();
+        requestsByClass.forEach((className, requests) -> {
+            DeviceClass deviceClass = ledger.inventory().deviceClass(className);
+            for (DeviceConfig entry : deviceClass == null ? List.<DeviceConfig>of() : deviceClass.config()) {
+                config.add(new DeviceConfig(DeviceConfig.FROM_CLASS, requests, entry.parameters()));
+            }
+        });
+        for (DeviceConfig entry : claim.config()) {
+            boolean applies = entry.requests().isEmpty() || entry.requests().stream().anyMatch(named ->
+                    ways.containsKey(named) || ways.keySet().stream().anyMatch(way -> way.startsWith(named + "/")));
+            if (applies) {
+                config.add(new DeviceConfig(DeviceConfig.FROM_CLAIM, entry.requests(), entry.parameters()));
+            }
+        }
+        return config.stream().map(entry -> entry.requests().size() == claim.requests().size()
+                ? new DeviceConfig(entry.source(), List.of(), entry.parameters()) : entry).toList();
+    }
+
     /** One depth-first search for one pod on one node. */
     private final class Search {
         private final List<DeviceClaim> claims;
@@ -199,9 +230,11 @@ public final class DeviceAllocator {
                 return null;
             }
             Map<String, List<DeviceAllocation.AllocatedDevice>> devices = new LinkedHashMap<>();
+            Map<String, Map<String, DeviceRequest.Alternative>> ways = new LinkedHashMap<>();
             Map<String, Boolean> local = new LinkedHashMap<>();
             for (DeviceClaim claim : claims) {
                 devices.put(claim.key(), new ArrayList<>());
+                ways.put(claim.key(), new LinkedHashMap<>());
                 local.put(claim.key(), false);
             }
             DeviceInventory inventory = ledger.inventory();
@@ -211,13 +244,16 @@ public final class DeviceAllocator {
                 Device device = inventory.device(index);
                 devices.get(owner[0]).add(new DeviceAllocation.AllocatedDevice(owner[1], device.driver(),
                         device.pool(), device.name(), chosenWay.get(i).tolerations()));
+                ways.get(owner[0]).putIfAbsent(owner[1], chosenWay.get(i));
                 if (inventory.nodeLocal(index)) {
                     local.put(owner[0], true);
                 }
             }
             Map<String, DeviceAllocation> result = new LinkedHashMap<>();
-            devices.forEach((key, list) -> result.put(key,
-                    new DeviceAllocation(list, local.get(key) ? node.name() : null)));
+            for (DeviceClaim claim : claims) {
+                result.put(claim.key(), new DeviceAllocation(devices.get(claim.key()),
+                        local.get(claim.key()) ? node.name() : null, config(claim, ways.get(claim.key()))));
+            }
             return result;
         }
 

@@ -228,4 +228,30 @@ class DeviceAllocatorTest {
         assertThat(allocator.whyNot(List.of(three), node("a"))).isEqualTo(
                 "node(s) cannot allocate claim default/three: 3 device(s) of class gpu.example.com, each a different " + CLIQUE);
     }
+
+    @Test
+    void theAllocationCarriesTheConfigOfTheClassesUsedAndOfTheClaimForTheDriver() {
+        Map<String, Object> sharing = Map.of("opaque", Map.of("driver", DRIVER, "parameters", Map.of("sharing", "time-slicing")));
+        Map<String, Object> channel = Map.of("opaque", Map.of("driver", DRIVER, "parameters", Map.of("domain", "d-1")));
+        Map<String, Object> unused = Map.of("opaque", Map.of("driver", DRIVER, "parameters", Map.of("unused", true)));
+        DeviceClass gpuWithConfig = new DeviceClass(DRIVER, GPU.selectors(), List.of(new DeviceConfig(null, List.of(), sharing)));
+        DeviceClass other = new DeviceClass("other", List.of("device.driver == \"other.example.com\""),
+                List.of(new DeviceConfig(null, List.of(), unused)));
+        List<Device> devices = List.of(gpu("a", 0, "h100", "x"), gpu("a", 1, "h100", "x"));
+        DeviceLedger ledger = new DeviceLedger(new DeviceInventory(List.of(slice("a", devices)), List.of(gpuWithConfig, other)),
+                List.of());
+        DeviceRequest firstAvailable = new DeviceRequest("second", List.of(
+                new DeviceRequest.Alternative("none", "other", List.of(), false, 1),
+                new DeviceRequest.Alternative("gpu", DRIVER, List.of(), false, 1)), List.of());
+        DeviceClaim claim = new DeviceClaim("default", "cfg", List.of(DeviceRequest.exactly("first", DRIVER, 1), firstAvailable),
+                List.of(), null, List.of(), List.of(new DeviceConfig(null, List.of("second/gpu"), channel),
+                        new DeviceConfig(null, List.of("second/none"), unused), new DeviceConfig(null, List.of(), channel)));
+
+        DeviceAllocation allocation = new DeviceAllocator(ledger).allocate(List.of(claim), node("a")).get("default/cfg");
+
+        assertThat(allocation.config()).containsExactly(
+                new DeviceConfig(DeviceConfig.FROM_CLASS, List.of(), sharing),
+                new DeviceConfig(DeviceConfig.FROM_CLAIM, List.of("second/gpu"), channel),
+                new DeviceConfig(DeviceConfig.FROM_CLAIM, List.of(), channel));
+    }
 }
