@@ -80,7 +80,8 @@ final class DraObjects {
             }
             devices.add(new Device(driver, pool, string(device.get("name")), attributes, capacity, taints,
                     !list(device.get("consumesCounters")).isEmpty(),
-                    Boolean.TRUE.equals(device.get("allowMultipleAllocations"))));
+                    Boolean.TRUE.equals(device.get("allowMultipleAllocations")),
+                    !list(device.get("bindingConditions")).isEmpty()));
         }
         return new DeviceSlice(object.getMetadata().getName(), driver, pool, string(spec.get("nodeName")),
                 Boolean.TRUE.equals(spec.get("allNodes")), nodeTerms(map(spec.get("nodeSelector"))), devices);

@@ -124,12 +124,16 @@ class DraObjectsTest {
                       consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 10Gi}}}]
                     - name: gpu-1
                       allowMultipleAllocations: true
+                    - name: fabric-gpu
+                      bindingConditions: [attached]
+                      bindingFailureConditions: [failed]
                 """, GenericKubernetesResource.class));
 
         assertThat(slice.devices()).extracting(Device::name, Device::taints, Device::notAllocated).containsExactly(
                 tuple("gpu-0", List.of(new DeviceTaint("gpu.example.com/unhealthy", "ecc", "NoSchedule")), null),
                 tuple("gpu-0-mig-1g", List.of(), "consumesCounters (a partitionable device)"),
-                tuple("gpu-1", List.of(), "allowMultipleAllocations (consumable capacity)"));
+                tuple("gpu-1", List.of(), "allowMultipleAllocations (consumable capacity)"),
+                tuple("fabric-gpu", List.of(), "bindingConditions (a device that binds late)"));
     }
 
     @Test

@@ -19,10 +19,12 @@ import java.util.Objects;
  *                                 (the slice's {@code sharedCounters}) other partitions share; not allocated
  * @param allowMultipleAllocations {@code allowMultipleAllocations}: a device whose capacity several claims
  *                                 consume at once; not allocated
+ * @param bindingConditions        whether {@code bindingConditions} is set: a device that must become ready
+ *                                 (e.g. attached over a fabric) before the pod binds; not allocated
  */
 public record Device(String driver, String pool, String name, Map<String, Object> attributes,
                      Map<String, Long> capacity, List<DeviceTaint> taints, boolean consumesCounters,
-                     boolean allowMultipleAllocations) {
+                     boolean allowMultipleAllocations, boolean bindingConditions) {
     public Device {
         Objects.requireNonNull(driver, "driver");
         Objects.requireNonNull(pool, "pool");
@@ -34,7 +36,7 @@ public record Device(String driver, String pool, String name, Map<String, Object
 
     /** A whole device without taints. */
     public Device(String driver, String pool, String name, Map<String, Object> attributes, Map<String, Long> capacity) {
-        this(driver, pool, name, attributes, capacity, List.of(), false, false);
+        this(driver, pool, name, attributes, capacity, List.of(), false, false, false);
     }
 
     /** The device's identity in an allocation: {@code driver/pool/name}. */
@@ -45,7 +47,7 @@ public record Device(String driver, String pool, String name, Map<String, Object
     /**
      * Why Muster never allocates the device, naming the ResourceSlice field, or {@code null} if it may: it cannot
      * account for counters shared among partitions, nor for capacity consumed by several claims, so it hands out
-     * neither as if the device were whole.
+     * neither as if the device were whole; nor does it wait for a device's binding conditions before binding.
      */
     public String notAllocated() {
         if (consumesCounters) {
@@ -53,6 +55,9 @@ public record Device(String driver, String pool, String name, Map<String, Object
         }
         if (allowMultipleAllocations) {
             return "allowMultipleAllocations (consumable capacity)";
+        }
+        if (bindingConditions) {
+            return "bindingConditions (a device that binds late)";
         }
         return null;
     }

@@ -42,7 +42,7 @@ class DeviceAllocatorDifferentialTest {
                 List<DeviceTaint> taints = random.nextInt(4) == 0 ? List.of(new DeviceTaint(TAINT, "", "NoSchedule"))
                         : List.of();
                 devices.add(new Device(DRIVER, "n", "d" + i, attributes, Map.of(), taints, random.nextInt(10) == 0,
-                        false));
+                        false, false));
             }
             List<DeviceClaim> known = new ArrayList<>();
             List<DeviceAllocation.AllocatedDevice> taken = new ArrayList<>();

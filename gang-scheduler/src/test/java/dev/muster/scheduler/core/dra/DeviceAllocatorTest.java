@@ -136,7 +136,7 @@ class DeviceAllocatorTest {
             Device plain = gpu("a", i, "h100", "x");
             devices.add(new Device(DRIVER, "a", plain.name(), plain.attributes(), plain.capacity(),
                     effects[i] == null ? List.of() : List.of(new DeviceTaint(DRIVER + "/unhealthy", "ecc", effects[i])),
-                    false, false));
+                    false, false, false));
         }
         return new DeviceLedger(new DeviceInventory(List.of(slice("a", devices)), List.of(GPU)), List.of());
     }
@@ -184,8 +184,8 @@ class DeviceAllocatorTest {
     @Test
     void partitionsSharingCountersAndDevicesAllowingSeveralAllocationsAreNeverAllocatedAndTheMessageSaysSo() {
         Device whole = gpu("a", 0, "h100", "x");
-        Device partition = new Device(DRIVER, "a", "gpu-1-mig-1g", whole.attributes(), whole.capacity(), List.of(), true, false);
-        Device shared = new Device(DRIVER, "a", "gpu-2", whole.attributes(), whole.capacity(), List.of(), false, true);
+        Device partition = new Device(DRIVER, "a", "gpu-1-mig-1g", whole.attributes(), whole.capacity(), List.of(), true, false, false);
+        Device shared = new Device(DRIVER, "a", "gpu-2", whole.attributes(), whole.capacity(), List.of(), false, true, false);
         DeviceLedger ledger = new DeviceLedger(new DeviceInventory(List.of(slice("a", List.of(whole, partition, shared))),
                 List.of(GPU)), List.of());
         assertThat(ledger.inventory().classTotals(node("a")))

@@ -33,7 +33,7 @@ class DeviceTolerationTest {
         assertThat(new DeviceTaint("k", "", "None").blocksAllocation()).isFalse();
 
         Device device = new Device("gpu.example.com", "n", "gpu-0", null, null,
-                List.of(UNHEALTHY, new DeviceTaint("maintenance", "", "None")), false, false);
+                List.of(UNHEALTHY, new DeviceTaint("maintenance", "", "None")), false, false, false);
         assertThat(device.tolerated(List.of())).isFalse();
         assertThat(device.tolerated(List.of(new DeviceToleration("gpu.example.com/unhealthy", "Exists", "", "", null))))
                 .as("the None taint needs no toleration").isTrue();
