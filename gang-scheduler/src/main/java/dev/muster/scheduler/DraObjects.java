@@ -6,9 +6,12 @@ import dev.muster.scheduler.core.dra.Device;
 import dev.muster.scheduler.core.dra.DeviceAllocation;
 import dev.muster.scheduler.core.dra.DeviceClaim;
 import dev.muster.scheduler.core.dra.DeviceClass;
+import dev.muster.scheduler.core.dra.DeviceConfig;
 import dev.muster.scheduler.core.dra.DeviceConstraint;
 import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
+import dev.muster.scheduler.core.dra.DeviceTaint;
+import dev.muster.scheduler.core.dra.DeviceToleration;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
@@ -30,6 +33,10 @@ import java.util.Map;
 final class DraObjects {
     /** The API group and version. */
     static final String API_VERSION = "resource.k8s.io/v1";
+    /** A request's or subrequest's field of consumable capacity, which Muster does not allocate. */
+    private static final String CAPACITY_REQUESTS = "%s.capacity.requests (consumable capacity)";
+    /** The attribute of a constraint of an unknown kind: an attribute no device carries. */
+    private static final String UNKNOWN_CONSTRAINT = "(a constraint of a kind Muster does not know)";
     /** The field selector key of a node name in an allocation's node selector. */
     private static final String NODE_NAME = "metadata.name";
 
@@ -63,7 +70,18 @@ final class DraObjects {
                     }
                 }
             });
-            devices.add(new Device(driver, pool, string(device.get("name")), attributes, capacity));
+            List<DeviceTaint> taints = new ArrayList<>();
+            for (Object taint : list(device.get("taints"))) {
+                Map<String, Object> fields = map(taint);
+                String key = string(fields.get("key"));
+                if (key != null) {
+                    taints.add(new DeviceTaint(key, string(fields.get("value")), string(fields.get("effect"))));
+                }
+            }
+            devices.add(new Device(driver, pool, string(device.get("name")), attributes, capacity, taints,
+                    !list(device.get("consumesCounters")).isEmpty(),
+                    Boolean.TRUE.equals(device.get("allowMultipleAllocations")),
+                    !list(device.get("bindingConditions")).isEmpty()));
         }
         return new DeviceSlice(object.getMetadata().getName(), driver, pool, string(spec.get("nodeName")),
                 Boolean.TRUE.equals(spec.get("allNodes")), nodeTerms(map(spec.get("nodeSelector"))), devices);
@@ -71,7 +89,7 @@ final class DraObjects {
 
     static DeviceClass deviceClass(GenericKubernetesResource object) {
         Map<String, Object> spec = map(object.getAdditionalProperties().get("spec"));
-        return new DeviceClass(object.getMetadata().getName(), selectors(spec.get("selectors")));
+        return new DeviceClass(object.getMetadata().getName(), selectors(spec.get("selectors")), config(spec.get("config")));
     }
 
     static DeviceClaim claim(GenericKubernetesResource object) {
@@ -99,29 +117,46 @@ final class DraObjects {
             String requestName = string(request.get("name"));
             Map<String, Object> exactly = map(request.get("exactly"));
             List<DeviceRequest.Alternative> alternatives = new ArrayList<>();
+            List<String> refused = new ArrayList<>();
+            if (Boolean.TRUE.equals(exactly.get("adminAccess"))) {
+                refused.add(DeviceRequest.ADMIN_ACCESS);
+            }
             if (!exactly.isEmpty()) {
                 alternatives.add(alternative(null, exactly));
+                if (asksForCapacity(exactly)) {
+                    refused.add(CAPACITY_REQUESTS.formatted("exactly"));
+                }
             }
             for (Object sub : list(request.get("firstAvailable"))) {
-                alternatives.add(alternative(string(map(sub).get("name")), map(sub)));
+                String subName = string(map(sub).get("name"));
+                alternatives.add(alternative(subName, map(sub)));
+                if (asksForCapacity(map(sub))) {
+                    refused.add(CAPACITY_REQUESTS.formatted("firstAvailable[" + subName + "]"));
+                }
             }
             if (alternatives.isEmpty()) {
                 // Neither field: a request the API server would refuse; read as one nothing satisfies.
                 alternatives.add(new DeviceRequest.Alternative(null, "", List.of("false"), false, 1));
             }
-            requests.add(new DeviceRequest(requestName == null ? "" : requestName, alternatives,
-                    Boolean.TRUE.equals(exactly.get("adminAccess"))));
+            requests.add(new DeviceRequest(requestName == null ? "" : requestName, alternatives, refused));
         }
         List<DeviceConstraint> constraints = new ArrayList<>();
         for (Object item : list(devices.get("constraints"))) {
             Map<String, Object> constraint = map(item);
-            String attribute = string(constraint.get("matchAttribute"));
-            if (attribute != null) {
-                constraints.add(new DeviceConstraint(list(constraint.get("requests")).stream().map(String::valueOf)
-                        .toList(), attribute));
+            List<String> covered = list(constraint.get("requests")).stream().map(String::valueOf).toList();
+            String match = string(constraint.get("matchAttribute"));
+            String distinct = string(constraint.get("distinctAttribute"));
+            if (match != null) {
+                constraints.add(new DeviceConstraint(covered, match, false));
+            } else if (distinct != null) {
+                constraints.add(new DeviceConstraint(covered, distinct, true));
+            } else {
+                // A kind of constraint this version does not know (the API server would refuse an empty one): a
+                // constraint no device satisfies, so that the claim is not allocated as if it were unconstrained.
+                constraints.add(new DeviceConstraint(covered, UNKNOWN_CONSTRAINT, false));
             }
         }
-        return new DeviceClaim(namespace, name, requests, constraints, allocation, reservedFor);
+        return new DeviceClaim(namespace, name, requests, constraints, allocation, reservedFor, config(devices.get("config")));
     }
 
     private static DeviceRequest.Alternative alternative(String subrequest, Map<String, Object> fields) {
@@ -129,7 +164,67 @@ final class DraObjects {
         int count = fields.get("count") instanceof Number number ? number.intValue() : 1;
         String className = string(fields.get("deviceClassName"));
         return new DeviceRequest.Alternative(subrequest, className == null ? "" : className,
-                selectors(fields.get("selectors")), all, Math.max(count, 1));
+                selectors(fields.get("selectors")), all, Math.max(count, 1), tolerations(fields.get("tolerations")));
+    }
+
+    /**
+     * {@code config} entries of a class, a claim or an allocation: {@code source} and {@code requests} read, the
+     * rest (the driver's {@code opaque} parameters) kept as given.
+     */
+    private static List<DeviceConfig> config(Object value) {
+        List<DeviceConfig> config = new ArrayList<>();
+        for (Object item : list(value)) {
+            Map<String, Object> parameters = new LinkedHashMap<>(map(item));
+            Object source = parameters.remove("source");
+            List<String> requests = list(parameters.remove("requests")).stream().map(String::valueOf).toList();
+            config.add(new DeviceConfig(string(source), requests, parameters));
+        }
+        return config;
+    }
+
+    private static Map<String, Object> configStatus(DeviceConfig entry) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("source", entry.source());
+        if (!entry.requests().isEmpty()) {
+            fields.put("requests", entry.requests());
+        }
+        fields.putAll(entry.parameters());
+        return fields;
+    }
+
+    /** Whether a request or subrequest sets {@code capacity.requests} (consumable capacity). */
+    private static boolean asksForCapacity(Map<String, Object> fields) {
+        return !map(map(fields.get("capacity")).get("requests")).isEmpty();
+    }
+
+    private static List<DeviceToleration> tolerations(Object value) {
+        List<DeviceToleration> tolerations = new ArrayList<>();
+        for (Object item : list(value)) {
+            Map<String, Object> fields = map(item);
+            tolerations.add(new DeviceToleration(string(fields.get("key")), string(fields.get("operator")),
+                    string(fields.get("value")), string(fields.get("effect")),
+                    fields.get("tolerationSeconds") instanceof Number seconds ? seconds.longValue() : null));
+        }
+        return tolerations;
+    }
+
+    /** A toleration as {@code tolerations[]} of an allocation result, as the claim's request gave it. */
+    private static Map<String, Object> tolerationStatus(DeviceToleration toleration) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        if (!toleration.key().isEmpty()) {
+            fields.put("key", toleration.key());
+        }
+        fields.put("operator", toleration.operator());
+        if (!toleration.value().isEmpty()) {
+            fields.put("value", toleration.value());
+        }
+        if (!toleration.effect().isEmpty()) {
+            fields.put("effect", toleration.effect());
+        }
+        if (toleration.tolerationSeconds() != null) {
+            fields.put("tolerationSeconds", toleration.tolerationSeconds());
+        }
+        return fields;
     }
 
     private static List<String> selectors(Object value) {
@@ -151,7 +246,7 @@ final class DraObjects {
         for (Object item : list(map(allocation.get("devices")).get("results"))) {
             Map<String, Object> result = map(item);
             devices.add(new DeviceAllocation.AllocatedDevice(string(result.get("request")), string(result.get("driver")),
-                    string(result.get("pool")), string(result.get("device"))));
+                    string(result.get("pool")), string(result.get("device")), tolerations(result.get("tolerations"))));
         }
         String nodeName = null;
         for (NodeSelectorTerm term : nodeTerms(map(allocation.get("nodeSelector")))) {
@@ -161,18 +256,27 @@ final class DraObjects {
                 }
             }
         }
-        return new DeviceAllocation(devices, nodeName);
+        return new DeviceAllocation(devices, nodeName, config(map(allocation.get("devices")).get("config")));
     }
 
     /** An allocation as {@code status.allocation}: its results and, for devices on a node, that node. */
     static Map<String, Object> allocationStatus(DeviceAllocation allocation) {
         List<Map<String, Object>> results = new ArrayList<>();
         for (DeviceAllocation.AllocatedDevice device : allocation.devices()) {
-            results.add(Map.of("request", device.request(), "driver", device.driver(), "pool", device.pool(),
-                    "device", device.device()));
+            Map<String, Object> result = new LinkedHashMap<>(Map.of("request", device.request(), "driver",
+                    device.driver(), "pool", device.pool(), "device", device.device()));
+            if (!device.tolerations().isEmpty()) {
+                result.put("tolerations", device.tolerations().stream().map(DraObjects::tolerationStatus).toList());
+            }
+            results.add(result);
+        }
+        Map<String, Object> devices = new LinkedHashMap<>();
+        devices.put("results", results);
+        if (!allocation.config().isEmpty()) {
+            devices.put("config", allocation.config().stream().map(DraObjects::configStatus).toList());
         }
         Map<String, Object> status = new LinkedHashMap<>();
-        status.put("devices", Map.of("results", results));
+        status.put("devices", devices);
         if (allocation.nodeName() != null) {
             status.put("nodeSelector", Map.of("nodeSelectorTerms", List.of(Map.of("matchFields", List.of(Map.of(
                     "key", NODE_NAME, "operator", "In", "values", List.of(allocation.nodeName())))))));

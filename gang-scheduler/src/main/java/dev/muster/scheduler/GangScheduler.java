@@ -5,7 +5,6 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.scheduler.autoscaling.AutoscalerSignal;
 import dev.muster.scheduler.autoscaling.AutoscalingMode;
-import dev.muster.scheduler.autoscaling.ServedApis;
 import dev.muster.scheduler.autoscaling.CapacityProvisioner;
 import dev.muster.scheduler.autoscaling.PendingPodsRelease;
 import dev.muster.support.event.EventRecorder;
@@ -15,7 +14,6 @@ import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -33,7 +31,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -314,23 +311,22 @@ public final class GangScheduler implements AutoCloseable {
     }
 
     /**
-     * Watches the DRA kinds if the API server serves {@code resource.k8s.io/v1}; otherwise pods with
-     * ResourceClaims wait, told that their claims do not exist. These informers are the scheduler's own, read
+     * Watches the DRA kinds if discovery says the API server serves {@code resource.k8s.io/v1} ResourceSlices
+     * ({@link ServedApis}); otherwise pods with ResourceClaims wait, told that their claims do not exist. These informers are the scheduler's own, read
      * as {@link GenericKubernetesResource} since fabric8 has no model of the v1 API, so the process's
      * shared, class-keyed informers cannot hold them.
      */
     private void watchDevices(CycleTrigger trigger, List<SharedIndexInformer<?>> all) {
-        // A list of one slice rather than API discovery: it needs no permission beyond the informer's own.
         try {
-            client.genericKubernetesResources(draContext("ResourceSlice", "resourceslices", false))
-                    .list(new ListOptionsBuilder().withLimit(1L).build());
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND || e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
-                log.info("{} is not served or not readable ({}): ResourceClaims are not allocated, pods with claims wait",
-                        DraObjects.API_VERSION, e.getCode());
+            if (!ServedApis.dynamicResourceAllocation(client)) {
+                log.info("{} resourceslices are not served: ResourceClaims are not allocated, pods with claims wait",
+                        DraObjects.API_VERSION);
                 return;
             }
-            // Anything else (the API server unreachable for now) is the informers' to retry.
+        } catch (KubernetesClientException e) {
+            // Discovery failed for another reason (the API server unreachable for now): watch, and let the informers
+            // retry, so that devices are not ignored for the life of the process because of a passing failure.
+            log.warn("discovery of {} failed, watching its kinds anyway: {}", DraObjects.API_VERSION, e.toString());
         }
         SharedIndexInformer<GenericKubernetesResource> slices = draInformer("ResourceSlice", "resourceslices", false);
         SharedIndexInformer<GenericKubernetesResource> classes = draInformer("DeviceClass", "deviceclasses", false);

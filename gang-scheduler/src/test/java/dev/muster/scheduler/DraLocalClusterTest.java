@@ -106,6 +106,51 @@ class DraLocalClusterTest {
     }
 
     @Test
+    void taintedGpusGoOnlyToClaimsThatTolerateTheTaintAndTheAllocationCarriesTheToleration() {
+        for (GenericKubernetesResource slice : client.genericKubernetesResources("resource.k8s.io/v1", "ResourceSlice")
+                .list().getItems()) {
+            Map<String, Object> spec = map(slice.getAdditionalProperties().get("spec"));
+            for (Object device : list(spec.get("devices"))) {
+                map(device).put("taints", List.of(Map.of("key", "gpu.example.com/unhealthy", "value", "ecc",
+                        "effect", "NoSchedule")));
+            }
+            client.genericKubernetesResources("resource.k8s.io/v1", "ResourceSlice").resource(slice).update();
+        }
+        createGang("untolerating", 1, "eight-gpus");
+
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "untolerating")
+                .filter(v -> v.message().contains("taints the request does not tolerate")).isPresent());
+        String claim = "default/" + claimOf(pods("untolerating").get(0)).getMetadata().getName();
+        assertThat(board.latest(NS, "untolerating").orElseThrow().message()).startsWith("0/4 nodes are available: 4 "
+                + "node(s) cannot allocate claim " + claim + ": 8 device(s) of class gpu.example.com, one " + CLIQUE
+                + " (devices left out there: taints the request does not tolerate).");
+
+        Map<String, Object> toleration = Map.of("key", "gpu.example.com/unhealthy", "operator", "Exists");
+        createTemplate("eight-gpus-tolerating", 8, Map.of("tolerations", List.of(toleration)));
+        createGang("tolerating", 1, "eight-gpus-tolerating");
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("tolerating")).singleElement()
+                .satisfies(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
+        Map<String, Object> status = map(claimOf(pods("tolerating").get(0)).getAdditionalProperties().get("status"));
+        assertThat(list(map(map(status.get("allocation")).get("devices")).get("results"))).hasSize(8)
+                .allSatisfy(result -> assertThat(list(map(result).get("tolerations"))).containsExactly(toleration));
+        assertThat(pods("untolerating").get(0).getSpec().getNodeName()).isNull();
+    }
+
+    @Test
+    void aClaimAskingForConsumableCapacityIsRefusedNamingTheFieldAndTheClaim() {
+        createTemplate("gpu-memory", 1, Map.of("capacity", Map.of("requests", Map.of("gpu.example.com/memory", "10Gi"))));
+        createGang("sliced", 1, "gpu-memory");
+
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "sliced")
+                .filter(v -> v.message().contains("capacity.requests")).isPresent());
+        String claim = "default/" + claimOf(pods("sliced").get(0)).getMetadata().getName();
+        assertThat(board.latest(NS, "sliced").orElseThrow().message()).contains("claim " + claim + ": request gpus asks "
+                + "for exactly.capacity.requests (consumable capacity), which Muster does not allocate");
+        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() ->
+                assertThat(pods("sliced").get(0).getSpec().getNodeName()).isNull());
+    }
+
+    @Test
     void devicesOfDeletedPodsGoToTheNextGangAndARestartKeepsEveryAllocation() {
         createGang("first", 4, "eight-gpus");
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("first"))
@@ -160,13 +205,20 @@ class DraLocalClusterTest {
     }
 
     private void createTemplate(String name, int count) {
+        createTemplate(name, count, Map.of());
+    }
+
+    /** A template of {@code count} GPUs of one clique, with more fields of {@code exactly}. */
+    private void createTemplate(String name, int count, Map<String, Object> exactly) {
+        Map<String, Object> fields = new java.util.HashMap<>(Map.of("deviceClassName", "gpu.example.com",
+                "allocationMode", "ExactCount", "count", count));
+        fields.putAll(exactly);
         GenericKubernetesResource template = new GenericKubernetesResource();
         template.setApiVersion("resource.k8s.io/v1");
         template.setKind("ResourceClaimTemplate");
         template.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
         template.setAdditionalProperty("spec", Map.of("spec", Map.of("devices", Map.of(
-                "requests", List.of(Map.of("name", "gpus", "exactly", Map.of("deviceClassName", "gpu.example.com",
-                        "allocationMode", "ExactCount", "count", count))),
+                "requests", List.of(Map.of("name", "gpus", "exactly", fields)),
                 "constraints", List.of(Map.of("requests", List.of("gpus"), "matchAttribute", CLIQUE))))));
         client.genericKubernetesResources("resource.k8s.io/v1", "ResourceClaimTemplate").inNamespace(NS)
                 .resource(template).create();

@@ -2,20 +2,26 @@ package dev.muster.scheduler.core.dra;
 
 import dev.muster.scheduler.core.NodeInfo;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Finds devices for a pod's claims on one node, with the structured-parameters semantics of
  * kube-scheduler's allocator: per request, {@code exactly} or the first {@code firstAvailable}
  * subrequest that works, {@code count} devices or {@code allocationMode: All} (every matching device the
  * node reaches, none of them allocated, at least one), the class's and the request's CEL selectors, and
- * {@code matchAttribute} constraints (every device the constraint covers carries the attribute, with one
- * value). A device goes to one claim at a time: the ledger's devices in use are skipped. A claim already
- * allocated needs no devices, only that the node reaches its allocation. Claims asking for admin access
- * are refused.
+ * {@code matchAttribute} and {@code distinctAttribute} constraints (every device the constraint covers carries
+ * the attribute, with one value, or each with a value no other has). A device goes to one claim at a time: the ledger's devices in use are skipped. A claim already
+ * allocated needs no devices, only that the node reaches its allocation. A device with a {@code NoSchedule}
+ * or {@code NoExecute} taint goes only to a request that tolerates it, as kube-scheduler's allocator does with
+ * device taints on. Requests asking for what Muster does not allocate (admin access, consumable capacity) are
+ * refused, and devices it cannot account for (partitions sharing counters, devices allowing several
+ * allocations) are never allocated.
  *
  * <p>The search is depth-first over the requests of all the pod's unallocated claims, devices taken in
  * number order within a request so that no set is tried twice, and backtracks on a constraint's
@@ -74,7 +80,7 @@ public final class DeviceAllocator {
                 return "node(s) cannot use the devices allocated to " + claim.title();
             }
             if (existing == null && allocate(List.of(claim), node) == null) {
-                return "node(s) cannot allocate " + claim.title() + ": " + describe(claim);
+                return "node(s) cannot allocate " + claim.title() + ": " + describe(claim) + leftOut(claim, node);
             }
         }
         List<String> keys = claims.stream().map(DeviceClaim::key).toList();
@@ -84,9 +90,9 @@ public final class DeviceAllocator {
     /** Why the claim is refused wherever the pod goes, or {@code null}. */
     String refusal(DeviceClaim claim) {
         for (DeviceRequest request : claim.requests()) {
-            if (request.adminAccess()) {
-                return claim.title() + ": request " + request.name()
-                        + " asks for adminAccess, which Muster does not allocate";
+            if (!request.refused().isEmpty()) {
+                return claim.title() + ": request " + request.name() + " asks for "
+                        + String.join(" and ", request.refused()) + ", which Muster does not allocate";
             }
             for (DeviceRequest.Alternative alternative : request.alternatives()) {
                 DeviceClass deviceClass = ledger.inventory().deviceClass(alternative.deviceClassName());
@@ -108,6 +114,29 @@ public final class DeviceAllocator {
         return null;
     }
 
+    /**
+     * Which of the devices on the node that pass the claim's classes and selectors the claim cannot get for
+     * a reason a user would not see in the claim, naming the ResourceSlice field: {@code  (devices left out
+     * there: ...)}, or empty if none is.
+     */
+    private String leftOut(DeviceClaim claim, NodeInfo node) {
+        DeviceInventory inventory = ledger.inventory();
+        Set<String> reasons = new TreeSet<>();
+        for (DeviceRequest request : claim.requests()) {
+            for (DeviceRequest.Alternative alternative : request.alternatives()) {
+                for (int device : inventory.reachableFrom(node)) {
+                    if (!inventory.matches(alternative, device) || inventory.offered(alternative, device)) {
+                        continue;
+                    }
+                    String notAllocated = inventory.device(device).notAllocated();
+                    reasons.add(notAllocated != null ? notAllocated + ", which Muster does not allocate"
+                            : "taints the request does not tolerate");
+                }
+            }
+        }
+        return reasons.isEmpty() ? "" : " (devices left out there: " + String.join("; ", reasons) + ")";
+    }
+
     /** What the claim asks for, in words: {@code 8 device(s) of class gpu.example.com, one gpu.example.com/clique}. */
     public static String describe(DeviceClaim claim) {
         List<String> parts = new ArrayList<>();
@@ -121,9 +150,40 @@ public final class DeviceAllocator {
         }
         String text = String.join(" and ", parts);
         for (DeviceConstraint constraint : claim.constraints()) {
-            text += ", one " + constraint.matchAttribute();
+            text += ", " + constraint.text();
         }
         return text;
+    }
+
+    /**
+     * The allocation's {@code devices.config}, as kube-scheduler's allocator puts it together: the config of each
+     * class a request was allocated from, once per class, for the requests of that class; then the claim's
+     * entries for every request, or for one of its requests or chosen subrequests. An entry that covers every
+     * request of the claim lists none.
+     *
+     * @param ways the alternative chosen per request, by the name the allocation gives it ({@code request} or
+     *             {@code request/subrequest})
+     */
+    private List<DeviceConfig> config(DeviceClaim claim, Map<String, DeviceRequest.Alternative> ways) {
+        Map<String, List<String>> requestsByClass = new LinkedHashMap<>();
+        ways.forEach((request, way) -> requestsByClass.computeIfAbsent(way.deviceClassName(), name -> new ArrayList<>())
+                .add(request));
+        List<DeviceConfig> config = new ArrayList<>();
+        requestsByClass.forEach((className, requests) -> {
+            DeviceClass deviceClass = ledger.inventory().deviceClass(className);
+            for (DeviceConfig entry : deviceClass == null ? List.<DeviceConfig>of() : deviceClass.config()) {
+                config.add(new DeviceConfig(DeviceConfig.FROM_CLASS, requests, entry.parameters()));
+            }
+        });
+        for (DeviceConfig entry : claim.config()) {
+            boolean applies = entry.requests().isEmpty() || entry.requests().stream().anyMatch(named ->
+                    ways.containsKey(named) || ways.keySet().stream().anyMatch(way -> way.startsWith(named + "/")));
+            if (applies) {
+                config.add(new DeviceConfig(DeviceConfig.FROM_CLAIM, entry.requests(), entry.parameters()));
+            }
+        }
+        return config.stream().map(entry -> entry.requests().size() == claim.requests().size()
+                ? new DeviceConfig(entry.source(), List.of(), entry.parameters()) : entry).toList();
     }
 
     /** One depth-first search for one pod on one node. */
@@ -133,11 +193,16 @@ public final class DeviceAllocator {
         private final int[] reachable;
         /** Per claim, per request: which alternative is being tried. */
         private final List<Slot> slots = new ArrayList<>();
-        /** Per claim, per constraint: the value the devices chosen so far share, and how many carry it. */
+        /**
+         * Per claim, per constraint: for matchAttribute, the value the devices chosen so far share and how many
+         * carry it; for distinctAttribute, the values they carry, all different.
+         */
         private final Object[][] values;
         private final int[][] holders;
+        private final List<List<Set<Object>>> distinctValues = new ArrayList<>();
         private final List<Integer> chosen = new ArrayList<>();
         private final List<String> chosenFor = new ArrayList<>();
+        private final List<DeviceRequest.Alternative> chosenWay = new ArrayList<>();
         private int steps;
 
         Search(List<DeviceClaim> claims, NodeInfo node) {
@@ -149,6 +214,11 @@ public final class DeviceAllocator {
             for (int c = 0; c < claims.size(); c++) {
                 values[c] = new Object[claims.get(c).constraints().size()];
                 holders[c] = new int[claims.get(c).constraints().size()];
+                List<Set<Object>> sets = new ArrayList<>();
+                for (DeviceConstraint constraint : claims.get(c).constraints()) {
+                    sets.add(constraint.distinct() ? new HashSet<>() : null);
+                }
+                distinctValues.add(sets);
                 for (DeviceRequest request : claims.get(c).requests()) {
                     slots.add(new Slot(c, request));
                 }
@@ -160,9 +230,11 @@ public final class DeviceAllocator {
                 return null;
             }
             Map<String, List<DeviceAllocation.AllocatedDevice>> devices = new LinkedHashMap<>();
+            Map<String, Map<String, DeviceRequest.Alternative>> ways = new LinkedHashMap<>();
             Map<String, Boolean> local = new LinkedHashMap<>();
             for (DeviceClaim claim : claims) {
                 devices.put(claim.key(), new ArrayList<>());
+                ways.put(claim.key(), new LinkedHashMap<>());
                 local.put(claim.key(), false);
             }
             DeviceInventory inventory = ledger.inventory();
@@ -171,14 +243,17 @@ public final class DeviceAllocator {
                 String[] owner = chosenFor.get(i).split("\u0000", 2);
                 Device device = inventory.device(index);
                 devices.get(owner[0]).add(new DeviceAllocation.AllocatedDevice(owner[1], device.driver(),
-                        device.pool(), device.name()));
+                        device.pool(), device.name(), chosenWay.get(i).tolerations()));
+                ways.get(owner[0]).putIfAbsent(owner[1], chosenWay.get(i));
                 if (inventory.nodeLocal(index)) {
                     local.put(owner[0], true);
                 }
             }
             Map<String, DeviceAllocation> result = new LinkedHashMap<>();
-            devices.forEach((key, list) -> result.put(key,
-                    new DeviceAllocation(list, local.get(key) ? node.name() : null)));
+            for (DeviceClaim claim : claims) {
+                result.put(claim.key(), new DeviceAllocation(devices.get(claim.key()),
+                        local.get(claim.key()) ? node.name() : null, config(claim, ways.get(claim.key()))));
+            }
             return result;
         }
 
@@ -229,7 +304,8 @@ public final class DeviceAllocator {
                 if (!ledger.inventory().matches(alternative, device)) {
                     continue;
                 }
-                if (ledger.inUse(device) || chosen.contains(device) || !push(slot, alternative, device)) {
+                if (ledger.inUse(device) || chosen.contains(device) || !ledger.inventory().offered(alternative, device)
+                        || !push(slot, alternative, device)) {
                     possible = false;
                     break;
                 }
@@ -245,7 +321,8 @@ public final class DeviceAllocator {
         }
 
         private boolean usable(int device, DeviceRequest.Alternative alternative) {
-            return !ledger.inUse(device) && ledger.inventory().matches(alternative, device) && !chosen.contains(device);
+            return !ledger.inUse(device) && ledger.inventory().matches(alternative, device)
+                    && ledger.inventory().offered(alternative, device) && !chosen.contains(device);
         }
 
         /** Chooses the device for the slot if every constraint covering it allows. */
@@ -259,36 +336,56 @@ public final class DeviceAllocator {
                 if (!constraint.covers(current.request().name(), alternative.subrequest())) {
                     continue;
                 }
-                Object value = candidate.attributes().get(constraint.matchAttribute());
-                Object shared = values[current.claim()][k];
-                if (value == null || holders[current.claim()][k] > 0 && !Objects.equals(shared, value)) {
+                Object value = candidate.attributes().get(constraint.attribute());
+                if (value == null) {
+                    return false;
+                }
+                if (constraint.distinct()) {
+                    if (distinctValues.get(current.claim()).get(k).contains(value)) {
+                        return false;
+                    }
+                } else if (holders[current.claim()][k] > 0 && !Objects.equals(values[current.claim()][k], value)) {
                     return false;
                 }
             }
             for (int k = 0; k < constraints.size(); k++) {
-                if (constraints.get(k).covers(current.request().name(), alternative.subrequest())) {
-                    values[current.claim()][k] = candidate.attributes().get(constraints.get(k).matchAttribute());
-                    holders[current.claim()][k]++;
+                DeviceConstraint constraint = constraints.get(k);
+                if (constraint.covers(current.request().name(), alternative.subrequest())) {
+                    Object value = candidate.attributes().get(constraint.attribute());
+                    if (constraint.distinct()) {
+                        distinctValues.get(current.claim()).get(k).add(value);
+                    } else {
+                        values[current.claim()][k] = value;
+                        holders[current.claim()][k]++;
+                    }
                 }
             }
             chosen.add(device);
             String request = alternative.subrequest() == null ? current.request().name()
                     : current.request().name() + "/" + alternative.subrequest();
             chosenFor.add(claim.key() + "\u0000" + request);
+            chosenWay.add(alternative);
             return true;
         }
 
         private void pop(int slot, DeviceRequest.Alternative alternative) {
             Slot current = slots.get(slot);
             List<DeviceConstraint> constraints = claims.get(current.claim()).constraints();
+            Device last = ledger.inventory().device(chosen.get(chosen.size() - 1));
             for (int k = 0; k < constraints.size(); k++) {
-                if (constraints.get(k).covers(current.request().name(), alternative.subrequest())
-                        && --holders[current.claim()][k] == 0) {
+                DeviceConstraint constraint = constraints.get(k);
+                if (!constraint.covers(current.request().name(), alternative.subrequest())) {
+                    continue;
+                }
+                if (constraint.distinct()) {
+                    distinctValues.get(current.claim()).get(k).remove(last.attributes().get(constraint.attribute()));
+                } else if (--holders[current.claim()][k] == 0) {
                     values[current.claim()][k] = null;
                 }
             }
             chosen.remove(chosen.size() - 1);
             chosenFor.remove(chosenFor.size() - 1);
+            chosenWay.remove(chosenWay.size() - 1);
         }
     }
 

@@ -77,7 +77,7 @@ public final class DeviceCatalog {
     public DeviceClaim fromTemplate(String templateKey, String claimNamespace, String claimName) {
         DeviceClaim template = templates.get(templateKey);
         return template == null ? null
-                : new DeviceClaim(claimNamespace, claimName, template.requests(), template.constraints());
+                : template.named(claimNamespace, claimName);
     }
 
     /**
@@ -126,8 +126,7 @@ public final class DeviceCatalog {
         List<DeviceClaim> known = new ArrayList<>(claims.size() + toBeCreated.size());
         for (DeviceClaim claim : claims.values()) {
             DeviceAllocation allocation = assumed.get(claim.key());
-            known.add(allocation == null ? claim : new DeviceClaim(claim.namespace(), claim.name(), claim.requests(),
-                    claim.constraints(), allocation, claim.reservedFor()));
+            known.add(allocation == null ? claim : claim.withAllocation(allocation));
         }
         known.addAll(toBeCreated);
         return new DeviceLedger(inventory, known);

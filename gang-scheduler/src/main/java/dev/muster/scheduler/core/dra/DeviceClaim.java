@@ -15,15 +15,34 @@ import java.util.Objects;
  * @param constraints {@code spec.devices.constraints}
  * @param allocation  {@code status.allocation}; {@code null} while unallocated
  * @param reservedFor names of the pods in {@code status.reservedFor}
+ * @param config      {@code spec.devices.config}, copied into the allocation
  */
 public record DeviceClaim(String namespace, String name, List<DeviceRequest> requests,
-                          List<DeviceConstraint> constraints, DeviceAllocation allocation, List<String> reservedFor) {
+                          List<DeviceConstraint> constraints, DeviceAllocation allocation, List<String> reservedFor,
+                          List<DeviceConfig> config) {
     public DeviceClaim {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(name, "name");
         requests = List.copyOf(requests);
         constraints = constraints == null ? List.of() : List.copyOf(constraints);
         reservedFor = reservedFor == null ? List.of() : List.copyOf(reservedFor);
+        config = config == null ? List.of() : List.copyOf(config);
+    }
+
+    /** A claim without config. */
+    public DeviceClaim(String namespace, String name, List<DeviceRequest> requests, List<DeviceConstraint> constraints,
+                       DeviceAllocation allocation, List<String> reservedFor) {
+        this(namespace, name, requests, constraints, allocation, reservedFor, List.of());
+    }
+
+    /** This claim with another allocation. */
+    public DeviceClaim withAllocation(DeviceAllocation other) {
+        return new DeviceClaim(namespace, name, requests, constraints, other, reservedFor, config);
+    }
+
+    /** The claim this one, a template's, makes under another name: unallocated, reserved for no pod. */
+    public DeviceClaim named(String claimNamespace, String claimName) {
+        return new DeviceClaim(claimNamespace, claimName, requests, constraints, null, List.of(), config);
     }
 
     /** An unallocated claim. */

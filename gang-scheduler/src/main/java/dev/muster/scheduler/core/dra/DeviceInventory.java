@@ -27,6 +27,10 @@ public final class DeviceInventory {
     private final Map<String, int[]> reachable = new HashMap<>();
     private final Map<DeviceRequest.Alternative, Verdicts> verdicts = new HashMap<>();
     private final Map<String, Map<String, Long>> classTotals = new HashMap<>();
+    /** Devices Muster never allocates ({@link Device#notAllocated()}). */
+    private final BitSet notAllocated = new BitSet();
+    /** Devices with a taint that blocks allocation to a request that does not tolerate it. */
+    private final BitSet tainted = new BitSet();
 
     /** An inventory of the slices' devices; a device published twice counts once (the first slice's). */
     public DeviceInventory(List<DeviceSlice> slices, List<DeviceClass> deviceClasses) {
@@ -42,6 +46,12 @@ public final class DeviceInventory {
                     onNode.computeIfAbsent(slice.nodeName(), node -> new ArrayList<>()).add(devices.size());
                 } else {
                     networkAttached.add(devices.size());
+                }
+                if (device.notAllocated() != null) {
+                    notAllocated.set(devices.size());
+                }
+                if (device.taints().stream().anyMatch(DeviceTaint::blocksAllocation)) {
+                    tainted.set(devices.size());
                 }
                 devices.add(device);
                 sliceOf.add(slice);
@@ -105,7 +115,8 @@ public final class DeviceInventory {
 
     /**
      * Per class (as {@link #resourceName}), how many devices a pod on the node can use, network-attached
-     * ones included; classes without any are left out.
+     * ones included, those Muster never allocates ({@link Device#notAllocated()}) not; classes without any are
+     * left out.
      */
     public Map<String, Long> classTotals(NodeInfo node) {
         return classTotals.computeIfAbsent(node.name(), name -> {
@@ -114,7 +125,7 @@ public final class DeviceInventory {
                 DeviceRequest.Alternative any = new DeviceRequest.Alternative(null, deviceClass.name(), List.of(), true, 0);
                 long count = 0;
                 for (int device : reachableFrom(node)) {
-                    if (matches(any, device)) {
+                    if (!notAllocated.get(device) && matches(any, device)) {
                         count++;
                     }
                 }
@@ -129,6 +140,14 @@ public final class DeviceInventory {
     /** The class, or {@code null} if none by that name exists. */
     DeviceClass deviceClass(String name) {
         return classes.get(name);
+    }
+
+    /**
+     * Whether the alternative may get the device, given that it matches: Muster allocates the device, and the
+     * alternative tolerates each of its taints that blocks allocation.
+     */
+    boolean offered(DeviceRequest.Alternative alternative, int index) {
+        return !notAllocated.get(index) && (!tainted.get(index) || devices.get(index).tolerated(alternative.tolerations()));
     }
 
     /** Whether the device is of the alternative's class and passes its class's and its own selectors. */

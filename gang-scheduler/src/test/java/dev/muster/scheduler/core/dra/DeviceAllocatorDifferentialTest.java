@@ -14,11 +14,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The allocator's depth-first search against a plain search of every subset of devices, on random
- * slices and claims: both find an allocation for the same cases, and every allocation the allocator
- * returns is valid by an independent check.
+ * slices and claims (some devices tainted, some partitions, some requests tolerating the taint, matchAttribute and
+ * distinctAttribute constraints): both find an
+ * allocation for the same cases, and every allocation the allocator returns is valid by an independent check.
  */
 class DeviceAllocatorDifferentialTest {
     private static final String DRIVER = "gpu.example.com";
+    private static final String TAINT = "gpu.example.com/unhealthy";
     private static final List<DeviceClass> CLASSES = List.of(
             new DeviceClass("any", List.of()),
             new DeviceClass("model-a", List.of("device.attributes[\"gpu.example.com\"].model == \"a\"")));
@@ -36,7 +38,11 @@ class DeviceAllocatorDifferentialTest {
                 if (random.nextInt(5) > 0) {
                     attributes.put(DRIVER + "/clique", random.nextBoolean() ? "x" : "y");
                 }
-                devices.add(new Device(DRIVER, "n", "d" + i, attributes, Map.of()));
+                // Some devices carry a taint that blocks allocation, a few are partitions Muster never allocates.
+                List<DeviceTaint> taints = random.nextInt(4) == 0 ? List.of(new DeviceTaint(TAINT, "", "NoSchedule"))
+                        : List.of();
+                devices.add(new Device(DRIVER, "n", "d" + i, attributes, Map.of(), taints, random.nextInt(10) == 0,
+                        false, false));
             }
             List<DeviceClaim> known = new ArrayList<>();
             List<DeviceAllocation.AllocatedDevice> taken = new ArrayList<>();
@@ -78,13 +84,17 @@ class DeviceAllocatorDifferentialTest {
                     boolean all = random.nextInt(6) == 0;
                     List<String> selectors = random.nextInt(3) == 0
                             ? List.of("device.attributes[\"gpu.example.com\"].model == \"b\"") : List.of();
+                    List<DeviceToleration> tolerations = random.nextInt(3) == 0
+                            ? List.of(new DeviceToleration(TAINT, "Exists", "", "", null)) : List.of();
                     alternatives.add(new DeviceRequest.Alternative(ways == 1 ? null : "s" + w,
-                            random.nextBoolean() ? "any" : "model-a", selectors, all, all ? 0 : 1 + random.nextInt(3)));
+                            random.nextBoolean() ? "any" : "model-a", selectors, all, all ? 0 : 1 + random.nextInt(3),
+                            tolerations));
                 }
-                requests.add(new DeviceRequest("r" + r, alternatives, false));
+                requests.add(new DeviceRequest("r" + r, alternatives, List.of()));
             }
             List<DeviceConstraint> constraints = random.nextBoolean()
-                    ? List.of(new DeviceConstraint(random.nextBoolean() ? List.of() : List.of("r0"), DRIVER + "/clique"))
+                    ? List.of(new DeviceConstraint(random.nextBoolean() ? List.of() : List.of("r0"), DRIVER + "/clique",
+                            random.nextInt(3) == 0))
                     : List.of();
             claims.add(new DeviceClaim("ns", "c" + c, requests, constraints));
         }
@@ -110,24 +120,36 @@ class DeviceAllocatorDifferentialTest {
                         .filter(a -> mine.get(0).request().equals(a.subrequest() == null ? request.name()
                                 : request.name() + "/" + a.subrequest())).findFirst().orElseThrow();
                 for (DeviceAllocation.AllocatedDevice allocated : mine) {
-                    assertThat(matches(alternative, inventory.device(inventory.indexOf(allocated.id())))).isTrue();
+                    assertThat(usable(alternative, inventory.device(inventory.indexOf(allocated.id())))).isTrue();
                 }
                 if (!alternative.all()) {
                     assertThat(mine).hasSize(alternative.count());
                 }
             }
             for (DeviceConstraint constraint : claim.constraints()) {
-                Set<Object> values = new HashSet<>();
+                List<Object> values = new ArrayList<>();
                 for (DeviceAllocation.AllocatedDevice allocated : allocation.devices()) {
                     String[] names = allocated.request().split("/", 2);
                     if (constraint.covers(names[0], names.length > 1 ? names[1] : null)) {
                         values.add(inventory.device(inventory.indexOf(allocated.id())).attributes()
-                                .get(constraint.matchAttribute()));
+                                .get(constraint.attribute()));
                     }
                 }
-                assertThat(values).hasSizeLessThanOrEqualTo(1).doesNotContainNull();
+                assertThat(values).doesNotContainNull();
+                if (constraint.distinct()) {
+                    assertThat(values).doesNotHaveDuplicates();
+                } else {
+                    assertThat(new HashSet<>(values)).hasSizeLessThanOrEqualTo(1);
+                }
             }
         }
+    }
+
+    /** Matches, and may be given to the alternative: not a partition, and any taint tolerated. */
+    private static boolean usable(DeviceRequest.Alternative alternative, Device device) {
+        boolean tolerated = device.taints().isEmpty()
+                || alternative.tolerations().stream().anyMatch(toleration -> toleration.key().equals(TAINT));
+        return matches(alternative, device) && !device.consumesCounters() && tolerated;
     }
 
     private static boolean matches(DeviceRequest.Alternative alternative, Device device) {
@@ -174,7 +196,7 @@ class DeviceAllocatorDifferentialTest {
             for (int d = 0; d < deviceCount; d++) {
                 boolean match = matches(alternative, ledger.inventory().device(d));
                 boolean inMask = (mask & 1 << d) != 0;
-                if (inMask && (!match || ledger.inUse(d))) {
+                if (inMask && (!usable(alternative, ledger.inventory().device(d)) || ledger.inUse(d))) {
                     return false;
                 }
                 if (alternative.all() && match && !inMask) {
@@ -188,7 +210,7 @@ class DeviceAllocatorDifferentialTest {
         private boolean constraintsHold(List<Object[]> slots, List<int[]> picks) {
             for (DeviceClaim claim : claims) {
                 for (DeviceConstraint constraint : claim.constraints()) {
-                    Set<Object> values = new HashSet<>();
+                    List<Object> values = new ArrayList<>();
                     for (int s = 0; s < slots.size(); s++) {
                         DeviceRequest request = (DeviceRequest) slots.get(s)[1];
                         DeviceRequest.Alternative alternative = request.alternatives().get(picks.get(s)[1]);
@@ -198,11 +220,13 @@ class DeviceAllocatorDifferentialTest {
                         for (int d = 0; d < deviceCount; d++) {
                             if ((picks.get(s)[0] & 1 << d) != 0) {
                                 values.add(Objects.requireNonNullElse(ledger.inventory().device(d).attributes()
-                                        .get(constraint.matchAttribute()), "missing"));
+                                        .get(constraint.attribute()), "missing"));
                             }
                         }
                     }
-                    if (values.size() > 1 || values.contains("missing")) {
+                    int distinctValues = new HashSet<>(values).size();
+                    if (values.contains("missing") || (constraint.distinct() ? distinctValues < values.size()
+                            : distinctValues > 1)) {
                         return false;
                     }
                 }

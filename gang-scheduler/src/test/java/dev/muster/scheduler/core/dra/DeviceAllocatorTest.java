@@ -79,7 +79,7 @@ class DeviceAllocatorTest {
         DeviceRequest firstAvailable = new DeviceRequest("gpu", List.of(
                 new DeviceRequest.Alternative("b200", DRIVER, List.of("device.attributes[\"gpu.example.com\"].model == \"b200\""), false, 1),
                 new DeviceRequest.Alternative("a100", DRIVER, List.of("device.attributes[\"gpu.example.com\"].model == \"a100\""), false, 2)),
-                false);
+                List.of());
         DeviceAllocation allocation = allocator.allocate(List.of(claim("fa", firstAvailable)), node("a")).get("default/fa");
         assertThat(allocation.devices()).extracting(DeviceAllocation.AllocatedDevice::request, DeviceAllocation.AllocatedDevice::device)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("gpu/a100", "gpu-1"),
@@ -87,7 +87,7 @@ class DeviceAllocatorTest {
 
         DeviceRequest all = new DeviceRequest("all", List.of(new DeviceRequest.Alternative(null, DRIVER,
                 List.of("device.capacity[\"gpu.example.com\"].memory >= 1024 && device.attributes[\"gpu.example.com\"].index >= 6"),
-                true, 0)), false);
+                true, 0)), List.of());
         assertThat(allocator.allocate(List.of(claim("all", all)), node("a")).get("default/all").devices())
                 .extracting(DeviceAllocation.AllocatedDevice::device).containsExactly("gpu-6", "gpu-7");
     }
@@ -95,7 +95,7 @@ class DeviceAllocatorTest {
     @Test
     void refusesAdminAccessUnknownClassesAndBadSelectorsNamingTheClaim() {
         DeviceAllocator allocator = new DeviceAllocator(twoCliques());
-        DeviceRequest admin = new DeviceRequest("gpus", DeviceRequest.exactly("gpus", DRIVER, 1).alternatives(), true);
+        DeviceRequest admin = new DeviceRequest("gpus", DeviceRequest.exactly("gpus", DRIVER, 1).alternatives(), List.of(DeviceRequest.ADMIN_ACCESS));
         assertThat(allocator.whyNot(List.of(claim("admin", admin)), node("a")))
                 .isEqualTo("claim default/admin: request gpus asks for adminAccess, which Muster does not allocate");
         assertThat(allocator.whyNot(List.of(claim("nc", DeviceRequest.exactly("gpus", "tpu.example.com", 1))), node("a")))
@@ -126,5 +126,132 @@ class DeviceAllocatorTest {
                 .allocate(List.of(claim("net", DeviceRequest.exactly("gpus", DRIVER, 1))), node("b")).get("default/net");
         assertThat(allocation.nodeName()).isNull();
         assertThat(ledger.reaches(allocation, node("c"))).isTrue();
+    }
+
+    /** Node a: gpu-0 with a NoSchedule taint, gpu-1 with a NoExecute one, gpu-2 with an informational (None) one, gpu-3 clean. */
+    static DeviceLedger tainted() {
+        List<Device> devices = new ArrayList<>();
+        String[] effects = {"NoSchedule", "NoExecute", "None", null};
+        for (int i = 0; i < 4; i++) {
+            Device plain = gpu("a", i, "h100", "x");
+            devices.add(new Device(DRIVER, "a", plain.name(), plain.attributes(), plain.capacity(),
+                    effects[i] == null ? List.of() : List.of(new DeviceTaint(DRIVER + "/unhealthy", "ecc", effects[i])),
+                    false, false, false));
+        }
+        return new DeviceLedger(new DeviceInventory(List.of(slice("a", devices)), List.of(GPU)), List.of());
+    }
+
+    static DeviceRequest tolerating(String name, int count, boolean all, DeviceToleration... tolerations) {
+        return new DeviceRequest(name, List.of(new DeviceRequest.Alternative(null, DRIVER, List.of(), all, count,
+                List.of(tolerations))), List.of());
+    }
+
+    @Test
+    void aTaintedDeviceGoesOnlyToARequestThatToleratesItsTaint() {
+        DeviceAllocator allocator = new DeviceAllocator(tainted());
+        Map<String, DeviceAllocation> untolerating = allocator.allocate(List.of(claim("two", tolerating("gpus", 2, false))), node("a"));
+        assertThat(untolerating.get("default/two").devices()).extracting(DeviceAllocation.AllocatedDevice::device)
+                .as("the None taint does not keep gpu-2 away").containsExactly("gpu-2", "gpu-3");
+        assertThat(untolerating.get("default/two").devices()).allSatisfy(d -> assertThat(d.tolerations()).isEmpty());
+
+        DeviceClaim three = claim("three", tolerating("gpus", 3, false));
+        assertThat(allocator.allocate(List.of(three), node("a"))).isNull();
+        assertThat(allocator.whyNot(List.of(three), node("a"))).isEqualTo("node(s) cannot allocate claim default/three: "
+                + "3 device(s) of class gpu.example.com (devices left out there: taints the request does not tolerate)");
+
+        DeviceToleration noSchedule = new DeviceToleration(DRIVER + "/unhealthy", "Equal", "ecc", "NoSchedule", null);
+        assertThat(allocator.allocate(List.of(claim("three", tolerating("gpus", 3, false, noSchedule))), node("a"))
+                .get("default/three").devices()).extracting(DeviceAllocation.AllocatedDevice::device)
+                .containsExactly("gpu-0", "gpu-2", "gpu-3");
+
+        DeviceToleration any = new DeviceToleration(DRIVER + "/unhealthy", "Exists", "", "", 300L);
+        DeviceAllocation four = allocator.allocate(List.of(claim("four", tolerating("gpus", 4, false, any))), node("a"))
+                .get("default/four");
+        assertThat(four.devices()).hasSize(4);
+        assertThat(four.devices()).as("the allocation carries the tolerations, for the eviction of NoExecute taints")
+                .allSatisfy(d -> assertThat(d.tolerations()).containsExactly(any));
+    }
+
+    @Test
+    void allModeFailsWhereAMatchingDeviceIsTaintedAndNotTolerated() {
+        DeviceAllocator allocator = new DeviceAllocator(tainted());
+        assertThat(allocator.allocate(List.of(claim("all", tolerating("gpus", 0, true))), node("a"))).isNull();
+        DeviceToleration everything = new DeviceToleration("", "Exists", "", "", null);
+        assertThat(allocator.allocate(List.of(claim("all", tolerating("gpus", 0, true, everything))), node("a"))
+                .get("default/all").devices()).hasSize(4);
+    }
+
+    @Test
+    void partitionsSharingCountersAndDevicesAllowingSeveralAllocationsAreNeverAllocatedAndTheMessageSaysSo() {
+        Device whole = gpu("a", 0, "h100", "x");
+        Device partition = new Device(DRIVER, "a", "gpu-1-mig-1g", whole.attributes(), whole.capacity(), List.of(), true, false, false);
+        Device shared = new Device(DRIVER, "a", "gpu-2", whole.attributes(), whole.capacity(), List.of(), false, true, false);
+        DeviceLedger ledger = new DeviceLedger(new DeviceInventory(List.of(slice("a", List.of(whole, partition, shared))),
+                List.of(GPU)), List.of());
+        assertThat(ledger.inventory().classTotals(node("a")))
+                .as("only the whole device counts as the class's resource").containsExactly(
+                        Map.entry(DeviceInventory.resourceName(DRIVER), 1L));
+
+        DeviceAllocator allocator = new DeviceAllocator(ledger);
+        assertThat(allocator.allocate(List.of(claim("one", DeviceRequest.exactly("gpus", DRIVER, 1))), node("a"))
+                .get("default/one").devices()).extracting(DeviceAllocation.AllocatedDevice::device).containsExactly("gpu-0");
+        DeviceClaim two = claim("two", DeviceRequest.exactly("gpus", DRIVER, 2));
+        assertThat(allocator.allocate(List.of(two), node("a"))).isNull();
+        assertThat(allocator.whyNot(List.of(two), node("a"))).isEqualTo("node(s) cannot allocate claim default/two: "
+                + "2 device(s) of class gpu.example.com (devices left out there: allowMultipleAllocations (consumable "
+                + "capacity), which Muster does not allocate; consumesCounters (a partitionable device), which Muster "
+                + "does not allocate)");
+        assertThat(allocator.allocate(List.of(claim("all", tolerating("gpus", 0, true))), node("a")))
+                .as("all devices cannot be allocated when some of them cannot").isNull();
+    }
+
+    @Test
+    void refusesConsumableCapacityRequestsNamingTheFieldAndTheClaim() {
+        DeviceRequest capacity = new DeviceRequest("gpus", DeviceRequest.exactly("gpus", DRIVER, 1).alternatives(),
+                List.of("exactly.capacity.requests (consumable capacity)"));
+        DeviceAllocator allocator = new DeviceAllocator(twoCliques());
+        assertThat(allocator.allocate(List.of(claim("cap", capacity)), node("a"))).isNull();
+        assertThat(allocator.whyNot(List.of(claim("cap", capacity)), node("a"))).isEqualTo("claim default/cap: request "
+                + "gpus asks for exactly.capacity.requests (consumable capacity), which Muster does not allocate");
+    }
+
+    @Test
+    void distinctAttributeGivesEachDeviceItsOwnValue() {
+        DeviceAllocator allocator = new DeviceAllocator(twoCliques());
+        DeviceConstraint distinctClique = new DeviceConstraint(List.of(), CLIQUE, true);
+        DeviceClaim two = claim("two", DeviceRequest.exactly("gpus", DRIVER, 2), distinctClique);
+        assertThat(allocator.allocate(List.of(two), node("a")).get("default/two").devices())
+                .extracting(DeviceAllocation.AllocatedDevice::device).containsExactly("gpu-0", "gpu-4");
+
+        DeviceClaim three = claim("three", DeviceRequest.exactly("gpus", DRIVER, 3), distinctClique);
+        assertThat(allocator.allocate(List.of(three), node("a"))).isNull();
+        assertThat(allocator.whyNot(List.of(three), node("a"))).isEqualTo(
+                "node(s) cannot allocate claim default/three: 3 device(s) of class gpu.example.com, each a different " + CLIQUE);
+    }
+
+    @Test
+    void theAllocationCarriesTheConfigOfTheClassesUsedAndOfTheClaimForTheDriver() {
+        Map<String, Object> sharing = Map.of("opaque", Map.of("driver", DRIVER, "parameters", Map.of("sharing", "time-slicing")));
+        Map<String, Object> channel = Map.of("opaque", Map.of("driver", DRIVER, "parameters", Map.of("domain", "d-1")));
+        Map<String, Object> unused = Map.of("opaque", Map.of("driver", DRIVER, "parameters", Map.of("unused", true)));
+        DeviceClass gpuWithConfig = new DeviceClass(DRIVER, GPU.selectors(), List.of(new DeviceConfig(null, List.of(), sharing)));
+        DeviceClass other = new DeviceClass("other", List.of("device.driver == \"other.example.com\""),
+                List.of(new DeviceConfig(null, List.of(), unused)));
+        List<Device> devices = List.of(gpu("a", 0, "h100", "x"), gpu("a", 1, "h100", "x"));
+        DeviceLedger ledger = new DeviceLedger(new DeviceInventory(List.of(slice("a", devices)), List.of(gpuWithConfig, other)),
+                List.of());
+        DeviceRequest firstAvailable = new DeviceRequest("second", List.of(
+                new DeviceRequest.Alternative("none", "other", List.of(), false, 1),
+                new DeviceRequest.Alternative("gpu", DRIVER, List.of(), false, 1)), List.of());
+        DeviceClaim claim = new DeviceClaim("default", "cfg", List.of(DeviceRequest.exactly("first", DRIVER, 1), firstAvailable),
+                List.of(), null, List.of(), List.of(new DeviceConfig(null, List.of("second/gpu"), channel),
+                        new DeviceConfig(null, List.of("second/none"), unused), new DeviceConfig(null, List.of(), channel)));
+
+        DeviceAllocation allocation = new DeviceAllocator(ledger).allocate(List.of(claim), node("a")).get("default/cfg");
+
+        assertThat(allocation.config()).containsExactly(
+                new DeviceConfig(DeviceConfig.FROM_CLASS, List.of(), sharing),
+                new DeviceConfig(DeviceConfig.FROM_CLAIM, List.of("second/gpu"), channel),
+                new DeviceConfig(DeviceConfig.FROM_CLAIM, List.of(), channel));
     }
 }

@@ -1,22 +1,30 @@
-package dev.muster.scheduler.autoscaling;
+package dev.muster.scheduler;
 
+import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-
 import java.net.HttpURLConnection;
 
 /**
- * Which autoscaler APIs the API server serves, by discovery (which {@code system:discovery} allows everyone, so
- * it needs no grant): Cluster Autoscaler's ProvisioningRequests, and Karpenter's NodePools, whose presence says an
- * autoscaler that watches pending pods runs.
+ * Which optional APIs the API server serves, by discovery, the one way the scheduler finds out: discovery is
+ * allowed to everyone ({@code system:discovery}), so asking needs no grant beyond the chart's. Read once when the
+ * scheduler starts: Dynamic Resource Allocation's ResourceSlices, Cluster Autoscaler's ProvisioningRequests, and
+ * Karpenter's NodePools, whose presence says an autoscaler that watches pending pods runs.
  */
 public final class ServedApis {
     /** Karpenter's API group and version. */
     static final String KARPENTER_GROUP_VERSION = "karpenter.sh/v1";
     /** Karpenter's NodePool resource. */
     static final String KARPENTER_NODE_POOLS = "nodepools";
+    /** DRA's resource the scheduler reads devices from; the group's other kinds come with it. */
+    static final String RESOURCE_SLICES = "resourceslices";
 
     private ServedApis() {
+    }
+
+    /** Whether {@code resource.k8s.io/v1} {@code resourceslices} (Dynamic Resource Allocation) are served. */
+    public static boolean dynamicResourceAllocation(KubernetesClient client) {
+        return serves(client, DraObjects.API_VERSION, RESOURCE_SLICES);
     }
 
     /** Whether {@code autoscaling.x-k8s.io/v1} {@code provisioningrequests} are served. */
@@ -30,7 +38,11 @@ public final class ServedApis {
         return serves(client, KARPENTER_GROUP_VERSION, KARPENTER_NODE_POOLS);
     }
 
-    private static boolean serves(KubernetesClient client, String groupVersion, String plural) {
+    /**
+     * Whether the group version's resource list names the resource; a group version the API server does not
+     * know answers 404, which is "not served". Any other failure (the API server unreachable) is thrown.
+     */
+    static boolean serves(KubernetesClient client, String groupVersion, String plural) {
         try {
             var resources = client.getApiResources(groupVersion);
             return resources != null && resources.getResources() != null && resources.getResources().stream()

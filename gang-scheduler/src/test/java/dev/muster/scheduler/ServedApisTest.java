@@ -1,9 +1,8 @@
-package dev.muster.scheduler.autoscaling;
+package dev.muster.scheduler;
 
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.NodeGroup;
-import dev.muster.scheduler.Patience;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import org.junit.jupiter.api.Tag;
@@ -12,7 +11,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** What {@code muster.scheduler.autoscaling: auto} finds out by discovery, against the local cluster's API server. */
+/**
+ * What the scheduler finds out by discovery when it starts, against the local cluster's API server: whether to watch
+ * DRA's kinds, and what {@code muster.scheduler.autoscaling: auto} uses.
+ */
 @Tag("emulator")
 class ServedApisTest {
 
@@ -35,6 +37,17 @@ class ServedApisTest {
                 .withNodeGroups(NodeGroup.parse("gpu=0..2:cpu=8,memory=32Gi")))) {
             assertThat(ServedApis.provisioningRequests(cluster.client())).isTrue();
             assertThat(ServedApis.karpenter(cluster.client())).isFalse();
+        }
+    }
+
+    @Test
+    void dynamicResourceAllocationWhereResourceSlicesAreServedAndNotForAVersionOrResourceThatIsNot() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(1))) {
+            assertThat(ServedApis.dynamicResourceAllocation(cluster.client())).isTrue();
+            assertThat(ServedApis.serves(cluster.client(), "resource.k8s.io/v1beta9", "resourceslices"))
+                    .as("a group version the API server does not know").isFalse();
+            assertThat(ServedApis.serves(cluster.client(), "resource.k8s.io/v1", "resourcegizmos"))
+                    .as("a resource its group version does not list").isFalse();
         }
     }
 

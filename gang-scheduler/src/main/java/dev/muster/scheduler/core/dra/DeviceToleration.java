@@ -1,0 +1,41 @@
+package dev.muster.scheduler.core.dra;
+
+/**
+ * A request's toleration of device taints ({@code exactly.tolerations}, {@code firstAvailable[].tolerations}),
+ * matched as Kubernetes matches a toleration to a taint: the effect is the taint's or empty (every effect); the
+ * key is the taint's, or empty with {@code Exists} (every key); {@code Exists} matches any value, {@code Equal}
+ * (the default) the taint's value only.
+ *
+ * @param key               the taint key; empty for every key
+ * @param operator          {@code Exists} or {@code Equal}; empty means {@code Equal}
+ * @param value             the value {@code Equal} matches
+ * @param effect            the taint effect matched; empty for every effect
+ * @param tolerationSeconds for {@code NoExecute}, how long the pod may keep the device once tainted; kept so that
+ *                          the allocation can carry it to the eviction controller, not used in allocating
+ */
+public record DeviceToleration(String key, String operator, String value, String effect, Long tolerationSeconds) {
+    /** The operator that matches every value. */
+    public static final String EXISTS = "Exists";
+
+    public DeviceToleration {
+        key = key == null ? "" : key;
+        operator = operator == null || operator.isEmpty() ? "Equal" : operator;
+        value = value == null ? "" : value;
+        effect = effect == null ? "" : effect;
+    }
+
+    /** Whether this toleration tolerates the taint. */
+    public boolean tolerates(DeviceTaint taint) {
+        if (!effect.isEmpty() && !effect.equals(taint.effect())) {
+            return false;
+        }
+        if (!key.isEmpty() && !key.equals(taint.key())) {
+            return false;
+        }
+        return switch (operator) {
+            case EXISTS -> true;
+            case "Equal" -> value.equals(taint.value());
+            default -> false;
+        };
+    }
+}
