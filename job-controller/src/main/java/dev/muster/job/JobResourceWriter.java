@@ -1,5 +1,9 @@
 package dev.muster.job;
 
+import dev.muster.job.decision.JobPodPlanner;
+import dev.muster.job.decision.JobStatusDecider;
+import dev.muster.job.decision.NetworkTopologyTiers;
+import dev.muster.job.decision.PodGroupPlanner;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
