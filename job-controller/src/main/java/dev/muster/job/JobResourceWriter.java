@@ -88,11 +88,11 @@ final class JobResourceWriter {
                     job.getMetadata().getNamespace(), job.getMetadata().getName(), actual.getMetadata().getName());
             return;
         }
-        if (PodGroupPlanner.ownedFieldsMatch(actual.getSpec(), desired.getSpec())) {
+        if (OwnedPodGroupFields.match(actual.getSpec(), desired.getSpec())) {
             return;
         }
         PodGroup updated = Serialization.clone(actual);
-        updated.setSpec(PodGroupPlanner.withOwnedFields(actual.getSpec(), desired.getSpec()));
+        updated.setSpec(OwnedPodGroupFields.merge(actual.getSpec(), desired.getSpec()));
         client.resource(updated).update();
     }
 

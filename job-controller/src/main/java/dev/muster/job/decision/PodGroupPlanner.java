@@ -1,6 +1,5 @@
 package dev.muster.job.decision;
 
-import dev.muster.support.status.StatusWriter;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
@@ -10,15 +9,16 @@ import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** The PodGroup a job should have, and which of its fields the job controller owns. Pure functions. */
+/**
+ * The PodGroup a job should have. Pure functions. Which of its fields the job controller keeps up to date on the
+ * PodGroup as it exists is the writer's concern ({@code OwnedPodGroupFields} in {@code dev.muster.job}).
+ */
 public final class PodGroupPlanner {
     private PodGroupPlanner() {
     }
@@ -50,31 +50,6 @@ public final class PodGroupPlanner {
                 .build());
         group.setSpec(spec(job.getSpec(), openTasks, tiers));
         return group;
-    }
-
-    /** Whether the fields the job controller owns already hold the desired values. */
-    public static boolean ownedFieldsMatch(PodGroupSpec actual, PodGroupSpec desired) {
-        return actual != null
-                && Objects.equals(actual.getMinMember(), desired.getMinMember())
-                && Objects.equals(actual.getMinTaskMember(), desired.getMinTaskMember())
-                && Objects.equals(actual.getQueue(), desired.getQueue())
-                && Objects.equals(actual.getPriorityClassName(), desired.getPriorityClassName())
-                && StatusWriter.sameJson(actual.getSchedulingConstraints(), desired.getSchedulingConstraints())
-                && Objects.equals(actual.getMaxRuntime(), desired.getMaxRuntime())
-                && Objects.equals(actual.getRunningEstimate(), desired.getRunningEstimate());
-    }
-
-    /** {@code actual} with the owned fields taken from {@code desired}; other fields stay as users set them. */
-    public static PodGroupSpec withOwnedFields(PodGroupSpec actual, PodGroupSpec desired) {
-        PodGroupSpec merged = actual == null ? new PodGroupSpec() : Serialization.clone(actual);
-        merged.setMinMember(desired.getMinMember());
-        merged.setMinTaskMember(desired.getMinTaskMember());
-        merged.setQueue(desired.getQueue());
-        merged.setPriorityClassName(desired.getPriorityClassName());
-        merged.setSchedulingConstraints(desired.getSchedulingConstraints());
-        merged.setMaxRuntime(desired.getMaxRuntime());
-        merged.setRunningEstimate(desired.getRunningEstimate());
-        return merged;
     }
 
     private static PodGroupSpec spec(JobSpec jobSpec, Set<String> openTasks, NetworkTopologyTiers tiers) {

@@ -8,7 +8,6 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
-import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -45,6 +44,7 @@ class PodGroupPlannerTest {
      * their sum, its scheduler enforces no task minimum ({@code JobInfo.CheckTaskValid}). Muster writes
      * what is enforced: every task's minTaskMember is 0, so a 3-of-6 job is a gang of any 3 pods.
      */
+
     @Test
     void anElasticJobsGroupHasNoTaskMinimums() {
         Job job = job("elastic", task("worker", 6, null));
@@ -57,6 +57,7 @@ class PodGroupPlannerTest {
     }
 
     /** Volcano: an explicit task minimum is no different once the webhook has defaulted the others. */
+
     @Test
     void anExplicitTaskMinimumOfAnElasticJobIsNotEnforcedEither() {
         Job job = job("elastic", task("ps", 1, 1), task("worker", 6, null));
@@ -67,6 +68,7 @@ class PodGroupPlannerTest {
     }
 
     /** Volcano: minAvailable equal to the sum of the task minimums is not elastic; each is enforced. */
+
     @Test
     void aJobAtTheSumOfItsTaskMinimumsKeepsThem() {
         Job job = job("train", task("ps", 1, null), task("worker", 6, 2));
@@ -82,64 +84,6 @@ class PodGroupPlannerTest {
         job.getSpec().setMinAvailable(2);
 
         assertThat(PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec().getMinMember()).isEqualTo(2);
-    }
-
-    @Test
-    void updatesOnlyTheFieldsTheControllerOwns() {
-        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(TestJobs.quickstart(), NetworkTopologyTiers.NONE).getSpec();
-        PodGroupSpec actual = new PodGroupSpec();
-        actual.setMinMember(1);
-        actual.setScheduleTimeoutSeconds(30);
-        actual.setMinResources(Map.of("cpu", new Quantity("4")));
-
-        assertThat(PodGroupPlanner.ownedFieldsMatch(actual, desired)).isFalse();
-        PodGroupSpec merged = PodGroupPlanner.withOwnedFields(actual, desired);
-
-        assertThat(PodGroupPlanner.ownedFieldsMatch(merged, desired)).isTrue();
-        desired.setMaxRuntime("30m");
-        assertThat(PodGroupPlanner.ownedFieldsMatch(merged, desired)).as("maxRuntime is owned").isFalse();
-        assertThat(PodGroupPlanner.withOwnedFields(merged, desired).getMaxRuntime()).isEqualTo("30m");
-        assertThat(merged.getScheduleTimeoutSeconds()).isEqualTo(30);
-        assertThat(merged.getMinResources()).containsEntry("cpu", new Quantity("4"));
-        assertThat(actual.getMinMember()).as("the cached spec is not changed").isEqualTo(1);
-    }
-
-    @Test
-    void aNewPriorityClassOfALiveJobReachesItsPodGroup() {
-        // Volcano pkg/controllers/job/job_controller_actions.go shouldUpdateExistingPodGroup: the PodGroup's
-        // priorityClassName follows the job's.
-        Job job = TestJobs.quickstart();
-        job.getSpec().setPriorityClassName("low");
-        PodGroupSpec actual = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
-        job.getSpec().setPriorityClassName("high");
-        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
-
-        assertThat(PodGroupPlanner.ownedFieldsMatch(actual, desired)).isFalse();
-        assertThat(PodGroupPlanner.withOwnedFields(actual, desired).getPriorityClassName()).isEqualTo("high");
-    }
-
-    @Test
-    void theJobsGangTopologyIsCopiedOntoItsPodGroupAndKeptThere() {
-        Job job = TestJobs.quickstart();
-        PodGroupSchedulingConstraints constraints = new PodGroupSchedulingConstraints();
-        constraints.setTopology(List.of(new TopologyConstraint("example.com/rack"),
-                new TopologyConstraint("topology.kubernetes.io/zone")));
-        constraints.setTopologyPolicy(PodGroupSchedulingConstraints.PREFERRED);
-        job.getSpec().setSchedulingConstraints(constraints);
-
-        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
-
-        assertThat(desired.getSchedulingConstraints().getTopology()).extracting(TopologyConstraint::getKey)
-                .containsExactly("example.com/rack", "topology.kubernetes.io/zone");
-        assertThat(desired.getSchedulingConstraints().getTopologyPolicy()).isEqualTo("Preferred");
-        PodGroupSpec edited = PodGroupPlanner.withOwnedFields(new PodGroupSpec(), desired);
-        PodGroupSchedulingConstraints required = new PodGroupSchedulingConstraints();
-        required.setTopology(constraints.getTopology());
-        required.setTopologyPolicy(PodGroupSchedulingConstraints.REQUIRED);
-        edited.setSchedulingConstraints(required);
-        assertThat(PodGroupPlanner.ownedFieldsMatch(edited, desired)).as("an edit on the PodGroup is undone").isFalse();
-        assertThat(PodGroupPlanner.withOwnedFields(edited, desired).getSchedulingConstraints().getTopologyPolicy())
-                .isEqualTo("Preferred");
     }
 
     @Test
@@ -159,19 +103,5 @@ class PodGroupPlannerTest {
         assertThat(desired.getSchedulingConstraints().getTopologyPolicy()).isEqualTo(PodGroupSchedulingConstraints.PREFERRED);
         assertThat(PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec().getSchedulingConstraints())
                 .as("without tiers it is not honoured").isNull();
-    }
-
-    @Test
-    void theRunningEstimateIsCopiedOntoThePodGroupAndOwnedThere() {
-        Job job = TestJobs.quickstart();
-        job.getSpec().setRunningEstimate("90m");
-
-        PodGroupSpec desired = PodGroupPlanner.desiredPodGroup(job, NetworkTopologyTiers.NONE).getSpec();
-
-        assertThat(desired.getRunningEstimate()).isEqualTo("90m");
-        PodGroupSpec edited = PodGroupPlanner.withOwnedFields(new PodGroupSpec(), desired);
-        edited.setRunningEstimate("1m");
-        assertThat(PodGroupPlanner.ownedFieldsMatch(edited, desired)).as("an edit on the PodGroup is undone").isFalse();
-        assertThat(PodGroupPlanner.withOwnedFields(edited, desired).getRunningEstimate()).isEqualTo("90m");
     }
 }
