@@ -14,7 +14,8 @@
  * <p>What they take: the {@code crd} model types ({@code Job}, {@code PodGroup}, {@code QueueSpec}) and fabric8's
  * model {@code Pod} ({@code io.fabric8.kubernetes.api.model}), the plain objects the informer cache holds, which
  * the decisions already took; copying them into types of their own would cost a copy per reconcile and
- * decide nothing better. Never used here: a Kubernetes client or informer ({@code io.fabric8.kubernetes.client}),
+ * decide nothing better. (The {@code crd} types extend fabric8's {@code CustomResource}, which fabric8 keeps in its
+ * client package; it is the one type of that package seen here.) Never used here: a Kubernetes client or informer ({@code io.fabric8.kubernetes.client}),
  * the I/O package {@code dev.muster.job}, Spring, a logger or a clock other than the instant passed in. Inputs
  * are never mutated (they are usually the cache's own objects). The phase machine they fire is
  * {@code dev.muster.job.lifecycle}; the plugins' objects come from {@code dev.muster.job.plugin}.
