@@ -4,10 +4,10 @@
  * status the job should have, the phase change, the pods to delete and when to look again
  * ({@link dev.muster.job.decision.JobDecision}). Its parts: how a job stands with admission
  * ({@link dev.muster.job.decision.AdmissionGate}), its queue ({@link dev.muster.job.decision.QueueGate}) and
- * {@code dependsOn} ({@link dev.muster.job.decision.TaskGate}); the pods sorted and counted
+ * {@code dependsOn} ({@code TaskGate}); the pods sorted and counted
  * ({@link dev.muster.job.decision.TaskStatusCounter}); the policies' events and their match
- * ({@link dev.muster.job.decision.PolicyEventObserver}, {@link dev.muster.job.decision.PolicyMatcher}); the
- * completion rule; which pods to delete ({@link dev.muster.job.decision.PodCleanup}); the spec a running job
+ * ({@code PolicyEventObserver}, {@code PolicyMatcher}); the
+ * completion rule; which pods to delete ({@code PodCleanup}); the spec a running job
  * may change; and the children a job should have ({@link dev.muster.job.decision.PodGroupPlanner},
  * {@link dev.muster.job.decision.JobPodPlanner}, {@link dev.muster.job.decision.NetworkTopologyTiers}).
  *
