@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.job.decision.QueueGate;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;

@@ -1,5 +1,8 @@
 package dev.muster.job;
 
+import dev.muster.job.decision.AdmissionGate;
+import dev.muster.job.decision.JobStatusDecider;
+import dev.muster.job.lifecycle.JobLifecycle;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.Queue;

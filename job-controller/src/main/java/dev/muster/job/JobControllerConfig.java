@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.job.decision.NetworkTopologyTiers;
 import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.gang.JobAdmissionRule;
 

@@ -1,5 +1,13 @@
 package dev.muster.job;
 
+import dev.muster.job.decision.Admission;
+import dev.muster.job.decision.AdmissionGate;
+import dev.muster.job.decision.JobDecision;
+import dev.muster.job.decision.JobStatusDecider;
+import dev.muster.job.decision.NetworkTopologyTiers;
+import dev.muster.job.decision.QueueGate;
+import dev.muster.job.lifecycle.PhaseTransition;
+import dev.muster.job.lifecycle.Verdict;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.batch.v1alpha1.JobPhase;

@@ -1,5 +1,9 @@
 package dev.muster.job;
 
+import dev.muster.job.decision.JobPodPlanner;
+import dev.muster.job.decision.JobStatusDecider;
+import dev.muster.job.decision.NetworkTopologyTiers;
+import dev.muster.job.decision.PodGroupPlanner;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
@@ -84,11 +88,11 @@ final class JobResourceWriter {
                     job.getMetadata().getNamespace(), job.getMetadata().getName(), actual.getMetadata().getName());
             return;
         }
-        if (PodGroupPlanner.ownedFieldsMatch(actual.getSpec(), desired.getSpec())) {
+        if (OwnedPodGroupFields.match(actual.getSpec(), desired.getSpec())) {
             return;
         }
         PodGroup updated = Serialization.clone(actual);
-        updated.setSpec(PodGroupPlanner.withOwnedFields(actual.getSpec(), desired.getSpec()));
+        updated.setSpec(OwnedPodGroupFields.merge(actual.getSpec(), desired.getSpec()));
         client.resource(updated).update();
     }
 

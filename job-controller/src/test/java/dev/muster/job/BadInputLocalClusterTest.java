@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.job.lifecycle.JobFacts;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;

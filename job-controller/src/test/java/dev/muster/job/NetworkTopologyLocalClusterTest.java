@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import dev.muster.job.decision.NetworkTopologyTiers;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.NetworkTopologySpec;
 import dev.muster.api.batch.v1alpha1.PartitionPolicySpec;

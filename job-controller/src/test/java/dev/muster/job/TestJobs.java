@@ -14,15 +14,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Jobs and pods for unit tests of the pure core. */
-final class TestJobs {
-    static final String NAMESPACE = "default";
+/** Jobs and pods for unit tests of the pure core (in {@code decision}) and for the tests of the controller. */
+public final class TestJobs {
+    /** The namespace every job and pod here is in. */
+    public static final String NAMESPACE = "default";
 
     private TestJobs() {
     }
 
     /** A job of the given tasks, with a uid, as the informer cache would hold it. */
-    static Job job(String name, TaskSpec... tasks) {
+    public static Job job(String name, TaskSpec... tasks) {
         Job job = new Job();
         job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).withUid("uid-" + name).build());
         JobSpec spec = new JobSpec();
@@ -32,7 +33,7 @@ final class TestJobs {
     }
 
     /** A task running {@code busybox}; {@code minAvailable} null leaves the default. */
-    static TaskSpec task(String name, int replicas, Integer minAvailable) {
+    public static TaskSpec task(String name, int replicas, Integer minAvailable) {
         TaskSpec task = new TaskSpec();
         task.setName(name);
         task.setReplicas(replicas);
@@ -46,7 +47,7 @@ final class TestJobs {
     }
 
     /** The job's pod {@code <job>-<task>-<index>} in the given phase (null: no status yet). */
-    static Pod pod(Job job, String task, int index, String phase) {
+    public static Pod pod(Job job, String task, int index, String phase) {
         String name = job.getMetadata().getName() + "-" + task + "-" + index;
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).withUid("uid-" + name)
                 .withLabels(Map.of(MusterLabels.JOB_NAME, job.getMetadata().getName(), MusterLabels.TASK_NAME, task,
@@ -61,7 +62,7 @@ final class TestJobs {
     }
 
     /** {@code count} pods of a task, indexes from {@code from}, all in one phase. */
-    static List<Pod> pods(Job job, String task, int from, int count, String phase) {
+    public static List<Pod> pods(Job job, String task, int from, int count, String phase) {
         List<Pod> pods = new ArrayList<>();
         for (int i = from; i < from + count; i++) {
             pods.add(pod(job, task, i, phase));
@@ -70,14 +71,14 @@ final class TestJobs {
     }
 
     /** Every pod of a 1 master + 3 workers job in one phase. */
-    static List<Pod> all(Job job, String phase) {
+    public static List<Pod> all(Job job, String phase) {
         List<Pod> pods = new ArrayList<>(pods(job, "master", 0, 1, phase));
         pods.addAll(pods(job, "worker", 0, 3, phase));
         return pods;
     }
 
     /** 1 master and 3 workers, minAvailable defaulting to 4. */
-    static Job quickstart() {
+    public static Job quickstart() {
         return job("qs", task("master", 1, null), task("worker", 3, null));
     }
 }

@@ -1,12 +1,12 @@
 package dev.muster.job.bench;
 
+import dev.muster.job.decision.JobDecision;
+import dev.muster.job.decision.JobStatusDecider;
+import dev.muster.job.lifecycle.JobLifecycle;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
-import dev.muster.job.JobDecision;
-import dev.muster.job.JobLifecycle;
-import dev.muster.job.JobStatusDecider;
 import dev.muster.rendering.JobPodRenderer;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

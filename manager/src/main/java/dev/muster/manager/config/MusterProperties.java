@@ -1,7 +1,7 @@
 package dev.muster.manager.config;
 
 import dev.muster.job.JobControllerConfig;
-import dev.muster.job.NetworkTopologyTiers;
+import dev.muster.job.decision.NetworkTopologyTiers;
 import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.rendering.VolcanoPodLabels;
 import dev.muster.scheduler.GangSchedulerConfig;
