@@ -6,11 +6,14 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
+import dev.muster.support.Decided;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterEach;
 
 import java.time.Duration;
@@ -62,6 +65,15 @@ abstract class SchedulerScenario {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    /**
+     * Asserts {@code stillSo} until the scheduler has decided on the waiting group in two cycles begun after this
+     * call (so it could have acted on the group as it now is), and then for {@link #STAYS}.
+     */
+    void staysSo(String podGroup, ThrowingRunnable stillSo) {
+        Stillness.holds(PATIENCE, "the scheduler decided on " + podGroup + " again",
+                Decided.again(board, NS, podGroup), STAYS, stillSo);
     }
 
     Optional<GangVerdict> verdict(String podGroup) {
