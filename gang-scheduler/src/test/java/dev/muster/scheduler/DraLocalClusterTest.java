@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
@@ -181,9 +182,7 @@ class DraLocalClusterTest {
     }
 
     private void createGang(String name, int members, String template, String queue) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        podGroup.getSpec().setMinMember(members);
+        PodGroup podGroup = PodGroupFixtures.podGroup(NS, name, members);
         podGroup.getSpec().setQueue(queue);
         client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
         IntStream.range(0, members).forEach(i -> client.pods().inNamespace(NS).resource(new PodBuilder()

@@ -2,6 +2,7 @@ package dev.muster.scheduler;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
@@ -9,7 +10,6 @@ import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.Decided;
 import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -255,9 +255,7 @@ class GangSchedulerLocalClusterTest {
     void aDriverWaitsUntilItsGroupsMinResourcesAreFreeAndSaysWhy() {
         Pod foreign = client.pods().inNamespace(NS).resource(pod("foreign", null, null, "3", "default-scheduler")
                 .edit().editSpec().withNodeName("node-1").endSpec().build()).create();
-        PodGroup group = new PodGroup();
-        group.setMetadata(new ObjectMetaBuilder().withName("spark").withNamespace(NS).build());
-        group.getSpec().setMinMember(1);
+        PodGroup group = PodGroupFixtures.podGroup(NS, "spark", 1);
         group.getSpec().setMinResources(Map.of("cpu", new Quantity("10")));
         client.resources(PodGroup.class).inNamespace(NS).resource(group).create();
         createPod("spark-driver", "spark", "driver", "1");
@@ -279,10 +277,7 @@ class GangSchedulerLocalClusterTest {
     }
 
     private void createPodGroup(String name, int minMember) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        podGroup.getSpec().setMinMember(minMember);
-        client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
+        client.resources(PodGroup.class).inNamespace(NS).resource(PodGroupFixtures.podGroup(NS, name, minMember)).create();
     }
 
     private void createPod(String name, String podGroup, String task, String cpu) {

@@ -3,6 +3,7 @@ package dev.muster.podgroup;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.local.LocalCluster;
@@ -274,10 +275,7 @@ class GangSchedulingLocalClusterTest {
     }
 
     private static void createGroup(String ns, String name, int minMember) {
-        var group = new PodGroup();
-        group.getMetadata().setNamespace(ns);
-        group.getMetadata().setName(name);
-        group.getSpec().setMinMember(minMember);
+        var group = PodGroupFixtures.podGroup(ns, name, minMember);
         group.getSpec().setScheduleTimeoutSeconds(10);
         client.resource(group).create();
     }

@@ -3,6 +3,7 @@ package dev.muster.podgroup;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.local.LocalCluster;
@@ -329,11 +330,7 @@ class PodGroupControllerLocalClusterTest {
     }
 
     private static void createGroup(String ns, String name, int minMember) {
-        var group = new PodGroup();
-        group.getMetadata().setNamespace(ns);
-        group.getMetadata().setName(name);
-        group.getSpec().setMinMember(minMember);
-        client.resource(group).create();
+        client.resource(PodGroupFixtures.podGroup(ns, name, minMember)).create();
     }
 
     /** Creates a member pod and binds it to node-0, so that the simulated kubelet runs it. */
