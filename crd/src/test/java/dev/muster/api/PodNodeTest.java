@@ -1,9 +1,8 @@
 package dev.muster.api;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
 
+import static dev.muster.api.PodFixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PodNodeTest {
@@ -21,10 +20,5 @@ class PodNodeTest {
         assertThat(PodNode.holdsRoom(pod("n1", "Pending"))).isTrue();
         assertThat(PodNode.holdsRoom(pod("n1", "Succeeded"))).isFalse();
         assertThat(PodNode.holdsRoom(pod("n1", "Failed"))).isFalse();
-    }
-
-    private static Pod pod(String node, String phase) {
-        return new PodBuilder().withNewMetadata().withName("p").endMetadata().withNewSpec().withNodeName(node).endSpec()
-                .withNewStatus().withPhase(phase).endStatus().build();
     }
 }

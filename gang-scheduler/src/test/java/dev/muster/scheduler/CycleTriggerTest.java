@@ -41,6 +41,9 @@ class CycleTriggerTest {
 
         await().until(() -> cycles.get() == 2);
         await().during(Duration.ofMillis(300)).atMost(PATIENCE).until(() -> cycles.get() == 2);
+        // The control: the trigger is still live, so had a third cycle been requested, it would have run.
+        trigger.request();
+        await().atMost(PATIENCE).until(() -> cycles.get() == 3);
     }
 
     @Test

@@ -1,15 +1,19 @@
 package dev.muster.scheduler;
 
+import static dev.muster.scheduler.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
+import dev.muster.support.Decided;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -34,7 +38,6 @@ import org.junit.jupiter.api.Test;
 @Tag("emulator")
 class DraLocalClusterTest {
     private static final String NS = "default";
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final Duration STAYS = Duration.ofMillis(1500);
     private static final String CLIQUE = "gpu.example.com/clique";
 
@@ -101,7 +104,8 @@ class DraLocalClusterTest {
                 + "deviceclass.resource.kubernetes.io/gpu.example.com (claim default/")
                 .contains(": 9 device(s) of class gpu.example.com, one " + CLIQUE + ").");
         assertThat(claims).anySatisfy(claim -> assertThat(verdict.message()).contains("(claim " + claim + ":"));
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(pods("big"))
+        Stillness.holds(PATIENCE, "the scheduler decided on big again", Decided.again(board, NS, "big"), STAYS,
+                () -> assertThat(pods("big"))
                 .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
     }
 
@@ -164,8 +168,8 @@ class DraLocalClusterTest {
         await().atMost(PATIENCE).until(() -> board.latest(NS, "second")
                 .filter(v -> v.message().contains("4 Insufficient deviceclass.resource.kubernetes.io/gpu.example.com (claim"))
                 .isPresent());
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() ->
-                assertThat(pods("second").get(0).getSpec().getNodeName()).isNull());
+        Stillness.holds(PATIENCE, "the scheduler decided on second again", Decided.again(board, NS, "second"), STAYS,
+                () -> assertThat(pods("second").get(0).getSpec().getNodeName()).isNull());
         assertThat(allocationsOf("first")).isEqualTo(allocations);
 
         // Deleting the first gang's pods deletes their claims; their GPUs go to the waiting gang.
@@ -191,7 +195,8 @@ class DraLocalClusterTest {
                 .isPresent());
         assertThat(board.latest(NS, "second").orElseThrow().message())
                 .contains("deviceclass.resource.kubernetes.io/gpu.example.com");
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(pods("second"))
+        Stillness.holds(PATIENCE, "the scheduler decided on second again", Decided.again(board, NS, "second"), STAYS,
+                () -> assertThat(pods("second"))
                 .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
     }
 
@@ -229,9 +234,7 @@ class DraLocalClusterTest {
     }
 
     private void createGang(String name, int members, String template, String queue) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        podGroup.getSpec().setMinMember(members);
+        PodGroup podGroup = PodGroupFixtures.podGroup(NS, name, members);
         podGroup.getSpec().setQueue(queue);
         client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
         IntStream.range(0, members).forEach(i -> client.pods().inNamespace(NS).resource(new PodBuilder()

@@ -94,7 +94,7 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("elastic")).hasSize(3));
         assertThat(outcome("elastic")).contains(GangVerdict.Outcome.SCHEDULED);
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("elastic")).hasSize(3));
+        staysSo("elastic", () -> assertThat(bound("elastic")).hasSize(3));
     }
 
     @Test
@@ -145,10 +145,13 @@ class GangAdmissionScenarioTest extends SchedulerScenario {
         job.getSpec().setSchedulerName("default-scheduler");
         Job created = client.resources(Job.class).inNamespace(NS).resource(job).create();
         createPodGroup(created, 1);
+        // The control: the same job for this scheduler, which it admits.
+        createJobAndPodGroup("ours", 1, 1);
 
         startScheduler(UnaryOperator.identity());
 
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(verdict("elsewhere")).isEmpty());
+        staysSo("ours", () -> assertThat(verdict("elsewhere")).isEmpty());
+        assertThat(outcome("ours")).contains(GangVerdict.Outcome.ADMITTED);
     }
 
     @Test

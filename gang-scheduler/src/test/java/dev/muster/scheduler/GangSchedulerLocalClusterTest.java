@@ -2,12 +2,14 @@ package dev.muster.scheduler;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
+import dev.muster.support.Decided;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -84,7 +86,7 @@ class GangSchedulerLocalClusterTest {
         }));
         // Unbound through several cycles, and not rewritten either: the condition is written once.
         Map<String, String> versions = resourceVersions(pods("train"));
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> {
+        Stillness.holds(PATIENCE, "the scheduler decided on train again", Decided.again(board, NS, "train"), STAYS, () -> {
             List<Pod> pods = pods("train");
             assertThat(pods).allSatisfy(pod -> assertThat(nodeName(pod)).isNull());
             assertThat(resourceVersions(pods)).isEqualTo(versions);
@@ -117,8 +119,8 @@ class GangSchedulerLocalClusterTest {
             assertThat(podScheduled(pending)).hasValueSatisfying(c -> assertThat(c.getMessage())
                     .isEqualTo("0/3 nodes are available: 3 Insufficient cpu."));
         });
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE))
-                .untilAsserted(() -> assertThat(bound(pods("train"))).hasSize(3));
+        Stillness.holds(PATIENCE, "the scheduler decided on train again", Decided.again(board, NS, "train"), STAYS,
+                () -> assertThat(bound(pods("train"))).hasSize(3));
     }
 
     @Test
@@ -144,8 +146,10 @@ class GangSchedulerLocalClusterTest {
         IntStream.range(0, 2).forEach(i -> createPod("late-worker-" + i, "late", "worker", "1"));
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(nodeName(get("solo"))).isNotNull());
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE))
-                .untilAsserted(() -> assertThat(bound(pods("late"))).isEmpty());
+        // The control: the scheduler has told both pods their group is missing, so it had them in a cycle.
+        Stillness.holds(PATIENCE, "the late pods told their group is missing", () -> pods("late").stream()
+                        .allMatch(pod -> podScheduled(pod).filter(c -> c.getMessage().contains("not found")).isPresent()),
+                STAYS, () -> assertThat(bound(pods("late"))).isEmpty());
 
         createPodGroup("late", 2);
 
@@ -164,7 +168,9 @@ class GangSchedulerLocalClusterTest {
         }));
         // Unbound and not rewritten through several cycles, each pod with one event however many cycles ran.
         Map<String, String> versions = resourceVersions(pods("nginx"));
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> {
+        // The control: a pod created now is bound, so cycles ran after the conditions were written.
+        createPod("solo", null, null, "1");
+        Stillness.holds(PATIENCE, "a pod created afterwards bound", () -> nodeName(get("solo")) != null, STAYS, () -> {
             assertThat(resourceVersions(pods("nginx"))).isEqualTo(versions);
             assertThat(bound(pods("nginx"))).isEmpty();
             assertThat(client.v1().events().inNamespace(NS).list().getItems())
@@ -226,7 +232,7 @@ class GangSchedulerLocalClusterTest {
         gated.getSpec().setSchedulingGates(List.of(new PodSchedulingGate("example.com/wait")));
         List.of(driver, executor, gated).forEach(pod -> client.pods().inNamespace(NS).resource(pod).create());
 
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() ->
+        Stillness.holds(PATIENCE, "the scheduler decided on spark again", Decided.again(board, NS, "spark"), STAYS, () ->
                 assertThat(List.of(get("spark-driver"), get("spark-exec-0"), get("spark-exec-1")))
                         .allSatisfy(pod -> assertThat(nodeName(pod)).isNull()));
 
@@ -249,9 +255,7 @@ class GangSchedulerLocalClusterTest {
     void aDriverWaitsUntilItsGroupsMinResourcesAreFreeAndSaysWhy() {
         Pod foreign = client.pods().inNamespace(NS).resource(pod("foreign", null, null, "3", "default-scheduler")
                 .edit().editSpec().withNodeName("node-1").endSpec().build()).create();
-        PodGroup group = new PodGroup();
-        group.setMetadata(new ObjectMetaBuilder().withName("spark").withNamespace(NS).build());
-        group.getSpec().setMinMember(1);
+        PodGroup group = PodGroupFixtures.podGroup(NS, "spark", 1);
         group.getSpec().setMinResources(Map.of("cpu", new Quantity("10")));
         client.resources(PodGroup.class).inNamespace(NS).resource(group).create();
         createPod("spark-driver", "spark", "driver", "1");
@@ -273,10 +277,7 @@ class GangSchedulerLocalClusterTest {
     }
 
     private void createPodGroup(String name, int minMember) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        podGroup.getSpec().setMinMember(minMember);
-        client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
+        client.resources(PodGroup.class).inNamespace(NS).resource(PodGroupFixtures.podGroup(NS, name, minMember)).create();
     }
 
     private void createPod(String name, String podGroup, String task, String cpu) {

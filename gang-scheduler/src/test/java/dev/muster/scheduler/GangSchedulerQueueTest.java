@@ -3,6 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.scheduling.v1alpha1.QueueCondition;
@@ -14,7 +15,6 @@ import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -178,9 +178,7 @@ class GangSchedulerQueueTest {
     }
 
     private void createGang(String name, String queue) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        podGroup.getSpec().setMinMember(4);
+        PodGroup podGroup = PodGroupFixtures.podGroup(NS, name, 4);
         podGroup.getSpec().setQueue(queue);
         client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
         for (int i = 0; i < 4; i++) {

@@ -5,6 +5,8 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
+import dev.muster.support.Decided;
+import dev.muster.support.Stillness;
 import dev.muster.support.informer.SharedInformers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
@@ -47,7 +49,7 @@ class GangSchedulerScenarioTest extends SchedulerScenario {
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("urgent")).hasSize(2));
         assertThat(verdict("routine")).hasValueSatisfying(v -> assertThat(v.reason()).isEqualTo("NotEnoughResources"));
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("routine")).isEmpty());
+        staysSo("routine", () -> assertThat(bound("routine")).isEmpty());
     }
 
     @Test
@@ -148,7 +150,7 @@ class GangSchedulerScenarioTest extends SchedulerScenario {
             assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.UNSCHEDULABLE);
             assertThat(v.message()).startsWith("0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
         });
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("llm")).isEmpty());
+        staysSo("llm", () -> assertThat(bound("llm")).isEmpty());
     }
 
     @Test
@@ -162,7 +164,13 @@ class GangSchedulerScenarioTest extends SchedulerScenario {
                 .isPresent());
         cluster.addSimulatedNode(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata()
                 .withName("node-3").endMetadata().build());
-        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).untilAsserted(() -> assertThat(bound("big")).isEmpty());
+        // The control: a pod that fits only on the new node is bound there, so the scheduler has seen it.
+        client.pods().inNamespace(NS).resource(new PodBuilder(pod("on-node-3", "witness", "1", UnaryOperator.identity()))
+                .editMetadata().withLabels(Map.of()).endMetadata()
+                .editSpec().addToNodeSelector("kubernetes.io/hostname", "node-3").endSpec().build()).create();
+        Stillness.holds(PATIENCE, "a pod for node-3 bound there", () -> "node-3".equals(client.pods().inNamespace(NS)
+                        .withName("on-node-3").get().getSpec().getNodeName()),
+                Duration.ofSeconds(1), () -> assertThat(bound("big")).isEmpty());
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("big")).hasSize(4));
     }
@@ -177,7 +185,8 @@ class GangSchedulerScenarioTest extends SchedulerScenario {
         await().atMost(PATIENCE).until(() -> verdict("near").filter(v -> v.message().contains("Reserved 3 of the 4"))
                 .isPresent());
         createGang("small", 1, null, 1, "3", UnaryOperator.identity());
-        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).untilAsserted(() -> assertThat(bound("small")).isEmpty());
+        Stillness.holds(PATIENCE, "the scheduler decided on small", Decided.again(board, NS, "small"),
+                Duration.ofSeconds(1), () -> assertThat(bound("small")).isEmpty());
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(bound("small")).hasSize(1));
         assertThat(bound("near")).isEmpty();
@@ -221,7 +230,7 @@ class GangSchedulerScenarioTest extends SchedulerScenario {
         await().atMost(PATIENCE).until(() -> verdict("huge").isPresent());
         assertThat(verdict("huge")).hasValueSatisfying(v ->
                 assertThat(v.message()).startsWith("0/1 nodes are available: 1 Insufficient hugepages-2Mi."));
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("scratch")).hasSize(1));
+        staysSo("scratch", () -> assertThat(bound("scratch")).hasSize(1));
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(client.pods().inNamespace(NS)
                 .withLabel(MusterLabels.POD_GROUP, "scratch").list().getItems())
                 .filteredOn(p -> p.getSpec().getNodeName() == null).singleElement()

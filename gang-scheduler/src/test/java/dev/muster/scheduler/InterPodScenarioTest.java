@@ -52,7 +52,7 @@ class InterPodScenarioTest extends SchedulerScenario {
             assertThat(v.outcome()).isEqualTo(GangVerdict.Outcome.UNSCHEDULABLE);
             assertThat(v.message()).startsWith("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
         });
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("spread")).isEmpty());
+        staysSo("spread", () -> assertThat(bound("spread")).isEmpty());
 
         cluster.addSimulatedNode(new NodeBuilder().withNewMetadata().withName("node-3").endMetadata().build());
 
@@ -77,7 +77,7 @@ class InterPodScenarioTest extends SchedulerScenario {
                     assertThat(c.getMessage()).isEqualTo(
                             "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports.");
                 }));
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("web")).hasSize(2));
+        staysSo("web", () -> assertThat(bound("web")).hasSize(2));
     }
 
     @Test
@@ -135,6 +135,6 @@ class InterPodScenarioTest extends SchedulerScenario {
         await().atMost(PATIENCE).until(() -> verdict("racked").isPresent());
         assertThat(verdict("racked")).hasValueSatisfying(v -> assertThat(v.message()).startsWith(
                 "No single domain of " + RACK + " holds the 3 pod(s) the quorum still needs"));
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("racked")).isEmpty());
+        staysSo("racked", () -> assertThat(bound("racked")).isEmpty());
     }
 }

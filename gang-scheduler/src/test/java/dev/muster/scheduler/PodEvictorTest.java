@@ -3,6 +3,7 @@ package dev.muster.scheduler;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.scheduler.core.Eviction;
@@ -63,10 +64,7 @@ class PodEvictorTest {
                 .withDefaultRunTime(Duration.ofMinutes(10)).withPodStopDelay(Duration.ofMinutes(1)));
         client = cluster.client();
         for (String name : List.of("victim", "preemptor")) {
-            PodGroup podGroup = new PodGroup();
-            podGroup.getMetadata().setName(name);
-            podGroup.getSpec().setMinMember(3);
-            client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
+            client.resources(PodGroup.class).inNamespace(NS).resource(PodGroupFixtures.podGroup(NS, name, 3)).create();
         }
         for (int i = 0; i < 3; i++) {
             client.pods().inNamespace(NS).resource(victimPod("victim-" + i)).create();

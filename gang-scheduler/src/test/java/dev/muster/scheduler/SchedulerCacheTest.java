@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.gang.JobAdmissionRule;
 import dev.muster.scheduler.core.dra.DeviceLedger;
 import dev.muster.api.MusterLabels;
@@ -67,10 +68,8 @@ class SchedulerCacheTest {
     }
 
     private static PodGroup podGroup(String name, int minMember) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns")
-                .withCreationTimestamp("2024-01-01T00:00:00Z").build());
-        podGroup.getSpec().setMinMember(minMember);
+        PodGroup podGroup = PodGroupFixtures.podGroup("ns", name, minMember);
+        podGroup.getMetadata().setCreationTimestamp("2024-01-01T00:00:00Z");
         return podGroup;
     }
 

@@ -2,15 +2,18 @@ package dev.muster.scheduler;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import dev.muster.support.Decided;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterEach;
 
 import java.time.Duration;
@@ -64,6 +67,15 @@ abstract class SchedulerScenario {
         }
     }
 
+    /**
+     * Asserts {@code stillSo} until the scheduler has decided on the waiting group in two cycles begun after this
+     * call (so it could have acted on the group as it now is), and then for {@link #STAYS}.
+     */
+    void staysSo(String podGroup, ThrowingRunnable stillSo) {
+        Stillness.holds(PATIENCE, "the scheduler decided on " + podGroup + " again",
+                Decided.again(board, NS, podGroup), STAYS, stillSo);
+    }
+
     Optional<GangVerdict> verdict(String podGroup) {
         return board.latest(NS, podGroup);
     }
@@ -76,9 +88,7 @@ abstract class SchedulerScenario {
     /** A PodGroup and its pods, {@code <name>-worker-<i>}, each requesting the cpu and 1Gi, customised. */
     void createGang(String name, int minMember, String priorityClass, int pods, String cpu,
                     UnaryOperator<Pod> customize) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        podGroup.getSpec().setMinMember(minMember);
+        PodGroup podGroup = PodGroupFixtures.podGroup(NS, name, minMember);
         podGroup.getSpec().setPriorityClassName(priorityClass);
         client.resources(PodGroup.class).inNamespace(NS).resource(podGroup).create();
         IntStream.range(0, pods).forEach(i -> client.pods().inNamespace(NS)

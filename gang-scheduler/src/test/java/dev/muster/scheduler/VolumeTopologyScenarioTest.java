@@ -125,7 +125,7 @@ class VolumeTopologyScenarioTest extends SchedulerScenario {
             assertThat(v.message()).startsWith("0/4 nodes are available: 4 pod has unbound immediate "
                     + "PersistentVolumeClaims (data).");
         });
-        await().during(STAYS).atMost(STAYS.plus(PATIENCE)).untilAsserted(() -> assertThat(bound("early")).isEmpty());
+        staysSo("early", () -> assertThat(bound("early")).isEmpty());
 
         createVolumeInZone("pv-a", "a");
         client.persistentVolumeClaims().inNamespace(NS).withName("data").edit(claim -> new PersistentVolumeClaimBuilder(

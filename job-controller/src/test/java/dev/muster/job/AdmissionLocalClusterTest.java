@@ -7,6 +7,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,8 +57,11 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
     @Test
     void podsWaitForThePodGroupToBeAdmitted() {
         create(newJob("queued", null, runFor("60", task("worker", 2, null))));
+        // The control: a twin whose PodGroup is admitted while the other's is not.
+        create(newJob("queued-twin", null, runFor("60", task("worker", 2, null))));
 
         await().atMost(PATIENCE).until(() -> podGroup("queued"), Optional::isPresent);
+        await().atMost(PATIENCE).until(() -> podGroup("queued-twin"), Optional::isPresent);
         await().atMost(PATIENCE).until(() -> message("queued"), "waiting for scheduler muster to admit PodGroup queued"::equals);
 
         writePodGroupStatus("queued", "{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"Unschedulable\","
@@ -65,8 +69,12 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
         await().atMost(PATIENCE).until(() -> message("queued"),
                 ("waiting for scheduler muster to admit PodGroup queued: " + GPU_FULL)::equals);
         String resourceVersion = job("queued").getMetadata().getResourceVersion();
-        await().during(NO_PODS_WINDOW).atMost(NO_PODS_WINDOW.plus(PATIENCE)).until(() -> pods("queued").isEmpty()
-                && job("queued").getMetadata().getResourceVersion().equals(resourceVersion));
+        writePodGroupStatus("queued-twin", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
+        Stillness.holds(PATIENCE, "the admitted twin got its pods", () -> pods("queued-twin").size() == 2,
+                NO_PODS_WINDOW, () -> {
+                    assertThat(pods("queued")).isEmpty();
+                    assertThat(job("queued").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
+                });
         assertThat(status("queued").getState().getPhase()).isEqualTo(Pending);
         assertThat(status("queued").getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
 

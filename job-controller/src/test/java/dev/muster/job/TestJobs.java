@@ -3,9 +3,8 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.api.batch.v1alpha1.JobSpec;
+import dev.muster.api.batch.v1alpha1.JobFixtures;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
@@ -24,12 +23,7 @@ public final class TestJobs {
 
     /** A job of the given tasks, with a uid, as the informer cache would hold it. */
     public static Job job(String name, TaskSpec... tasks) {
-        Job job = new Job();
-        job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).withUid("uid-" + name).build());
-        JobSpec spec = new JobSpec();
-        spec.setTasks(new ArrayList<>(List.of(tasks)));
-        job.setSpec(spec);
-        return job;
+        return JobFixtures.job(NAMESPACE, name, tasks);
     }
 
     /** A task running {@code busybox}; {@code minAvailable} null leaves the default. */

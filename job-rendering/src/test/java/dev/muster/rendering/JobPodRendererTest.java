@@ -2,7 +2,6 @@ package dev.muster.rendering;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.VolumeSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -11,12 +10,12 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import static dev.muster.api.batch.v1alpha1.JobFixtures.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,15 +33,6 @@ class JobPodRendererTest {
         return task;
     }
 
-    private static Job job(String name, TaskSpec... tasks) {
-        Job job = new Job();
-        job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid("uid-" + name).build());
-        JobSpec spec = new JobSpec();
-        spec.setTasks(new ArrayList<>(List.of(tasks)));
-        job.setSpec(spec);
-        return job;
-    }
-
     private static Map<String, Pod> byName(Job job) {
         return JobPodRenderer.pods(job, 0).stream()
                 .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity()));
@@ -55,7 +45,7 @@ class JobPodRendererTest {
 
     @Test
     void rendersEveryPodOfEveryTaskWithThePluginsEditsAndLeavesTheJobAsItWas() {
-        Job job = job("train", task("master", 1), task("worker", 2));
+        Job job = job("ns", "train", task("master", 1), task("worker", 2));
         job.getSpec().setPlugins(Map.of("pytorch", List.of()));
         VolumeSpec volume = new VolumeSpec();
         volume.setMountPath("/data");
@@ -85,7 +75,7 @@ class JobPodRendererTest {
     void podsCarryVolcanosLabelsAndAnnotationsAsItsCreateJobPodSetsThemUnlessTurnedOff() {
         // pkg/controllers/job/job_controller_util.go createJobPod: labels task-index, job-name, task-spec,
         // job-namespace, queue-name; annotations task-index, task-spec, job-name, queue-name (over the template's).
-        Job job = job("train", task("master", 1), task("worker", 2));
+        Job job = job("ns", "train", task("master", 1), task("worker", 2));
         job.getSpec().getTasks().get(1).getTemplate().setMetadata(new ObjectMetaBuilder()
                 .withLabels(Map.of("volcano.sh/task-spec", "stale", "app", "mine")).build());
         job.getSpec().setQueue("research");
@@ -115,7 +105,7 @@ class JobPodRendererTest {
         // scheduler name from Job."
         TaskSpec own = task("own", 1);
         own.getTemplate().getSpec().setSchedulerName("default-scheduler");
-        Job job = job("mixed", own, task("plain", 1));
+        Job job = job("ns", "mixed", own, task("plain", 1));
         job.getSpec().setSchedulerName("volcano");
 
         Map<String, Pod> pods = byName(job);
@@ -133,7 +123,7 @@ class JobPodRendererTest {
         // priority class specified in job".
         TaskSpec own = task("own", 1);
         own.getTemplate().getSpec().setPriorityClassName("urgent");
-        Job job = job("prio", own, task("plain", 2));
+        Job job = job("ns", "prio", own, task("plain", 2));
 
         assertThat(byName(job).get("prio-plain-1").getSpec().getPriorityClassName()).isNull();
 
@@ -155,7 +145,7 @@ class JobPodRendererTest {
         head.getTemplate().getSpec().setSubdomain("ray");
         TaskSpec worker = task("worker", 2);
         worker.getTemplate().getSpec().setSubdomain("ray");
-        Job job = job("cluster", head, worker, task("plain", 1));
+        Job job = job("ns", "cluster", head, worker, task("plain", 1));
         job.getSpec().setPlugins(Map.of("svc", List.of()));
 
         Map<String, Pod> pods = byName(job);
@@ -176,7 +166,7 @@ class JobPodRendererTest {
 
     @Test
     void aJobThePluginsRefuseHasErrorsAndOneThatIsValidHasNone() {
-        Job job = job("bad", task("worker", 1));
+        Job job = job("ns", "bad", task("worker", 1));
         assertThat(JobPodRenderer.errors(job)).isEmpty();
 
         job.getSpec().setPlugins(Map.of("pytorch", List.of("--port=http")));

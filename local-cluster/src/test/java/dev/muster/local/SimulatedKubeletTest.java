@@ -86,8 +86,12 @@ class SimulatedKubeletTest extends KubeletClusterTests {
         Pod service = Fixtures.pod("service");
         service.getSpec().setRestartPolicy("Always");
         client.resource(service).create();
+        // The control: a twin that differs only in its restart policy, bound with it, runs its time and ends.
+        client.resource(Fixtures.pod("finite")).create();
         bind("service", "node-0");
+        bind("finite", "node-0");
         await().until(() -> phase("service"), "Running"::equals);
+        await().until(() -> phase("finite"), "Succeeded"::equals);
 
         // Several default run times (300 ms) without a change.
         await().during(Duration.ofSeconds(1)).atMost(PATIENCE).until(
@@ -109,10 +113,14 @@ class SimulatedKubeletTest extends KubeletClusterTests {
     void deletedPodIsNotResurrected() {
         Pod pod = Fixtures.pod("deleted");
         client.resource(pod).create();
+        // The control: a twin started with it, not deleted, has its end written, as the deleted one would have.
+        client.resource(Fixtures.pod("kept")).create();
         bind("deleted", "node-0");
+        bind("kept", "node-0");
         await().until(() -> phase("deleted"), "Running"::equals);
 
         client.pods().withName("deleted").delete();
+        await().until(() -> phase("kept"), "Succeeded"::equals);
 
         await().during(Duration.ofMillis(600)).atMost(PATIENCE)
                 .until(() -> client.pods().withName("deleted").get() == null);

@@ -3,6 +3,7 @@ package dev.muster.podgroup;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.local.LocalCluster;
@@ -10,6 +11,8 @@ import dev.muster.local.LocalClusterConfig;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.gang.GangVerdictBoard;
+import dev.muster.support.Decided;
+import dev.muster.support.Stillness;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
@@ -58,6 +61,7 @@ class GangSchedulingLocalClusterTest {
     private static StatusWriter statusWriter;
     private static PodGroupController controller;
     private static GangScheduler scheduler;
+    private static GangVerdictBoard verdicts;
     private final List<String> namespaces = new ArrayList<>();
 
     @BeforeAll
@@ -66,7 +70,7 @@ class GangSchedulingLocalClusterTest {
                 .withPodStartDelay(Duration.ofMillis(100)));
         client = cluster.client();
         informers = new SharedInformers(client);
-        var verdicts = new GangVerdictBoard();
+        verdicts = new GangVerdictBoard();
         statusWriter = new StatusWriter(client);
         controller = new PodGroupController(client, informers, verdicts, statusWriter);
         scheduler = new GangScheduler(client, informers, verdicts,
@@ -168,8 +172,9 @@ class GangSchedulingLocalClusterTest {
             assertThat(client.pods().inNamespace(ns).list().getItems()).hasSize(6)
                     .allSatisfy(GangSchedulingLocalClusterTest::assertUnschedulable);
         });
-        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).pollInterval(POLL).until(() ->
-                client.pods().inNamespace(ns).list().getItems().stream().noneMatch(GangSchedulingLocalClusterTest::bound));
+        Stillness.holds(PATIENCE, "the scheduler decided on the group again", Decided.again(verdicts, ns, "nginx"),
+                Duration.ofSeconds(1), () -> assertThat(client.pods().inNamespace(ns).list().getItems())
+                        .noneMatch(GangSchedulingLocalClusterTest::bound));
         assertThat(status(ns, "nginx").getPhase()).isEqualTo(PodGroupPhase.Pending);
     }
 
@@ -206,8 +211,12 @@ class GangSchedulingLocalClusterTest {
         for (int i = 0; i < 2; i++) {
             createPod(ns, "late", "late-" + i, Map.of(), Optional.empty());
         }
-        await().during(Duration.ofSeconds(1)).atMost(PATIENCE).pollInterval(POLL).until(() ->
-                client.pods().inNamespace(ns).list().getItems().stream().noneMatch(GangSchedulingLocalClusterTest::bound));
+        // The control: the scheduler has told both pods their group is missing, so it had them in a cycle.
+        Stillness.holds(PATIENCE, "both pods told their group is missing", () -> client.pods().inNamespace(ns).list()
+                        .getItems().stream().filter(pod -> pod.getStatus().getConditions().stream().anyMatch(c ->
+                                "PodScheduled".equals(c.getType()) && c.getMessage().contains("not found"))).count() == 2,
+                Duration.ofSeconds(1), () -> assertThat(client.pods().inNamespace(ns).list().getItems())
+                        .noneMatch(GangSchedulingLocalClusterTest::bound));
 
         createGroup(ns, "late", 2);
 
@@ -266,10 +275,7 @@ class GangSchedulingLocalClusterTest {
     }
 
     private static void createGroup(String ns, String name, int minMember) {
-        var group = new PodGroup();
-        group.getMetadata().setNamespace(ns);
-        group.getMetadata().setName(name);
-        group.getSpec().setMinMember(minMember);
+        var group = PodGroupFixtures.podGroup(ns, name, minMember);
         group.getSpec().setScheduleTimeoutSeconds(10);
         client.resource(group).create();
     }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Optional;
 
+import static dev.muster.api.PodFixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PodCensusTest {
@@ -16,13 +17,13 @@ class PodCensusTest {
     void countsEachPodInOneBucketAndLeavesTerminatingPodsOut() {
         var census = PodCensus.of(List.of(
                 pod(null, null),
-                pod("Pending", null),
-                pod("Pending", "node-1"),
-                pod("Running", "node-1"),
-                pod("Succeeded", "node-1"),
-                pod("Failed", "node-2"),
-                pod("Unknown", "node-2"),
-                new PodBuilder(pod("Running", "node-2")).editMetadata().withDeletionTimestamp("2025-01-01T00:00:00Z").endMetadata().build()),
+                pod(null, "Pending"),
+                pod("node-1", "Pending"),
+                pod("node-1", "Running"),
+                pod("node-1", "Succeeded"),
+                pod("node-2", "Failed"),
+                pod("node-2", "Unknown"),
+                new PodBuilder(pod("node-2", "Running")).editMetadata().withDeletionTimestamp("2025-01-01T00:00:00Z").endMetadata().build()),
                 node -> true);
 
         assertThat(census).isEqualTo(new PodCensus(2, 1, 1, 1, 1, 1));
@@ -34,11 +35,11 @@ class PodCensusTest {
     void unfinishedPodsBoundToANodeThatIsGoneAreLostAndFinishedOnesKeepTheirPhase() {
         var census = PodCensus.of(List.of(
                 pod(null, null),
-                pod("Pending", "gone"),
-                pod("Running", "gone"),
-                pod("Succeeded", "gone"),
-                pod("Failed", "gone"),
-                pod("Running", "node-1")),
+                pod("gone", "Pending"),
+                pod("gone", "Running"),
+                pod("gone", "Succeeded"),
+                pod("gone", "Failed"),
+                pod("node-1", "Running")),
                 "node-1"::equals);
 
         assertThat(census).isEqualTo(new PodCensus(1, 0, 1, 1, 1, 2));
@@ -46,12 +47,12 @@ class PodCensusTest {
 
     @Test
     void podsThePreemptingSchedulerMarkedAreLeftOutSoAWholePreemptedGangHasNoPodsAndGoesBackToPending() {
-        Pod victim = preempted(pod("Running", "node-1"), "PreemptionByScheduler");
-        Pod otherDisruption = preempted(pod("Running", "node-1"), "DeletionByTaintManager");
+        Pod victim = preempted(pod("node-1", "Running"), "PreemptionByScheduler");
+        Pod otherDisruption = preempted(pod("node-1", "Running"), "DeletionByTaintManager");
 
-        assertThat(PodCensus.of(List.of(victim, otherDisruption, pod("Running", "node-2")), node -> true))
+        assertThat(PodCensus.of(List.of(victim, otherDisruption, pod("node-2", "Running")), node -> true))
                 .isEqualTo(new PodCensus(0, 0, 2, 0, 0, 0));
-        PodCensus wholeGang = PodCensus.of(List.of(victim, preempted(pod("Running", "node-2"), "PreemptionByScheduler")),
+        PodCensus wholeGang = PodCensus.of(List.of(victim, preempted(pod("node-2", "Running"), "PreemptionByScheduler")),
                 node -> true);
         assertThat(wholeGang).isEqualTo(PodCensus.EMPTY);
         GangEvent event = GangEvent.observe(wholeGang, 2, Optional.empty());
@@ -63,14 +64,5 @@ class PodCensusTest {
     private static Pod preempted(Pod pod, String reason) {
         return new PodBuilder(pod).editStatus().addNewCondition().withType("DisruptionTarget").withStatus("True")
                 .withReason(reason).withMessage("preempted by ns/big").endCondition().endStatus().build();
-    }
-
-    private static Pod pod(String phase, String nodeName) {
-        var builder = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata()
-                .withNewSpec().withNodeName(nodeName).endSpec();
-        if (phase != null) {
-            builder.withNewStatus().withPhase(phase).endStatus();
-        }
-        return builder.build();
     }
 }

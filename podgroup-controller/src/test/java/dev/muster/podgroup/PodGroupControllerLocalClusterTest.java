@@ -3,12 +3,14 @@ package dev.muster.podgroup;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
+import dev.muster.support.Stillness;
 import dev.muster.support.informer.SharedInformers;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
@@ -110,11 +112,16 @@ class PodGroupControllerLocalClusterTest {
     void anUnschedulableVerdictShowsAsAConditionAndIsWrittenOnce() {
         String ns = "unschedulable";
         createGroup(ns, "gang", 4);
+        // The control: a twin whose verdict does change is written, so the controller was handling verdicts.
+        createGroup(ns, "twin", 4);
         for (int i = 0; i < 4; i++) {
             createPod(ns, "gang", "gang-" + i, 60, 0);
+            createPod(ns, "twin", "twin-" + i, 60, 0);
         }
         String message = "4/4 pods of task worker unschedulable: 4 Insufficient cpu";
         verdicts.publish(unschedulable(ns, "gang", message));
+        verdicts.publish(unschedulable(ns, "twin", message));
+        await().atMost(PATIENCE).until(() -> condition(status(ns, "twin"), PodGroupCondition.UNSCHEDULABLE).isPresent());
 
         await().atMost(PATIENCE).untilAsserted(() -> {
             var unschedulable = condition(status(ns, "gang"), PodGroupCondition.UNSCHEDULABLE);
@@ -128,12 +135,22 @@ class PodGroupControllerLocalClusterTest {
         String resourceVersion = group(ns, "gang").getMetadata().getResourceVersion();
 
         verdicts.publish(unschedulable(ns, "gang", message));
+        String changed = "4/4 pods of task worker unschedulable: 4 Insufficient memory";
+        verdicts.publish(unschedulable(ns, "twin", changed));
         // A pod update makes the controller look at the group again, with the republished verdict.
-        client.pods().inNamespace(ns).withName("gang-0").edit(p -> new PodBuilder(p).editMetadata()
-                .addToLabels("touched", "true").endMetadata().build());
+        for (String pod : List.of("gang-0", "twin-0")) {
+            client.pods().inNamespace(ns).withName(pod).edit(p -> new PodBuilder(p).editMetadata()
+                    .addToLabels("touched", "true").endMetadata().build());
+        }
 
-        await().during(Duration.ofMillis(700)).atMost(PATIENCE).until(() -> statusWriter.writes() == writes
-                && resourceVersion.equals(group(ns, "gang").getMetadata().getResourceVersion()));
+        // Exactly one status write meanwhile, the twin's.
+        Stillness.holds(PATIENCE, "the twin's changed verdict written", () -> condition(status(ns, "twin"),
+                        PodGroupCondition.UNSCHEDULABLE).filter(c -> changed.equals(c.getMessage())).isPresent(),
+                Duration.ofMillis(700), () -> {
+                    assertThat(statusWriter.writes()).isBetween(writes, writes + 1);
+                    assertThat(group(ns, "gang").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
+                });
+        assertThat(statusWriter.writes()).isEqualTo(writes + 1);
         assertThat(status(ns, "gang").getPhase()).isEqualTo(PodGroupPhase.Pending);
     }
 
@@ -199,13 +216,22 @@ class PodGroupControllerLocalClusterTest {
         createGroup(ns, "gang", 2);
         runPod(ns, "gang", "gang-0", 60, 0);
         runPod(ns, "gang", "gang-1", 60, 0);
-        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+
+        // The control: a twin, in a namespace of its own for its events, loses a member nothing replaces.
+        String twinNs = "replaced-twin";
+        createGroup(twinNs, "gang", 2);
+        runPod(twinNs, "gang", "gang-0", 60, 0);
+        runPod(twinNs, "gang", "gang-1", 60, 0);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running
+                && status(twinNs, "gang").getPhase() == PodGroupPhase.Running);
 
         client.pods().inNamespace(ns).withName("gang-1").delete();
+        client.pods().inNamespace(twinNs).withName("gang-1").delete();
         runPod(ns, "gang", "gang-1-replacement", 60, 0);
 
-        await().during(GRACE.plusMillis(500)).atMost(PATIENCE)
-                .until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Running);
+        Stillness.holds(PATIENCE, "the unreplaced twin Unknown after the grace period",
+                () -> status(twinNs, "gang").getPhase() == PodGroupPhase.Unknown, GRACE.plusMillis(500),
+                () -> assertThat(status(ns, "gang").getPhase()).isEqualTo(PodGroupPhase.Running));
         assertThat(eventReasons(ns)).doesNotContain("Unknown");
     }
 
@@ -270,10 +296,18 @@ class PodGroupControllerLocalClusterTest {
                 assertThat(c.getReason()).isEqualTo("Admitted");
             });
         });
+        // The control: a twin, admitted too, whose pods are bound as they are created, runs.
+        String twinNs = "admission-twin";
+        createGroup(twinNs, "gang", 2);
+        verdicts.publish(admitted(twinNs, "gang"));
+        await().atMost(PATIENCE).until(() -> status(twinNs, "gang").getPhase() == PodGroupPhase.Inqueue);
         createPod(ns, "gang", "gang-0", 60, 0);
         createPod(ns, "gang", "gang-1", 60, 0);
-        await().during(Duration.ofMillis(500)).atMost(PATIENCE)
-                .until(() -> status(ns, "gang").getPhase() == PodGroupPhase.Inqueue);
+        runPod(twinNs, "gang", "gang-0", 60, 0);
+        runPod(twinNs, "gang", "gang-1", 60, 0);
+        Stillness.holds(PATIENCE, "the twin with bound pods Running",
+                () -> status(twinNs, "gang").getPhase() == PodGroupPhase.Running, Duration.ofMillis(500),
+                () -> assertThat(status(ns, "gang").getPhase()).isEqualTo(PodGroupPhase.Inqueue));
 
         bind(ns, "gang-0", "node-0");
         bind(ns, "gang-1", "node-1");
@@ -296,11 +330,7 @@ class PodGroupControllerLocalClusterTest {
     }
 
     private static void createGroup(String ns, String name, int minMember) {
-        var group = new PodGroup();
-        group.getMetadata().setNamespace(ns);
-        group.getMetadata().setName(name);
-        group.getSpec().setMinMember(minMember);
-        client.resource(group).create();
+        client.resource(PodGroupFixtures.podGroup(ns, name, minMember)).create();
     }
 
     /** Creates a member pod and binds it to node-0, so that the simulated kubelet runs it. */

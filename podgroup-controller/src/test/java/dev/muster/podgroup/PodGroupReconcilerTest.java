@@ -3,6 +3,7 @@ package dev.muster.podgroup;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.controller.ObjectKey;
@@ -202,10 +203,7 @@ class PodGroupReconcilerTest {
     }
 
     private static PodGroup group(PodGroupPhase phase) {
-        var group = new PodGroup();
-        group.getMetadata().setNamespace("ns");
-        group.getMetadata().setName("gang");
-        group.getSpec().setMinMember(2);
+        var group = PodGroupFixtures.podGroup("ns", "gang", 2);
         var status = new PodGroupStatus();
         status.setPhase(phase);
         group.setStatus(status);

@@ -2,13 +2,13 @@ package dev.muster.scheduler.bench;
 
 import dev.muster.api.MusterLabels;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.scheduler.GangScheduler;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.gang.GangVerdictBoard;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -170,10 +170,8 @@ public final class LocalClusterBench {
     }
 
     private static void createPodGroup(KubernetesClient client, String name) {
-        PodGroup podGroup = new PodGroup();
-        podGroup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").build());
-        podGroup.getSpec().setMinMember(GANG_SIZE);
-        client.resources(PodGroup.class).inNamespace("default").resource(podGroup).create();
+        client.resources(PodGroup.class).inNamespace("default").resource(PodGroupFixtures.podGroup("default", name, GANG_SIZE))
+                .create();
     }
 
     private static Pod pod(String name, String group) {

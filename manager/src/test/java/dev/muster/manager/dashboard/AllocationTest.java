@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.util.HashMap;
 import java.util.Map;
 
+import static dev.muster.api.PodFixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class AllocationTest {
@@ -34,9 +35,5 @@ class AllocationTest {
             requests.put("nvidia.com/gpu", new Quantity(gpus));
         }
         return new ContainerBuilder().withName("c").withNewResources().withRequests(requests).endResources().build();
-    }
-
-    private static Pod pod(String node, String phase) {
-        return new PodBuilder().withNewSpec().withNodeName(node).endSpec().withNewStatus().withPhase(phase).endStatus().build();
     }
 }

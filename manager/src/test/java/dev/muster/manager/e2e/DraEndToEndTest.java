@@ -11,6 +11,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.local.GpuApi;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.manifest.ManifestLoader;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -88,7 +89,7 @@ class DraEndToEndTest {
                 + "placed at once for minMember 2.";
         await().atMost(PATIENCE).until(() -> env.job("big").getStatus() != null
                 && waiting.equals(env.job("big").getStatus().getState().getMessage()));
-        await().during(Duration.ofSeconds(2)).atMost(PATIENCE).untilAsserted(() -> {
+        Stillness.holds(PATIENCE, "two scheduling cycles", env.twoCyclesFromNow(), Duration.ofSeconds(2), () -> {
             assertThat(pods("big")).isEmpty();
             assertThat(env.client().resources(PodGroup.class).inNamespace("default").withName("big").get()
                     .getStatus().getPhase()).isEqualTo(PodGroupPhase.Pending);

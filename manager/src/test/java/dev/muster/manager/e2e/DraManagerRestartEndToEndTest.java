@@ -6,6 +6,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.GpuApi;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.Patience;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -44,7 +45,7 @@ class DraManagerRestartEndToEndTest {
         // 16 devices in all, 8 of them the running pod's: a scheduler that forgot them would admit the gang of two.
         await().atMost(Patience.PATIENCE).until(() -> messageOf("second").contains("Insufficient "
                 + "deviceclass.resource.kubernetes.io/gpu.example.com"));
-        await().during(Duration.ofSeconds(3)).atMost(Patience.PATIENCE).untilAsserted(() -> {
+        Stillness.holds(Patience.PATIENCE, "two scheduling cycles", env.twoCyclesFromNow(), Duration.ofSeconds(3), () -> {
             assertThat(pods("second")).isEmpty();
             assertThat(allocationOf(pods("first").get(0))).isEqualTo(before);
         });

@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
@@ -74,8 +75,8 @@ class GangQuorumEndToEndTest {
             });
         });
         // The gang is not admitted, so the job creates no pods at all, and its status says why.
-        await().during(Duration.ofSeconds(3)).atMost(PATIENCE)
-                .untilAsserted(() -> assertThat(pods("big")).isEmpty());
+        Stillness.holds(PATIENCE, "two scheduling cycles", env.twoCyclesFromNow(), Duration.ofSeconds(3),
+                () -> assertThat(pods("big")).isEmpty());
         Job job = env.client().resources(Job.class).inNamespace("default").withName("big").get();
         assertThat(job.getStatus().getState().getPhase()).isEqualTo(JobPhase.Pending);
         assertThat(job.getStatus().getState().getMessage())
@@ -89,8 +90,8 @@ class GangQuorumEndToEndTest {
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("fits"))
                 .filteredOn(p -> "Running".equals(p.getStatus().getPhase())).hasSize(3));
-        await().during(Duration.ofSeconds(3)).atMost(PATIENCE)
-                .untilAsserted(() -> assertThat(pods("fits")).filteredOn(GangQuorumEndToEndTest::bound).hasSize(3));
+        Stillness.holds(PATIENCE, "two scheduling cycles", env.twoCyclesFromNow(), Duration.ofSeconds(3),
+                () -> assertThat(pods("fits")).filteredOn(GangQuorumEndToEndTest::bound).hasSize(3));
         assertThat(pods("fits")).filteredOn(GangQuorumEndToEndTest::bound)
                 .extracting(p -> p.getSpec().getNodeName()).doesNotHaveDuplicates();
     }

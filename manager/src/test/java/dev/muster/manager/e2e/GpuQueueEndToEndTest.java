@@ -8,6 +8,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.manifest.Manifest;
 import dev.muster.local.manifest.ManifestLoader;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
@@ -54,7 +55,7 @@ class GpuQueueEndToEndTest {
         await().atMost(PATIENCE).until(() -> env.phase(second) == JobPhase.Completed);
 
         // 12 GPUs are free now, 4 on each node: enough by their sum for 2 × 6, on no node for one.
-        await().during(Duration.ofSeconds(2)).atMost(PATIENCE).untilAsserted(() -> {
+        Stillness.holds(PATIENCE, "two scheduling cycles", env.twoCyclesFromNow(), Duration.ofSeconds(2), () -> {
             assertThat(pods("llm")).isEmpty();
             assertThat(podGroup("llm").getStatus().getPhase()).isEqualTo(PodGroupPhase.Pending);
             assertThat(env.job("llm").getStatus().getState().getMessage()).isEqualTo(

@@ -98,6 +98,15 @@ class LeaderElectionEndToEndTest {
         ManifestLoader.load(List.of(Path.of("../examples/quickstart.yaml")))
                 .forEach(m -> cluster.client().resource(m.object()).create());
 
+        // The control: both have read the lease and name its holder, so both are live and have decided.
+        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
+            for (Candidate c : List.of(alpha, beta)) {
+                if (!"outsider".equals(c.leadership().path("details").path("holder").asText())) {
+                    return false;
+                }
+            }
+            return true;
+        });
         // Both stand by, healthy, naming the holder; nothing acts on the job.
         await().atMost(PATIENCE).during(Duration.ofSeconds(2)).untilAsserted(() -> {
             for (Candidate c : List.of(alpha, beta)) {

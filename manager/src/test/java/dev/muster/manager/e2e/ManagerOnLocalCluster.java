@@ -7,12 +7,15 @@ import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
 import dev.muster.manager.leadership.Exiter;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -68,6 +71,28 @@ public final class ManagerOnLocalCluster implements AutoCloseable {
         Job job = job(name);
         return job == null || job.getStatus() == null || job.getStatus().getState() == null ? null
                 : job.getStatus().getState().getPhase();
+    }
+
+    /** {@link #twoCyclesFrom(ConfigurableApplicationContext)} of this manager. */
+    public Callable<Boolean> twoCyclesFromNow() {
+        return twoCyclesFrom(manager);
+    }
+
+    /**
+     * The positive control of the manager's "nothing happens" checks ({@code Stillness}): true once the manager's
+     * gang scheduler has completed two cycles after this call, so that one of them began after it and could have
+     * placed, admitted or asked for what the check says it does not. The count is the
+     * {@code muster.scheduler.cycle} timer's, which times only cycles run with a synced cache.
+     */
+    static Callable<Boolean> twoCyclesFrom(ConfigurableApplicationContext manager) {
+        MeterRegistry meters = manager.getBean(MeterRegistry.class);
+        long mark = cycles(meters);
+        return () -> cycles(meters) >= mark + 2;
+    }
+
+    private static long cycles(MeterRegistry meters) {
+        Timer timer = meters.find("muster.scheduler.cycle").timer();
+        return timer == null ? 0 : timer.count();
     }
 
     /** Stops the manager and starts a new one against the same cluster, at the same settings, as a restart does. */

@@ -6,6 +6,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplate;
@@ -122,7 +123,8 @@ class ProvisioningRequestEndToEndTest {
         create(job("big", 4, 8, "small"));
 
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(message("big")).contains("limit"));
-        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).untilAsserted(() -> assertThat(requests()).isEmpty());
+        Stillness.holds(PATIENCE, "two scheduling cycles", ManagerOnLocalCluster.twoCyclesFrom(manager), Duration.ofSeconds(3),
+                () -> assertThat(requests()).isEmpty());
     }
 
     @Test

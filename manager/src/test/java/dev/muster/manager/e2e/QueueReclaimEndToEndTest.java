@@ -5,6 +5,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.QueueFixtures;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
@@ -72,7 +73,7 @@ class QueueReclaimEndToEndTest {
         });
 
         // Nothing more is evicted while the shares hold.
-        await().during(Duration.ofSeconds(5)).atMost(PATIENCE).untilAsserted(() -> {
+        Stillness.holds(PATIENCE, "two scheduling cycles", env.twoCyclesFromNow(), Duration.ofSeconds(5), () -> {
             assertThat(metric("muster.scheduler.preemption.pods.evicted", "reason", "Reclaim")).isEqualTo(24);
             assertThat(metric("muster.scheduler.preemption.pods.evicted", "reason", "WithinQueue")).isZero();
             assertThat(metric("muster.scheduler.preemption.gangs.broken", null, null)).isZero();

@@ -6,6 +6,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
@@ -73,7 +74,7 @@ class WaitingStageEndToEndTest {
                 }
             });
         });
-        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).untilAsserted(() -> {
+        Stillness.holds(PATIENCE, "two scheduling cycles", env.twoCyclesFromNow(), Duration.ofSeconds(3), () -> {
             PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("staged").get();
             assertThat(group.getStatus().getPhase()).isNotEqualTo(PodGroupPhase.Unknown);
             Job job = env.client().resources(Job.class).inNamespace("default").withName("staged").get();

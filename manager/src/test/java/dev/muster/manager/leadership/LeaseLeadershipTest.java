@@ -4,6 +4,7 @@ import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.config.MusterProperties;
 import dev.muster.local.NetworkCut;
+import dev.muster.support.Stillness;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -112,12 +113,24 @@ class LeaseLeadershipTest {
                     return lease;
                 }), 200, 200, TimeUnit.MILLISECONDS);
         LeaseLeadership standby = candidate("standby", Duration.ofSeconds(3), Duration.ofSeconds(2), cluster.url());
+        // The control: a twin lease with the same lagging timestamps whose holder has stopped renewing. A twin
+        // standby takes it, so a standby that could take its lease does so within the window.
+        cluster.client().resource(new LeaseBuilder().withNewMetadata().withName("muster-manager-twin")
+                .withNamespace("default").endMetadata().withNewSpec().withHolderIdentity("stopped")
+                .withLeaseDurationSeconds(3).withAcquireTime(now().minus(skew)).withRenewTime(now().minus(skew))
+                .endSpec().build()).create();
+        LeaseLeadership twin = candidate("twin", "muster-manager-twin", Duration.ofSeconds(3), Duration.ofSeconds(2),
+                cluster.url());
         try {
             standby.start(() -> {
             }, () -> {
             });
+            twin.start(() -> {
+            }, () -> {
+            });
 
-            await().atMost(PATIENCE).during(Duration.ofSeconds(6)).until(() -> !standby.status().leader());
+            Stillness.holds(PATIENCE, "the twin standby took the lease nobody renews", () -> twin.status().leader(),
+                    Duration.ofSeconds(6), () -> assertThat(standby.status().leader()).isFalse());
             assertThat(standby.status().holder()).isEqualTo("lagging");
 
             // Once the holder stops renewing, the standby takes over a lease duration after it saw the last renewal.
@@ -210,8 +223,14 @@ class LeaseLeadershipTest {
 
     /** A candidate with a retry period of a quarter of its renew deadline, reaching the API server at {@code url}. */
     private LeaseLeadership candidate(String identity, Duration leaseDuration, Duration renewDeadline, String url) {
+        return candidate(identity, null, leaseDuration, renewDeadline, url);
+    }
+
+    /** As above, for the lease of that name ({@code null}: the default one). */
+    private LeaseLeadership candidate(String identity, String lease, Duration leaseDuration, Duration renewDeadline,
+                                      String url) {
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).build();
-        var settings = new MusterProperties.LeaderElection(true, null, null, identity, leaseDuration,
+        var settings = new MusterProperties.LeaderElection(true, lease, null, identity, leaseDuration,
                 renewDeadline, renewDeadline.dividedBy(4));
         LeaseLeadership leadership = new LeaseLeadership(config, settings);
         started.add(leadership);

@@ -1,9 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,18 +15,10 @@ class TaskPodsTest {
         return task;
     }
 
-    private static Job job(TaskSpec... tasks) {
-        Job job = new Job();
-        job.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName("train").build());
-        JobSpec spec = new JobSpec();
-        spec.setTasks(Arrays.asList(tasks));
-        job.setSpec(spec);
-        return job;
-    }
-
     @Test
     void everyReplicaOfEveryTaskInSpecOrderThenIndexOrder() {
-        List<TaskPods.TaskPod> pods = TaskPods.of(job(task("master", null), task("worker", 2)), task -> true);
+        List<TaskPods.TaskPod> pods = TaskPods.of(JobFixtures.job("ns", "train", task("master", null), task("worker", 2)),
+                task -> true);
 
         assertThat(pods).extracting(TaskPods.TaskPod::name)
                 .containsExactly("train-master-0", "train-worker-0", "train-worker-1");
@@ -38,7 +28,7 @@ class TaskPodsTest {
 
     @Test
     void onlyTheOpenTasksAndNoNullEntries() {
-        Job job = job(task("master", 1), null, task("worker", 2));
+        Job job = JobFixtures.job("ns", "train", task("master", 1), null, task("worker", 2));
 
         assertThat(TaskPods.of(job, "worker"::equals)).extracting(TaskPods.TaskPod::name)
                 .containsExactly("train-worker-0", "train-worker-1");
@@ -46,7 +36,7 @@ class TaskPodsTest {
 
     @Test
     void aJobWithoutSpecHasNoPods() {
-        Job job = job();
+        Job job = JobFixtures.job("ns", "train");
         job.setSpec(null);
 
         assertThat(TaskPods.of(job, task -> true)).isEmpty();
