@@ -17,6 +17,8 @@ import java.util.Map;
 /** Small builders for core tests. */
 public final class CoreFixtures {
     public static final long GI = 1L << 30;
+    /** The well-known zone label of nodes. */
+    public static final String ZONE = "topology.kubernetes.io/zone";
 
     private CoreFixtures() {
     }
@@ -32,6 +34,16 @@ public final class CoreFixtures {
 
     public static NodeInfo node(String name, long cores) {
         return node(name, cores, 8, 110);
+    }
+
+    /** A ready, schedulable node of {@code cores} cpu, 8 GiB and 110 pod slots, with labels. */
+    public static NodeInfo node(String name, long cores, Map<String, String> labels) {
+        return new NodeInfo(name, labels, node(name, cores).allocatable(), true, false);
+    }
+
+    /** A ready, schedulable node of {@code cores} cpu, 8 GiB and 110 pod slots in a zone ({@link #ZONE}). */
+    public static NodeInfo zoned(String name, long cores, String zone) {
+        return node(name, cores, Map.of(ZONE, zone));
     }
 
     public static ClusterState cluster(NodeInfo... nodes) {

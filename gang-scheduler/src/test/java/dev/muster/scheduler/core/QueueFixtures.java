@@ -27,6 +27,11 @@ public final class QueueFixtures {
         return ResourceVector.builder().set(GPU, count).build();
     }
 
+    /** {@code cpuMillis} of cpu and {@code memoryGib} GiB of memory. */
+    public static ResourceVector cpuAndMemory(long cpuMillis, long memoryGib) {
+        return ResourceVector.builder().cpuMillis(cpuMillis).memoryBytes(memoryGib << 30).build();
+    }
+
     /** A node of 8 GPUs and 110 pod slots. */
     public static NodeInfo gpuNode(String name) {
         return gpuNode(name, ResourceVector.ZERO);

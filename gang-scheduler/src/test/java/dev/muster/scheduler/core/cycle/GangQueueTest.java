@@ -129,8 +129,7 @@ class GangQueueTest {
     }
 
     private static NodeInfo pooled(String name, String pool) {
-        NodeInfo plain = node(name, 4);
-        return new NodeInfo(name, Map.of("pool", pool), plain.allocatable(), true, false);
+        return node(name, 4, Map.of("pool", pool));
     }
 
     private static PendingGang inPool(GangInfo gang, String pool) {

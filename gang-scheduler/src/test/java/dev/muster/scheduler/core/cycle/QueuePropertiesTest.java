@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import static dev.muster.scheduler.core.QueueFixtures.cpuAndMemory;
 import static dev.muster.scheduler.core.cycle.QueueCluster.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,10 +58,6 @@ class QueuePropertiesTest {
 
     /** Pods of {@code gpus} GPUs and {@code extra} besides, up to {@code maxPods} a job. */
     private record Shape(long gpus, ResourceVector extra, int maxPods) {
-    }
-
-    private static ResourceVector cpuAndMemory(long cpuMillis, long memoryGib) {
-        return ResourceVector.builder().cpuMillis(cpuMillis).memoryBytes(memoryGib << 30).build();
     }
 
     @Test

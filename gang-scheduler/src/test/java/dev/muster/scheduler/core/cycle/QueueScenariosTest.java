@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.time.Duration;
 import java.util.List;
 
+import static dev.muster.scheduler.core.QueueFixtures.cpuAndMemory;
 import static dev.muster.scheduler.core.cycle.QueueCluster.at;
 import static dev.muster.scheduler.core.QueueFixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,10 +155,6 @@ class QueueScenariosTest {
         assertThat(cluster.evictions).extracting(e -> e.victim().name()).containsExactly("low");
         assertThat(cluster.job("big").bound).hasSize(1);
         assertThat(cluster.job("small").bound).isEmpty();
-    }
-
-    private static ResourceVector cpuAndMemory(long cpuMillis, long memoryGib) {
-        return ResourceVector.builder().cpuMillis(cpuMillis).memoryBytes(memoryGib << 30).build();
     }
 
     /**

@@ -8,27 +8,21 @@ import dev.muster.scheduler.core.placement.PodPlacement;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Map;
 
+import static dev.muster.scheduler.core.CoreFixtures.ZONE;
 import static dev.muster.scheduler.core.CoreFixtures.cluster;
 import static dev.muster.scheduler.core.CoreFixtures.cpu;
 import static dev.muster.scheduler.core.CoreFixtures.gang;
-import static dev.muster.scheduler.core.CoreFixtures.node;
 import static dev.muster.scheduler.core.CoreFixtures.pending;
 import static dev.muster.scheduler.core.CoreFixtures.pod;
+import static dev.muster.scheduler.core.CoreFixtures.zoned;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A pod's claims restrict its nodes as kube-scheduler's VolumeBinding filter does. */
 class VolumeCatalogTest {
-    private static final String ZONE = "topology.kubernetes.io/zone";
-
     private static NodeSelectorTerm inZone(String zone) {
         return new NodeSelectorTerm(List.of(new NodeSelectorRequirement(ZONE, NodeSelectorRequirement.Operator.In,
                 List.of(zone))), List.of());
-    }
-
-    private static NodeInfo zoned(String name, String zone) {
-        return new NodeInfo(name, Map.of(ZONE, zone), node(name, 4).allocatable(), true, false);
     }
 
     private static VolumeCatalog catalog() {
@@ -71,7 +65,7 @@ class VolumeCatalogTest {
 
     @Test
     void aPodGoesWhereEveryVolumeCanBeUsedOrNowhereAndSaysWhy() {
-        ClusterState state = cluster(zoned("a-0", "a"), zoned("b-0", "b"), zoned("c-0", "c"));
+        ClusterState state = cluster(zoned("a-0", 4, "a"), zoned("b-0", 4, "b"), zoned("c-0", 4, "c"));
         VolumeCatalog catalog = catalog();
         GangInfo gang = gang("g", 1);
         PodInfo plain = pod(gang, "p", "", cpu(1));

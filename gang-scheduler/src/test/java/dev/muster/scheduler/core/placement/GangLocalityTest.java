@@ -3,33 +3,28 @@ package dev.muster.scheduler.core.placement;
 import dev.muster.scheduler.core.CoreFixtures;
 import dev.muster.scheduler.core.cluster.ClusterSnapshot;
 import dev.muster.scheduler.core.model.GangInfo;
-import dev.muster.scheduler.core.model.NodeInfo;
 import dev.muster.scheduler.core.model.PodInfo;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.scheduler.core.CoreFixtures.ZONE;
 import static dev.muster.scheduler.core.CoreFixtures.cluster;
 import static dev.muster.scheduler.core.CoreFixtures.cpu;
 import static dev.muster.scheduler.core.CoreFixtures.gang;
 import static dev.muster.scheduler.core.CoreFixtures.node;
 import static dev.muster.scheduler.core.CoreFixtures.pending;
 import static dev.muster.scheduler.core.CoreFixtures.pods;
+import static dev.muster.scheduler.core.CoreFixtures.zoned;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Gang locality: a gang's quorum goes into one topology domain when one holds it. */
 class GangLocalityTest {
-    private static final String ZONE = "topology.kubernetes.io/zone";
-
-    private static NodeInfo zonal(String name, String zone) {
-        return new NodeInfo(name, Map.of(ZONE, zone), node(name, 4).allocatable(), true, false);
-    }
-
     /** Zone a: 4 + 2 free cpu (room for three 2-cpu pods); zone b: three empty 4-cpu nodes. */
     private static ClusterSnapshot twoZones() {
-        ClusterSnapshot snapshot = cluster(zonal("a-0", "a"), zonal("a-1", "a"), zonal("b-0", "b"), zonal("b-1", "b"),
-                zonal("b-2", "b")).snapshot();
+        ClusterSnapshot snapshot = cluster(zoned("a-0", 4, "a"), zoned("a-1", 4, "a"),
+                zoned("b-0", 4, "b"), zoned("b-1", 4, "b"), zoned("b-2", 4, "b")).snapshot();
         snapshot.node("a-1").orElseThrow().place(cpu(2));
         return snapshot;
     }

@@ -28,7 +28,7 @@ class GangTopologyTest {
     private static final String ZONE = "zone";
 
     private static NodeInfo placed(String name, String rack, String zone) {
-        return new NodeInfo(name, Map.of(RACK, rack, ZONE, zone), node(name, 4).allocatable(), true, false);
+        return node(name, 4, Map.of(RACK, rack, ZONE, zone));
     }
 
     /** Zone a: racks a1 and a2 of two 4-cpu nodes each; zone b: rack b1 of three. */

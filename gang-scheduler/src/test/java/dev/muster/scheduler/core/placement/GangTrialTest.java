@@ -181,7 +181,7 @@ class GangTrialTest {
     void explainsEveryPredicateInKubeSchedulerWords() {
         NodeInfo cordoned = new NodeInfo("a-cordoned", Map.of(), node("x", 8).allocatable(), true, true);
         NodeInfo notReady = new NodeInfo("b-not-ready", Map.of(), node("x", 8).allocatable(), false, false);
-        NodeInfo wrongZone = new NodeInfo("c-zone-b", Map.of("zone", "b"), node("x", 8).allocatable(), true, false);
+        NodeInfo wrongZone = node("c-zone-b", 8, Map.of("zone", "b"));
         NodeInfo small = new NodeInfo("d-small", Map.of("zone", "a"), node("x", 1, 1, 110).allocatable(), true, false);
         NodeInfo full = new NodeInfo("e-full", Map.of("zone", "a"), node("x", 8, 8, 0).allocatable(), true, false);
         ClusterSnapshot snapshot = cluster(cordoned, notReady, wrongZone, small, full).snapshot();

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.scheduler.core.CoreFixtures.ZONE;
 import static dev.muster.scheduler.core.CoreFixtures.cluster;
 import static dev.muster.scheduler.core.CoreFixtures.cpu;
 import static dev.muster.scheduler.core.CoreFixtures.gang;
@@ -30,11 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Required inter-pod affinity and anti-affinity, against the cluster's pods and the gang's own. */
 class InterPodAffinityTest {
     private static final String HOST = "kubernetes.io/hostname";
-    private static final String ZONE = "topology.kubernetes.io/zone";
 
     static NodeInfo labelled(String name, String zone) {
-        NodeInfo plain = node(name, 16);
-        return new NodeInfo(name, Map.of(HOST, name, ZONE, zone), plain.allocatable(), true, false);
+        return node(name, 16, Map.of(HOST, name, ZONE, zone));
     }
 
     /** Pods labelled app=name that must not share a node with each other. */

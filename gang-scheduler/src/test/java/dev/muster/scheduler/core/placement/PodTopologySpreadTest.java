@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.muster.scheduler.core.CoreFixtures.ZONE;
 import static dev.muster.scheduler.core.CoreFixtures.cluster;
 import static dev.muster.scheduler.core.CoreFixtures.cpu;
 import static dev.muster.scheduler.core.CoreFixtures.gang;
@@ -30,13 +31,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ScheduleAnyway ones score.
  */
 class PodTopologySpreadTest {
-    private static final String ZONE = "topology.kubernetes.io/zone";
     private static final List<NodeSelectorRequirement> APP_SPREAD = List.of(
             new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In, List.of("spread")));
 
     private static NodeInfo zoned(String name, String zone) {
-        NodeInfo plain = node(name, 16);
-        return zone == null ? plain : new NodeInfo(name, Map.of(ZONE, zone), plain.allocatable(), true, false);
+        return zone == null ? node(name, 16) : node(name, 16, Map.of(ZONE, zone));
     }
 
     private static List<PodInfo> spreading(GangInfo gang, int count, SpreadConstraint constraint,
