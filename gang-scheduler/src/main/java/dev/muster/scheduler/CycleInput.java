@@ -1,13 +1,13 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.ClusterSnapshot;
-import dev.muster.scheduler.core.MissingPodGroup;
-import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.cluster.ClusterSnapshot;
+import dev.muster.scheduler.core.model.MissingPodGroup;
+import dev.muster.scheduler.core.model.PendingGang;
 
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.QueueHold;
-import dev.muster.scheduler.core.QueueInfo;
-import dev.muster.scheduler.core.RunningGang;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.QueueInfo;
+import dev.muster.scheduler.core.model.RunningGang;
+import dev.muster.scheduler.core.queue.QueueHold;
 
 import java.util.List;
 import java.util.Map;

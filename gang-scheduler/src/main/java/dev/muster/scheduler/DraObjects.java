@@ -1,7 +1,5 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.NodeSelectorRequirement;
-import dev.muster.scheduler.core.NodeSelectorTerm;
 import dev.muster.scheduler.core.dra.Device;
 import dev.muster.scheduler.core.dra.DeviceAllocation;
 import dev.muster.scheduler.core.dra.DeviceClaim;
@@ -12,6 +10,8 @@ import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
 import dev.muster.scheduler.core.dra.DeviceTaint;
 import dev.muster.scheduler.core.dra.DeviceToleration;
+import dev.muster.scheduler.core.model.NodeSelectorRequirement;
+import dev.muster.scheduler.core.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;

@@ -1,7 +1,7 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.GangTopology;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.GangTopology;
+import dev.muster.scheduler.core.model.ResourceVector;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +17,7 @@ import java.util.Map;
  * @param scheduleTimeout   the group's own permit waiting time, if it sets one
  * @param ownerJob          the Job that controls the group, {@code null} for a group of any other workload
  * @param topology          the group's {@code schedulingConstraints} topology, {@code null} if it sets none
- * @param queue             the Queue the gang is in, {@link dev.muster.scheduler.core.QueueInfo#DEFAULT} when
+ * @param queue             the Queue the gang is in, {@link dev.muster.scheduler.core.model.QueueInfo#DEFAULT} when
  *                          the group names none
  * @param maxRuntime        the group's {@code maxRuntime}, or without one its (unenforced) {@code runningEstimate};
  *                          {@code null} if it sets neither

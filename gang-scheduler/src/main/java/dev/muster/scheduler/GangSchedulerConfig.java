@@ -1,9 +1,9 @@
 package dev.muster.scheduler;
 
 import dev.muster.scheduler.autoscaling.AutoscalingConfig;
-import dev.muster.scheduler.core.CoschedulingArgs;
+import dev.muster.scheduler.core.cycle.CoschedulingArgs;
 import dev.muster.gang.JobAdmissionRule;
-import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.scheduler.core.placement.NodeScoring;
 import dev.muster.rendering.VolcanoPodLabels;
 
 import java.time.Duration;

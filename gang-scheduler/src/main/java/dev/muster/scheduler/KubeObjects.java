@@ -18,25 +18,25 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
-import dev.muster.scheduler.core.ClaimInfo;
-import dev.muster.scheduler.core.GangTopology;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.HostPort;
-import dev.muster.scheduler.core.InterPodTerms;
-import dev.muster.scheduler.core.NodeInfo;
-import dev.muster.scheduler.core.NodeSelectorRequirement;
-import dev.muster.scheduler.core.NodeSelectorTerm;
-import dev.muster.scheduler.core.PlacementConstraints;
-import dev.muster.scheduler.core.PodAffinityTerm;
-import dev.muster.scheduler.core.PersistentVolumeInfo;
-import dev.muster.scheduler.core.PodInfo;
-import dev.muster.scheduler.core.PreferredTerm;
-import dev.muster.scheduler.core.QueueInfo;
-import dev.muster.scheduler.core.QueuePreemption;
-import dev.muster.scheduler.core.SpreadConstraint;
-import dev.muster.scheduler.core.StorageClassInfo;
-import dev.muster.scheduler.core.Taint;
-import dev.muster.scheduler.core.Toleration;
+import dev.muster.scheduler.core.model.ClaimInfo;
+import dev.muster.scheduler.core.model.GangTopology;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.HostPort;
+import dev.muster.scheduler.core.model.InterPodTerms;
+import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.NodeSelectorRequirement;
+import dev.muster.scheduler.core.model.NodeSelectorTerm;
+import dev.muster.scheduler.core.model.PersistentVolumeInfo;
+import dev.muster.scheduler.core.model.PlacementConstraints;
+import dev.muster.scheduler.core.model.PodAffinityTerm;
+import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.PreferredTerm;
+import dev.muster.scheduler.core.model.QueueInfo;
+import dev.muster.scheduler.core.model.QueuePreemption;
+import dev.muster.scheduler.core.model.SpreadConstraint;
+import dev.muster.scheduler.core.model.StorageClassInfo;
+import dev.muster.scheduler.core.model.Taint;
+import dev.muster.scheduler.core.model.Toleration;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -190,8 +190,8 @@ final class KubeObjects {
         Affinity affinity = spec.getAffinity();
         List<PodAffinityTerm> required = List.of();
         List<PodAffinityTerm> anti = List.of();
-        List<dev.muster.scheduler.core.WeightedPodAffinityTerm> preferred = List.of();
-        List<dev.muster.scheduler.core.WeightedPodAffinityTerm> preferredAnti = List.of();
+        List<dev.muster.scheduler.core.model.WeightedPodAffinityTerm> preferred = List.of();
+        List<dev.muster.scheduler.core.model.WeightedPodAffinityTerm> preferredAnti = List.of();
         if (affinity != null && affinity.getPodAffinity() != null) {
             required = terms(affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
                     namespace, labels);
@@ -244,18 +244,18 @@ final class KubeObjects {
     }
 
     /** Preferred terms with their weights, read as {@link #term} reads required ones. */
-    private static List<dev.muster.scheduler.core.WeightedPodAffinityTerm> weightedTerms(
+    private static List<dev.muster.scheduler.core.model.WeightedPodAffinityTerm> weightedTerms(
             List<WeightedPodAffinityTerm> terms, String namespace, Map<String, String> labels) {
         if (terms == null) {
             return List.of();
         }
-        List<dev.muster.scheduler.core.WeightedPodAffinityTerm> converted = new ArrayList<>(terms.size());
+        List<dev.muster.scheduler.core.model.WeightedPodAffinityTerm> converted = new ArrayList<>(terms.size());
         for (var weighted : terms) {
             var term = weighted.getPodAffinityTerm();
             // As for required terms, one the API server would reject is skipped so the rest count.
             if (term != null && term.getTopologyKey() != null && !term.getTopologyKey().isEmpty()
                     && weighted.getWeight() != null) {
-                converted.add(new dev.muster.scheduler.core.WeightedPodAffinityTerm(weighted.getWeight(),
+                converted.add(new dev.muster.scheduler.core.model.WeightedPodAffinityTerm(weighted.getWeight(),
                         term(term, namespace, labels)));
             }
         }
@@ -562,7 +562,6 @@ final class KubeObjects {
     static boolean isGated(Pod pod) {
         return pod.getSpec().getSchedulingGates() != null && !pod.getSpec().getSchedulingGates().isEmpty();
     }
-
 
     static boolean isDeleting(HasMetadata object) {
         return object.getMetadata().getDeletionTimestamp() != null;

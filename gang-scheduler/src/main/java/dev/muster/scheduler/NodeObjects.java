@@ -1,6 +1,6 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.model.NodeInfo;
 import io.fabric8.kubernetes.api.model.Node;
 
 /**

@@ -1,7 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.EffectiveRequests;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.ResourceVector;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 

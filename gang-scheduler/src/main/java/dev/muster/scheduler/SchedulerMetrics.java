@@ -1,10 +1,10 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.Eviction;
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.QueueHold;
-import dev.muster.scheduler.core.QueueStanding;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.placement.GangPlacement;
+import dev.muster.scheduler.core.preemption.Eviction;
+import dev.muster.scheduler.core.queue.QueueHold;
+import dev.muster.scheduler.core.queue.QueueStanding;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;

@@ -1,26 +1,26 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.QueueInfo;
+import dev.muster.scheduler.core.model.QueueInfo;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
-import dev.muster.scheduler.core.ClaimInfo;
-import dev.muster.scheduler.core.GangTopology;
-import dev.muster.scheduler.core.HostPort;
-import dev.muster.scheduler.core.InterPodTerms;
-import dev.muster.scheduler.core.NodeInfo;
-import dev.muster.scheduler.core.NodeSelectorRequirement;
-import dev.muster.scheduler.core.NodeSelectorTerm;
-import dev.muster.scheduler.core.PersistentVolumeInfo;
-import dev.muster.scheduler.core.PlacementConstraints;
-import dev.muster.scheduler.core.PodAffinityTerm;
-import dev.muster.scheduler.core.PreferredTerm;
-import dev.muster.scheduler.core.SpreadConstraint;
-import dev.muster.scheduler.core.StorageClassInfo;
-import dev.muster.scheduler.core.Taint;
-import dev.muster.scheduler.core.Toleration;
+import dev.muster.scheduler.core.model.ClaimInfo;
+import dev.muster.scheduler.core.model.GangTopology;
+import dev.muster.scheduler.core.model.HostPort;
+import dev.muster.scheduler.core.model.InterPodTerms;
+import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.NodeSelectorRequirement;
+import dev.muster.scheduler.core.model.NodeSelectorTerm;
+import dev.muster.scheduler.core.model.PersistentVolumeInfo;
+import dev.muster.scheduler.core.model.PlacementConstraints;
+import dev.muster.scheduler.core.model.PodAffinityTerm;
+import dev.muster.scheduler.core.model.PreferredTerm;
+import dev.muster.scheduler.core.model.SpreadConstraint;
+import dev.muster.scheduler.core.model.StorageClassInfo;
+import dev.muster.scheduler.core.model.Taint;
+import dev.muster.scheduler.core.model.Toleration;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -160,10 +160,10 @@ class KubeObjectsTest {
 
         InterPodTerms terms = KubeObjects.interPodTerms(spec, "ns", Map.of());
 
-        assertThat(terms.preferredAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(30,
+        assertThat(terms.preferredAffinity()).containsExactly(new dev.muster.scheduler.core.model.WeightedPodAffinityTerm(30,
                 PodAffinityTerm.ofLabels(Map.of("app", "db"), "ns", "zone")));
         // A non-empty namespaceSelector selects the namespaces whose labels it matches, and no own namespace.
-        assertThat(terms.preferredAntiAffinity()).containsExactly(new dev.muster.scheduler.core.WeightedPodAffinityTerm(5,
+        assertThat(terms.preferredAntiAffinity()).containsExactly(new dev.muster.scheduler.core.model.WeightedPodAffinityTerm(5,
                 new PodAffinityTerm(List.of(new NodeSelectorRequirement("app", NodeSelectorRequirement.Operator.In,
                         Set.of("web"))), Set.of(), false, List.of(new NodeSelectorRequirement("t",
                         NodeSelectorRequirement.Operator.In, Set.of("a"))), "kubernetes.io/hostname")));

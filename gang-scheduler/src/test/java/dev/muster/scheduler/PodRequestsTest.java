@@ -1,6 +1,6 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.ResourceVector;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;

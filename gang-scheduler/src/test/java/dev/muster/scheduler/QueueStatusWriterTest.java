@@ -3,8 +3,8 @@ package dev.muster.scheduler;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.scheduling.v1alpha1.QueueCondition;
 import dev.muster.api.scheduling.v1alpha1.QueueStatus;
-import dev.muster.scheduler.core.QueueStanding;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.queue.QueueStanding;
 import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 

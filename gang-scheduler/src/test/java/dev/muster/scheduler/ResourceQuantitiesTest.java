@@ -1,6 +1,6 @@
 package dev.muster.scheduler;
 
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.ResourceVector;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -1,17 +1,17 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
-import dev.muster.scheduler.core.GangInfo;
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.placement.GangPlacement;
 import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.cache.Store;
-import dev.muster.scheduler.core.InterPodTerms;
-import dev.muster.scheduler.core.PlacementConstraints;
-import dev.muster.scheduler.core.PodInfo;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.InterPodTerms;
+import dev.muster.scheduler.core.model.PlacementConstraints;
+import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.ResourceVector;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

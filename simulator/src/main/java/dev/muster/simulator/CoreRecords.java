@@ -1,14 +1,14 @@
 package dev.muster.simulator;
 
-import dev.muster.scheduler.core.GangInfo;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.NodeInfo;
-import dev.muster.scheduler.core.PendingGang;
-import dev.muster.scheduler.core.PlacementConstraints;
-import dev.muster.scheduler.core.PodInfo;
-import dev.muster.scheduler.core.QueueInfo;
-import dev.muster.scheduler.core.QueuePreemption;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.model.PlacementConstraints;
+import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.QueueInfo;
+import dev.muster.scheduler.core.model.QueuePreemption;
+import dev.muster.scheduler.core.model.ResourceVector;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,19 +1,19 @@
 package dev.muster.simulator;
 
-import dev.muster.scheduler.core.ClusterSnapshot;
-import dev.muster.scheduler.core.CoschedulingArgs;
-import dev.muster.scheduler.core.CyclePlan;
-import dev.muster.scheduler.core.Eviction;
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GangTrial;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.PendingGang;
-import dev.muster.scheduler.core.PlacementConstraints;
-import dev.muster.scheduler.core.PodPlacement;
-import dev.muster.scheduler.core.QueueInfo;
-import dev.muster.scheduler.core.QueuePlanner;
-import dev.muster.scheduler.core.QueuePreemption;
-import dev.muster.scheduler.core.RunningGang;
+import dev.muster.scheduler.core.cluster.ClusterSnapshot;
+import dev.muster.scheduler.core.cycle.CoschedulingArgs;
+import dev.muster.scheduler.core.cycle.CyclePlan;
+import dev.muster.scheduler.core.cycle.QueuePlanner;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.model.PlacementConstraints;
+import dev.muster.scheduler.core.model.QueueInfo;
+import dev.muster.scheduler.core.model.QueuePreemption;
+import dev.muster.scheduler.core.model.RunningGang;
+import dev.muster.scheduler.core.placement.GangPlacement;
+import dev.muster.scheduler.core.placement.GangTrial;
+import dev.muster.scheduler.core.placement.PodPlacement;
+import dev.muster.scheduler.core.preemption.Eviction;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.muster.simulator;
 
 import dev.muster.scheduler.GangSchedulerConfig;
-import dev.muster.scheduler.core.CoschedulingArgs;
-import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.scheduler.core.cycle.CoschedulingArgs;
+import dev.muster.scheduler.core.placement.NodeScoring;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

@@ -1,7 +1,7 @@
 package dev.muster.simulator;
 
 import dev.muster.scheduler.NodeObjects;
-import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.model.NodeInfo;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

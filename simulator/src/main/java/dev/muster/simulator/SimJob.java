@@ -1,7 +1,7 @@
 package dev.muster.simulator;
 
-import dev.muster.scheduler.core.PendingGang;
-import dev.muster.scheduler.core.PodInfo;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.model.PodInfo;
 
 import java.util.List;
 

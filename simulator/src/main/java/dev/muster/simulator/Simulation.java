@@ -1,13 +1,13 @@
 package dev.muster.simulator;
 
-import dev.muster.scheduler.core.ClusterState;
-import dev.muster.scheduler.core.Eviction;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.NodeInfo;
-import dev.muster.scheduler.core.PodInfo;
-import dev.muster.scheduler.core.PodPlacement;
-import dev.muster.scheduler.core.QueueInfo;
-import dev.muster.scheduler.core.RunningGang;
+import dev.muster.scheduler.core.cluster.ClusterState;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.QueueInfo;
+import dev.muster.scheduler.core.model.RunningGang;
+import dev.muster.scheduler.core.placement.PodPlacement;
+import dev.muster.scheduler.core.preemption.Eviction;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.muster.simulator;
 
-import dev.muster.scheduler.core.CoschedulingArgs;
-import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.scheduler.core.cycle.CoschedulingArgs;
+import dev.muster.scheduler.core.placement.NodeScoring;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.muster.simulator;
 
-import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.model.NodeInfo;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

@@ -1,8 +1,8 @@
 package dev.muster.simulator;
 
-import dev.muster.scheduler.core.QueueInfo;
-import dev.muster.scheduler.core.QueuePreemption;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.QueueInfo;
+import dev.muster.scheduler.core.model.QueuePreemption;
+import dev.muster.scheduler.core.model.ResourceVector;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

@@ -1,8 +1,8 @@
 package dev.muster.scheduler.autoscaling;
 
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.placement.GangPlacement;
 
 import java.time.Instant;
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package dev.muster.scheduler.autoscaling;
 
-import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.model.GroupKey;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -6,10 +6,10 @@ import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.rendering.JobPodRenderer;
-import dev.muster.scheduler.core.GangInfo;
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.placement.GangPlacement;
 import dev.muster.support.autoscaling.ProvisioningConsumption;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -123,7 +123,6 @@ public final class CapacityProvisioner implements AutoscalerSignal {
         });
         informer.start();
     }
-
 
     @Override
     public Map<GroupKey, String> cycle(Collection<PendingGang> gangs, List<GangPlacement> results, Instant now) {

@@ -1,9 +1,9 @@
 package dev.muster.scheduler.autoscaling;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.PendingGang;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.placement.GangPlacement;
 import dev.muster.support.autoscaling.PodsForAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

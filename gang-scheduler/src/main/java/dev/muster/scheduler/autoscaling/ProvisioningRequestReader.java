@@ -1,7 +1,7 @@
 package dev.muster.scheduler.autoscaling;
 
 import dev.muster.api.MusterLabels;
-import dev.muster.scheduler.core.GroupKey;
+import dev.muster.scheduler.core.model.GroupKey;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
 import java.time.Instant;

@@ -1,11 +1,11 @@
 package dev.muster.scheduler.autoscaling;
 
-import dev.muster.scheduler.core.GangInfo;
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.PendingGang;
-import dev.muster.scheduler.core.PodInfo;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.placement.GangPlacement;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

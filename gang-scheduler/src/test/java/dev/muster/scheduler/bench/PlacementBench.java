@@ -1,21 +1,21 @@
 package dev.muster.scheduler.bench;
 
-import dev.muster.scheduler.core.ClusterSnapshot;
-import dev.muster.scheduler.core.ClusterState;
-import dev.muster.scheduler.core.CoschedulingArgs;
-import dev.muster.scheduler.core.GangPlacement;
-import dev.muster.scheduler.core.CyclePlan;
-import dev.muster.scheduler.core.GangInfo;
-import dev.muster.scheduler.core.GroupKey;
-import dev.muster.scheduler.core.PendingGang;
-import dev.muster.scheduler.core.RunningGang;
-import dev.muster.scheduler.core.QueueInfo;
-import dev.muster.scheduler.core.QueuePlanner;
-import dev.muster.scheduler.core.QueuePreemption;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.cluster.ClusterSnapshot;
+import dev.muster.scheduler.core.cluster.ClusterState;
+import dev.muster.scheduler.core.cycle.CoschedulingArgs;
+import dev.muster.scheduler.core.cycle.CyclePlan;
+import dev.muster.scheduler.core.cycle.QueuePlanner;
 import dev.muster.scheduler.core.dra.DeviceClaim;
 import dev.muster.scheduler.core.dra.DeviceInventory;
 import dev.muster.scheduler.core.dra.DeviceLedger;
+import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.model.QueueInfo;
+import dev.muster.scheduler.core.model.QueuePreemption;
+import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.model.RunningGang;
+import dev.muster.scheduler.core.placement.GangPlacement;
 
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;

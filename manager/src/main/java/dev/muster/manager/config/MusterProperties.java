@@ -8,8 +8,8 @@ import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.autoscaling.AutoscalingConfig;
 import dev.muster.scheduler.autoscaling.AutoscalingMode;
 import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
-import dev.muster.scheduler.core.CoschedulingArgs;
-import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.scheduler.core.cycle.CoschedulingArgs;
+import dev.muster.scheduler.core.placement.NodeScoring;
 import dev.muster.gang.JobAdmissionRule;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

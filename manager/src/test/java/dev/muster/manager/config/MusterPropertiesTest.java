@@ -5,7 +5,7 @@ import dev.muster.podgroup.PodGroupControllerConfig;
 import dev.muster.scheduler.GangSchedulerConfig;
 import dev.muster.scheduler.autoscaling.AutoscalingConfig;
 import dev.muster.scheduler.autoscaling.AutoscalingMode;
-import dev.muster.scheduler.core.NodeScoring;
+import dev.muster.scheduler.core.placement.NodeScoring;
 import dev.muster.gang.JobAdmissionRule;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,6 +1,6 @@
 package dev.muster.scheduler.core.dra;
 
-import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.model.NodeInfo;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.muster.scheduler.core.dra;
 
-import dev.muster.scheduler.core.NodeInfo;
-import dev.muster.scheduler.core.NodeSelectorTerm;
+import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.NodeSelectorTerm;
 import java.util.List;
 import java.util.Objects;
 

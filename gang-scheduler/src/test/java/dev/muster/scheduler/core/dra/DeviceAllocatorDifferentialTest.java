@@ -2,7 +2,7 @@ package dev.muster.scheduler.core.dra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.scheduler.core.NodeInfo;
+import dev.muster.scheduler.core.model.NodeInfo;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

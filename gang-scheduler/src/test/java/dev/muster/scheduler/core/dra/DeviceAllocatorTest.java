@@ -2,8 +2,8 @@ package dev.muster.scheduler.core.dra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.muster.scheduler.core.NodeInfo;
-import dev.muster.scheduler.core.ResourceVector;
+import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
