@@ -1,5 +1,10 @@
 package dev.muster.local;
 
+import dev.muster.local.autoscaler.AutoscalerConfig;
+import dev.muster.local.autoscaler.NodeGroup;
+import dev.muster.local.dra.GpuApi;
+import dev.muster.local.dra.SimulatedGpuDriver;
+import dev.muster.local.fault.FaultPlan;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.time.Duration;
