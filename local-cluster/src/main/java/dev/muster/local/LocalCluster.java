@@ -122,7 +122,7 @@ public final class LocalCluster implements AutoCloseable {
                     .addToAnnotations("storageclass.kubernetes.io/is-default-class", "true").endMetadata()
                     .withProvisioner("muster.dev/simulated").withVolumeBindingMode("WaitForFirstConsumer").build())
                     .create();
-            SimulatedNodes nodes = new SimulatedNodes(config);
+            SimulatedNodes nodes = new SimulatedNodes(config.nodeShape());
             SimulatedGpuDriver gpuDriver = new SimulatedGpuDriver(config.gpuCliqueSize());
             if (config.gpuApi().dra()) {
                 client.resource(SimulatedGpuDriver.deviceClass()).create();
@@ -136,11 +136,11 @@ public final class LocalCluster implements AutoCloseable {
                 client.apiextensions().v1().customResourceDefinitions().resource(provisioningRequestCrd()).create();
                 for (NodeGroup group : config.autoscaler().nodeGroups()) {
                     for (int i = 0; i < group.min(); i++) {
-                        client.nodes().resource(nodes.groupNode(group, i)).create();
+                        client.nodes().resource(nodes.simulated(group.node(i))).create();
                     }
                 }
             }
-            SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
+            SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config.kubeletTimings(), nodes);
             SimulatedDisruptionController disruptionController;
             SimulatedResourceClaimController claimController;
             SimulatedAutoscaler autoscaler = null;

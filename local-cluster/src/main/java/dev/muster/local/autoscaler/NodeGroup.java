@@ -1,6 +1,8 @@
 package dev.muster.local.autoscaler;
 
 import dev.muster.api.batch.v1alpha1.GoDuration;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.math.BigDecimal;
@@ -36,6 +38,16 @@ public record NodeGroup(String name, int min, int max, Map<String, Quantity> cap
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern HEAD = Pattern.compile("([^=]*)=(\\d+)\\.\\.(\\d+)(?::(.*))?");
+
+    /**
+     * Node {@code index} of this group, {@code <name>-<index>}, as the cloud provider hands it over: labelled with
+     * the group and the group's labels, with the group's capacity; {@code SimulatedNodes#simulated} completes it.
+     */
+    public Node node(int index) {
+        return new NodeBuilder().withNewMetadata().withName(name + "-" + index)
+                .addToLabels(labels).addToLabels(GROUP_LABEL, name).endMetadata()
+                .withNewStatus().withCapacity(new LinkedHashMap<>(capacity)).endStatus().build();
+    }
 
     public NodeGroup {
         Objects.requireNonNull(name, "name");

@@ -113,18 +113,11 @@ public final class SimulatedAutoscaler implements AutoCloseable {
     /** Starts an autoscaler that uses {@code client} (and closes it when closed), once its informers have listed. */
     public static SimulatedAutoscaler start(KubernetesClient client, AutoscalerConfig config, SimulatedNodes nodes) {
         SimulatedAutoscaler autoscaler = new SimulatedAutoscaler(client, config, nodes, Clock.systemUTC());
-        try {
-            for (SharedIndexInformer<?> informer : List.of(autoscaler.nodeInformer, autoscaler.podInformer,
-                    autoscaler.templateInformer, autoscaler.requestInformer)) {
-                InformerSync.await(informer, "simulated autoscaler");
-            }
-            long period = config.scanInterval().toMillis();
-            autoscaler.thread.scheduleWithFixedDelay(autoscaler::scanSafely, period, period, TimeUnit.MILLISECONDS);
-            return autoscaler;
-        } catch (RuntimeException e) {
-            autoscaler.close();
-            throw e;
-        }
+        InformerSync.awaitAll("simulated autoscaler", autoscaler::close, autoscaler.nodeInformer,
+                autoscaler.podInformer, autoscaler.templateInformer, autoscaler.requestInformer);
+        long period = config.scanInterval().toMillis();
+        autoscaler.thread.scheduleWithFixedDelay(autoscaler::scanSafely, period, period, TimeUnit.MILLISECONDS);
+        return autoscaler;
     }
 
     @Override
@@ -481,7 +474,7 @@ public final class SimulatedAutoscaler implements AutoCloseable {
         for (String name : scaleUp.nodes()) {
             int index = Integer.parseInt(name.substring(scaleUp.group().name().length() + 1));
             try {
-                client.nodes().resource(simulatedNodes.groupNode(scaleUp.group(), index)).create();
+                client.nodes().resource(simulatedNodes.simulated(scaleUp.group().node(index))).create();
             } catch (KubernetesClientException e) {
                 failedNodes.add(name);
                 log.warn("could not add node {}: {}", name, e.getMessage());

@@ -56,16 +56,11 @@ public final class SimulatedDisruptionController implements AutoCloseable {
     /** Starts a controller that uses {@code client} (and closes it when closed), once both informers have listed. */
     public static SimulatedDisruptionController start(KubernetesClient client) {
         SimulatedDisruptionController controller = new SimulatedDisruptionController(client);
-        try {
-            controller.budgetInformer.addEventHandler(controller.new BudgetHandler());
-            controller.podInformer.addEventHandler(controller.new PodHandler());
-            InformerSync.await(controller.podInformer, "simulated disruption controller");
-            InformerSync.await(controller.budgetInformer, "simulated disruption controller");
-            return controller;
-        } catch (RuntimeException e) {
-            controller.close();
-            throw e;
-        }
+        controller.budgetInformer.addEventHandler(controller.new BudgetHandler());
+        controller.podInformer.addEventHandler(controller.new PodHandler());
+        InformerSync.awaitAll("simulated disruption controller", controller::close,
+                controller.podInformer, controller.budgetInformer);
+        return controller;
     }
 
     @Override

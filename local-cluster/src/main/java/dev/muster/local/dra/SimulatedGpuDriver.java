@@ -1,8 +1,5 @@
 package dev.muster.local.dra;
 
-import dev.muster.local.LocalCluster;
-import dev.muster.local.LocalClusterConfig;
-import dev.muster.local.server.ServedResources;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -25,10 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code brand}, {@code architecture}, {@code cudaComputeCapability}, {@code driverVersion}) and {@code memory}
  * capacity, plus {@value #CLIQUE_ATTRIBUTE}, the node's NVLink clique, which NVIDIA's driver reads from the GPU's
  * fabric info as {@code <cluster uuid>.<clique id>} and uses for ComputeDomains; here consecutive GPU nodes share
- * one, {@link LocalClusterConfig#gpuCliqueSize()} at a time. The DeviceClass {@value #DEVICE_CLASS} selects every
+ * one, the local cluster's {@code gpuCliqueSize} at a time. The DeviceClass {@value #DEVICE_CLASS} selects every
  * device of the driver.
  *
- * <p>The objects are plain data built here; {@link LocalCluster} writes them through the API, as the real
+ * <p>The objects are plain data built here; the local cluster writes them through the API, as the real
  * driver's kubelet plugin does.
  */
 public final class SimulatedGpuDriver {
@@ -42,7 +39,8 @@ public final class SimulatedGpuDriver {
     public static final String PRODUCT_NAME = "NVIDIA H100 80GB HBM3";
     /** Each device's {@code memory} capacity. */
     public static final String MEMORY = "80Gi";
-    public static final String API_VERSION = ServedResources.DRA_GROUP + "/v1";
+    /** The apiVersion of DRA objects ({@code resource.k8s.io}, GA since Kubernetes 1.34) as the driver writes them. */
+    public static final String API_VERSION = "resource.k8s.io/v1";
     /** The NVLink fabric's cluster uuid, the first part of every clique id; fixed so that ids are reproducible. */
     private static final UUID FABRIC = UUID.nameUUIDFromBytes("muster-local-nvlink".getBytes(StandardCharsets.UTF_8));
 

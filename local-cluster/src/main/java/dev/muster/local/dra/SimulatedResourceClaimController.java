@@ -100,17 +100,13 @@ public final class SimulatedResourceClaimController implements AutoCloseable {
     /** Starts a controller that uses {@code client} (and closes it when closed), once its informers have listed. */
     public static SimulatedResourceClaimController start(KubernetesClient client) {
         SimulatedResourceClaimController controller = new SimulatedResourceClaimController(client);
-        try {
-            controller.podInformer.addEventHandler(controller.new PodHandler());
-            controller.claimInformer.addEventHandler(controller.new ClaimHandler());
-            controller.templateInformer.addEventHandler(controller.new TemplateHandler());
-            InformerSync.await(controller.templateInformer, "simulated resourceclaim controller");
-            InformerSync.await(controller.claimInformer, "simulated resourceclaim controller");
-            return controller;
-        } catch (RuntimeException e) {
-            controller.close();
-            throw e;
-        }
+        controller.podInformer.addEventHandler(controller.new PodHandler());
+        controller.claimInformer.addEventHandler(controller.new ClaimHandler());
+        controller.templateInformer.addEventHandler(controller.new TemplateHandler());
+        // The pod informer starts later (watchPods), once a claim or template exists.
+        InformerSync.awaitAll("simulated resourceclaim controller", controller::close,
+                controller.templateInformer, controller.claimInformer);
+        return controller;
     }
 
     @Override

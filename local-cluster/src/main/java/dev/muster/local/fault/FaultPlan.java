@@ -1,13 +1,12 @@
 package dev.muster.local.fault;
 
-import dev.muster.local.LocalCluster;
 
 /**
  * Which share of API requests the local cluster fails on purpose, for fault-tolerance tests: each request
  * from a component under test is failed with probability {@code share}, in one of the ways a real API server
  * or its network fails (see {@link FaultInjector}), and each of its watches is closed after a random 0.2 to 2 s
  * whatever the share; the seed makes a run's choices repeatable for the same
- * sequence of requests. Requests of the simulated kubelet and of {@link LocalCluster#client()} (the
+ * sequence of requests. Requests of the simulated kubelet and of the local cluster's own client (the
  * observer's client tests read the truth with) are never failed.
  *
  * @param share probability in [0, 1] that a request is failed

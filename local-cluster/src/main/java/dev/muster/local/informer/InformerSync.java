@@ -7,15 +7,37 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Starts an informer of a simulated component and waits for its first list, as the component needs it to act. */
+/**
+ * Starts the informers of a simulated component (kubelet, controllers, autoscaler) and waits for their first lists,
+ * as the component needs them to act: the one home of that start-up, so that every component fails alike when the
+ * API emulator cannot be listed.
+ */
 public final class InformerSync {
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
 
     private InformerSync() {
     }
 
-    /** Starts the informer and waits until it has listed; {@code component} names who asks, for errors. */
-    public static void await(SharedIndexInformer<?> informer, String component) {
+    /**
+     * Starts the informers one after the other, each once the one before has listed. If one cannot list,
+     * {@code closeComponent} runs (closing the component's informers, threads and client) and the error is rethrown.
+     *
+     * @param component       names the component, for errors
+     * @param closeComponent  closes the whole component
+     * @param informers       the informers the component needs listed before it acts, in start order
+     */
+    public static void awaitAll(String component, Runnable closeComponent, SharedIndexInformer<?>... informers) {
+        try {
+            for (SharedIndexInformer<?> informer : informers) {
+                await(informer, component);
+            }
+        } catch (RuntimeException e) {
+            closeComponent.run();
+            throw e;
+        }
+    }
+
+    private static void await(SharedIndexInformer<?> informer, String component) {
         try {
             informer.start().toCompletableFuture().get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.api.KubeTime;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodPhase;
-import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.dra.PodResourceClaims;
 import dev.muster.local.dra.SimulatedGpuDriver;
 import dev.muster.local.informer.InformerSync;
@@ -61,7 +60,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     private static final String CLAIM_INDEX = "claims";
 
     private final KubernetesClient client;
-    private final LocalClusterConfig config;
+    private final KubeletTimings timings;
     private final SimulatedNodes nodes;
     private final ScheduledExecutorService timers;
     /** The next transition of each pod (by uid) that has one pending; a pod never has two. */
@@ -77,9 +76,9 @@ public final class SimulatedKubelet implements AutoCloseable {
     /** DRA's ResourceClaims, which must be allocated and reserved for a pod before it starts. */
     private final SharedIndexInformer<GenericKubernetesResource> claimInformer;
 
-    private SimulatedKubelet(KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes) {
+    private SimulatedKubelet(KubernetesClient client, KubeletTimings timings, SimulatedNodes nodes) {
         this.client = client;
-        this.config = config;
+        this.timings = timings;
         this.nodes = nodes;
         AtomicInteger threads = new AtomicInteger();
         this.timers = Executors.newScheduledThreadPool(THREADS, r -> {
@@ -99,20 +98,14 @@ public final class SimulatedKubelet implements AutoCloseable {
     /**
      * Starts a kubelet that uses {@code client} (and closes it when closed), once both informers have listed.
      */
-    public static SimulatedKubelet start(KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes) {
-        SimulatedKubelet kubelet = new SimulatedKubelet(client, config, nodes);
-        try {
-            kubelet.nodeInformer.addEventHandler(kubelet.new NodeHandler());
-            kubelet.podInformer.addEventHandler(kubelet.new PodHandler());
-            kubelet.claimInformer.addEventHandler(kubelet.new ClaimHandler());
-            InformerSync.await(kubelet.claimInformer, "simulated kubelet");
-            InformerSync.await(kubelet.nodeInformer, "simulated kubelet");
-            InformerSync.await(kubelet.podInformer, "simulated kubelet");
-            return kubelet;
-        } catch (RuntimeException e) {
-            kubelet.close();
-            throw e;
-        }
+    public static SimulatedKubelet start(KubernetesClient client, KubeletTimings timings, SimulatedNodes nodes) {
+        SimulatedKubelet kubelet = new SimulatedKubelet(client, timings, nodes);
+        kubelet.nodeInformer.addEventHandler(kubelet.new NodeHandler());
+        kubelet.podInformer.addEventHandler(kubelet.new PodHandler());
+        kubelet.claimInformer.addEventHandler(kubelet.new ClaimHandler());
+        InformerSync.awaitAll("simulated kubelet", kubelet::close,
+                kubelet.claimInformer, kubelet.nodeInformer, kubelet.podInformer);
+        return kubelet;
     }
 
     @Override
@@ -163,7 +156,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
         PodPhase phase = PodPhase.of(pod);
         if (phase == PodPhase.Pending) {
-            transitions.computeIfAbsent(uid(pod), uid -> schedule(config.podStartDelay(), () -> start(pod)));
+            transitions.computeIfAbsent(uid(pod), uid -> schedule(timings.podStartDelay(), () -> start(pod)));
         } else if (phase == PodPhase.Running) {
             // Running without a timer: started before this kubelet, so it finishes on the original schedule.
             runTime(pod).ifPresent(runTime -> transitions.computeIfAbsent(uid(pod), uid -> {
@@ -301,7 +294,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     private Duration stopDelay(Pod pod) {
         Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
         Duration gracePeriod = grace == null ? Duration.ZERO : Duration.ofSeconds(Math.max(grace, 0));
-        return config.podStopDelay().compareTo(gracePeriod) > 0 ? gracePeriod : config.podStopDelay();
+        return timings.podStopDelay().compareTo(gracePeriod) > 0 ? gracePeriod : timings.podStopDelay();
     }
 
     private static void cancel(ScheduledFuture<?> transition) {
@@ -360,7 +353,7 @@ public final class SimulatedKubelet implements AutoCloseable {
                         MusterLabels.LOCAL_RUN_SECONDS, value);
             }
         }
-        return "Always".equals(pod.getSpec().getRestartPolicy()) ? Optional.empty() : Optional.of(config.defaultRunTime());
+        return "Always".equals(pod.getSpec().getRestartPolicy()) ? Optional.empty() : Optional.of(timings.defaultRunTime());
     }
 
     private static int exitCode(Pod pod) {

@@ -1,8 +1,6 @@
 package dev.muster.local.node;
 
 import dev.muster.api.MusterLabels;
-import dev.muster.local.LocalClusterConfig;
-import dev.muster.local.autoscaler.NodeGroup;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -22,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Node objects of the local cluster: the uniform pool {@code node-0 .. node-(n-1)} described by
- * {@link LocalClusterConfig}, and user-supplied nodes (as with KWOK) whose missing status is filled in the way a
+ * {@link NodeShape}, and user-supplied nodes (as with KWOK) whose missing status is filled in the way a
  * kubelet would report it, so that schedulers see capacity and a Ready condition.
  */
 public final class SimulatedNodes {
@@ -36,12 +34,12 @@ public final class SimulatedNodes {
     static final String GPU_RESOURCE = "nvidia.com/gpu";
     static final String KUBELET_VERSION = "v1.34.0-muster-local";
 
-    private final LocalClusterConfig config;
+    private final NodeShape shape;
     /** Numbers node addresses; shared by all nodes so that no two get the same InternalIP. */
     private final AtomicInteger addresses = new AtomicInteger();
 
-    public SimulatedNodes(LocalClusterConfig config) {
-        this.config = config;
+    public SimulatedNodes(NodeShape shape) {
+        this.shape = shape;
     }
 
     /** Name of the pool's node at {@code index}. */
@@ -52,16 +50,6 @@ public final class SimulatedNodes {
     /** Node {@code index} of the uniform pool, with its status. */
     public Node poolNode(int index) {
         return simulated(new NodeBuilder().withNewMetadata().withName(poolNodeName(index)).endMetadata().build());
-    }
-
-    /**
-     * Node {@code index} of an autoscaler's node group, {@code <group>-<index>}: labelled with its group and the
-     * group's labels, with the group's capacity.
-     */
-    public Node groupNode(NodeGroup group, int index) {
-        return simulated(new NodeBuilder().withNewMetadata().withName(group.name() + "-" + index)
-                .addToLabels(group.labels()).addToLabels(NodeGroup.GROUP_LABEL, group.name()).endMetadata()
-                .withNewStatus().withCapacity(new LinkedHashMap<>(group.capacity())).endStatus().build());
     }
 
     /**
@@ -77,8 +65,8 @@ public final class SimulatedNodes {
         labels.putIfAbsent(OS_LABEL, "linux");
         labels.putIfAbsent(ARCH_LABEL, "amd64");
         labels.putIfAbsent(HOSTNAME_LABEL, copy.getMetadata().getName());
-        if (config.nodeInstanceType() != null) {
-            labels.putIfAbsent(INSTANCE_TYPE_LABEL, config.nodeInstanceType());
+        if (shape.instanceType() != null) {
+            labels.putIfAbsent(INSTANCE_TYPE_LABEL, shape.instanceType());
         }
         return withCompleteStatus(copy);
     }
@@ -140,11 +128,11 @@ public final class SimulatedNodes {
 
     private Map<String, Quantity> poolCapacity() {
         Map<String, Quantity> capacity = new LinkedHashMap<>();
-        capacity.put("cpu", new Quantity(config.nodeCpu()));
-        capacity.put("memory", new Quantity(config.nodeMemory()));
-        capacity.put("pods", new Quantity(String.valueOf(config.nodePods())));
-        if (config.nodeGpus() > 0 && config.gpuApi().extendedResource()) {
-            capacity.put(GPU_RESOURCE, new Quantity(String.valueOf(config.nodeGpus())));
+        capacity.put("cpu", new Quantity(shape.cpu()));
+        capacity.put("memory", new Quantity(shape.memory()));
+        capacity.put("pods", new Quantity(String.valueOf(shape.pods())));
+        if (shape.gpus() > 0 && shape.gpuApi().extendedResource()) {
+            capacity.put(GPU_RESOURCE, new Quantity(String.valueOf(shape.gpus())));
         }
         return withKubeletResources(capacity);
     }
@@ -156,7 +144,7 @@ public final class SimulatedNodes {
     public int gpus(Node node) {
         NodeStatus status = node.getStatus();
         if (status == null || !notEmpty(status.getCapacity())) {
-            return config.nodeGpus();
+            return shape.gpus();
         }
         Quantity gpus = status.getCapacity().get(GPU_RESOURCE);
         return gpus == null ? 0 : Quantity.getAmountInBytes(gpus).intValue();
@@ -168,12 +156,12 @@ public final class SimulatedNodes {
      */
     private Map<String, Quantity> withKubeletResources(Map<String, Quantity> resources) {
         Map<String, Quantity> complete = new LinkedHashMap<>(resources);
-        if (!config.gpuApi().extendedResource()) {
+        if (!shape.gpuApi().extendedResource()) {
             complete.remove(GPU_RESOURCE);
         }
-        complete.putIfAbsent(EPHEMERAL_STORAGE, new Quantity(config.nodeEphemeralStorage()));
-        complete.putIfAbsent(HUGEPAGES_1GI, new Quantity(config.nodeHugepages1Gi()));
-        complete.putIfAbsent(HUGEPAGES_2MI, new Quantity(config.nodeHugepages2Mi()));
+        complete.putIfAbsent(EPHEMERAL_STORAGE, new Quantity(shape.ephemeralStorage()));
+        complete.putIfAbsent(HUGEPAGES_1GI, new Quantity(shape.hugepages1Gi()));
+        complete.putIfAbsent(HUGEPAGES_2MI, new Quantity(shape.hugepages2Mi()));
         return complete;
     }
 

@@ -1,7 +1,6 @@
 package dev.muster.local.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.muster.local.LocalCluster;
 import dev.muster.local.fault.FaultInjector;
 import dev.muster.local.fault.FaultPlan;
 import dev.muster.local.store.WatchHub;
@@ -65,7 +64,10 @@ public final class ApiEmulator implements AutoCloseable {
         return requests;
     }
 
-    /** Creates an object in the collection at {@code collectionPath} without admission; see {@link LocalCluster}. */
+    /**
+     * Creates an object in the collection at {@code collectionPath} without admission, for tests that need an object
+     * a real API server would have refused earlier (one stored before a schema tightened).
+     */
     public MockResponse createWithoutAdmission(String collectionPath, JsonNode object) {
         return dispatcher.createWithoutAdmission(collectionPath, object);
     }

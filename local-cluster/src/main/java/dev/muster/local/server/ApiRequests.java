@@ -1,6 +1,5 @@
 package dev.muster.local.server;
 
-import dev.muster.local.LocalCluster;
 import dev.muster.local.fault.FaultInjector;
 import dev.muster.local.protocol.RequestQuery;
 import io.fabric8.mockwebserver.http.Dispatcher;
@@ -23,7 +22,7 @@ import java.util.function.Consumer;
  * job costs the API server is what Muster must keep down, so it is counted where every request passes.
  */
 public final class ApiRequests {
-    /** Client name of the simulated kubelet and the observer's client ({@link LocalCluster#client()}). */
+    /** Client name of the simulated kubelet and the observer's client (the local cluster's own client). */
     public static final String LOCAL_CLUSTER = "local-cluster";
     /** Client name of every other client: the components under test. */
     public static final String COMPONENTS = "components";

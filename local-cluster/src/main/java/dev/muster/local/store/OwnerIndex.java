@@ -2,7 +2,6 @@ package dev.muster.local.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.local.protocol.Json;
-import dev.muster.local.server.MusterCrudDispatcher;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 
 import java.util.ArrayList;
@@ -14,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The stored keys of the objects that name each uid in their {@code metadata.ownerReferences}, so that the
  * dependents of a deleted object are found without reading every stored object. Kept in step with the store
- * by {@link MusterCrudDispatcher}, like {@link ObjectIndex}.
+ * by the API server's dispatcher, like {@link ObjectIndex}.
  */
 public final class OwnerIndex {
     private final Map<String, Set<AttributeSet>> dependentsByOwner = new ConcurrentHashMap<>();

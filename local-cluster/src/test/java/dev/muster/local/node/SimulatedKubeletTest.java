@@ -160,7 +160,7 @@ class SimulatedKubeletTest extends KubeletClusterTests {
     @Test
     void theInstanceTypeStorageAndHugePagesOfThePoolAreSettings() {
         SimulatedNodes nodes = new SimulatedNodes(Fixtures.FAST.withNodeInstanceType("m5.xlarge")
-                .withNodeEphemeralStorage("20Gi").withNodeHugepages("4Gi", "512Mi"));
+                .withNodeEphemeralStorage("20Gi").withNodeHugepages("4Gi", "512Mi").nodeShape());
 
         Node node = nodes.poolNode(1);
 
