@@ -48,6 +48,7 @@ public final class SimulatedGpuDriver {
     /** Numbers the nodes that have published GPUs, in order, which puts them in cliques. */
     private final AtomicInteger gpuNodes = new AtomicInteger();
 
+    /** A driver that puts {@code cliqueSize} consecutive GPU nodes into each NVLink clique. */
     public SimulatedGpuDriver(int cliqueSize) {
         this.cliqueSize = cliqueSize;
     }

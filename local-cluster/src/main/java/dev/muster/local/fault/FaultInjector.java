@@ -49,6 +49,7 @@ public final class FaultInjector extends Dispatcher {
         return t;
     });
 
+    /** Fails requests to {@code delegate} as {@code plan} says, and passes the others on. */
     public FaultInjector(Dispatcher delegate, FaultPlan plan) {
         this.delegate = delegate;
         this.plan = plan;

@@ -38,6 +38,7 @@ public final class SimulatedNodes {
     /** Numbers node addresses; shared by all nodes so that no two get the same InternalIP. */
     private final AtomicInteger addresses = new AtomicInteger();
 
+    /** Nodes of the pool, and user-supplied nodes completed, as {@code shape} says. */
     public SimulatedNodes(NodeShape shape) {
         this.shape = shape;
     }

@@ -43,27 +43,33 @@ public record FieldError(Type type, String field, Object value, String detail) {
         }
     }
 
+    /** A required field that is missing ({@code FieldValueRequired}). */
     public static FieldError required(String field) {
         return new FieldError(Type.REQUIRED, field, null, "");
     }
 
+    /** A value that breaks a rule, with what the rule says ({@code FieldValueInvalid}). */
     public static FieldError invalid(String field, Object value, String detail) {
         return new FieldError(Type.INVALID, field, value, detail);
     }
 
+    /** A value of the wrong JSON type ({@code FieldValueTypeInvalid}). */
     public static FieldError typeInvalid(String field, String actualType, String detail) {
         return new FieldError(Type.TYPE_INVALID, field, actualType, detail);
     }
 
+    /** A value outside an enumeration, listing the supported ones ({@code FieldValueNotSupported}). */
     public static FieldError notSupported(String field, Object value, List<String> supported) {
         return new FieldError(Type.NOT_SUPPORTED, field, value, "supported values: "
                 + supported.stream().map(FieldError::quoted).collect(Collectors.joining(", ")));
     }
 
+    /** A string longer than its schema allows ({@code FieldValueTooLong}). */
     public static FieldError tooLong(String field, long maxLength) {
         return new FieldError(Type.TOO_LONG, field, null, "may not be more than " + maxLength + " bytes");
     }
 
+    /** A list or map with more items than its schema allows ({@code FieldValueTooMany}). */
     public static FieldError tooMany(String field, long actual, long max) {
         return new FieldError(Type.TOO_MANY, field, actual, "must have at most " + max + " items");
     }

@@ -38,6 +38,7 @@ public final class Json {
         }
     }
 
+    /** Parses a document the emulator produced itself, given as a string. */
     public static ObjectNode stored(String json) {
         return stored(json.getBytes(StandardCharsets.UTF_8));
     }

@@ -18,6 +18,7 @@ public final class StatusResponses {
     private StatusResponses() {
     }
 
+    /** A 404 for an object that does not exist. */
     public static MockResponse notFound(String resource, String name) {
         return failure(HttpURLConnection.HTTP_NOT_FOUND, "NotFound", resource, name,
                 resource + " \"" + name + "\" not found");
@@ -29,20 +30,24 @@ public final class StatusResponses {
                 "the server could not find the requested resource");
     }
 
+    /** A 409, as for a stale resourceVersion or an object that exists already. */
     public static MockResponse conflict(String resource, String name, String problem) {
         return failure(HttpURLConnection.HTTP_CONFLICT, "Conflict", resource, name,
                 "Operation cannot be fulfilled on " + resource + " \"" + name + "\": " + problem);
     }
 
+    /** A 403 naming what is forbidden and why. */
     public static MockResponse forbidden(String resource, String name, String problem) {
         return failure(HttpURLConnection.HTTP_FORBIDDEN, "Forbidden", resource, name,
                 resource + " \"" + name + "\" is forbidden: " + problem);
     }
 
+    /** A 400 with the message given. */
     public static MockResponse badRequest(String message) {
         return failure(HttpURLConnection.HTTP_BAD_REQUEST, "BadRequest", null, null, message);
     }
 
+    /** A 422 for an object refused with one message and no field causes. */
     public static MockResponse invalid(String resource, String name, String message) {
         return failure(UNPROCESSABLE_ENTITY, "Invalid", resource, name, message);
     }
@@ -62,16 +67,18 @@ public final class StatusResponses {
         return json(UNPROCESSABLE_ENTITY, status);
     }
 
+    /** A 405 for an HTTP method the emulator does not serve. */
     public static MockResponse methodNotAllowed(String method) {
         return failure(HttpURLConnection.HTTP_BAD_METHOD, "MethodNotAllowed", null, null,
                 method + " is not supported by the local cluster's API emulator");
     }
 
-    /** What the API server answers to a successful binding: a bare {@code Success} status. */
+    /** A 500 with the message given. */
     public static MockResponse internalError(String message) {
         return failure(HttpURLConnection.HTTP_INTERNAL_ERROR, "InternalError", null, null, message);
     }
 
+    /** What the API server answers to a successful binding: a bare {@code Success} status. */
     public static MockResponse created() {
         Status status = new StatusBuilder().withStatus("Success").withCode(HttpURLConnection.HTTP_CREATED).build();
         return json(HttpURLConnection.HTTP_CREATED, status);
@@ -86,6 +93,7 @@ public final class StatusResponses {
         return json(code, status.build());
     }
 
+    /** A JSON response of any body and code. */
     public static MockResponse json(int code, Object body) {
         return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
                 .setBody(Serialization.asJson(body));

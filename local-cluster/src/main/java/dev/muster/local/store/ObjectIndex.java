@@ -49,6 +49,7 @@ public final class ObjectIndex {
         return identity(query) != null && query.containsKey(KubernetesAttributesExtractor.NAMESPACE);
     }
 
+    /** Forgets every key, as the store is emptied. */
     public void clear() {
         keys.clear();
     }

@@ -57,6 +57,7 @@ public final class OwnerIndex {
         return dependents == null ? List.of() : List.copyOf(dependents);
     }
 
+    /** Forgets every key, as the store is emptied. */
     public void clear() {
         dependentsByOwner.clear();
         ownersByKey.clear();

@@ -28,7 +28,7 @@ public final class Selectors {
     private enum Operator { IN, NOT_IN, EXISTS, NOT_EXISTS }
 
     private record Requirement(Function<JsonNode, String> valueOf, Operator operator, Set<String> values) {
-        public boolean matches(JsonNode object) {
+        boolean matches(JsonNode object) {
             String value = valueOf.apply(object);
             return switch (operator) {
                 case IN -> value != null && values.contains(value);
@@ -112,10 +112,12 @@ public final class Selectors {
         return pathWithQuery.substring(0, query) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
     }
 
+    /** Whether the request named no requirement, so that every object matches. */
     public boolean isEmpty() {
         return requirements.isEmpty();
     }
 
+    /** Whether the object (as stored JSON) meets every requirement of both selectors. */
     public boolean matches(JsonNode object) {
         return requirements.stream().allMatch(r -> r.matches(object));
     }

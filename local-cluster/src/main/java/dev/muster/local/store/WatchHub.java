@@ -105,6 +105,12 @@ public final class WatchHub {
     /** resourceVersion of the newest change: the version of the state a list or the initial events show. */
     private long newest;
 
+    /**
+     * A hub with no watch open yet.
+     *
+     * @param storeMonitor the lock the store holds while it changes, so that a watch starts between two changes
+     * @param history      how many recent changes are kept for watches that resume from a resourceVersion
+     */
     public WatchHub(Object storeMonitor, int history) {
         if (history < 1) {
             throw new IllegalArgumentException("watch history must keep at least one change, got " + history);
