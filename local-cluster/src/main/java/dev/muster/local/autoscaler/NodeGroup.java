@@ -39,16 +39,6 @@ public record NodeGroup(String name, int min, int max, Map<String, Quantity> cap
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern HEAD = Pattern.compile("([^=]*)=(\\d+)\\.\\.(\\d+)(?::(.*))?");
 
-    /**
-     * Node {@code index} of this group, {@code <name>-<index>}, as the cloud provider hands it over: labelled with
-     * the group and the group's labels, with the group's capacity; {@code SimulatedNodes#simulated} completes it.
-     */
-    public Node node(int index) {
-        return new NodeBuilder().withNewMetadata().withName(name + "-" + index)
-                .addToLabels(labels).addToLabels(GROUP_LABEL, name).endMetadata()
-                .withNewStatus().withCapacity(new LinkedHashMap<>(capacity)).endStatus().build();
-    }
-
     public NodeGroup {
         Objects.requireNonNull(name, "name");
         if (name.length() > 50 || !DNS_LABEL.matcher(name).matches()) {
@@ -75,6 +65,16 @@ public record NodeGroup(String name, int min, int max, Map<String, Quantity> cap
         if (Objects.requireNonNull(delay, "delay").isNegative()) {
             throw new IllegalArgumentException("group " + name + ": delay must not be negative, got " + delay);
         }
+    }
+
+    /**
+     * Node {@code index} of this group, {@code <name>-<index>}, as the cloud provider hands it over: labelled with
+     * the group and the group's labels, with the group's capacity; {@code SimulatedNodes#simulated} completes it.
+     */
+    public Node node(int index) {
+        return new NodeBuilder().withNewMetadata().withName(name + "-" + index)
+                .addToLabels(labels).addToLabels(GROUP_LABEL, name).endMetadata()
+                .withNewStatus().withCapacity(new LinkedHashMap<>(capacity)).endStatus().build();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.muster.local.autoscaler;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,18 @@ class NodeGroupTest {
         assertThat(group.capacity()).containsEntry("pods", new Quantity("20"));
         assertThat(group.fail()).isTrue();
         assertThat(group.delay()).isZero();
+    }
+
+    @Test
+    void aNodeOfTheGroupCarriesItsNameLabelsAndCapacity() {
+        NodeGroup group = NodeGroup.parse("cpu-pool=1..3:cpu=8,memory=32Gi,label.pool=batch");
+
+        Node node = group.node(2);
+
+        assertThat(node.getMetadata().getName()).isEqualTo("cpu-pool-2");
+        assertThat(node.getMetadata().getLabels()).containsEntry(NodeGroup.GROUP_LABEL, "cpu-pool")
+                .containsEntry("pool", "batch");
+        assertThat(node.getStatus().getCapacity()).isEqualTo(group.capacity());
     }
 
     @ParameterizedTest
