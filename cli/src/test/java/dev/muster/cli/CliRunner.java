@@ -1,6 +1,6 @@
 package dev.muster.cli;
 
-import dev.muster.local.ClusterAccess;
+import dev.muster.local.server.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.manifest.ManifestLoader;
 

@@ -2,7 +2,7 @@ package dev.muster.cli;
 
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.local.NodeGroup;
+import dev.muster.local.autoscaler.NodeGroup;
 import dev.muster.manager.MusterApplication;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;

@@ -2,7 +2,7 @@ package dev.muster.scheduler;
 
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.local.NodeGroup;
+import dev.muster.local.autoscaler.NodeGroup;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import org.junit.jupiter.api.Tag;

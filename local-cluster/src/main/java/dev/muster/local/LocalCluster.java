@@ -3,6 +3,21 @@ package dev.muster.local;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.local.admission.ClaimDefaults;
+import dev.muster.local.autoscaler.AutoscalerConfig;
+import dev.muster.local.autoscaler.NodeGroup;
+import dev.muster.local.autoscaler.SimulatedAutoscaler;
+import dev.muster.local.disruption.SimulatedDisruptionController;
+import dev.muster.local.dra.GpuApi;
+import dev.muster.local.dra.SimulatedGpuDriver;
+import dev.muster.local.dra.SimulatedResourceClaimController;
+import dev.muster.local.fault.FaultPlan;
+import dev.muster.local.node.SimulatedKubelet;
+import dev.muster.local.node.SimulatedNodes;
+import dev.muster.local.server.ApiEmulator;
+import dev.muster.local.server.ApiRequests;
+import dev.muster.local.server.ClusterAccess;
+import dev.muster.local.store.WatchHub;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.ConfigBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -107,7 +122,7 @@ public final class LocalCluster implements AutoCloseable {
                     .addToAnnotations("storageclass.kubernetes.io/is-default-class", "true").endMetadata()
                     .withProvisioner("muster.dev/simulated").withVolumeBindingMode("WaitForFirstConsumer").build())
                     .create();
-            SimulatedNodes nodes = new SimulatedNodes(config);
+            SimulatedNodes nodes = new SimulatedNodes(config.nodeShape());
             SimulatedGpuDriver gpuDriver = new SimulatedGpuDriver(config.gpuCliqueSize());
             if (config.gpuApi().dra()) {
                 client.resource(SimulatedGpuDriver.deviceClass()).create();
@@ -121,11 +136,11 @@ public final class LocalCluster implements AutoCloseable {
                 client.apiextensions().v1().customResourceDefinitions().resource(provisioningRequestCrd()).create();
                 for (NodeGroup group : config.autoscaler().nodeGroups()) {
                     for (int i = 0; i < group.min(); i++) {
-                        client.nodes().resource(nodes.groupNode(group, i)).create();
+                        client.nodes().resource(nodes.simulated(group.node(i))).create();
                     }
                 }
             }
-            SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config, nodes);
+            SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config.kubeletTimings(), nodes);
             SimulatedDisruptionController disruptionController;
             SimulatedResourceClaimController claimController;
             SimulatedAutoscaler autoscaler = null;

@@ -1,5 +1,12 @@
 package dev.muster.local;
 
+import dev.muster.local.autoscaler.AutoscalerConfig;
+import dev.muster.local.autoscaler.NodeGroup;
+import dev.muster.local.dra.GpuApi;
+import dev.muster.local.dra.SimulatedGpuDriver;
+import dev.muster.local.fault.FaultPlan;
+import dev.muster.local.node.KubeletTimings;
+import dev.muster.local.node.NodeShape;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 import java.time.Duration;
@@ -76,6 +83,17 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
         return new LocalClusterConfig(4, "16", "64Gi", 0, 110, Duration.ofMillis(500), Duration.ofSeconds(3),
                 Duration.ofMillis(300), FaultPlan.NONE, DEFAULT_EPHEMERAL_STORAGE, "0", "0", null, GpuApi.BOTH,
                 DEFAULT_GPU_CLIQUE_SIZE, AutoscalerConfig.NONE);
+    }
+
+    /** What each simulated node of the pool reports, the part of this configuration the simulated nodes need. */
+    public NodeShape nodeShape() {
+        return new NodeShape(nodeCpu, nodeMemory, nodeGpus, nodePods, nodeEphemeralStorage, nodeHugepages1Gi,
+                nodeHugepages2Mi, nodeInstanceType, gpuApi);
+    }
+
+    /** How long the simulated kubelet's steps take, the part of this configuration the kubelet needs. */
+    public KubeletTimings kubeletTimings() {
+        return new KubeletTimings(podStartDelay, defaultRunTime, podStopDelay);
     }
 
     public LocalClusterConfig withNodes(int nodes) {

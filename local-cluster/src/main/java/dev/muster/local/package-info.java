@@ -5,5 +5,16 @@
  * autoscaler that serves ProvisioningRequests. Start one with
  * {@link dev.muster.local.LocalCluster#start(dev.muster.local.LocalClusterConfig)}. Production code never depends
  * on this package.
+ *
+ * <p>This package holds the entry points ({@link dev.muster.local.LocalCluster},
+ * {@link dev.muster.local.LocalClusterConfig}, {@link dev.muster.local.NetworkCut}) and may use every package below
+ * it; none of them uses it. Below it, arrows go one way (checked by {@code PackageArrowsTest}):
+ * <ul>
+ *   <li>the API server side: {@code server} → {@code admission}, {@code disruption}, {@code fault} →
+ *       {@code store} → {@code protocol};</li>
+ *   <li>the simulated cluster, which reaches the server only through a Kubernetes client: {@code autoscaler} →
+ *       {@code node} → {@code dra} → {@code informer} (which {@code disruption}'s controller uses too);</li>
+ *   <li>{@code manifest}, the CLI's reader of manifest files, on its own.</li>
+ * </ul>
  */
 package dev.muster.local;

@@ -10,12 +10,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link #api}. A subclass's own {@code @BeforeAll} methods run after these are set.
  */
 @ExtendWith(ApiOnlyCluster.class)
-abstract class ApiOnlyClusterTests {
-    static KubernetesClient client;
-    static RawApi api;
+public abstract class ApiOnlyClusterTests {
+    protected static KubernetesClient client;
+    protected static RawApi api;
 
     @BeforeAll
-    static void connect(LocalCluster cluster) {
+    protected static void connect(LocalCluster cluster) {
         client = cluster.client();
         api = new RawApi(cluster);
     }

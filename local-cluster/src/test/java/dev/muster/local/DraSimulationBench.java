@@ -2,6 +2,9 @@ package dev.muster.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.api.PodPhase;
+import dev.muster.local.dra.GpuApi;
+import dev.muster.local.dra.SimulatedGpuDriver;
+import dev.muster.local.node.SimulatedNodes;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -13,16 +13,16 @@ import java.time.Duration;
 import java.util.function.BiConsumer;
 
 /** Objects the tests create. */
-final class Fixtures {
+public final class Fixtures {
     /** Fast kubelet timings so that pod lifecycles take well under a second. */
-    static final LocalClusterConfig FAST = LocalClusterConfig.defaults().withNodes(2)
+    public static final LocalClusterConfig FAST = LocalClusterConfig.defaults().withNodes(2)
             .withPodStartDelay(Duration.ofMillis(100)).withDefaultRunTime(Duration.ofMillis(300));
 
     private Fixtures() {
     }
 
     /** An unbound pod with one container that the simulated kubelet would finish (restart policy Never). */
-    static Pod pod(String name) {
+    public static Pod pod(String name) {
         return new PodBuilder().withNewMetadata().withName(name).endMetadata()
                 .withNewSpec().withRestartPolicy("Never")
                 .addNewContainer().withName("main").withImage("busybox").endContainer()
@@ -30,7 +30,7 @@ final class Fixtures {
     }
 
     /** A valid Job of one task of one pod ({@code minAvailable: 1}): admission refuses a Job without tasks. */
-    static Job job(String name) {
+    public static Job job(String name) {
         Job job = JobValidationCorpusTest.job("minAvailable: 1\ntasks:\n- {name: worker, "
                 + JobValidationCorpusTest.CONTAINERS + "}");
         job.getMetadata().setName(name);
@@ -38,7 +38,7 @@ final class Fixtures {
     }
 
     /** A watcher that hands every event to {@code events}. */
-    static <T> Watcher<T> watcher(BiConsumer<Watcher.Action, T> events) {
+    public static <T> Watcher<T> watcher(BiConsumer<Watcher.Action, T> events) {
         return new Watcher<>() {
             @Override
             public void eventReceived(Action action, T resource) {
@@ -52,7 +52,7 @@ final class Fixtures {
         };
     }
 
-    static Binding binding(String pod, String node) {
+    public static Binding binding(String pod, String node) {
         return new BindingBuilder().withNewMetadata().withName(pod).endMetadata()
                 .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget().build();
     }

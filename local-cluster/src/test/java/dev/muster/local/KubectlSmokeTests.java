@@ -1,9 +1,10 @@
 package dev.muster.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.muster.local.protocol.Json;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

@@ -10,27 +10,27 @@ import org.junit.jupiter.api.BeforeAll;
  * Tests of pod lifecycles on a cluster of their own with two nodes and the fast kubelet of {@link Fixtures#FAST};
  * the cluster lives as long as the test class.
  */
-abstract class KubeletClusterTests {
-    static LocalCluster cluster;
-    static KubernetesClient client;
+public abstract class KubeletClusterTests {
+    protected static LocalCluster cluster;
+    protected static KubernetesClient client;
 
     @BeforeAll
-    static void startCluster() {
+    protected static void startCluster() {
         cluster = LocalCluster.start(Fixtures.FAST);
         client = cluster.client();
     }
 
     @AfterAll
-    static void stopCluster() {
+    protected static void stopCluster() {
         cluster.close();
     }
 
-    static void bind(String pod, String node) {
+    protected static void bind(String pod, String node) {
         client.bindings().inNamespace("default").resource(Fixtures.binding(pod, node)).create();
     }
 
     /** The pod's phase; {@code Gone} once it is removed. */
-    static String phase(String pod) {
+    protected static String phase(String pod) {
         Pod current = client.pods().withName(pod).get();
         return current == null ? "Gone" : PodPhase.of(current).name();
     }

@@ -12,43 +12,43 @@ import java.net.http.HttpResponse;
 import java.util.List;
 
 /** Plain HTTP against the emulator, for endpoints fabric8 has no DSL for and for exact status codes. */
-final class RawApi {
+public final class RawApi {
     /** A response: its code, its body, and its {@code Warning} headers. */
-    record Response(int code, JsonNode body, List<String> warnings) {
+    public record Response(int code, JsonNode body, List<String> warnings) {
     }
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final String url;
 
-    RawApi(LocalCluster cluster) {
+    public RawApi(LocalCluster cluster) {
         this.url = cluster.url();
     }
 
-    Response get(String path) {
+    public Response get(String path) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).GET().build());
     }
 
-    Response get(String path, String accept) {
+    public Response get(String path, String accept) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Accept", accept).GET().build());
     }
 
-    Response post(String path, Object body) {
+    public Response post(String path, Object body) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(Serialization.asJson(body))).build());
     }
 
-    Response put(String path, Object body) {
+    public Response put(String path, Object body) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(Serialization.asJson(body))).build());
     }
 
-    Response patch(String path, String contentType, String body) {
+    public Response patch(String path, String contentType, String body) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", contentType)
                 .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
     /** A DELETE with a {@code DeleteOptions} body. */
-    Response delete(String path, Object deleteOptions) {
+    public Response delete(String path, Object deleteOptions) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", "application/json")
                 .method("DELETE", HttpRequest.BodyPublishers.ofString(Serialization.asJson(deleteOptions))).build());
     }

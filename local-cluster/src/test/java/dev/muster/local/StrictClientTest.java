@@ -1,6 +1,7 @@
 package dev.muster.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.muster.local.server.ServedResources;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;

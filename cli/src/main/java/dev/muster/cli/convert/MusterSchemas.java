@@ -3,7 +3,7 @@ package dev.muster.cli.convert;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.muster.local.SchemaPruner;
+import dev.muster.local.admission.SchemaPruner;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 import java.io.IOException;

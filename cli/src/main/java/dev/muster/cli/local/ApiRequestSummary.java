@@ -1,6 +1,6 @@
 package dev.muster.cli.local;
 
-import dev.muster.local.ApiRequests;
+import dev.muster.local.server.ApiRequests;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 

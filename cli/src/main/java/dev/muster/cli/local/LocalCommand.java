@@ -2,12 +2,12 @@ package dev.muster.cli.local;
 
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import dev.muster.api.batch.v1alpha1.Job;
-import dev.muster.local.AutoscalerConfig;
-import dev.muster.local.ClusterAccess;
-import dev.muster.local.GpuApi;
+import dev.muster.local.autoscaler.AutoscalerConfig;
+import dev.muster.local.server.ClusterAccess;
+import dev.muster.local.dra.GpuApi;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.local.NodeGroup;
+import dev.muster.local.autoscaler.NodeGroup;
 import dev.muster.local.manifest.Manifest;
 import dev.muster.local.manifest.ManifestException;
 import dev.muster.local.manifest.ManifestLoader;

@@ -3,7 +3,7 @@ package dev.muster.manager.dashboard;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
-import dev.muster.local.ClusterAccess;
+import dev.muster.local.server.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;

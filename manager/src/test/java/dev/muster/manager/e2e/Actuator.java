@@ -2,7 +2,7 @@ package dev.muster.manager.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.muster.local.ClusterAccess;
+import dev.muster.local.server.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import org.springframework.context.ConfigurableApplicationContext;
 

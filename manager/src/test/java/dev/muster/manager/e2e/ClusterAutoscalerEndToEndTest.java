@@ -6,7 +6,7 @@ import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
-import dev.muster.local.NodeGroup;
+import dev.muster.local.autoscaler.NodeGroup;
 import dev.muster.local.manifest.ManifestLoader;
 import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
 import dev.muster.support.autoscaling.PodsForAutoscaler;

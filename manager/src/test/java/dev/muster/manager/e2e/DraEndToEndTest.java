@@ -8,7 +8,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
-import dev.muster.local.GpuApi;
+import dev.muster.local.dra.GpuApi;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.local.manifest.ManifestLoader;
 import dev.muster.support.Stillness;

@@ -3,7 +3,7 @@ package dev.muster.manager.e2e;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
-import dev.muster.local.GpuApi;
+import dev.muster.local.dra.GpuApi;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.Patience;
 import dev.muster.support.Stillness;

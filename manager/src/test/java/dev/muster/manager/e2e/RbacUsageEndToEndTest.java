@@ -2,7 +2,7 @@ package dev.muster.manager.e2e;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
-import dev.muster.local.ApiRequests;
+import dev.muster.local.server.ApiRequests;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.QueueFixtures;
 import dev.muster.local.manifest.ManifestLoader;

@@ -1,0 +1,722 @@
+package dev.muster.local.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.muster.local.admission.ClaimDefaults;
+import dev.muster.local.admission.CrdAdmission;
+import dev.muster.local.admission.PodDefaults;
+import dev.muster.local.disruption.EvictionSubresource;
+import dev.muster.local.protocol.Json;
+import dev.muster.local.protocol.RequestQuery;
+import dev.muster.local.protocol.StatusResponses;
+import dev.muster.local.store.CascadingDeleter;
+import dev.muster.local.store.DeleteRequest;
+import dev.muster.local.store.Deletion;
+import dev.muster.local.store.GeneratedNames;
+import dev.muster.local.store.JsonPatches;
+import dev.muster.local.store.ObjectIndex;
+import dev.muster.local.store.OwnerIndex;
+import dev.muster.local.store.Selectors;
+import dev.muster.local.store.StoredObjects;
+import dev.muster.local.store.WatchHub;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, eviction
+ * ({@link EvictionSubresource}, PodDisruptionBudgets respected), graceful and
+ * cascading deletion ({@link Deletion}), the fields an update cannot change (a pod's status, the deletion
+ * marks), pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
+ * Tables, the admission of custom resources against their stored CRDs ({@link CrdAdmission}), and
+ * {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
+ * locking of updates and the status subresources of registered CRDs are the stock dispatcher's.
+ */
+public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
+    private static final String CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    private static final String CONTENT_TYPE = "Content-Type";
+    private static final String STATUS_SUFFIX = "/status";
+    private static final String DEFAULT_NAMESPACE_PATH = "/api/v1/namespaces/default";
+    private static final String DELETION_TIMESTAMP = "deletionTimestamp";
+    private static final String DELETION_GRACE_PERIOD = "deletionGracePeriodSeconds";
+
+    /**
+     * Binding, merge patches, status replacements, pod updates and deletions read, check and write in one step.
+     * They hold the write side, every other request the read side, because the stock dispatcher's own lock is
+     * private and covers one call only.
+     */
+    private final ReadWriteLock requestLock = new ReentrantReadWriteLock();
+    private final StoredObjects store = new Store();
+    private final ServedResources served = new ServedResources(this::storedCrds, this::storedCrdDefinition);
+    private final DiscoveryDocuments discovery = new DiscoveryDocuments(served);
+    private final ServerSideTables tables = new ServerSideTables(this::storedCrds);
+    /** Stored CRDs decoded, by name, with the stored document they were decoded from (replaced by every write). */
+    private final Map<String, Map.Entry<String, CustomResourceDefinition>> decodedCrds = new ConcurrentHashMap<>();
+    private final BindingSubresource binder = new BindingSubresource(store);
+    private final EvictionSubresource evictions = new EvictionSubresource(store, this::delete, Clock.systemUTC());
+    private final MergePatchHandler mergePatches = new MergePatchHandler(store);
+    private final ClusterAccess access = new ClusterAccess();
+    private final AccessReviews reviews = new AccessReviews(access);
+    private final SelectedCollections selected = new SelectedCollections(super::dispatch);
+    private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
+    private final ObjectIndex index = new ObjectIndex();
+    private final OwnerIndex owners = new OwnerIndex();
+    private final CascadingDeleter cascadingDeleter =
+            new CascadingDeleter(owners::dependentsOf, () -> new ArrayList<>(map.keySet()), this::handleDelete);
+    private final WatchHub watches;
+    /**
+     * The resourceVersion the store gave the write under way, which is the one its change is recorded at; 0 once
+     * recorded, so that a write the store gave none (it changed nothing but the document's layout) is no change.
+     * Writes are serialised by the stock dispatcher's lock.
+     */
+    private long unrecordedResourceVersion;
+
+    MusterCrudDispatcher(int watchHistory) {
+        watches = new WatchHub(map, watchHistory);
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        MockResponse response;
+        try {
+            response = route(request, path);
+        } finally {
+            // Even after a failure: what was removed has dependents to delete, and the queue is this thread's.
+            cascadingDeleter.drain();
+        }
+        if (response == null) {
+            return StatusResponses.methodNotAllowed(request.getMethod());
+        }
+        boolean hasBody = response.getBody() != null && response.getBody().size() > 0;
+        if (response.code() == HttpURLConnection.HTTP_NOT_FOUND && !hasBody) {
+            return notFound(path);
+        }
+        if (response.code() == HttpURLConnection.HTTP_CONFLICT && hasBody) {
+            return withConflictReason(response, request.method() == HttpMethod.POST ? "AlreadyExists" : "Conflict");
+        }
+        if (response.getWebSocketListener() != null || !hasBody) {
+            return response;
+        }
+        if (request.method() == HttpMethod.GET && response.code() == HttpURLConnection.HTTP_OK
+                && ServerSideTables.requested(request.getHeader("Accept"))) {
+            return asTable(request, path, response);
+        }
+        return withJsonContentType(response);
+    }
+
+    private MockResponse route(RecordedRequest request, String path) {
+        if (request.method() == HttpMethod.GET) {
+            Optional<MockResponse> discovered = discovery.answer(path, request.getHeader("Accept"));
+            if (discovered.isPresent()) {
+                return discovered.get();
+            }
+        }
+        if (request.method() == HttpMethod.POST && BindingSubresource.isBinding(path)) {
+            return withBody(request, body -> locked(requestLock.writeLock(), () -> binder.bind(path, body)));
+        }
+        if (request.method() == HttpMethod.POST && EvictionSubresource.isEviction(path)) {
+            return withBody(request, body -> locked(requestLock.writeLock(), () -> evictions.evict(path, body)));
+        }
+        if (AccessReviews.isReview(path)) {
+            return request.method() == HttpMethod.POST
+                    ? reviews.review(path, request.getHeader(CONTENT_TYPE), request.getBody().getBytes(),
+                    request.getHeader("Authorization")) : null;
+        }
+        Map<String, String> parsed = parse(path);
+        Optional<ServedResources.Resource> resource = parsed.isEmpty() ? Optional.empty()
+                : served.find(parsed.get(KubernetesAttributesExtractor.API),
+                parsed.get(KubernetesAttributesExtractor.VERSION), parsed.get(KubernetesAttributesExtractor.PLURAL));
+        if (resource.isEmpty()) {
+            // Not a resource this emulator serves (nor in discovery): as kube-apiserver, 404. The stock dispatcher
+            // would store anything, and answer a GET of a path that is no resource with every object it holds.
+            return StatusResponses.pathNotFound();
+        }
+        switch (request.method()) {
+            case GET -> {
+                if (RequestQuery.isWatch(request.getPath())) {
+                    return watch(request, resource.get());
+                }
+                if (isCollection(path)) {
+                    long listedAt = watches.newestResourceVersion();
+                    return typedList(resource.get(), listedAt, withSelectors(request, selectors ->
+                            locked(requestLock.readLock(), () -> selected.get(request, selectors))));
+                }
+            }
+            case DELETE -> {
+                if (path.equals(DEFAULT_NAMESPACE_PATH)) {
+                    // As the API server's NamespaceLifecycle admission does; everything assumes it exists.
+                    return StatusResponses.forbidden("namespaces", "default", "this namespace may not be deleted");
+                }
+                DeleteRequest options;
+                Selectors selectors;
+                try {
+                    options = DeleteRequest.of(request.getPath(),
+                            request.getBody() == null ? null : request.getBody().getBytes());
+                    selectors = Selectors.of(request.getPath());
+                } catch (IllegalArgumentException e) {
+                    return StatusResponses.badRequest(e.getMessage());
+                }
+                // Every deletion takes the write side: it reads, decides and writes in one step.
+                return isCollection(path)
+                        ? typedList(resource.get(), watches.newestResourceVersion(), locked(requestLock.writeLock(),
+                                () -> selected.delete(request, path, selectors, item -> delete(item, options))))
+                        : locked(requestLock.writeLock(), () -> delete(path, options));
+            }
+            case POST -> {
+                if (PodDefaults.appliesTo(path) || ClaimDefaults.appliesTo(path) || ResourceClaimCreation.appliesTo(path)) {
+                    return withBody(request, body -> locked(requestLock.readLock(), () -> create(path, body)));
+                }
+            }
+            case PUT -> {
+                // A pod's or claim's update copies the stored status into the object it writes: one step, as a status write.
+                if (path.endsWith(STATUS_SUFFIX) || keepsStoredStatus(path)) {
+                    return withBody(request, body -> locked(requestLock.writeLock(), () -> store.replace(path, body)));
+                }
+            }
+            case PATCH -> {
+                Optional<MergePatchHandler.Flavour> flavour = MergePatchHandler.Flavour.of(request.getHeader(CONTENT_TYPE));
+                if (flavour.isPresent()) {
+                    String body = new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+                    return locked(requestLock.writeLock(), () -> mergePatches.patch(path, flavour.get(), body));
+                }
+            }
+            default -> {
+                // answered by the stock dispatcher below
+            }
+        }
+        return locked(requestLock.readLock(), () -> super.dispatch(request));
+    }
+
+    /** The users and the authorizer the review APIs answer with. */
+    ClusterAccess access() {
+        return access;
+    }
+
+    /** Every create, whatever its route, passes the admission of custom resources first. */
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+        return admission.admit(withGeneratedName(request), path -> Optional.empty(), super::handleCreate);
+    }
+
+    /** The request with the name kube-apiserver would generate ({@link GeneratedNames}) when it asks for one. */
+    private static RecordedRequest withGeneratedName(RecordedRequest request) {
+        byte[] bytes = request.getBody() == null ? null : request.getBody().getBytes();
+        if (bytes == null || !new String(bytes, StandardCharsets.UTF_8).contains("\"generateName\"")) {
+            return request;
+        }
+        JsonNode body;
+        try {
+            body = Json.parse(bytes);
+        } catch (IOException e) {
+            // The stock handler answers a body that is not JSON.
+            return request;
+        }
+        JsonNode named = GeneratedNames.named(body);
+        return named == body ? request : new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+                request.getHeaders(), new Buffer(Serialization.asJson(named).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Every update, whatever its route (PUT, merge patches, status writes), passes the admission of custom resources first. */
+    @Override
+    public MockResponse handleUpdate(RecordedRequest request) {
+        return update(withSystemFields(request));
+    }
+
+    /** An update as the request has it, past admission. */
+    private MockResponse update(RecordedRequest request) {
+        return admission.admit(request, store::get, super::handleUpdate);
+    }
+
+    /**
+     * Keeps what an update may not change, as the API server does. A write to a pod's or ResourceClaim's main resource keeps the
+     * stored status, as for a CRD with a status subresource (the stock dispatcher knows only those; it is not told
+     * about pods, as it would then drop the status a pod is created with). {@code deletionTimestamp} and
+     * {@code deletionGracePeriodSeconds} stay the stored ones ({@link #preserveMetadata}). The stock handler
+     * removes an object whose new version is marked for deletion and has no finalizers; that is right only for the
+     * update that removes the last finalizer of an object with no grace period left, so the mark is taken off
+     * every other update (and put back by {@link #preserveMetadata}): a status write to a Terminating pod must not
+     * remove it.
+     */
+    private RecordedRequest withSystemFields(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        boolean statusWrite = path.endsWith(STATUS_SUFFIX);
+        boolean mainResourceWrite = !statusWrite && keepsStoredStatus(path);
+        byte[] bytes = request.getBody() == null ? null : request.getBody().getBytes();
+        if (bytes == null
+                || !mainResourceWrite && !new String(bytes, StandardCharsets.UTF_8).contains("\"" + DELETION_TIMESTAMP + "\"")) {
+            return request;
+        }
+        JsonNode body;
+        try {
+            body = Json.parse(bytes);
+        } catch (IOException e) {
+            // The stock handler answers a body that is not JSON.
+            return request;
+        }
+        Optional<ObjectNode> current = store.get(path);
+        if (!body.path("metadata").isObject() || current.isEmpty()) {
+            return request;
+        }
+        ObjectNode object = (ObjectNode) body;
+        if (mainResourceWrite) {
+            JsonNode status = current.get().get("status");
+            if (status == null) {
+                object.remove("status");
+            } else {
+                object.set("status", status.deepCopy());
+            }
+        }
+        if (statusWrite || !Deletion.completedBy(current.get(), body)) {
+            ((ObjectNode) body.path("metadata")).remove(List.of(DELETION_TIMESTAMP, DELETION_GRACE_PERIOD));
+        }
+        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+                new Buffer(Serialization.asJson(body).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * The stock metadata an update keeps, and the deletion fields, which only a DELETE sets. The stock code copies
+     * the stored namespace even where there is none, which gave cluster-scoped objects {@code namespace: null}.
+     */
+    @Override
+    public void preserveMetadata(JsonNode currentResource, JsonNode updatedResource) {
+        super.preserveMetadata(currentResource, updatedResource);
+        ObjectNode updated = (ObjectNode) updatedResource.get("metadata");
+        JsonNode current = currentResource.path("metadata");
+        if (updated.path("namespace").isNull()) {
+            updated.remove("namespace");
+        }
+        for (String field : List.of(DELETION_TIMESTAMP, DELETION_GRACE_PERIOD)) {
+            if (current.hasNonNull(field)) {
+                updated.set(field, current.get(field).deepCopy());
+            } else {
+                updated.remove(field);
+            }
+        }
+    }
+
+    /**
+     * Deletes the object at {@code path} (without query) as {@link Deletion} decides: removes it, marks it for
+     * deletion, or leaves it as it is. The caller holds the write side of the request lock.
+     */
+    private MockResponse delete(String path, DeleteRequest options) {
+        AttributeSet pathAttributes = getKey(path);
+        Map.Entry<AttributeSet, String> found = findResource(pathAttributes);
+        if (found == null) {
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
+        }
+        ObjectNode stored = Json.stored(found.getValue());
+        String refused = options.preconditionFailure(stored);
+        if (refused != null) {
+            Map<String, String> parsed = parse(path);
+            return StatusResponses.conflict(parsed.get(KubernetesAttributesExtractor.PLURAL),
+                    parsed.get(KubernetesAttributesExtractor.NAME), refused);
+        }
+        Deletion.Outcome outcome = Deletion.of(stored, isPod(path), options.gracePeriodSeconds(), Instant.now());
+        String answer = found.getValue();
+        if (outcome instanceof Deletion.Remove) {
+            processEvent(path, pathAttributes, found.getKey(), null, null);
+        } else if (outcome instanceof Deletion.Mark mark) {
+            mark.object().withObjectProperty("metadata").put("resourceVersion", String.valueOf(requestResourceVersion()));
+            answer = Serialization.asJson(mark.object());
+            processEvent(path, pathAttributes, found.getKey(), null, answer);
+        }
+        return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(answer);
+    }
+
+    /** Deletions that do not come from a DELETE request, the garbage collector's, take the same path. */
+    @Override
+    public MockResponse handleDelete(String path) {
+        DeleteRequest options;
+        try {
+            options = DeleteRequest.of(path, null);
+        } catch (IllegalArgumentException e) {
+            return StatusResponses.badRequest(e.getMessage());
+        }
+        return locked(requestLock.writeLock(), () -> delete(withoutQuery(path), options));
+    }
+
+    /**
+     * JSON patches are applied here and written as an update, so that they pass admission and keep the system
+     * fields as every other update; the stock handler would write them directly.
+     */
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        String contentType = request.getHeader(CONTENT_TYPE);
+        boolean jsonPatch = contentType == null || contentType.startsWith("application/json-patch+json");
+        Optional<ObjectNode> current = jsonPatch ? store.get(path) : Optional.empty();
+        if (current.isEmpty()) {
+            return super.handlePatch(request);
+        }
+        JsonNode patched;
+        try {
+            patched = JsonPatches.apply(Json.parse(request.getBody().getBytes()), current.get());
+        } catch (IOException | RuntimeException e) {
+            // The stock handler answers a patch that does not apply.
+            return super.handlePatch(request);
+        }
+        return handleUpdate(request(HttpMethod.PUT, path, patched));
+    }
+
+    /** Creates an object as a POST would, but without admission: for tests that need what a real API server refuses. */
+    MockResponse createWithoutAdmission(String collectionPath, JsonNode object) {
+        return locked(requestLock.readLock(), () -> super.handleCreate(request(HttpMethod.POST, collectionPath, object)));
+    }
+
+    /**
+     * Keeps the {@link ObjectIndex} and the {@link OwnerIndex} in step with the store, and has the dependents of
+     * every object that leaves the store deleted once the request is done, however it was deleted.
+     */
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
+                             GenericKubernetesResource resource, String newState) {
+        String removed = newState == null && oldAttributes != null ? map.get(oldAttributes) : null;
+        // The store's own monitor (a synchronized map), so that a reader of the index, or a watch that opens,
+        // never sees the store between its change and theirs.
+        synchronized (map) {
+            String existing = oldAttributes == null ? null : map.get(oldAttributes);
+            super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+            AttributeSet key = null;
+            if (oldAttributes != null) {
+                index.remove(oldAttributes);
+                owners.remove(oldAttributes);
+            }
+            if (newState != null) {
+                key = storedKey(pathAttributes, resource, newState);
+                index.put(key);
+                owners.put(key, newState);
+            }
+            if (!Objects.equals(existing, newState)) {
+                recordChange(oldAttributes, existing, key, newState);
+            }
+        }
+        if (removed != null) {
+            cascadingDeleter.removed(removed);
+        }
+    }
+
+    /**
+     * A deletion is a change of its own with a resourceVersion of its own, as on the API server; the stock
+     * dispatcher would send the deleted object at the version it had, so a client resuming from it would
+     * replay the changes before the deletion.
+     */
+    private void recordChange(AttributeSet oldKey, String existing, AttributeSet newKey, String newState) {
+        if (newState == null && existing != null) {
+            long version = super.requestResourceVersion();
+            ObjectNode deleted = Json.stored(existing);
+            deleted.withObjectProperty("metadata").put("resourceVersion", String.valueOf(version));
+            watches.changed(new WatchHub.Change(version, oldKey, Serialization.asJson(deleted), null, null));
+        } else if (unrecordedResourceVersion > 0) {
+            watches.changed(new WatchHub.Change(unrecordedResourceVersion, oldKey, existing, newKey, newState));
+            unrecordedResourceVersion = 0;
+        }
+    }
+
+    @Override
+    public long requestResourceVersion() {
+        long version = super.requestResourceVersion();
+        unrecordedResourceVersion = version;
+        return version;
+    }
+
+    /** The key the stock dispatcher stores a written object under, derived the same way it does. */
+    private AttributeSet storedKey(AttributeSet pathAttributes, GenericKubernetesResource resource, String newState) {
+        KubernetesAttributesExtractor extractor = (KubernetesAttributesExtractor) attributeExtractor;
+        AttributeSet key = resource != null ? extractor.extract(resource) : extractor.fromResource(newState);
+        return key.containsKey(KubernetesAttributesExtractor.PLURAL) ? key : AttributeSet.merge(pathAttributes, key);
+    }
+
+    /** Finds an object named by its path through the index instead of matching every stored object. */
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        if (!ObjectIndex.answersAlone(query)) {
+            return super.findResource(query);
+        }
+        synchronized (map) {
+            AttributeSet key = index.find(query);
+            String stored = key == null ? null : map.get(key);
+            return stored != null && key.matches(query) ? Map.entry(key, stored) : null;
+        }
+    }
+
+    /** Reads of one object by name go through {@link #findResource}; lists and watches to the stock code. */
+    @Override
+    public MockResponse handleGet(String path) {
+        AttributeSet query = attributeExtractor.fromPath(path);
+        if (!ObjectIndex.answersAlone(query) || RequestQuery.isWatch(path)) {
+            return super.handleGet(path);
+        }
+        Map.Entry<AttributeSet, String> found = findResource(query);
+        return found == null ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND)
+                : new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(found.getValue());
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        index.clear();
+        owners.clear();
+        watches.clear();
+    }
+
+    /**
+     * A watch with the API server's resourceVersion semantics ({@link WatchHub}), selectors included; its
+     * events carry Tables of the objects where kubectl asks for them ({@code kubectl get -w}).
+     */
+    private MockResponse watch(RecordedRequest request, ServedResources.Resource resource) {
+        String pathWithQuery = request.getPath();
+        Selectors selectors;
+        try {
+            selectors = Selectors.of(pathWithQuery);
+        } catch (IllegalArgumentException e) {
+            return StatusResponses.badRequest(e.getMessage());
+        }
+        WatchHub.Start start = WatchHub.Start.of(pathWithQuery, resource.apiVersion(), resource.kind());
+        Optional<String> invalid = start.problem();
+        if (invalid.isPresent()) {
+            return StatusResponses.invalid("ListOptions", "", "ListOptions.meta.k8s.io \"\" is invalid: " + invalid.get());
+        }
+        String path = withoutQuery(pathWithQuery);
+        UnaryOperator<String> render = UnaryOperator.identity();
+        if (ServerSideTables.requested(request.getHeader("Accept"))) {
+            Map<String, String> parsed = parse(path);
+            boolean fullObjects = pathWithQuery.contains("includeObject=Object");
+            render = state -> tables.render(parsed.get(KubernetesAttributesExtractor.API),
+                    parsed.get(KubernetesAttributesExtractor.PLURAL), Json.stored(state), fullObjects)
+                    .map(Serialization::asJson).orElse(state);
+        }
+        return new MockResponse().withWebSocketUpgrade(watches.watch(attributeExtractor.fromPath(path), selectors,
+                start, () -> map, render));
+    }
+
+
+    /** Answers requests with selectors here and leaves the others to the stock dispatcher. */
+    private MockResponse withSelectors(RecordedRequest request, Function<Selectors, MockResponse> handler) {
+        Selectors selectors;
+        try {
+            selectors = Selectors.of(request.getPath());
+        } catch (IllegalArgumentException e) {
+            return StatusResponses.badRequest(e.getMessage());
+        }
+        return selectors.isEmpty() ? locked(requestLock.readLock(), () -> super.dispatch(request)) : handler.apply(selectors);
+    }
+
+    private MockResponse create(String collectionPath, JsonNode object) {
+        JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object)
+                : ClaimDefaults.appliesTo(collectionPath) ? ClaimDefaults.apply(object)
+                : ResourceClaimCreation.appliesTo(collectionPath) ? ResourceClaimCreation.apply(object) : object;
+        return handleCreate(request(HttpMethod.POST, collectionPath, defaulted));
+    }
+
+    private String storedCrd(String name) {
+        Map.Entry<AttributeSet, String> stored = findResource(getKey(CRDS_PATH + "/" + name));
+        return stored == null ? null : stored.getValue();
+    }
+
+    /** The stored CRD of a name decoded, decoded again only when a write has replaced it. */
+    private CustomResourceDefinition storedCrdDefinition(String name) {
+        String stored = storedCrd(name);
+        if (stored == null) {
+            return null;
+        }
+        Map.Entry<String, CustomResourceDefinition> decoded = decodedCrds.get(name);
+        if (decoded != null && decoded.getKey() == stored) {
+            return decoded.getValue();
+        }
+        CustomResourceDefinition crd = Serialization.unmarshal(stored, CustomResourceDefinition.class);
+        decodedCrds.put(name, Map.entry(stored, crd));
+        return crd;
+    }
+
+    /**
+     * A list answered as kube-apiserver answers it: of kind {@code <Kind>List} in the resource's group version
+     * (the stock dispatcher says {@code v1 List}, which client-go's typed clients refuse for custom resources and
+     * decode as an empty list for core kinds), at the resourceVersion of the newest change it shows.
+     */
+    private static MockResponse typedList(ServedResources.Resource resource, long listedAt, MockResponse response) {
+        if (response.code() != HttpURLConnection.HTTP_OK || response.getBody() == null) {
+            return response;
+        }
+        ObjectNode list = Json.stored(response.getBody().getBytes());
+        if (!list.has("items")) {
+            return response;
+        }
+        ObjectNode typed = list.objectNode().put("apiVersion", resource.apiVersion()).put("kind", resource.kind() + "List");
+        typed.putObject("metadata").put("resourceVersion", String.valueOf(listedAt));
+        typed.set("items", list.get("items"));
+        return StatusResponses.json(HttpURLConnection.HTTP_OK, typed);
+    }
+
+    private List<CustomResourceDefinition> storedCrds() {
+        MockResponse list = handleGet(CRDS_PATH);
+        return Serialization.unmarshal(list.getBody().readUtf8(), CustomResourceDefinitionList.class).getItems();
+    }
+
+    private MockResponse asTable(RecordedRequest request, String path, MockResponse response) {
+        Map<String, String> parsed = parse(path);
+        JsonNode body = Json.stored(response.getBody().getBytes());
+        return tables.render(parsed.get(KubernetesAttributesExtractor.API), parsed.get(KubernetesAttributesExtractor.PLURAL),
+                        body, request.getPath().contains("includeObject=Object"))
+                .map(table -> StatusResponses.json(HttpURLConnection.HTTP_OK, table))
+                .orElseGet(() -> withJsonContentType(response));
+    }
+
+    private MockResponse notFound(String path) {
+        Map<String, String> parsed = parse(path);
+        String name = parsed.get(KubernetesAttributesExtractor.NAME);
+        return name == null || path.startsWith("/openapi")
+                ? StatusResponses.pathNotFound()
+                : StatusResponses.notFound(parsed.get(KubernetesAttributesExtractor.PLURAL), name);
+    }
+
+    /**
+     * The stock dispatcher gives its 409s reason {@code Invalid}; the API server says {@code AlreadyExists} for
+     * a create and {@code Conflict} for a stale update, and clients tell the two apart by that reason.
+     */
+    private static MockResponse withConflictReason(MockResponse response, String reason) {
+        Status status = Serialization.unmarshal(new String(response.getBody().getBytes(), StandardCharsets.UTF_8),
+                Status.class);
+        if ("Invalid".equals(status.getReason())) {
+            status.setReason(reason);
+            return StatusResponses.json(response.code(), status);
+        }
+        return withJsonContentType(response);
+    }
+
+    private static MockResponse withJsonContentType(MockResponse response) {
+        if (response.header(CONTENT_TYPE) == null) {
+            response.setHeader(CONTENT_TYPE, "application/json");
+        }
+        return response;
+    }
+
+    /** api (group), version, plural, namespace and name of an API path, as the stock dispatcher reads them. */
+    private Map<String, String> parse(String path) {
+        return ((KubernetesAttributesExtractor) attributeExtractor).fromKubernetesPath(path);
+    }
+
+    /** Whether a path (without query) names core/v1 pods or one pod, its subresources included. */
+    private boolean isPod(String path) {
+        Map<String, String> parsed = parse(path);
+        return parsed.get(KubernetesAttributesExtractor.API) == null && "pods".equals(parsed.get(KubernetesAttributesExtractor.PLURAL));
+    }
+
+    /**
+     * Whether a write to the object's main resource keeps its stored status, as the API server's status subresource
+     * does: pods, and DRA's ResourceClaims, whose status (allocation, reservations) a metadata update must not undo.
+     * Muster's CRDs get the same from the stock dispatcher.
+     */
+    private boolean keepsStoredStatus(String path) {
+        Map<String, String> parsed = parse(path);
+        return isPod(path) || ServedResources.DRA_GROUP.equals(parsed.get(KubernetesAttributesExtractor.API))
+                && "resourceclaims".equals(parsed.get(KubernetesAttributesExtractor.PLURAL))
+                && parsed.containsKey(KubernetesAttributesExtractor.NAME);
+    }
+
+    private boolean isCollection(String path) {
+        Map<String, String> parsed = parse(path);
+        return parsed.containsKey(KubernetesAttributesExtractor.PLURAL) && !parsed.containsKey(KubernetesAttributesExtractor.NAME);
+    }
+
+    private static MockResponse withBody(RecordedRequest request, Function<JsonNode, MockResponse> handler) {
+        try {
+            return handler.apply(Json.parse(request.getBody().getBytes()));
+        } catch (IOException e) {
+            return StatusResponses.badRequest("the request body is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    private static RecordedRequest request(HttpMethod method, String path, JsonNode body) {
+        byte[] bytes = Serialization.asJson(body).getBytes(StandardCharsets.UTF_8);
+        return new RecordedRequest("HTTP/1.1", method, path,
+                Headers.builder().add(CONTENT_TYPE, "application/json").build(), new Buffer(bytes));
+    }
+
+    private static String withoutQuery(String path) {
+        int query = path.indexOf('?');
+        return query < 0 ? path : path.substring(0, query);
+    }
+
+    private static <T> T locked(Lock lock, Supplier<T> action) {
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reads and writes through the stock handlers, so added operations get the stock checks and events. */
+    private final class Store implements StoredObjects {
+        @Override
+        public Optional<ObjectNode> get(String path) {
+            return Optional.ofNullable(findResource(getKey(path))).map(stored -> Json.stored(stored.getValue()));
+        }
+
+        /**
+         * The stock dispatcher checks the resourceVersion of a status replacement against the stored object
+         * with the new status, i.e. against itself; a stale status write would win, hence the check here.
+         */
+        @Override
+        public MockResponse replace(String path, JsonNode object) {
+            String basedOn = object.path("metadata").path("resourceVersion").asText("");
+            if (path.endsWith(STATUS_SUFFIX) && !basedOn.isEmpty()) {
+                Optional<ObjectNode> current = get(path);
+                if (current.isPresent() && !basedOn.equals(current.get().path("metadata").path("resourceVersion").asText())) {
+                    Map<String, String> parsed = parse(path);
+                    return StatusResponses.conflict(parsed.get(KubernetesAttributesExtractor.PLURAL),
+                            parsed.get(KubernetesAttributesExtractor.NAME),
+                            "the object has been modified; please apply your changes to the latest version and try again");
+                }
+            }
+            return handleUpdate(request(HttpMethod.PUT, path, object));
+        }
+
+        @Override
+        public List<ObjectNode> list(String collectionPath) {
+            JsonNode list = Json.stored(handleGet(collectionPath).getBody().getBytes());
+            List<ObjectNode> items = new ArrayList<>();
+            list.path("items").forEach(item -> items.add((ObjectNode) item));
+            return items;
+        }
+
+        @Override
+        public MockResponse replaceSpecAndStatus(String path, JsonNode object) {
+            return update(request(HttpMethod.PUT, path, object));
+        }
+
+        @Override
+        public MockResponse create(String collectionPath, JsonNode object) {
+            return MusterCrudDispatcher.this.create(collectionPath, object);
+        }
+    }
+}

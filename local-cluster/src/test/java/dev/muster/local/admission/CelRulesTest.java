@@ -1,0 +1,78 @@
+package dev.muster.local.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.muster.local.protocol.FieldError;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link CelRules} on its own: how the API server runs {@code x-kubernetes-validations}. */
+class CelRulesTest {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    @Test
+    void everyRuleOfMustersGeneratedCrdsCompilesAsTheApiServerRequiresOfACrd() throws IOException {
+        for (String crd : List.of("jobs.batch.muster.dev-v1.yml", "podgroups.scheduling.muster.dev-v1.yml")) {
+            try (InputStream in = CelRulesTest.class.getResourceAsStream("/META-INF/fabric8/" + crd)) {
+                JsonNode schema = YAML.readTree(in).at("/spec/versions/0/schema/openAPIV3Schema");
+
+                assertThat(CelRules.compile(schema).uncompilable()).as(crd).isEmpty();
+            }
+        }
+        assertThat(CelRules.compile(yaml("{type: string, x-kubernetes-validations: [{rule: 'self ==='}]}")).uncompilable())
+                .singleElement().asString().startsWith("self ===: ");
+    }
+
+    @Test
+    void aTransitionRuleSeesTheOldItemOfAMapListByItsKeysAndNoneOfOtherListsAsTheApiServerCorrelates() {
+        String item = "{type: object, properties: {name: {type: string}, size: {type: integer, "
+                + "x-kubernetes-validations: [{rule: 'self >= oldSelf', message: may only grow}]}}}";
+        CelRules mapList = CelRules.compile(yaml("{type: array, x-kubernetes-list-type: map, "
+                + "x-kubernetes-list-map-keys: [name], items: " + item + "}"));
+        CelRules plainList = CelRules.compile(yaml("{type: array, items: " + item + "}"));
+        JsonNode before = yaml("[{name: a, size: 2}, {name: b, size: 5}]");
+        JsonNode after = yaml("[{name: b, size: 4}, {name: a, size: 3}]");
+
+        assertThat(mapList.validate("spec.parts", after, before)).extracting(FieldError::toString)
+                .containsExactly("spec.parts[0].size: Invalid value: \"integer\": may only grow");
+        assertThat(plainList.validate("spec.parts", after, before)).isEmpty();
+    }
+
+    @Test
+    void aRuleIsNotRecheckedOnAnUnchangedValueAsTheApiServerRatchets() {
+        CelRules rules = CelRules.compile(yaml("{type: object, properties: {size: {type: integer, "
+                + "x-kubernetes-validations: [{rule: 'self < 10'}]}}}"));
+
+        assertThat(rules.validate("spec", yaml("{size: 20}"), null)).extracting(FieldError::toString)
+                .containsExactly("spec.size: Invalid value: \"integer\": failed rule: self < 10");
+        assertThat(rules.validate("spec", yaml("{size: 20}"), yaml("{size: 20}"))).isEmpty();
+        assertThat(rules.validate("spec", yaml("{size: 30}"), yaml("{size: 20}"))).hasSize(1);
+    }
+
+    @Test
+    void aMessageExpressionWinsOverTheMessageAndFallsBackToItWhereItFailsAsTheApiServerReportsThem() {
+        CelRules rules = CelRules.compile(yaml("{type: object, properties: {"
+                + "size: {type: integer, x-kubernetes-validations: [{rule: 'self < 10', message: too big, "
+                + "messageExpression: \"'size ' + string(self) + ' is above 9'\"}]}, "
+                + "name: {type: string, x-kubernetes-validations: [{rule: 'self != \"x\"', message: not x, "
+                + "messageExpression: 'self.size() / 0'}]}}}"));
+
+        assertThat(rules.validate("spec", yaml("{size: 20, name: x}"), null)).extracting(FieldError::toString)
+                .containsExactlyInAnyOrder("spec.size: Invalid value: \"integer\": size 20 is above 9",
+                        "spec.name: Invalid value: \"string\": not x");
+    }
+
+    private static JsonNode yaml(String text) {
+        try {
+            return YAML.readTree(text);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(text, e);
+        }
+    }
+}
