@@ -1,10 +1,13 @@
 package dev.muster.scheduler.core.dra;
 
+import dev.muster.scheduler.core.model.Taint;
+import dev.muster.scheduler.core.model.Toleration;
+
 /**
  * A request's toleration of device taints ({@code exactly.tolerations}, {@code firstAvailable[].tolerations}),
  * matched as Kubernetes matches a toleration to a taint: the effect is the taint's or empty (every effect); the
  * key is the taint's, or empty with {@code Exists} (every key); {@code Exists} matches any value, {@code Equal}
- * (the default) the taint's value only.
+ * (the default) the taint's value only, and only with a key.
  *
  * @param key               the taint key; empty for every key
  * @param operator          {@code Exists} or {@code Equal}; empty means {@code Equal}
@@ -14,9 +17,6 @@ package dev.muster.scheduler.core.dra;
  *                          the allocation can carry it to the eviction controller, not used in allocating
  */
 public record DeviceToleration(String key, String operator, String value, String effect, Long tolerationSeconds) {
-    /** The operator that matches every value. */
-    public static final String EXISTS = "Exists";
-
     public DeviceToleration {
         key = key == null ? "" : key;
         operator = operator == null || operator.isEmpty() ? "Equal" : operator;
@@ -24,18 +24,11 @@ public record DeviceToleration(String key, String operator, String value, String
         effect = effect == null ? "" : effect;
     }
 
-    /** Whether this toleration tolerates the taint. */
+    /**
+     * Whether this toleration tolerates the taint. Device taints and tolerations have the fields and the matching
+     * rules of a node's, so the node's one rule decides.
+     */
     public boolean tolerates(DeviceTaint taint) {
-        if (!effect.isEmpty() && !effect.equals(taint.effect())) {
-            return false;
-        }
-        if (!key.isEmpty() && !key.equals(taint.key())) {
-            return false;
-        }
-        return switch (operator) {
-            case EXISTS -> true;
-            case "Equal" -> value.equals(taint.value());
-            default -> false;
-        };
+        return new Toleration(key, operator, value, effect).tolerates(new Taint(taint.key(), taint.value(), taint.effect()));
     }
 }
