@@ -211,7 +211,9 @@ class SimulatedAutoscalerTest {
     @Test
     void unschedulablePodsGrowAGroupThatFitsThemWhoseNodeStaysWhileTheyWaitAndIsRemovedOnceEmptyForTheDelay() {
         NodeGroup cpu = NodeGroup.parse("cpu=1..3:cpu=8,memory=32Gi");
-        try (LocalCluster cluster = start(FAST_SCANS, GPU_ON_DEMAND.withDelay(Duration.ZERO), cpu)) {
+        // The positive control's group: only a pod asking for an FPGA fits it, and nothing else is ever placed there.
+        NodeGroup spare = NodeGroup.parse("spare=0..1:cpu=4,memory=8Gi,example.com/fpga=1");
+        try (LocalCluster cluster = start(FAST_SCANS, GPU_ON_DEMAND.withDelay(Duration.ZERO), cpu, spare)) {
             KubernetesClient client = cluster.client();
             unschedulable(client, "big", 8);
             unschedulable(client, "huge", 16);
@@ -225,7 +227,17 @@ class SimulatedAutoscalerTest {
             await().until(() -> event(client, "huge") != null);
             assertThat(event(client, "huge").getReason()).isEqualTo("NotTriggerScaleUp");
             assertThat(event(client, "huge").getMessage()).isEqualTo("pod didn't trigger scale-up: "
-                    + "group cpu: the pod does not fit its nodes; group gpu: the pod does not fit its nodes");
+                    + "group cpu: the pod does not fit its nodes; group gpu: the pod does not fit its nodes; "
+                    + "group spare: the pod does not fit its nodes");
+
+            // Positive control: a twin node, emptied now, is removed after the same scale-down delay; the gpu node,
+            // which `big` still waits for, stays all the while and for the window after.
+            unschedulable(client, "twin", "example.com/fpga", 1);
+            await().until(() -> groupNodes(client, "spare").size() == 1);
+            client.pods().withName("twin").withGracePeriod(0).delete();
+            await("positive control: the emptied twin node is removed").atMost(Duration.ofSeconds(10))
+                    .failFast("the gpu node went while its pod waits", () -> groupNodes(client, "gpu").size() != 1)
+                    .until(() -> groupNodes(client, "spare").isEmpty());
             await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
                     .until(() -> groupNodes(client, "gpu").size() == 1);
 
@@ -259,9 +271,14 @@ class SimulatedAutoscalerTest {
 
     /** Creates a pod of another scheduler asking for GPUs, and marks it Unschedulable as that scheduler would. */
     private static void unschedulable(KubernetesClient client, String name, int gpus) {
+        unschedulable(client, name, "nvidia.com/gpu", gpus);
+    }
+
+    /** Creates a pod of another scheduler asking for {@code count} of {@code resource}, marked Unschedulable. */
+    private static void unschedulable(KubernetesClient client, String name, String resource, int count) {
         Pod pod = client.pods().resource(new PodBuilder(Fixtures.pod(name)).editSpec().withSchedulerName("other")
-                .editFirstContainer().withNewResources().addToRequests("nvidia.com/gpu", new Quantity(String.valueOf(gpus)))
-                .addToLimits("nvidia.com/gpu", new Quantity(String.valueOf(gpus))).endResources().endContainer()
+                .editFirstContainer().withNewResources().addToRequests(resource, new Quantity(String.valueOf(count)))
+                .addToLimits(resource, new Quantity(String.valueOf(count))).endResources().endContainer()
                 .endSpec().build()).create();
         pod.getStatus().getConditions().add(new PodConditionBuilder().withType("PodScheduled").withStatus("False")
                 .withReason("Unschedulable").withMessage("0/2 nodes are available").build());
