@@ -13,7 +13,7 @@ class PodGroupLabelTest {
 
     @Test
     void aPodJoinsTheGroupItsLabelNamesInItsNamespace() {
-        Pod pod = pod(Map.of(MusterLabels.POD_GROUP, "gang"));
+        Pod pod = PodFixtures.labelled(Map.of(MusterLabels.POD_GROUP, "gang"));
 
         assertThat(PodGroupLabel.groupName(pod)).contains("gang");
         assertThat(PodGroupLabel.groupKey(pod)).contains("ns/gang");
@@ -21,8 +21,8 @@ class PodGroupLabelTest {
 
     @Test
     void noLabelOrABlankOneJoinsNoGroup() {
-        assertThat(PodGroupLabel.groupName(pod(Map.of()))).isEmpty();
-        assertThat(PodGroupLabel.groupName(pod(Map.of(MusterLabels.POD_GROUP, " ")))).isEmpty();
+        assertThat(PodGroupLabel.groupName(PodFixtures.labelled(Map.of()))).isEmpty();
+        assertThat(PodGroupLabel.groupName(PodFixtures.labelled(Map.of(MusterLabels.POD_GROUP, " ")))).isEmpty();
         assertThat(PodGroupLabel.groupKey(new PodBuilder().withNewMetadata().withNamespace("ns").endMetadata().build()))
                 .isEmpty();
     }
@@ -30,7 +30,7 @@ class PodGroupLabelTest {
     /** As scheduler-plugins' Coscheduling reads its label, and Volcano the annotation Spark, Flink and KubeRay set. */
     @Test
     void aPodJoinsByTheCoschedulingLabelOrVolcanosGroupAnnotationToo() {
-        Pod coscheduled = pod(Map.of(PodGroupLabel.COSCHEDULING_LABEL, "cosched"));
+        Pod coscheduled = PodFixtures.labelled(Map.of(PodGroupLabel.COSCHEDULING_LABEL, "cosched"));
         Pod annotated = new PodBuilder().withNewMetadata().withNamespace("ns").withName("spark-driver")
                 .withAnnotations(Map.of(PodGroupLabel.GROUP_NAME_ANNOTATION, "spark-pg")).endMetadata().build();
 
@@ -56,10 +56,7 @@ class PodGroupLabelTest {
         Map<String, String> labels = new HashMap<>();
         PodGroupLabel.join(labels, "train");
 
-        assertThat(PodGroupLabel.groupName(pod(labels))).contains("train");
+        assertThat(PodGroupLabel.groupName(PodFixtures.labelled(labels))).contains("train");
     }
 
-    private static Pod pod(Map<String, String> labels) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName("p").withLabels(labels).endMetadata().build();
-    }
 }

@@ -1,8 +1,8 @@
 package dev.muster.podgroup;
 
+import dev.muster.api.PodFixtures;
 import dev.muster.api.MusterLabels;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,21 +14,17 @@ class PodsByNodeIndexTest {
 
     @Test
     void indexesABoundGroupMemberUnderItsNode() {
-        assertThat(index(pod(Map.of(MusterLabels.POD_GROUP, "gang"), "node-1"))).containsExactly("node-1");
+        assertThat(index(PodFixtures.labelled(Map.of(MusterLabels.POD_GROUP, "gang"), "node-1"))).containsExactly("node-1");
     }
 
     @Test
     void leavesUnboundPodsAndPodsOfNoGroupOut() {
-        assertThat(index(pod(Map.of(MusterLabels.POD_GROUP, "gang"), null))).isEmpty();
-        assertThat(index(pod(Map.of(), "node-1"))).isEmpty();
+        assertThat(index(PodFixtures.labelled(Map.of(MusterLabels.POD_GROUP, "gang"), null))).isEmpty();
+        assertThat(index(PodFixtures.labelled(Map.of(), "node-1"))).isEmpty();
     }
 
     private static List<String> index(Pod pod) {
         return PodsByNodeIndex.indexers().get(PodsByNodeIndex.NAME).apply(pod);
     }
 
-    private static Pod pod(Map<String, String> labels, String nodeName) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName("p").withLabels(labels).endMetadata()
-                .withNewSpec().withNodeName(nodeName).endSpec().build();
-    }
 }
