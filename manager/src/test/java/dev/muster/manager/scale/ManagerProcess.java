@@ -21,27 +21,33 @@ import java.util.regex.Pattern;
  */
 final class ManagerProcess implements AutoCloseable {
     private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total\\s+(\\d+)K,\\s+used\\s+(\\d+)K");
-    private static final Pattern COUNT = Pattern.compile("\"statistic\"\\s*:\\s*\"COUNT\"\\s*,\\s*\"value\"\\s*:\\s*([0-9.E]+)");
-    private static final Pattern VALUE = Pattern.compile("\"statistic\"\\s*:\\s*\"VALUE\"\\s*,\\s*\"value\"\\s*:\\s*([0-9.E]+)");
+    /** One measurement of /actuator/metrics/NAME, its two fields in either order. */
+    private static final String MEASUREMENT = "\\{\\s*(?:\"statistic\"\\s*:\\s*\"%1$s\"\\s*,\\s*\"value\"\\s*:\\s*([0-9.E+-]+)"
+            + "|\"value\"\\s*:\\s*([0-9.E+-]+)\\s*,\\s*\"statistic\"\\s*:\\s*\"%1$s\")";
+    private static final Pattern COUNT = Pattern.compile(MEASUREMENT.formatted("COUNT"));
+    private static final Pattern VALUE = Pattern.compile(MEASUREMENT.formatted("VALUE"));
 
     private final Process process;
     private final int port;
+    private final String token;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** When the process was started, as {@link System#nanoTime()}. */
     final long startedNanos;
 
-    private ManagerProcess(Process process, int port, long startedNanos) {
+    private ManagerProcess(Process process, int port, String token, long startedNanos) {
         this.process = process;
         this.port = port;
+        this.token = token;
         this.startedNanos = startedNanos;
     }
 
     /**
      * Starts {@link MusterApplication} in a child JVM on this JVM's class path.
      *
+     * @param token       a bearer token of the cluster's, for the Actuator endpoints that are not open (metrics)
      * @param javaOptions e.g. {@code -Xmx2g}; {@code SCALE_MANAGER_JFR=file} adds a flight recording to it
      */
-    static ManagerProcess start(String clusterUrl, List<String> javaOptions, Path logFile) throws IOException {
+    static ManagerProcess start(String clusterUrl, String token, List<String> javaOptions, Path logFile) throws IOException {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -61,7 +67,7 @@ final class ManagerProcess implements AutoCloseable {
         long started = System.nanoTime();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(logFile.resolveSibling(logFile.getFileName() + ".out").toFile()).start();
-        return new ManagerProcess(process, port, started);
+        return new ManagerProcess(process, port, token, started);
     }
 
     long pid() {
@@ -84,18 +90,19 @@ final class ManagerProcess implements AutoCloseable {
         if (body == null) {
             return -1;
         }
-        Matcher m = COUNT.matcher(body);
-        if (m.find()) {
-            return Double.parseDouble(m.group(1));
+        for (Pattern statistic : List.of(COUNT, VALUE)) {
+            Matcher m = statistic.matcher(body);
+            if (m.find()) {
+                return Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
+            }
         }
-        m = VALUE.matcher(body);
-        return m.find() ? Double.parseDouble(m.group(1)) : -1;
+        return -1;
     }
 
     private String get(String path) {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                    .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
             return response.statusCode() < 500 || response.statusCode() == 503 ? response.body() : null;
         } catch (IOException e) {
             return null;

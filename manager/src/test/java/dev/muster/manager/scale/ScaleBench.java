@@ -2,6 +2,7 @@ package dev.muster.manager.scale;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.local.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -112,7 +113,8 @@ public final class ScaleBench {
                         client.resources(PodGroup.class).inNamespace("default").list().getItems().size() == runs.size() + waits.size());
                 // Two whole cycles after the last group came: the scheduler has seen every waiting gang.
                 double cycles = first.metric(CYCLE);
-                awaitUntil("two more scheduling cycles", () -> first.metric(CYCLE) >= cycles + 2);
+                await("two more scheduling cycles").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> first.metric(CYCLE) >= cycles + 2);
                 heapBefore = mib(first.heapAfterGc());
                 System.err.printf("%d pods bound, %d jobs waiting; stopping the manager%n", watch.bound(), waits.size());
             }
@@ -193,7 +195,8 @@ public final class ScaleBench {
 
     private static ManagerProcess startManager(LocalCluster cluster, String defaultHeap, String name) throws Exception {
         String options = System.getenv().getOrDefault("SCALE_MANAGER_OPTS", defaultHeap);
-        return ManagerProcess.start(cluster.url(), List.of(options.trim().split("\\s+")), OUT.resolve("manager-" + name + ".log"));
+        String token = cluster.access().mintToken(new ClusterAccess.User("scale-bench", List.of("system:masters")));
+        return ManagerProcess.start(cluster.url(), token, List.of(options.trim().split("\\s+")), OUT.resolve("manager-" + name + ".log"));
     }
 
     private static void awaitUntil(String what, BooleanSupplier condition) {
