@@ -55,6 +55,7 @@ public final class LeaseLeadership implements Leadership {
     private final KubernetesClient client;
     private final ExecutorService electorThread;
     private final ScheduledExecutorService watchThread;
+    private final ExecutorService startThread;
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile boolean stopping;
     private volatile boolean leading;
@@ -83,6 +84,9 @@ public final class LeaseLeadership implements Leadership {
         this.electorThread = Executors.newSingleThreadExecutor(r -> daemon(r, "muster-leader-election"));
         // Apart from the elector's, whose attempts it must not wait behind.
         this.watchThread = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "muster-leader-deadline"));
+        // fabric8 calls onStartLeading on the elector's thread: a start that took longer than the renew deadline
+        // (informers of a large cluster to catch up) would hold back the renewals and lose the lease it just won.
+        this.startThread = Executors.newSingleThreadExecutor(r -> daemon(r, "muster-leader-start"));
     }
 
     private static Thread daemon(Runnable runnable, String name) {
@@ -102,7 +106,8 @@ public final class LeaseLeadership implements Leadership {
                 .withRetryPeriod(settings.retryPeriod())
                 // On a clean shutdown a standby takes over at once instead of after the lease duration.
                 .withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(() -> acquired(onLeading), this::stoppedLeading, this::observed))
+                .withLeaderCallbacks(new LeaderCallbacks(() -> startThread.execute(() -> acquired(onLeading)),
+                        this::stoppedLeading, this::observed))
                 .build();
         log.info("leader election: {} is campaigning for lease {} (lease duration {}, renew deadline {}, retry period {})",
                 settings.identity(), settings.lease(), settings.leaseDuration(), settings.renewDeadline(),
@@ -115,6 +120,9 @@ public final class LeaseLeadership implements Leadership {
     }
 
     private void acquired(Runnable onLeading) {
+        if (stopping || lost.get()) {
+            return;
+        }
         leading = true;
         log.info("leader election: {} acquired lease {}; starting the components", settings.identity(), settings.lease());
         try {
@@ -196,6 +204,7 @@ public final class LeaseLeadership implements Leadership {
             running.cancel(true);
         }
         watchThread.shutdownNow();
+        startThread.shutdownNow();
         electorThread.shutdownNow();
         client.close();
     }

@@ -30,6 +30,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +75,33 @@ class LeaseLeadershipTest {
             assertThat(leadership.status().leader()).isFalse();
         });
         assertThat(leading).hasValue(1);
+    }
+
+    @Test
+    void componentsThatTakeLongerThanTheRenewDeadlineToStartDoNotCostTheLease() throws Exception {
+        // On a large cluster the components can take longer to start than the renew deadline (10 s by default);
+        // fabric8 calls onStartLeading on the elector's thread, so a start run there would stop the renewals.
+        CountDownLatch startFinishes = new CountDownLatch(1);
+        AtomicInteger lost = new AtomicInteger();
+        LeaseLeadership leadership = candidate("alpha", Duration.ofSeconds(4), Duration.ofSeconds(2), cluster.url());
+        leadership.start(() -> {
+            try {
+                startFinishes.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, lost::incrementAndGet);
+        try {
+            await().atMost(PATIENCE).until(() -> leadership.status().leader());
+
+            // Three renew deadlines with the start still running.
+            await().atMost(PATIENCE).during(Duration.ofSeconds(6)).until(leadership::mayWrite);
+        } finally {
+            startFinishes.countDown();
+        }
+
+        assertThat(lost).hasValue(0);
+        assertThat(leadership.status().leader()).isTrue();
     }
 
     @Test
