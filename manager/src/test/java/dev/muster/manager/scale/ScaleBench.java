@@ -2,7 +2,7 @@ package dev.muster.manager.scale;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
-import dev.muster.local.ClusterAccess;
+import dev.muster.local.server.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import io.fabric8.kubernetes.client.KubernetesClient;
