@@ -189,7 +189,7 @@ final class SyntheticCluster {
             List<Device> devices = new ArrayList<>(perNode);
             for (int g = 0; g < perNode; g++) {
                 devices.add(new Device(GPU_CLASS, node.name(), "gpu-" + g,
-                        Map.of(GPU_CLASS + "/model", "h100"), Map.of(GPU_CLASS + "/memory", 80 * GI)));
+                        Map.of(GPU_CLASS + "/model", "h100"), Map.of(GPU_CLASS + "/memory", 80 * GI), List.of(), false, false, false));
             }
             slices.add(new DeviceSlice(node.name() + "-gpus", GPU_CLASS, node.name(), node.name(), false, List.of(),
                     devices));

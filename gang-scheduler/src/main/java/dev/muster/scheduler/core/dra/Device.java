@@ -34,11 +34,6 @@ public record Device(String driver, String pool, String name, Map<String, Object
         taints = taints == null ? List.of() : List.copyOf(taints);
     }
 
-    /** A whole device without taints. */
-    public Device(String driver, String pool, String name, Map<String, Object> attributes, Map<String, Long> capacity) {
-        this(driver, pool, name, attributes, capacity, List.of(), false, false, false);
-    }
-
     /** The device's identity in an allocation: {@code driver/pool/name}. */
     public String id() {
         return driver + "/" + pool + "/" + name;

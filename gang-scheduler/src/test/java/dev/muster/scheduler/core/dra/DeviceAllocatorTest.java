@@ -15,7 +15,7 @@ class DeviceAllocatorTest {
 
     static Device gpu(String node, int i, String model, String clique) {
         return new Device(DRIVER, node, "gpu-" + i, Map.of(DRIVER + "/model", model, CLIQUE, clique,
-                DRIVER + "/index", (long) i), Map.of(DRIVER + "/memory", 80L << 30));
+                DRIVER + "/index", (long) i), Map.of(DRIVER + "/memory", 80L << 30), List.of(), false, false, false);
     }
 
     static DeviceSlice slice(String node, List<Device> devices) {

@@ -41,7 +41,7 @@ class GangTrialDevicesTest {
             List<Device> devices = new ArrayList<>();
             for (int g = 0; g < gpusPerNode; g++) {
                 devices.add(new Device(DRIVER, "node-" + n, "gpu-" + g,
-                        Map.of(CLIQUE, n < 2 ? "x" : "y", DRIVER + "/model", "h100"), Map.of()));
+                        Map.of(CLIQUE, n < 2 ? "x" : "y", DRIVER + "/model", "h100"), Map.of(), List.of(), false, false, false));
             }
             slices.add(new DeviceSlice("node-" + n, DRIVER, "node-" + n, "node-" + n, false, List.of(), devices));
         }
