@@ -51,9 +51,10 @@ final class ApiHttpServer implements AutoCloseable {
     /** Serves {@code dispatcher} on a free port of {@code host}. */
     static ApiHttpServer start(String host, Dispatcher dispatcher) {
         Vertx vertx = Vertx.vertx();
+        // No h2c: the JDK client offers an HTTP/2 upgrade over plain HTTP, which kube-apiserver (TLS only) never takes.
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(0)
                 .setAlpnVersions(List.of(HttpVersion.HTTP_1_1)).setWebSocketSubProtocols(WEBSOCKET_SUB_PROTOCOLS)
-                .setHandle100ContinueAutomatically(true));
+                .setHandle100ContinueAutomatically(true).setHttp2ClearTextEnabled(false));
         ApiHttpServer api = new ApiHttpServer(vertx, server, dispatcher);
         server.requestHandler(api::handle);
         await(server.listen(), "the API emulator could not listen on " + host);
