@@ -12,6 +12,8 @@ import picocli.CommandLine.ScopeType;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Set;
@@ -108,11 +110,27 @@ public final class MusterCli {
             return k.getStatus().getMessage() + " (HTTP " + k.getCode() + ")";
         }
         Throwable root = e;
+        Throwable network = null;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
+            if (network == null && (root instanceof ConnectException || root instanceof UnknownHostException)) {
+                network = root;
+            }
         }
         String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        return (root == e ? message : message.replaceAll("\\.$", "") + ": " + root).replaceAll("\\s+", " ");
+        return (root == e ? message : message.replaceAll("\\.$", "") + ": " + reason(network != null ? network : root))
+                .replaceAll("\\s+", " ");
+    }
+
+    /**
+     * What went wrong, for the end of the line. The JDK's HTTP client reports a refused connection as a
+     * {@code ConnectException} with no message around a {@code ClosedChannelException}, which says nothing to a user.
+     */
+    private static String reason(Throwable cause) {
+        if (cause instanceof ConnectException && cause.getMessage() == null) {
+            return cause.getClass().getName() + ": the API server refused the connection or cannot be reached";
+        }
+        return cause.toString();
     }
 
     /**

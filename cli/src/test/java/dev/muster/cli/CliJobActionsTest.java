@@ -162,7 +162,7 @@ class CliJobActionsTest {
         assertThat(jobs.exit()).isEqualTo(1);
         assertThat(jobs.out()).isEmpty();
         assertThat(jobs.err()).isEqualTo("error: Operation: [list] for kind: [Job] with name: [null] in namespace: "
-                + "[default] failed: java.net.ConnectException: Connection refused\n");
+                + "[default] failed: java.net.ConnectException: the API server refused the connection or cannot be reached\n");
     }
 
     /**

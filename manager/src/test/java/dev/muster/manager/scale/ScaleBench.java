@@ -2,6 +2,7 @@ package dev.muster.manager.scale;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.local.server.ApiRequests;
 import dev.muster.local.server.ClusterAccess;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
@@ -188,9 +189,23 @@ public final class ScaleBench {
                     all, 1000 * all / count, firstThousand, 1000 * firstThousand / first,
                     count > first ? "%.1f".formatted(1000 * (all - firstThousand) / (count - first)) : "-",
                     mib(peak.get()), mib(heap), load());
+            printManagerRequestsPerJob(cluster, count);
         } finally {
             sampler.shutdownNow();
         }
+    }
+
+    /** The manager's requests as the emulator answered them, per job, by verb and resource (informer lists and watches included). */
+    private static void printManagerRequestsPerJob(LocalCluster cluster, int jobs) {
+        ApiRequests requests = cluster.apiRequests();
+        System.out.println("| manager requests per job | |");
+        System.out.println("|---|---:|");
+        requests.snapshot().forEach((kind, n) -> {
+            if (kind.client().equals(ApiRequests.COMPONENTS)) {
+                System.out.printf("| %s | %.2f |%n", kind, (double) n / jobs);
+            }
+        });
+        System.out.printf("| **all** | **%.1f** |%n", (double) requests.total(ApiRequests.COMPONENTS) / jobs);
     }
 
     private static ManagerProcess startManager(LocalCluster cluster, String defaultHeap, String name) throws Exception {
