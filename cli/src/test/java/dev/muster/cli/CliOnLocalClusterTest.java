@@ -141,8 +141,12 @@ class CliOnLocalClusterTest {
         // The scheduler writes the queues' status after its cycles; wait until it tells of every waiting gang.
         await().atMost(PATIENCE).until(() -> pendingGangs(Queue.DEFAULT) == 3 && pendingGangs("archive") == 1
                 && pendingGangs("org") == 1);
+        // Events are written shortly after the status that announces them: wait for both, the Job's and the group's.
         for (String name : new String[]{"tune", "eval", "giant"}) {
-            await().atMost(PATIENCE).until(() -> muster.run("describe", "job", name).out().contains("Unschedulable"));
+            await().atMost(PATIENCE).until(() -> {
+                String out = muster.run("describe", "job", name).out();
+                return out.contains("Unschedulable") && out.contains("Job/" + name) && out.contains("FailedScheduling");
+            });
         }
         // describe gives the manager 3 s; its first answer (a cold DispatcherServlet, the first token and access
         // reviews) can take longer on a loaded machine: wait until it answers the kubeconfig's token.

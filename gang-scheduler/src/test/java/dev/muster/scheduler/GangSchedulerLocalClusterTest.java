@@ -166,6 +166,9 @@ class GangSchedulerLocalClusterTest {
             assertThat(scheduled.getReason()).isEqualTo("Unschedulable");
             assertThat(scheduled.getMessage()).isEqualTo("pod group \"default/nginx\" not found");
         }));
+        // Events are written off the scheduler's thread, after the conditions.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NS).list().getItems())
+                .filteredOn(e -> e.getInvolvedObject().getName().startsWith("nginx-")).hasSize(2));
         // Unbound and not rewritten through several cycles, each pod with one event however many cycles ran.
         Map<String, String> versions = resourceVersions(pods("nginx"));
         // The control: a pod created now is bound, so cycles ran after the conditions were written.

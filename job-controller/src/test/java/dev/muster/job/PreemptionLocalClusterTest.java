@@ -100,7 +100,8 @@ class PreemptionLocalClusterTest extends LocalClusterTestBase {
         assertThat(groupPhases).contains(PodGroupPhase.Pending, PodGroupPhase.Inqueue)
                 .doesNotContain(PodGroupPhase.Unknown, PodGroupPhase.Failed);
         assertThat(jobStates).doesNotContain("Restarting", "Failed");
-        assertThat(eventReasons("victim")).contains(PodPreemption.PREEMPTED).doesNotContain("PodEvicted", "PodFailed");
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(eventReasons("victim")).contains(PodPreemption.PREEMPTED)
+                .doesNotContain("PodEvicted", "PodFailed"));
     }
 
     @Test

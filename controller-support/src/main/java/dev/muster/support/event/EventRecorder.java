@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -24,6 +26,8 @@ import java.util.UUID;
  * repeat of an Event already written (same object, type, reason and message) raises that Event's count
  * with a PATCH instead of creating another, and many different messages of one reason on one object are
  * combined into one Event, as client-go's recorder does: {@link EventCorrelator} decides, this writes.
+ * The decision is made on the caller's thread, in the order of the calls; the write is made afterwards on
+ * {@link EventWriteLanes}, so recording costs a reconcile no round trip to the API server.
  */
 public final class EventRecorder {
     private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
@@ -36,9 +40,14 @@ public final class EventRecorder {
     private static final int NOT_FOUND = 404;
     private static final int CONFLICT = 409;
 
+    /** Objects whose Events are written at once, and Events queued per lane (client-go queues 1,000 in all). */
+    private static final int LANES = 4;
+    private static final int QUEUED_PER_LANE = 250;
+
     private final KubernetesClient client;
     private final String component;
     private final EventCorrelator correlator = new EventCorrelator(() -> UUID.randomUUID().toString().substring(0, 8));
+    private final EventWriteLanes lanes;
 
     /**
      * @param component reporting component, e.g. {@code muster-job-controller}
@@ -46,15 +55,32 @@ public final class EventRecorder {
     public EventRecorder(KubernetesClient client, String component) {
         this.client = client;
         this.component = component;
+        this.lanes = new EventWriteLanes(component, LANES, QUEUED_PER_LANE);
     }
 
-    /** Records an event; failures are logged, never thrown, since events are best-effort. */
+    /**
+     * Records an event: decides now whether it is new or a repeat, and writes it shortly after on another
+     * thread. Failures are logged, never thrown, since events are best-effort.
+     */
     public void record(HasMetadata about, String type, String reason, String message) {
         ObjectMeta meta = about.getMetadata();
         Instant now = Instant.now();
         EventCorrelator.Decision decision = correlator.correlate(new EventCorrelator.Incoming(
                 new EventCorrelator.About(about.getApiVersion(), about.getKind(), meta.getNamespace(), meta.getName(),
                         meta.getUid()), type, reason, message), now);
+        // Taken now: the caller may change its object before the write.
+        ObjectReference involved = new ObjectReferenceBuilder().withApiVersion(about.getApiVersion())
+                .withKind(about.getKind()).withNamespace(meta.getNamespace()).withName(meta.getName())
+                .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion()).build();
+        String object = meta.getNamespace() + "/" + meta.getName();
+        if (!lanes.submit(object, () -> write(involved, type, reason, decision, now))) {
+            log.warn("event writes are queued beyond {} per lane: dropped {} {} on {}", QUEUED_PER_LANE, type, reason,
+                    object);
+        }
+    }
+
+    private void write(ObjectReference about, String type, String reason, EventCorrelator.Decision decision,
+                       Instant now) {
         try {
             if (decision.create()) {
                 create(about, type, reason, decision, now);
@@ -62,7 +88,7 @@ public final class EventRecorder {
                 patchOrCreate(about, type, reason, decision, now);
             }
         } catch (KubernetesClientException e) {
-            log.debug("could not record event {} on {}/{}: {}", reason, meta.getNamespace(), meta.getName(),
+            log.debug("could not record event {} on {}/{}: {}", reason, about.getNamespace(), about.getName(),
                     e.getMessage());
         }
     }
@@ -72,7 +98,7 @@ public final class EventRecorder {
      * real API server) or not created yet by another thread, writes it whole under its name, as client-go
      * does.
      */
-    private void patchOrCreate(HasMetadata about, String type, String reason, EventCorrelator.Decision decision,
+    private void patchOrCreate(ObjectReference about, String type, String reason, EventCorrelator.Decision decision,
                                Instant now) {
         try {
             patch(about, decision, now);
@@ -91,30 +117,23 @@ public final class EventRecorder {
         }
     }
 
-    private void patch(HasMetadata about, EventCorrelator.Decision decision, Instant now) {
+    private void patch(ObjectReference about, EventCorrelator.Decision decision, Instant now) {
         Map<String, Object> change = new LinkedHashMap<>();
         change.put("count", decision.count());
         change.put("lastTimestamp", timestamp(now));
         change.put("message", truncate(decision.message()));
-        client.v1().events().inNamespace(about.getMetadata().getNamespace()).withName(decision.name())
+        client.v1().events().inNamespace(about.getNamespace()).withName(decision.name())
                 .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(change));
     }
 
-    private void create(HasMetadata about, String type, String reason, EventCorrelator.Decision decision,
+    private void create(ObjectReference about, String type, String reason, EventCorrelator.Decision decision,
                         Instant now) {
         var event = new EventBuilder()
                 .withNewMetadata()
-                .withNamespace(about.getMetadata().getNamespace())
+                .withNamespace(about.getNamespace())
                 .withName(decision.name())
                 .endMetadata()
-                .withNewInvolvedObject()
-                .withApiVersion(about.getApiVersion())
-                .withKind(about.getKind())
-                .withNamespace(about.getMetadata().getNamespace())
-                .withName(about.getMetadata().getName())
-                .withUid(about.getMetadata().getUid())
-                .withResourceVersion(about.getMetadata().getResourceVersion())
-                .endInvolvedObject()
+                .withInvolvedObject(about)
                 .withType(type)
                 .withReason(reason)
                 .withMessage(truncate(decision.message()))

@@ -75,7 +75,11 @@ class EventRecorderTest {
             }
             recorder.record(about, EventRecorder.NORMAL, "Scheduled", "placed on node-1");
 
-            List<Event> events = client.v1().events().inNamespace("default").list().getItems();
+            // Written off this thread: wait for the last write, which its object's lane makes after the others.
+            List<Event> events = await().atMost(PATIENCE).until(
+                    () -> client.v1().events().inNamespace("default").list().getItems(),
+                    written -> written.stream().anyMatch(e -> e.getReason().equals("Scheduled"))
+                            && written.stream().anyMatch(e -> Integer.valueOf(3).equals(e.getCount())));
             assertThat(events).hasSize(2);
             assertThat(events).filteredOn(e -> e.getReason().equals("FailedScheduling")).singleElement()
                     .satisfies(e -> {
@@ -97,6 +101,7 @@ class EventRecorderTest {
                     .withNewMetadata().withName("about").withNamespace("default").endMetadata().build()).create();
             EventRecorder recorder = new EventRecorder(client, "test");
             recorder.record(about, EventRecorder.WARNING, "Stuck", "waiting");
+            await().atMost(PATIENCE).until(() -> client.v1().events().inNamespace("default").list().getItems().size() == 1);
             // As the API server's time to live does to every Event.
             client.v1().events().inNamespace("default").delete();
             await().atMost(PATIENCE)
@@ -104,8 +109,9 @@ class EventRecorderTest {
 
             recorder.record(about, EventRecorder.WARNING, "Stuck", "waiting");
 
-            assertThat(client.v1().events().inNamespace("default").list().getItems()).singleElement()
-                    .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
+            await().atMost(PATIENCE).untilAsserted(() -> assertThat(
+                    client.v1().events().inNamespace("default").list().getItems()).singleElement()
+                    .satisfies(e -> assertThat(e.getCount()).isEqualTo(2)));
         }
     }
 }
