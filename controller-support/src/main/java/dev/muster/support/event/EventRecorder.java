@@ -65,17 +65,17 @@ public final class EventRecorder {
     public void record(HasMetadata about, String type, String reason, String message) {
         ObjectMeta meta = about.getMetadata();
         Instant now = Instant.now();
-        EventCorrelator.Decision decision = correlator.correlate(new EventCorrelator.Incoming(
-                new EventCorrelator.About(about.getApiVersion(), about.getKind(), meta.getNamespace(), meta.getName(),
-                        meta.getUid()), type, reason, message), now);
+        EventCorrelator.About object = new EventCorrelator.About(about.getApiVersion(), about.getKind(),
+                meta.getNamespace(), meta.getName(), meta.getUid());
+        EventCorrelator.Decision decision = correlator.correlate(
+                new EventCorrelator.Incoming(object, type, reason, message), now);
         // Taken now: the caller may change its object before the write.
         ObjectReference involved = new ObjectReferenceBuilder().withApiVersion(about.getApiVersion())
                 .withKind(about.getKind()).withNamespace(meta.getNamespace()).withName(meta.getName())
                 .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion()).build();
-        String object = meta.getNamespace() + "/" + meta.getName();
         if (!lanes.submit(object, () -> write(involved, type, reason, decision, now))) {
-            log.warn("event writes are queued beyond {} per lane: dropped {} {} on {}", QUEUED_PER_LANE, type, reason,
-                    object);
+            log.warn("event writes are queued beyond {} per lane: dropped {} {} on {}/{}", QUEUED_PER_LANE, type,
+                    reason, meta.getNamespace(), meta.getName());
         }
     }
 

@@ -44,8 +44,11 @@ final class EventWriteLanes {
         }
     }
 
-    /** Queues a write on the lane of {@code object}; false if that lane is full and the write was refused. */
-    boolean submit(String object, Runnable write) {
+    /**
+     * Queues a write on the lane of {@code object} (any value whose equal values name the same object); false if
+     * that lane is full and the write was refused.
+     */
+    boolean submit(Object object, Runnable write) {
         try {
             lanes[Math.floorMod(object.hashCode(), lanes.length)].execute(write);
             return true;
