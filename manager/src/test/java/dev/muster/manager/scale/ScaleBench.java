@@ -171,11 +171,15 @@ public final class ScaleBench {
             }
             AtomicLong peak = new AtomicLong();
             sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(manager.heapUsed(), Math::max), 1, 2, TimeUnit.SECONDS);
+            Duration managerCpu = manager.cpu();
+            Duration clusterCpu = clusterCpu();
             long start = System.nanoTime();
             GangMix.create(cluster.client(), jobs);
             long applied = System.nanoTime();
             awaitProgress("jobs completed", watch::completed, count, manager);
             sampler.shutdownNow();
+            double managerCpuSeconds = manager.cpu().minus(managerCpu).toMillis() / 1e3;
+            double clusterCpuSeconds = clusterCpu().minus(clusterCpu).toMillis() / 1e3;
             List<Long> done = new ArrayList<>(watch.completions);
             done.sort(null);
             double all = (done.get(count - 1) - start) / 1e9;
@@ -184,15 +188,25 @@ public final class ScaleBench {
             long heap = manager.heapAfterGc();
             System.out.println("| jobs | applied in (s) | first applied to last completed (s) | ms per job, all "
                     + "| first 1,000 done after (s) | ms per job, first 1,000 | ms per job, after the first 1,000 "
-                    + "| manager heap peak, after GC (MiB) | load (1, 5 min) |");
-            System.out.printf("| %,d | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %d, %d | %s |%n", count, (applied - start) / 1e9,
-                    all, 1000 * all / count, firstThousand, 1000 * firstThousand / first,
+                    + "| manager heap peak, after GC (MiB) | CPU (s): manager, local cluster, both per second of the run "
+                    + "| load (1, 5 min) |");
+            System.out.printf("| %,d | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %d, %d | %.0f, %.0f, %.2f | %s |%n", count,
+                    (applied - start) / 1e9, all, 1000 * all / count, firstThousand, 1000 * firstThousand / first,
                     count > first ? "%.1f".formatted(1000 * (all - firstThousand) / (count - first)) : "-",
-                    mib(peak.get()), mib(heap), load());
+                    mib(peak.get()), mib(heap), managerCpuSeconds, clusterCpuSeconds,
+                    (managerCpuSeconds + clusterCpuSeconds) / all, load());
             printManagerRequestsPerJob(cluster, count);
         } finally {
             sampler.shutdownNow();
         }
+    }
+
+    /**
+     * The CPU time this JVM (the local cluster, its simulated kubelet and the harness) has used, all threads,
+     * the JIT and the collector included.
+     */
+    private static Duration clusterCpu() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow();
     }
 
     /** The manager's requests as the emulator answered them, per job, by verb and resource (informer lists and watches included). */
