@@ -14,13 +14,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Runs scheduling cycles on one thread, when asked and on a period. Requests coalesce: however many
  * events ask while a cycle waits, one cycle runs; an event during a cycle queues exactly one more, so
  * nothing that happened during a cycle goes unseen and the thread never spins.
+ *
+ * <p>A cycle starts no sooner after the last one ended than that one took ({@link #restAfter}), at most
+ * {@link #MAX_REST}: under a steady stream of events the thread is then busy at most half the time. Without
+ * that rest, thousands of gangs waiting at once made every informer event start another cycle over all of
+ * them, back to back: one core of a two-core machine went to re-planning unchanged gangs, taken from the
+ * informers and controllers whose progress the next cycle waits for. A cycle of a few milliseconds rests
+ * as long, so a small cluster sees no difference.
  */
 final class CycleTrigger {
     private static final Logger log = LoggerFactory.getLogger(CycleTrigger.class);
+    /** The longest rest after a cycle, however long it took. */
+    static final Duration MAX_REST = Duration.ofSeconds(1);
 
     private final Runnable cycle;
     private final ScheduledExecutorService thread;
     private final AtomicBoolean queued = new AtomicBoolean();
+    /** {@link System#nanoTime()} before which a requested cycle does not start; read and written on the thread. */
+    private long restUntil = System.nanoTime();
 
     CycleTrigger(String threadName, Runnable cycle) {
         this.cycle = cycle;
@@ -60,12 +71,30 @@ final class CycleTrigger {
     }
 
     private void runCycle() {
+        // The rest is read here, on the cycle thread, so that a request made during a cycle rests after it.
+        long rest = restUntil - System.nanoTime();
+        if (rest > 0) {
+            try {
+                thread.schedule(this::runCycle, rest, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException stopped) {
+                queued.set(false);
+            }
+            return;
+        }
         // Cleared before the cycle reads the cache, so an event arriving during the cycle queues another.
         queued.set(false);
+        long started = System.nanoTime();
         try {
             cycle.run();
         } catch (RuntimeException e) {
             log.error("scheduling cycle failed", e);
         }
+        long ended = System.nanoTime();
+        restUntil = ended + restAfter(Duration.ofNanos(ended - started)).toNanos();
+    }
+
+    /** How long the thread rests after a cycle that took {@code took}: as long, at most {@link #MAX_REST}. */
+    static Duration restAfter(Duration took) {
+        return took.compareTo(MAX_REST) > 0 ? MAX_REST : took;
     }
 }

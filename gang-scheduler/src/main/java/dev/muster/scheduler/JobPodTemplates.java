@@ -12,6 +12,7 @@ import dev.muster.scheduler.core.model.VolumeCatalog;
 import dev.muster.gang.JobAdmissionRule;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      *
      * @param group    the gang
      * @param tasks    the tasks the PodGroup counts (its minTaskMember keys)
-     * @param exists   whether a pod of the gang by this name exists, in any state
+     * @param exists   whether a pod of the gang by this key ({@code namespace/name}) exists, in any state
      * @param priority a pod's priority from its {@code spec.priority} and class name
      * @param volumes  the claims, volumes and classes the pods' claims are read from
      */
@@ -86,7 +87,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
                                BiFunction<Integer, String, Integer> priority, VolumeCatalog volumes) {
         List<PodInfo> expected = new ArrayList<>();
         for (PlannedPod pod : pods) {
-            if (tasks.contains(pod.task()) && !exists.test(pod.name())) {
+            if (tasks.contains(pod.task()) && !exists.test(pod.key())) {
                 expected.add(volumes.withVolumeTopology(new PodInfo(group.namespace(), pod.name(), group, pod.task(),
                         priority.apply(pod.priority(), pod.priorityClassName()), pod.requests(), pod.constraints(),
                         pod.labels(), pod.interPod(), pod.notEvaluated(), null, pod.deviceClaims()), pod.claims()));
@@ -98,6 +99,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
     /**
      * A pod the job will create, as the scheduler reads it from the rendered pod.
      *
+     * @param key          its key in the scheduler's cache, {@code namespace/name}, made once rather than every cycle
      * @param labels       its labels: the template's, the Job's, the task's and index's, the pod group's
      * @param interPod     its inter-pod terms and host ports
      * @param notEvaluated its fields admission does not evaluate ({@link KubeObjects#notEvaluatedInTemplate})
@@ -105,7 +107,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      *                     plugin-added ones included); an ephemeral volume's claim is made with the pod
      * @param deviceClaims its ResourceClaims ({@link DraObjects#claimKeys}): a template's is one still to be made
      */
-    record PlannedPod(String name, String task, ResourceVector requests, PlacementConstraints constraints,
+    record PlannedPod(String name, String key, String task, ResourceVector requests, PlacementConstraints constraints,
                       Integer priority, String priorityClassName, Map<String, String> labels,
                       InterPodTerms interPod, SortedSet<String> notEvaluated, List<String> claims,
                       List<String> deviceClaims) {
@@ -113,7 +115,8 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
         static PlannedPod of(Pod pod) {
             PodSpec spec = pod.getSpec();
             Map<String, String> labels = Map.copyOf(pod.getMetadata().getLabels());
-            return new PlannedPod(pod.getMetadata().getName(), labels.get(MusterLabels.TASK_NAME), PodRequests.of(spec),
+            return new PlannedPod(pod.getMetadata().getName(), Cache.metaNamespaceKeyFunc(pod),
+                    labels.get(MusterLabels.TASK_NAME), PodRequests.of(spec),
                     KubeObjects.constraints(spec), spec.getPriority(), spec.getPriorityClassName(), labels,
                     KubeObjects.interPodTerms(spec, pod.getMetadata().getNamespace(), labels),
                     KubeObjects.notEvaluatedInTemplate(spec), KubeObjects.persistentClaimNames(spec),

@@ -461,8 +461,12 @@ final class SchedulerCache {
     private Map<GroupKey, RunningGang> runningGangs() {
         Map<GroupKey, RunningGang> running = new HashMap<>();
         groups.forEach((key, group) -> {
+            // Bound members first: the groups of finished jobs have none, and are most of the groups kept.
+            if (group.bound.isEmpty()) {
+                return;
+            }
             GangRequirements spec = podGroups.get(key);
-            if (spec == null || group.bound.isEmpty() || group.bound.countOn(cluster::hasNode).total() == 0) {
+            if (spec == null || group.bound.countOn(cluster::hasNode).total() == 0) {
                 return;
             }
             GangInfo gang = gangInfo(key, group, List.of());
@@ -493,7 +497,7 @@ final class SchedulerCache {
         // Every pod of the gang that exists, in whatever state, is not expected: a bound or finished one counted
         // as still to come would have room held for it twice and keep the gang in every cycle.
         return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(),
-                name -> pods.containsKey(Cache.namespaceKeyFunc(key.namespace(), name)), this::priorityOf, volumes)
+                pods::containsKey, this::priorityOf, volumes)
                 .stream().map(pod -> withDeviceRequests(pod, DraObjects.templateKeys(pod.deviceClaims()))).toList();
     }
 

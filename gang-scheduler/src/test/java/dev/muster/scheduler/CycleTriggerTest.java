@@ -4,10 +4,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.muster.scheduler.Patience.PATIENCE;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 class CycleTriggerTest {
@@ -44,6 +47,46 @@ class CycleTriggerTest {
         // The control: the trigger is still live, so had a third cycle been requested, it would have run.
         trigger.request();
         await().atMost(PATIENCE).until(() -> cycles.get() == 3);
+    }
+
+    @Test
+    void aCycleAskedForDuringACycleStartsNoSoonerThanThatCycleTookAfterItEnded() {
+        List<long[]> spans = new CopyOnWriteArrayList<>();
+        CountDownLatch longCycle = new CountDownLatch(1);
+        CycleTrigger timed = new CycleTrigger("timed-cycle", () -> {
+            long start = System.nanoTime();
+            if (spans.isEmpty()) {
+                try {
+                    longCycle.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            spans.add(new long[] {start, System.nanoTime()});
+        });
+        try {
+            timed.request();
+            // The first cycle lasts at least this long, so that its rest is long enough to be seen.
+            await().pollDelay(Duration.ofMillis(200)).until(() -> true);
+            timed.request();
+            longCycle.countDown();
+
+            await().atMost(PATIENCE).until(() -> spans.size() == 2);
+            long took = spans.get(0)[1] - spans.get(0)[0];
+            long rested = spans.get(1)[0] - spans.get(0)[1];
+            assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+            assertThat(rested).isGreaterThanOrEqualTo(took);
+        } finally {
+            longCycle.countDown();
+            timed.stop();
+        }
+    }
+
+    @Test
+    void theRestIsAsLongAsTheCycleTookUpToOneSecond() {
+        assertThat(CycleTrigger.restAfter(Duration.ofMillis(20))).isEqualTo(Duration.ofMillis(20));
+        assertThat(CycleTrigger.restAfter(Duration.ofSeconds(7))).isEqualTo(CycleTrigger.MAX_REST)
+                .isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
