@@ -10,6 +10,7 @@ import dev.muster.support.event.EventRecorder;
 import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.status.FirstWriteWait;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
@@ -59,6 +60,7 @@ public final class PodGroupController extends ManagedController {
         this(informers, verdicts, new PodGroupReconciler(
                 PodGroupCache.of(informers.informer(PodGroup.class), informers.informer(Pod.class), informers.informer(Node.class)),
                 verdicts, new PodGroupStatusCalculator(), new ReplacementWaits(config.replacementGracePeriod()),
+                new FirstWriteWait(PodGroupReconciler.FIRST_VERDICT_WAIT),
                 new StatusRecorder<>(statusWriter, new EventRecorder(client, COMPONENT), config.counterWriteInterval(),
                         PodGroupCounters::countersOnly),
                 Clock.systemUTC()), config.workers());

@@ -10,7 +10,9 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
+import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
+import dev.muster.support.status.FirstWriteWait;
 import dev.muster.support.status.StatusRecorder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,20 +35,25 @@ final class PodGroupReconciler implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(PodGroupReconciler.class);
     /** How soon to look again while the caches are still filling. */
     static final Duration CACHE_SYNC_RETRY = Duration.ofMillis(200);
+    /** How long a group never written waits for the scheduler's first verdict, from when it was first seen. */
+    static final Duration FIRST_VERDICT_WAIT = Duration.ofSeconds(1);
 
     private final PodGroupCache cache;
     private final GangVerdictBoard verdicts;
     private final PodGroupStatusCalculator calculator;
     private final ReplacementWaits replacementWaits;
+    private final FirstWriteWait firstWrites;
     private final StatusRecorder<PodGroupStatus> recorder;
     private final Clock clock;
 
     PodGroupReconciler(PodGroupCache cache, GangVerdictBoard verdicts, PodGroupStatusCalculator calculator,
-                       ReplacementWaits replacementWaits, StatusRecorder<PodGroupStatus> recorder, Clock clock) {
+                       ReplacementWaits replacementWaits, FirstWriteWait firstWrites,
+                       StatusRecorder<PodGroupStatus> recorder, Clock clock) {
         this.cache = cache;
         this.verdicts = verdicts;
         this.calculator = calculator;
         this.replacementWaits = replacementWaits;
+        this.firstWrites = firstWrites;
         this.recorder = recorder;
         this.clock = clock;
     }
@@ -70,8 +77,13 @@ final class PodGroupReconciler implements Reconciler {
         }
         Instant now = clock.instant();
         PodCensus census = PodCensus.of(cache.members(key), cache::nodeExists);
-        StatusDecision decision = calculator.decide(group.getStatus(), group.getSpec(), census,
-                verdicts.latest(key.namespace(), key.name()), replacementWaits.overdue(key, now), now);
+        Optional<GangVerdict> verdict = verdicts.latest(key.namespace(), key.name());
+        StatusDecision decision = calculator.decide(group.getStatus(), group.getSpec(), census, verdict,
+                replacementWaits.overdue(key, now), now);
+        Optional<Duration> firstVerdict = firstWrites.left(key, mayWaitForFirstVerdict(group, verdict, decision), now);
+        if (firstVerdict.isPresent()) {
+            return ReconcileResult.after(firstVerdict.get());
+        }
         ReconcileResult next = ReconcileResult.done();
         if (decision.awaitsReplacement()) {
             Duration left = replacementWaits.waiting(key, now);
@@ -89,6 +101,18 @@ final class PodGroupReconciler implements Reconciler {
         return next;
     }
 
+    /**
+     * Whether a group never written may wait for the scheduler's first verdict before it is written
+     * {@code Pending}. The scheduler decides on a new group within a cycle, usually milliseconds after it
+     * appears; written at once, the group would be written {@code Pending} and then, at once, {@code Inqueue}.
+     * The verdict's arrival reconciles the group again, so an admitted group is written {@code Inqueue}
+     * directly; one the scheduler has not decided on within {@link #FIRST_VERDICT_WAIT} is written then.
+     */
+    private static boolean mayWaitForFirstVerdict(PodGroup group, Optional<GangVerdict> verdict, StatusDecision decision) {
+        return (group.getStatus() == null || group.getStatus().getPhase() == null) && verdict.isEmpty()
+                && decision.status().getPhase() == PodGroupPhase.Pending;
+    }
+
     /** Where it reads from. */
     PodGroupCache cache() {
         return cache;
@@ -97,6 +121,7 @@ final class PodGroupReconciler implements Reconciler {
     /** Drops what is remembered of a group that is gone. */
     void forget(ObjectKey key) {
         replacementWaits.stop(key);
+        firstWrites.forget(key);
         recorder.forget(key);
     }
 

@@ -3,13 +3,16 @@ package dev.muster.podgroup;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.event.EventRecorder;
+import dev.muster.gang.GangVerdict;
 import dev.muster.gang.GangVerdictBoard;
+import dev.muster.support.status.FirstWriteWait;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.Node;
@@ -58,6 +61,7 @@ class PodGroupReconcilerTest {
     private final StatusWriter statusWriter = mock(StatusWriter.class);
     private final EventRecorder events = mock(EventRecorder.class);
     private final ReplacementWaits replacementWaits = new ReplacementWaits(GRACE);
+    private final FirstWriteWait firstWrites = new FirstWriteWait(PodGroupReconciler.FIRST_VERDICT_WAIT);
     private final StatusRecorder<PodGroupStatus> recorder =
             new StatusRecorder<>(statusWriter, events, COUNTER_INTERVAL, PodGroupCounters::countersOnly);
     private PodGroupReconciler reconciler;
@@ -134,6 +138,37 @@ class PodGroupReconcilerTest {
     }
 
     @Test
+    void aNewGroupWaitsForTheSchedulersFirstVerdictAndIsWrittenInqueueDirectlyWhenItIsAdmitted() {
+        groupStore.put(newGroup());
+        GangVerdictBoard board = new GangVerdictBoard();
+        when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class))).thenReturn(true);
+
+        assertThat(reconcilerAt(Instant.EPOCH, board).reconcile(KEY)).isEqualTo(ReconcileResult.after(Duration.ofSeconds(1)));
+        assertThat(reconcilerAt(Instant.EPOCH.plusMillis(200), board).reconcile(KEY))
+                .isEqualTo(ReconcileResult.after(Duration.ofMillis(800)));
+        verifyNoInteractions(statusWriter);
+
+        board.publish(new GangVerdict("ns", "gang", GangVerdict.Outcome.ADMITTED, PodGroupCondition.REASON_ADMITTED,
+                "fits", "t1", Instant.EPOCH.plusMillis(250)));
+        reconcilerAt(Instant.EPOCH.plusMillis(300), board).reconcile(KEY);
+
+        verify(statusWriter).writeIfChanged(any(PodGroup.class), argThat((PodGroupStatus s) -> s.getPhase() == PodGroupPhase.Inqueue));
+        verify(statusWriter, never()).writeIfChanged(any(PodGroup.class), argThat((PodGroupStatus s) -> s.getPhase() == PodGroupPhase.Pending));
+    }
+
+    @Test
+    void aNewGroupTheSchedulerHasNotDecidedOnIsWrittenPendingASecondAfterItWasFirstSeen() {
+        groupStore.put(newGroup());
+        when(statusWriter.writeIfChanged(any(PodGroup.class), any(PodGroupStatus.class))).thenReturn(true);
+        reconcilerAt(Instant.EPOCH).reconcile(KEY);
+
+        assertThat(reconcilerAt(Instant.EPOCH.plus(PodGroupReconciler.FIRST_VERDICT_WAIT)).reconcile(KEY))
+                .isEqualTo(ReconcileResult.done());
+
+        verify(statusWriter).writeIfChanged(any(PodGroup.class), argThat((PodGroupStatus s) -> s.getPhase() == PodGroupPhase.Pending));
+    }
+
+    @Test
     void leavesAGroupThatIsGoneAlone() {
         assertThat(reconciler.reconcile(KEY)).isEqualTo(ReconcileResult.done());
         verifyNoInteractions(statusWriter, events);
@@ -192,8 +227,19 @@ class PodGroupReconcilerTest {
 
     /** A reconciler whose clock stands at {@code now}, sharing this test's caches, clocks and pacing. */
     private PodGroupReconciler reconcilerAt(Instant now) {
-        return new PodGroupReconciler(cache, new GangVerdictBoard(), CALCULATOR, replacementWaits, recorder,
+        return reconcilerAt(now, new GangVerdictBoard());
+    }
+
+    private PodGroupReconciler reconcilerAt(Instant now, GangVerdictBoard board) {
+        return new PodGroupReconciler(cache, board, CALCULATOR, replacementWaits, firstWrites, recorder,
                 Clock.fixed(now, ZoneOffset.UTC));
+    }
+
+    /** A group as the API server has just created it: no status. */
+    private static PodGroup newGroup() {
+        PodGroup group = PodGroupFixtures.podGroup("ns", "gang", 2);
+        group.setStatus(null);
+        return group;
     }
 
     /** Makes these the group's pods in the cache, and no others. */
