@@ -18,6 +18,7 @@ import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.controller.ReconcileResult;
 import dev.muster.support.controller.Reconciler;
 import dev.muster.support.event.EventRecorder;
+import dev.muster.support.status.FirstWriteWait;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.autoscaling.ProvisioningConsumption;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -48,6 +49,8 @@ final class JobReconciler implements Reconciler {
     private static final Duration STALE_CACHE_RETRY = Duration.ofMillis(200);
     /** Timestamps are whole seconds; waking a little after a deadline avoids waking just before it. */
     private static final Duration WAKE_UP_SLACK = Duration.ofMillis(50);
+    /** How long a job never written waits for its PodGroup's admission before its first write, from when first seen. */
+    static final Duration FIRST_WRITE_WAIT = Duration.ofSeconds(1);
 
     private final JobCache cache;
     private final JobStatusDecider decider;
@@ -56,6 +59,7 @@ final class JobReconciler implements Reconciler {
     private final StatusRecorder<JobStatus> recorder;
     private final Clock clock;
     private final DeletedPods deleted = new DeletedPods();
+    private final FirstWriteWait firstWrites = new FirstWriteWait(FIRST_WRITE_WAIT);
     private final ReconcileFailureRecorder failures;
     private final NetworkTopologyTiers tiers;
 
@@ -89,6 +93,7 @@ final class JobReconciler implements Reconciler {
             log.debug("job {}: gone or being deleted", key);
             deleted.forget(key);
             recorder.forget(key);
+            firstWrites.forget(key);
             return ReconcileResult.done();
         }
         Job job = found.get();
@@ -117,8 +122,10 @@ final class JobReconciler implements Reconciler {
         List<StatusRecorder.Event> announced = new ArrayList<>(decision.transition().map(JobReconciler::event).stream().toList());
         Optional<StatusRecorder.Event> notHonoured = FieldsNotHonoured.apply(job, decision.status(), tiers, now);
         notHonoured.ifPresent(announced::add);
-        StatusRecorder.Outcome outcome = recorder.record(job, new StatusRecorder.Update<>(decision.status(),
-                announced, !decision.podsToDelete().isEmpty()), now);
+        Optional<Duration> admissionWait = firstWrites.left(key, mayWaitForAdmission(job, decision, admission, missingClaims), now);
+        StatusRecorder.Outcome outcome = admissionWait.isPresent() ? new StatusRecorder.Outcome(false, Optional.empty())
+                : recorder.record(job, new StatusRecorder.Update<>(decision.status(), announced,
+                        !decision.podsToDelete().isEmpty()), now);
         if (outcome.heldBack().isPresent()) {
             log.debug("job {}: only pod counts changed; status write held back {}", key, outcome.heldBack().get());
             return ReconcileResult.after(outcome.heldBack().get());
@@ -173,9 +180,25 @@ final class JobReconciler implements Reconciler {
         }
         logDecision(key, decision, written, created, stopped,
                 queueNote(job, decision, written) + admissionNote(job, pods, decision, admission, written, created));
-        return decision.wakeAt()
+        ReconcileResult next = decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
+        return admissionWait.map(wait -> next.sooner(ReconcileResult.after(wait))).orElse(next);
+    }
+
+    /**
+     * Whether a new job's first status write may wait for its PodGroup's admission. The scheduler admits a
+     * gang that fits milliseconds after its PodGroup appears, so a job written at once is written
+     * {@code Pending}, "waiting for scheduler muster to admit", and again, "admitted", as soon as the group
+     * is. The PodGroup is still created at once; its admission reconciles the job again, whose first write
+     * then says it was admitted. A job not admitted within {@link #FIRST_WRITE_WAIT} is written then, as
+     * before. Only a job that waits for nothing but admission waits: one held by its queue or its claims, or
+     * told by the scheduler why it cannot fit, is written at once.
+     */
+    static boolean mayWaitForAdmission(Job job, JobDecision decision, Admission admission, List<String> missingClaims) {
+        return job.getStatus() == null && decision.phase() == JobPhase.Pending
+                && admission.stage() == Admission.Stage.WAITING && admission.unschedulable() == null
+                && decision.podsToDelete().isEmpty() && decision.queueHold().isEmpty() && missingClaims.isEmpty();
     }
 
     /** Whether the cached job is the job as it is: known when this reconcile wrote its status, else read once. */
