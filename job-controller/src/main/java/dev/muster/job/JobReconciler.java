@@ -122,6 +122,8 @@ final class JobReconciler implements Reconciler {
         List<StatusRecorder.Event> announced = new ArrayList<>(decision.transition().map(JobReconciler::event).stream().toList());
         Optional<StatusRecorder.Event> notHonoured = FieldsNotHonoured.apply(job, decision.status(), tiers, now);
         notHonoured.ifPresent(announced::add);
+        // While a new job's first write waits, only its PodGroup is made: nothing is deleted (the decision names
+        // nothing) and no pod created (admission allows none), so nothing relies on the write's conflict check.
         Optional<Duration> admissionWait = firstWrites.left(key, mayWaitForAdmission(job, decision, admission, missingClaims), now);
         StatusRecorder.Outcome outcome = admissionWait.isPresent() ? new StatusRecorder.Outcome(false, Optional.empty())
                 : recorder.record(job, new StatusRecorder.Update<>(decision.status(), announced,
