@@ -84,7 +84,13 @@ final class DraObjects {
                     !list(device.get("bindingConditions")).isEmpty()));
         }
         return new DeviceSlice(object.getMetadata().getName(), driver, pool, string(spec.get("nodeName")),
-                Boolean.TRUE.equals(spec.get("allNodes")), nodeTerms(map(spec.get("nodeSelector"))), devices);
+                Boolean.TRUE.equals(spec.get("allNodes")), nodeTerms(map(spec.get("nodeSelector"))), devices,
+                perDeviceNodeSelection(object));
+    }
+
+    /** Whether the slice sets {@code spec.perDeviceNodeSelection: true}: each of its devices names its node. */
+    static boolean perDeviceNodeSelection(GenericKubernetesResource slice) {
+        return Boolean.TRUE.equals(map(slice.getAdditionalProperties().get("spec")).get("perDeviceNodeSelection"));
     }
 
     static DeviceClass deviceClass(GenericKubernetesResource object) {

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.ApiVersionUtil;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
@@ -59,7 +60,8 @@ import java.util.function.Predicate;
  *
  * <p>Informers on nodes, all pods, PodGroups, PriorityClasses, Jobs, Queues, namespaces, claims, volumes and
  * storage classes, and where {@code resource.k8s.io/v1} is served on DeviceClasses, ResourceSlices,
- * ResourceClaims and ResourceClaimTemplates, feed a cache; a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
+ * ResourceClaims and ResourceClaimTemplates, feed a cache (DRA objects Muster does not honour get a Warning Event,
+ * {@link DraWarnings}); a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
  * controller) writes PodGroup status; this class never writes it.
@@ -189,7 +191,7 @@ public final class GangScheduler implements AutoCloseable {
         watch(storageClasses, trigger, cache::putStorageClass, cache::removeStorageClass);
         List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(nodes, pods, podGroups, priorityClasses, jobs,
                 namespaces, claims, volumes, storageClasses, queues));
-        watchDevices(trigger, all);
+        watchDevices(trigger, all, new DraWarnings(eventRecorder));
         watched = List.copyOf(all);
         if (ownsInformers) {
             informers.start();
@@ -316,37 +318,78 @@ public final class GangScheduler implements AutoCloseable {
      * as {@link GenericKubernetesResource} since fabric8 has no model of the v1 API, so the process's
      * shared, class-keyed informers cannot hold them.
      */
-    private void watchDevices(CycleTrigger trigger, List<SharedIndexInformer<?>> all) {
+    private void watchDevices(CycleTrigger trigger, List<SharedIndexInformer<?>> all, DraWarnings warnings) {
+        String taintRules = null;
         try {
             if (!ServedApis.dynamicResourceAllocation(client)) {
                 log.info("{} resourceslices are not served: ResourceClaims are not allocated, pods with claims wait",
                         DraObjects.API_VERSION);
                 return;
             }
+            taintRules = ServedApis.deviceTaintRules(client);
         } catch (KubernetesClientException e) {
             // Discovery failed for another reason (the API server unreachable for now): watch, and let the informers
             // retry, so that devices are not ignored for the life of the process because of a passing failure.
             log.warn("discovery of {} failed, watching its kinds anyway: {}", DraObjects.API_VERSION, e.toString());
         }
-        SharedIndexInformer<GenericKubernetesResource> slices = draInformer("ResourceSlice", "resourceslices", false);
-        SharedIndexInformer<GenericKubernetesResource> classes = draInformer("DeviceClass", "deviceclasses", false);
-        SharedIndexInformer<GenericKubernetesResource> claims = draInformer("ResourceClaim", "resourceclaims", true);
-        SharedIndexInformer<GenericKubernetesResource> templates = draInformer("ResourceClaimTemplate",
-                "resourceclaimtemplates", true);
-        watch(slices, trigger, cache::putResourceSlice, cache::removeResourceSlice);
+        SharedIndexInformer<GenericKubernetesResource> slices = draInformer(DraObjects.API_VERSION, "ResourceSlice",
+                "resourceslices", false);
+        SharedIndexInformer<GenericKubernetesResource> classes = draInformer(DraObjects.API_VERSION, "DeviceClass",
+                "deviceclasses", false);
+        SharedIndexInformer<GenericKubernetesResource> claims = draInformer(DraObjects.API_VERSION, "ResourceClaim",
+                "resourceclaims", true);
+        SharedIndexInformer<GenericKubernetesResource> templates = draInformer(DraObjects.API_VERSION,
+                "ResourceClaimTemplate", "resourceclaimtemplates", true);
+        watch(slices, trigger, slice -> {
+            warnings.slice(slice);
+            return cache.putResourceSlice(slice);
+        }, slice -> {
+            warnings.sliceGone(slice);
+            return cache.removeResourceSlice(slice);
+        });
         watch(classes, trigger, cache::putDeviceClass, cache::removeDeviceClass);
         watch(claims, trigger, cache::putResourceClaim, cache::removeResourceClaim);
         watch(templates, trigger, cache::putResourceClaimTemplate, cache::removeResourceClaimTemplate);
         all.addAll(List.of(slices, classes, claims, templates));
+        if (taintRules != null) {
+            warnAboutTaintRules(taintRules, warnings);
+        }
     }
 
-    private static ResourceDefinitionContext draContext(String kind, String plural, boolean namespaced) {
-        return new ResourceDefinitionContext.Builder().withGroup("resource.k8s.io")
-                .withVersion("v1").withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
+    /**
+     * Watches DeviceTaintRules only to say on each that it is not honoured: they change no decision, so their
+     * informer is not among those the first cycle waits for, and a chart without the grant delays nothing.
+     */
+    private void warnAboutTaintRules(String apiVersion, DraWarnings warnings) {
+        SharedIndexInformer<GenericKubernetesResource> rules = draInformer(apiVersion, "DeviceTaintRule",
+                ServedApis.DEVICE_TAINT_RULES, false);
+        ResourceEventHandler<GenericKubernetesResource> handler = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource rule) {
+                warnings.taintRule(rule, apiVersion);
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource rule) {
+                // Told when added; a rule's change does not make it honoured.
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource rule, boolean finalStateUnknown) {
+                // Nothing to say about a rule that is gone.
+            }
+        };
+        rules.addEventHandler(handler);
+        handlerRemovals.add(() -> rules.removeEventHandler(handler));
+        log.info("{} devicetaintrules are served: each gets a Warning Event, since the scheduler does not apply their "
+                + "taints", apiVersion);
     }
 
-    private SharedIndexInformer<GenericKubernetesResource> draInformer(String kind, String plural, boolean namespaced) {
-        ResourceDefinitionContext context = draContext(kind, plural, namespaced);
+    private SharedIndexInformer<GenericKubernetesResource> draInformer(String apiVersion, String kind, String plural,
+                                                                       boolean namespaced) {
+        ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
+                .withGroup(ApiVersionUtil.trimGroup(apiVersion)).withVersion(ApiVersionUtil.trimVersion(apiVersion))
+                .withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
         SharedIndexInformer<GenericKubernetesResource> informer = namespaced
                 ? client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(0)
                 : client.genericKubernetesResources(context).runnableInformer(0);

@@ -4,11 +4,12 @@ import dev.muster.scheduler.autoscaling.ProvisioningRequestApi;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
+import java.util.List;
 
 /**
  * Which optional APIs the API server serves, by discovery, the one way the scheduler finds out: discovery is
  * allowed to everyone ({@code system:discovery}), so asking needs no grant beyond the chart's. Read once when the
- * scheduler starts: Dynamic Resource Allocation's ResourceSlices, Cluster Autoscaler's ProvisioningRequests, and
+ * scheduler starts: Dynamic Resource Allocation's ResourceSlices and DeviceTaintRules, Cluster Autoscaler's ProvisioningRequests, and
  * Karpenter's NodePools, whose presence says an autoscaler that watches pending pods runs.
  */
 public final class ServedApis {
@@ -18,6 +19,14 @@ public final class ServedApis {
     static final String KARPENTER_NODE_POOLS = "nodepools";
     /** DRA's resource the scheduler reads devices from; the group's other kinds come with it. */
     static final String RESOURCE_SLICES = "resourceslices";
+    /** DRA's rules that taint devices, which the scheduler warns it does not honour. */
+    static final String DEVICE_TAINT_RULES = "devicetaintrules";
+    /**
+     * The versions that serve DeviceTaintRules, newest first: alpha ({@code v1alpha3}) from Kubernetes 1.33, beta
+     * ({@code v1beta2}) from 1.36, and {@code v1} once stable.
+     */
+    static final List<String> DEVICE_TAINT_RULE_VERSIONS = List.of("resource.k8s.io/v1", "resource.k8s.io/v1beta2",
+            "resource.k8s.io/v1alpha3");
 
     private ServedApis() {
     }
@@ -25,6 +34,19 @@ public final class ServedApis {
     /** Whether {@code resource.k8s.io/v1} {@code resourceslices} (Dynamic Resource Allocation) are served. */
     public static boolean dynamicResourceAllocation(KubernetesClient client) {
         return serves(client, DraObjects.API_VERSION, RESOURCE_SLICES);
+    }
+
+    /**
+     * The newest {@code resource.k8s.io} version that serves {@code devicetaintrules}, or {@code null} if none does
+     * (the alpha and beta APIs are off unless the cluster enables them).
+     */
+    public static String deviceTaintRules(KubernetesClient client) {
+        for (String version : DEVICE_TAINT_RULE_VERSIONS) {
+            if (serves(client, version, DEVICE_TAINT_RULES)) {
+                return version;
+            }
+        }
+        return null;
     }
 
     /** Whether {@code autoscaling.x-k8s.io/v1} {@code provisioningrequests} are served. */

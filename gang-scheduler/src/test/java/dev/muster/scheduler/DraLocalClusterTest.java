@@ -110,6 +110,29 @@ class DraLocalClusterTest {
     }
 
     @Test
+    void aShortageSaysWhenGpusOfTheClassAreInASliceWithPerDeviceNodeSelection() {
+        GenericKubernetesResource slice = new GenericKubernetesResource();
+        slice.setApiVersion("resource.k8s.io/v1");
+        slice.setKind("ResourceSlice");
+        slice.setMetadata(new ObjectMetaBuilder().withName("fabric-gpus").build());
+        slice.setAdditionalProperty("spec", Map.of("driver", "gpu.example.com", "perDeviceNodeSelection", true,
+                "pool", Map.of("name", "fabric", "generation", 1, "resourceSliceCount", 1),
+                "devices", IntStream.range(0, 16).mapToObj(i -> Map.of("name", "gpu-" + i, "allNodes", true)).toList()));
+        client.genericKubernetesResources("resource.k8s.io/v1", "ResourceSlice").resource(slice).create();
+        createGang("big", 1, "nine-gpus");
+
+        await().atMost(PATIENCE).until(() -> pods("big").get(0).getStatus().getResourceClaimStatuses() != null
+                && !pods("big").get(0).getStatus().getResourceClaimStatuses().isEmpty());
+        String claim = "default/" + claimOf(pods("big").get(0)).getMetadata().getName();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(board.latest(NS, "big").map(GangVerdict::message).orElse(""))
+                .startsWith("0/4 nodes are available: 4 Insufficient deviceclass.resource.kubernetes.io/gpu.example.com "
+                        + "(claim " + claim + ": 9 device(s) of class gpu.example.com, one " + CLIQUE + "; devices left "
+                        + "out on every node: perDeviceNodeSelection (devices that each name their node), which Muster "
+                        + "does not allocate)."));
+        assertThat(pods("big").get(0).getSpec().getNodeName()).isNull();
+    }
+
+    @Test
     void taintedGpusGoOnlyToClaimsThatTolerateTheTaintAndTheAllocationCarriesTheToleration() {
         for (GenericKubernetesResource slice : client.genericKubernetesResources("resource.k8s.io/v1", "ResourceSlice")
                 .list().getItems()) {

@@ -13,6 +13,8 @@ import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
 import dev.muster.scheduler.core.dra.DeviceTaint;
 import dev.muster.scheduler.core.dra.DeviceToleration;
+import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.ResourceVector;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -134,6 +136,39 @@ class DraObjectsTest {
                 tuple("gpu-0-mig-1g", List.of(), "consumesCounters (a partitionable device)"),
                 tuple("gpu-1", List.of(), "allowMultipleAllocations (consumable capacity)"),
                 tuple("fabric-gpu", List.of(), "bindingConditions (a device that binds late)"));
+    }
+
+    @Test
+    void readsPerDeviceNodeSelectionAsASliceThatReachesNoNode() {
+        DeviceSlice slice = DraObjects.slice(Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceSlice
+                metadata: {name: fabric-gpus}
+                spec:
+                  driver: gpu.example.com
+                  pool: {name: fabric, generation: 1, resourceSliceCount: 1}
+                  perDeviceNodeSelection: true
+                  devices:
+                    - {name: gpu-0, nodeName: node-0}
+                    - {name: gpu-1, allNodes: true}
+                """, GenericKubernetesResource.class));
+        DeviceSlice plain = DraObjects.slice(Serialization.unmarshal("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceSlice
+                metadata: {name: all-gpus}
+                spec:
+                  driver: gpu.example.com
+                  pool: {name: fabric, generation: 1, resourceSliceCount: 1}
+                  allNodes: true
+                  devices: [{name: gpu-0}]
+                """, GenericKubernetesResource.class));
+
+        NodeInfo node = new NodeInfo("node-0", Map.of(), ResourceVector.of(Map.of("cpu", 1_000L, "pods", 110L)), true, false);
+        assertThat(slice.perDeviceNodeSelection()).isTrue();
+        assertThat(slice.devices()).extracting(Device::name).containsExactly("gpu-0", "gpu-1");
+        assertThat(slice.reaches(node)).isFalse();
+        assertThat(plain.perDeviceNodeSelection()).isFalse();
+        assertThat(plain.reaches(node)).isTrue();
     }
 
     @Test

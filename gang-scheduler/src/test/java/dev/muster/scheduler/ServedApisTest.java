@@ -13,7 +13,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What the scheduler finds out by discovery when it starts, against the local cluster's API server: whether to watch
- * DRA's kinds, and what {@code muster.scheduler.autoscaling: auto} uses.
+ * DRA's kinds (and in which version DeviceTaintRules), and what {@code muster.scheduler.autoscaling: auto} uses.
  */
 @Tag("emulator")
 class ServedApisTest {
@@ -48,6 +48,9 @@ class ServedApisTest {
                     .as("a group version the API server does not know").isFalse();
             assertThat(ServedApis.serves(cluster.client(), "resource.k8s.io/v1", "resourcegizmos"))
                     .as("a resource its group version does not list").isFalse();
+            assertThat(ServedApis.deviceTaintRules(cluster.client()))
+                    .as("the newest version serving DeviceTaintRules: the alpha one, as kube-apiserver 1.34").isEqualTo(
+                            "resource.k8s.io/v1alpha3");
         }
     }
 

@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The emulator serves Dynamic Resource Allocation's {@code resource.k8s.io/v1}: its four kinds, in discovery, with
- * ResourceClaim's status subresource kept apart from the claim's other writers as on kube-apiserver.
+ * ResourceClaim's status subresource kept apart from the claim's other writers as on kube-apiserver; and the alpha
+ * DeviceTaintRules in {@code v1alpha3}.
  */
 @Tag("emulator")
 class DraApiTest extends ApiOnlyClusterTests {
@@ -34,6 +35,29 @@ class DraApiTest extends ApiOnlyClusterTests {
                 "resourceclaims ResourceClaim true", "resourceclaims/status ResourceClaim true",
                 "resourceclaimtemplates ResourceClaimTemplate true", "resourceslices ResourceSlice false");
         assertThat(api.get("/apis/resource.k8s.io/v1beta1").code()).isEqualTo(404);
+    }
+
+    @Test
+    void servesDeviceTaintRulesInV1alpha3AsKubeApiserver134WithTheAlphaApiOnWhileV1StaysPreferred() {
+        JsonNode alpha = api.get("/apis/resource.k8s.io/v1alpha3").body();
+        JsonNode group = api.get("/apis/resource.k8s.io").body();
+        GenericKubernetesResource rule = new GenericKubernetesResource();
+        rule.setApiVersion("resource.k8s.io/v1alpha3");
+        rule.setKind("DeviceTaintRule");
+        rule.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("drain-gpu-0").build());
+        rule.setAdditionalProperty("spec", Map.of("deviceSelector", Map.of("driver", "gpu.example.com", "device", "gpu-0"),
+                "taint", Map.of("key", "example.com/maintenance", "effect", "NoSchedule")));
+
+        client.genericKubernetesResources("resource.k8s.io/v1alpha3", "DeviceTaintRule").resource(rule).create();
+
+        List<String> names = new ArrayList<>();
+        alpha.path("resources").forEach(r -> names.add(r.path("name").asText() + " " + r.path("kind").asText() + " "
+                + r.path("namespaced").asBoolean()));
+        assertThat(names).containsExactly("devicetaintrules DeviceTaintRule false");
+        assertThat(group.path("preferredVersion").path("version").asText()).isEqualTo("v1");
+        JsonNode stored = Serialization.jsonMapper().valueToTree(client.genericKubernetesResources(
+                "resource.k8s.io/v1alpha3", "DeviceTaintRule").withName("drain-gpu-0").get());
+        assertThat(stored.path("spec").path("taint").path("key").asText()).isEqualTo("example.com/maintenance");
     }
 
     @Test

@@ -37,6 +37,11 @@ public final class EventRecorder {
     /** The longest message a real API server accepts on an Event, in bytes of UTF-8. */
     public static final int MAX_MESSAGE_BYTES = 1024;
     private static final String CUT = " …";
+    /**
+     * Where the Event of an object without a namespace (a Queue, a ResourceSlice) is written, as client-go's
+     * recorder writes it: an Event is namespaced, and its involvedObject keeps the object's empty namespace.
+     */
+    static final String CLUSTER_SCOPED_EVENTS = "default";
     private static final int NOT_FOUND = 404;
     private static final int CONFLICT = 409;
 
@@ -122,7 +127,7 @@ public final class EventRecorder {
         change.put("count", decision.count());
         change.put("lastTimestamp", timestamp(now));
         change.put("message", truncate(decision.message()));
-        client.v1().events().inNamespace(about.getNamespace()).withName(decision.name())
+        client.v1().events().inNamespace(eventNamespace(about)).withName(decision.name())
                 .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(change));
     }
 
@@ -130,7 +135,7 @@ public final class EventRecorder {
                         Instant now) {
         var event = new EventBuilder()
                 .withNewMetadata()
-                .withNamespace(about.getNamespace())
+                .withNamespace(eventNamespace(about))
                 .withName(decision.name())
                 .endMetadata()
                 .withInvolvedObject(about)
@@ -147,6 +152,11 @@ public final class EventRecorder {
                 .withAction(reason)
                 .build();
         client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+    }
+
+    private static String eventNamespace(ObjectReference about) {
+        return about.getNamespace() == null || about.getNamespace().isEmpty() ? CLUSTER_SCOPED_EVENTS
+                : about.getNamespace();
     }
 
     private static String timestamp(Instant instant) {

@@ -5,6 +5,8 @@ import dev.muster.local.LocalClusterConfig;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +43,26 @@ class EventRecorderTest {
         assertThat(cut).endsWith(" …");
         assertThat(message).startsWith(cut.substring(0, cut.length() - 2));
         assertThat(new String(cut.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(cut);
+    }
+
+    @Test
+    void recordsTheEventOfAClusterScopedObjectInTheDefaultNamespaceAsClientGoDoes() {
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0))) {
+            var client = cluster.client();
+            PriorityClass about = client.scheduling().v1().priorityClasses().resource(new PriorityClassBuilder()
+                    .withNewMetadata().withName("about").endMetadata().withValue(7).build()).create();
+
+            new EventRecorder(client, "test").record(about, EventRecorder.WARNING, "Told", "about a cluster-scoped object");
+
+            List<Event> events = await().atMost(PATIENCE)
+                    .until(() -> client.v1().events().inNamespace("default").list().getItems(), e -> !e.isEmpty());
+            assertThat(events).singleElement().satisfies(e -> {
+                assertThat(e.getReason()).isEqualTo("Told");
+                assertThat(e.getInvolvedObject().getKind()).isEqualTo("PriorityClass");
+                assertThat(e.getInvolvedObject().getName()).isEqualTo("about");
+                assertThat(e.getInvolvedObject().getNamespace()).isNullOrEmpty();
+            });
+        }
     }
 
     @Test

@@ -157,6 +157,9 @@ public final class ServedResources {
             Resource.withoutModel(DRA_GROUP, "v1", "ResourceClaim", "resourceclaims", true, STATUS),
             Resource.withoutModel(DRA_GROUP, "v1", "ResourceClaimTemplate", "resourceclaimtemplates", true, NONE),
             Resource.withoutModel(DRA_GROUP, "v1", "ResourceSlice", "resourceslices", false, NONE),
+            // DeviceTaintRules, alpha in 1.34 (the DRADeviceTaints gate and the v1alpha3 API on), served so that a
+            // scheduler's handling of them can be seen; v1 stays the group's preferred version, being listed first.
+            Resource.withoutModel(DRA_GROUP, "v1alpha3", "DeviceTaintRule", "devicetaintrules", false, NONE),
             Resource.builtIn(NetworkPolicy.class, List.of("netpol"), NONE, NONE),
             Resource.builtIn(Ingress.class, List.of("ing"), STATUS, NONE),
             Resource.builtIn(IngressClass.class, NONE, NONE, NONE),

@@ -117,7 +117,8 @@ public final class DeviceAllocator {
     /**
      * Which of the devices on the node that pass the claim's classes and selectors the claim cannot get for
      * a reason a user would not see in the claim, naming the ResourceSlice field: {@code  (devices left out
-     * there: ...)}, or empty if none is.
+     * there: ...)}, or empty if none is. Devices that may be on the node but that Muster places on no node
+     * ({@link DeviceInventory#leftOutEverywhere}) count too.
      */
     private String leftOut(DeviceClaim claim, NodeInfo node) {
         DeviceInventory inventory = ledger.inventory();
@@ -133,6 +134,10 @@ public final class DeviceAllocator {
                             : "taints the request does not tolerate");
                 }
             }
+        }
+        String everywhere = inventory.leftOutEverywhere(claim);
+        if (everywhere != null) {
+            reasons.add(everywhere);
         }
         return reasons.isEmpty() ? "" : " (devices left out there: " + String.join("; ", reasons) + ")";
     }

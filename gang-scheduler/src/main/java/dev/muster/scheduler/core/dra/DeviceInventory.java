@@ -31,6 +31,8 @@ public final class DeviceInventory {
     private final BitSet notAllocated = new BitSet();
     /** Devices with a taint that blocks allocation to a request that does not tolerate it. */
     private final BitSet tainted = new BitSet();
+    /** Devices of slices with {@code perDeviceNodeSelection}, which reach no node. */
+    private final BitSet placedPerDevice = new BitSet();
 
     /** An inventory of the slices' devices; a device published twice counts once (the first slice's). */
     public DeviceInventory(List<DeviceSlice> slices, List<DeviceClass> deviceClasses) {
@@ -52,6 +54,9 @@ public final class DeviceInventory {
                 }
                 if (device.taints().stream().anyMatch(DeviceTaint::blocksAllocation)) {
                     tainted.set(devices.size());
+                }
+                if (slice.perDeviceNodeSelection()) {
+                    placedPerDevice.set(devices.size());
                 }
                 devices.add(device);
                 sliceOf.add(slice);
@@ -148,6 +153,27 @@ public final class DeviceInventory {
      */
     boolean offered(DeviceRequest.Alternative alternative, int index) {
         return !notAllocated.get(index) && (!tainted.get(index) || devices.get(index).tolerated(alternative.tolerations()));
+    }
+
+    /**
+     * Why some devices that pass the claim's classes and selectors are allocated on no node, whatever the node, naming
+     * the ResourceSlice field, e.g. {@code perDeviceNodeSelection (devices that each name their node), which Muster
+     * does not allocate}; {@code null} if no such device is left out.
+     */
+    public String leftOutEverywhere(DeviceClaim claim) {
+        if (placedPerDevice.isEmpty()) {
+            return null;
+        }
+        for (DeviceRequest request : claim.requests()) {
+            for (DeviceRequest.Alternative alternative : request.alternatives()) {
+                for (int device = placedPerDevice.nextSetBit(0); device >= 0; device = placedPerDevice.nextSetBit(device + 1)) {
+                    if (matches(alternative, device)) {
+                        return DeviceSlice.PER_DEVICE_NODE_SELECTION + ", which Muster does not allocate";
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether the device is of the alternative's class and passes its class's and its own selectors. */

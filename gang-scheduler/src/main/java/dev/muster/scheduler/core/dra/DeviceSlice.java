@@ -7,8 +7,9 @@ import java.util.Objects;
 
 /**
  * A ResourceSlice: devices of one driver's pool and the nodes that can reach them. Exactly one of
- * {@code nodeName}, {@code allNodes} and {@code nodeTerms} says where: devices on one node, or
- * network-attached ones reachable from every node or from the nodes a selector picks.
+ * {@code nodeName}, {@code allNodes}, {@code nodeTerms} and {@code perDeviceNodeSelection} says where: devices on
+ * one node, network-attached ones reachable from every node or from the nodes a selector picks, or devices that
+ * each say where they are, which Muster does not read.
  *
  * @param name      the slice's name
  * @param driver    the driver
@@ -17,9 +18,15 @@ import java.util.Objects;
  * @param allNodes  {@code spec.allNodes}
  * @param nodeTerms {@code spec.nodeSelector}'s terms, ORed; empty if none
  * @param devices   the devices
+ * @param perDeviceNodeSelection {@code spec.perDeviceNodeSelection}: each device names its own node
+ *                  ({@code devices[].nodeName}, {@code nodeSelector} or {@code allNodes}), which Muster does not
+ *                  read, so the slice's devices are reachable from no node ({@link #PER_DEVICE_NODE_SELECTION})
  */
 public record DeviceSlice(String name, String driver, String pool, String nodeName, boolean allNodes,
-                          List<NodeSelectorTerm> nodeTerms, List<Device> devices) {
+                          List<NodeSelectorTerm> nodeTerms, List<Device> devices, boolean perDeviceNodeSelection) {
+    /** Why the devices of a slice with {@code perDeviceNodeSelection} are not allocated, naming the field. */
+    public static final String PER_DEVICE_NODE_SELECTION = "perDeviceNodeSelection (devices that each name their node)";
+
     public DeviceSlice {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(driver, "driver");
@@ -29,8 +36,17 @@ public record DeviceSlice(String name, String driver, String pool, String nodeNa
         devices = devices == null ? List.of() : List.copyOf(devices);
     }
 
+    /** A slice that says for all its devices where they are. */
+    public DeviceSlice(String name, String driver, String pool, String nodeName, boolean allNodes,
+                       List<NodeSelectorTerm> nodeTerms, List<Device> devices) {
+        this(name, driver, pool, nodeName, allNodes, nodeTerms, devices, false);
+    }
+
     /** Whether a pod on the node can use the slice's devices. */
     public boolean reaches(NodeInfo node) {
+        if (perDeviceNodeSelection) {
+            return false;
+        }
         if (nodeName != null) {
             return nodeName.equals(node.name());
         }

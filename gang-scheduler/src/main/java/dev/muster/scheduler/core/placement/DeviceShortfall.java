@@ -13,7 +13,9 @@ import java.util.TreeMap;
  * Names the claim behind a shortage of a DeviceClass's devices: nodes that lack them count under
  * {@code Insufficient deviceclass.resource.kubernetes.io/<class>}, as kube-scheduler says for a class's
  * extended resource, and the reason gets the pod's claim that asks for them and what it asks, so the
- * message says which claim cannot be satisfied.
+ * message says which claim cannot be satisfied. Where devices the claim would take are left out on every node
+ * (a slice's {@code perDeviceNodeSelection}), it says so too: counted on no node, they would otherwise be missing
+ * without a word.
  */
 final class DeviceShortfall {
     private static final String PREFIX = UnschedulableMessage.INSUFFICIENT + DeviceInventory.RESOURCE_PREFIX;
@@ -35,7 +37,9 @@ final class DeviceShortfall {
                 for (String key : pod.deviceClaims()) {
                     DeviceClaim claim = ledger.claim(key);
                     if (claim != null && claim.deviceCounts().containsKey(resource)) {
-                        reason = reason + " (" + claim.title() + ": " + DeviceAllocator.describe(claim) + ")";
+                        String everywhere = ledger.inventory().leftOutEverywhere(claim);
+                        reason = reason + " (" + claim.title() + ": " + DeviceAllocator.describe(claim)
+                                + (everywhere == null ? "" : "; devices left out on every node: " + everywhere) + ")";
                         named = true;
                         break;
                     }

@@ -206,6 +206,28 @@ class DeviceAllocatorTest {
     }
 
     @Test
+    void devicesOfASliceWithPerDeviceNodeSelectionAreAllocatedNowhereAndTheMessageSaysSoOnlyForClaimsThatPickThem() {
+        Device fabricGpu = new Device(DRIVER, "fabric", "gpu-9", gpu("a", 9, "h100", "x").attributes(), Map.of(),
+                List.of(), false, false, false);
+        DeviceSlice perDevice = new DeviceSlice("fabric", DRIVER, "fabric", null, false, List.of(), List.of(fabricGpu), true);
+        DeviceLedger ledger = new DeviceLedger(new DeviceInventory(List.of(slice("a", List.of(gpu("a", 0, "h100", "x"))),
+                perDevice), List.of(GPU)), List.of());
+        assertThat(ledger.inventory().classTotals(node("a"))).containsExactly(Map.entry(DeviceInventory.resourceName(DRIVER), 1L));
+
+        DeviceAllocator allocator = new DeviceAllocator(ledger);
+        DeviceClaim two = claim("two", DeviceRequest.exactly("gpus", DRIVER, 2));
+        DeviceClaim a100 = claim("a100", DeviceRequest.exactly("gpus", DRIVER, 1,
+                "device.attributes[\"" + DRIVER + "\"].model == \"a100\""));
+        assertThat(allocator.allocate(List.of(two), node("a"))).isNull();
+        assertThat(allocator.whyNot(List.of(two), node("a"))).isEqualTo("node(s) cannot allocate claim default/two: "
+                + "2 device(s) of class gpu.example.com (devices left out there: perDeviceNodeSelection (devices that "
+                + "each name their node), which Muster does not allocate)");
+        assertThat(allocator.whyNot(List.of(a100), node("a"))).as("the fabric GPU is not an a100")
+                .isEqualTo("node(s) cannot allocate claim default/a100: 1 device(s) of class gpu.example.com passing its "
+                        + "selectors");
+    }
+
+    @Test
     void refusesConsumableCapacityRequestsNamingTheFieldAndTheClaim() {
         DeviceRequest capacity = new DeviceRequest("gpus", DeviceRequest.exactly("gpus", DRIVER, 1).alternatives(),
                 List.of("exactly.capacity.requests (consumable capacity)"));

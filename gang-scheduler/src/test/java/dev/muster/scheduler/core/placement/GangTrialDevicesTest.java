@@ -127,6 +127,25 @@ class GangTrialDevicesTest {
     }
 
     @Test
+    void aShortageSaysWhenDevicesOfTheClassAreInSlicesWithPerDeviceNodeSelection() {
+        List<DeviceClaim> claims = new ArrayList<>();
+        GangInfo gang = gang("train", 1);
+        ResourceVector nine = cpu(1).plus(ResourceVector.of(Map.of(DeviceInventory.resourceName(DRIVER), 9L)));
+        List<PodInfo> pods = members(gang, 1, 9, claims).stream().map(pod -> pod.withRequests(nine)).toList();
+        List<DeviceSlice> slices = new ArrayList<>(slices(8));
+        slices.add(new DeviceSlice("fabric", DRIVER, "fabric", null, false, List.of(), List.of(new Device(DRIVER, "fabric",
+                "gpu-0", Map.of(CLIQUE, "x"), Map.of(), List.of(), false, false, false)), true));
+
+        GangPlacement result = new GangTrial(snapshot(slices, claims)).attempt(pending(gang, pods));
+
+        assertThat(result.placed()).isFalse();
+        assertThat(result.unschedulable().message()).isEqualTo("0/4 nodes are available: 4 Insufficient "
+                + "deviceclass.resource.kubernetes.io/gpu.example.com (claim default/train-0-gpus: 9 device(s) of class "
+                + "gpu.example.com, one gpu.example.com/clique; devices left out on every node: perDeviceNodeSelection "
+                + "(devices that each name their node), which Muster does not allocate).");
+    }
+
+    @Test
     void aDiscardedTrialGivesItsMembersDevicesBack() {
         List<DeviceClaim> claims = new ArrayList<>();
         GangInfo gang = gang("train", 5);
