@@ -22,6 +22,7 @@ import java.util.Optional;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
+import static dev.muster.api.batch.v1alpha1.JobPhase.Terminated;
 import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -128,6 +129,29 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
         assertThat(aborted.getState().getMessage()).isEqualTo("task worker: 2 pods not created yet, waiting for "
                 + "scheduler muster to admit PodGroup impatient: " + GPU_FULL + "; action AbortJob; no pod is active any more");
         assertThat(pods("impatient")).isEmpty();
+    }
+
+    /**
+     * Here, where no PodGroup controller runs, the test writes the phase as it would; beside a running one, which
+     * writes an Unknown gang whose pods all run back to Running at once, the Job controller could miss it.
+     */
+    @Test
+    void podGroupGoingUnknownTriggersItsPolicy() {
+        Job job = newJob("partial", null, runFor("60", task("worker", 2, null)));
+        LifecyclePolicy terminate = new LifecyclePolicy();
+        terminate.setEvent("Unknown");
+        terminate.setAction("TerminateJob");
+        job.getSpec().setPolicies(List.of(terminate));
+        create(job);
+        await().atMost(PATIENCE).until(() -> podGroup("partial"), Optional::isPresent);
+        writePodGroupStatus("partial", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
+        bindUntil("partial", in(Running));
+
+        writePodGroupStatus("partial", "{\"phase\":\"Unknown\"}");
+
+        JobStatus status = await().atMost(PATIENCE).until(() -> status("partial"), in(Terminated));
+        assertThat(status.getState().getReason()).isEqualTo("Unknown");
+        await().atMost(PATIENCE).until(() -> pods("partial").isEmpty());
     }
 
     @Test

@@ -8,8 +8,6 @@ import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
-import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
-import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -30,7 +28,6 @@ import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Pending;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Restarting;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Running;
-import static dev.muster.api.batch.v1alpha1.JobPhase.Terminated;
 import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -283,24 +280,5 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         JobStatus status = await().atMost(PATIENCE).until(() -> status("crashy"), in(Failed));
         assertThat(status.getState().getReason()).isEqualTo("TaskFailed");
         assertThat(status.getState().getMessage()).isEqualTo("pod crashy-worker-0 restarted 3 times, more than task worker's maxRetry 2");
-    }
-
-    @Test
-    void podGroupGoingUnknownTriggersItsPolicy() {
-        Job job = newJob("partial", null, runFor("60", task("worker", 2, null)));
-        job.getSpec().setPolicies(List.of(policy("Unknown", null, "TerminateJob")));
-        create(job);
-        bindUntil("partial", in(Running));
-
-        // The PodGroup controller is not running here; the test writes the phase it would.
-        client.resources(PodGroup.class).withName("partial").editStatus(group -> {
-            group.setStatus(new PodGroupStatus());
-            group.getStatus().setPhase(PodGroupPhase.Unknown);
-            return group;
-        });
-
-        JobStatus status = await().atMost(PATIENCE).until(() -> status("partial"), in(Terminated));
-        assertThat(status.getState().getReason()).isEqualTo("Unknown");
-        await().atMost(PATIENCE).until(() -> pods("partial").isEmpty());
     }
 }
