@@ -44,7 +44,8 @@ import java.util.function.BiConsumer;
  * {@code EvictionByEvictionAPI}), replacing the scheduler's, so the pod is marked again once evicted: the Job
  * and PodGroup controllers tell a preempted pod from a failed one by the scheduler's reason.
  *
- * <p>A pod already gone (404, or another pod under its name: 409) is fine: its room is free. An eviction
+ * <p>A pod already gone (404, or another pod under its name: 409) is fine: its room is free; a 409 while the
+ * victim is still there under its uid is tried again, up to five times. An eviction
  * a PodDisruptionBudget refuses (429) deletes nothing: the pod's mark is set back to False, and the refusal
  * is logged, counted and recorded as an Event on the preemptor, whose promised room then is not there; the victim's remaining pods are not evicted, so a
  * whole-gang eviction stops at the first refusal. If some of a whole gang's pods went before a refusal,
@@ -172,24 +173,16 @@ final class PodEvictor {
         String name = pod.getMetadata().getName();
         try {
             markTarget(pod, eviction);
-            boolean done = client.pods().inNamespace(namespace).withName(name).evict(new EvictionBuilder()
-                    .withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
-                    .withDeleteOptions(new DeleteOptionsBuilder().withNewPreconditions()
-                            .withUid(pod.getMetadata().getUid()).endPreconditions().build())
-                    .build());
-            if (!done) {
+            Outcome outcome = requestEviction(pod);
+            if (outcome == Outcome.REFUSED) {
                 unmarkTarget(pod, "A PodDisruptionBudget refused the eviction; the pod stays");
-                return Outcome.REFUSED;
+            }
+            if (outcome != Outcome.EVICTED) {
+                return outcome;
             }
             metrics.podEvicted(eviction.rule());
         } catch (KubernetesClientException e) {
             if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-                return Outcome.GONE;
-            }
-            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-                // Replaced by another pod of the same name: the room of the victim is free, and the mark, set by
-                // name, may have landed on the newcomer.
-                unmarkTarget(pod, "The pod the scheduler meant to evict was replaced; this one stays");
                 return Outcome.GONE;
             }
             log.warn("evicting pod {}/{} for {} failed: {}", namespace, name, eviction.preemptor(), e.getMessage());
@@ -206,6 +199,55 @@ final class PodEvictor {
         }
         log.debug("evicted pod {}/{} for {}", namespace, name, eviction.preemptor());
         return Outcome.EVICTED;
+    }
+
+    /**
+     * Asks the Eviction API to evict the pod, with its uid as a precondition: {@code EVICTED}, {@code REFUSED} by a
+     * PodDisruptionBudget, or {@code GONE} when a newcomer took the victim's name (its mark, set by name, is taken
+     * back). A conflict while the victim is still there is a lost race inside the API server, not a newcomer: it
+     * is tried again, since giving up would leave one member of an evicted gang running. Other failures throw.
+     */
+    private Outcome requestEviction(Pod pod) {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                boolean done = client.pods().inNamespace(namespace).withName(name).evict(new EvictionBuilder()
+                        .withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
+                        .withDeleteOptions(new DeleteOptionsBuilder().withNewPreconditions()
+                                .withUid(pod.getMetadata().getUid()).endPreconditions().build())
+                        .build());
+                return done ? Outcome.EVICTED : Outcome.REFUSED;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                    throw e;
+                }
+                if (!stillThere(pod)) {
+                    unmarkTarget(pod, "The pod the scheduler meant to evict was replaced; this one stays");
+                    return Outcome.GONE;
+                }
+                if (attempt == MAX_CONFLICT_RETRIES) {
+                    throw e;
+                }
+                log.debug("pod {}/{}: eviction conflicted (attempt {}), trying again: {}", namespace, name, attempt,
+                        e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Whether the pod is still there under the same uid, read from the API server: after a 409 it tells a lost
+     * race from a newcomer under the victim's name. A pod that cannot be read is taken to be there, so that the
+     * eviction counts as failed and its mark is taken back.
+     */
+    private boolean stillThere(Pod pod) {
+        try {
+            Pod fresh = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .get();
+            return fresh != null && pod.getMetadata().getUid().equals(fresh.getMetadata().getUid());
+        } catch (KubernetesClientException e) {
+            return true;
+        }
     }
 
     /**

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -35,6 +36,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -197,6 +200,49 @@ class PodEvictorTest {
         });
         assertThat(stayed).containsExactly("victim-0", "victim-1", "victim-2");
         assertThat(registry.get(SchedulerMetrics.EVICTION_FAILURES).counter().count()).isEqualTo(3);
+    }
+
+    @Test
+    void aConflictWhileTheVictimIsStillThereIsTriedAgain() {
+        AtomicInteger conflicts = new AtomicInteger();
+        try (KubernetesClient firstConflicts = clientWhoseEvictions(path -> path.endsWith("/victim-1/eviction")
+                && conflicts.incrementAndGet() == 1)) {
+            evictorOn(firstConflicts).evictAll(List.of(wholeGang()), uids());
+        }
+
+        assertThat(conflicts).hasValueGreaterThan(1);
+        assertThat(victims()).hasSize(3).allSatisfy(pod -> assertThat(pod.getMetadata().getDeletionTimestamp()).isNotNull());
+        assertThat(registry.get(SchedulerMetrics.PODS_EVICTED).tag("reason", "Reclaim").counter().count()).isEqualTo(3);
+        assertThat(registry.get(SchedulerMetrics.EVICTION_FAILURES).counter().count()).isZero();
+        assertThat(stayed).isEmpty();
+    }
+
+    @Test
+    void aVictimWhoseEvictionsKeepConflictingStaysUnmarkedAndIsCountedAsAFailure() {
+        try (KubernetesClient alwaysConflicts = clientWhoseEvictions(path -> path.endsWith("/victim-1/eviction"))) {
+            evictorOn(alwaysConflicts).evictAll(List.of(wholeGang()), uids());
+        }
+
+        Pod stays = client.pods().inNamespace(NS).withName("victim-1").get();
+        assertThat(stays.getMetadata().getDeletionTimestamp()).isNull();
+        assertThat(PodPreemption.isPreempted(stays)).isFalse();
+        assertThat(stayed).containsExactly("victim-1");
+        assertThat(registry.get(SchedulerMetrics.EVICTION_FAILURES).counter().count()).isEqualTo(1);
+        assertThat(victims()).filteredOn(pod -> pod.getMetadata().getDeletionTimestamp() != null).hasSize(2);
+    }
+
+    /** A client whose eviction requests answer 409, as an API server that lost a race, where {@code conflicts} says. */
+    private KubernetesClient clientWhoseEvictions(Predicate<String> conflicts) {
+        return new KubernetesClientBuilder().withConfig(client.getConfiguration())
+                .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("evictions-conflict", new Interceptor() {
+                    @Override
+                    public void before(BasicBuilder request, HttpRequest sent, RequestTags tags) {
+                        if (conflicts.test(sent.uri().getPath())) {
+                            throw new KubernetesClientException(new StatusBuilder().withCode(409).withReason("Conflict")
+                                    .withMessage("injected: Operation cannot be fulfilled on pods").build());
+                        }
+                    }
+                })).build();
     }
 
     @Test

@@ -75,7 +75,13 @@ public enum GangEvent {
             return admitted ? GANG_ADMITTED : NO_PODS;
         }
         if (pods.finished() == pods.total()) {
-            return pods.succeeded() >= minMember ? GANG_SUCCEEDED : GANG_FAILED;
+            if (pods.succeeded() >= minMember) {
+                return GANG_SUCCEEDED;
+            }
+            // Too few succeeded and nothing failed: the scheduler admits such a gang only for members still to
+            // come, e.g. those of a preempted gang whose one surviving member (its eviction failed) then
+            // succeeded; its workload creates them once admitted.
+            return admitted && pods.failed() == 0 ? GANG_ADMITTED : GANG_FAILED;
         }
         if (pods.failed() > 0 && pods.total() - pods.failed() < minMember) {
             return GANG_FAILED;

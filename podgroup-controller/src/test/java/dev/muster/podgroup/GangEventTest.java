@@ -58,6 +58,15 @@ class GangEventTest {
     }
 
     @Test
+    void membersThatAllSucceededAreNoFailureWhileTheSchedulerAdmitsTheRestOfTheGang() {
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, ADMITTED)).isEqualTo(GANG_ADMITTED);
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, UNSCHEDULABLE)).isEqualTo(GANG_FAILED);
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, NONE)).isEqualTo(GANG_FAILED);
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 1, 0), 4, ADMITTED)).as("a failure is the workload's to judge")
+                .isEqualTo(GANG_FAILED);
+    }
+
+    @Test
     void failsAsSoonAsTheRemainingPodsCannotReachTheQuorum() {
         assertThat(GangEvent.observe(census(0, 0, 2, 0, 1, 0), 3, NONE)).isEqualTo(GANG_FAILED);
         assertThat(GangEvent.observe(census(0, 0, 3, 0, 1, 0), 3, NONE)).isEqualTo(QUORUM_RUNNING);
