@@ -232,7 +232,6 @@ class CliOnLocalClusterTest {
                 Events:
                   AGE   TYPE     REASON                OBJECT           MESSAGE
                   3d    Normal   Created               Job/train        Pending: waiting for 4 of 4 pods to start (minAvailable 4)
-                  3d    Normal   Admitted              PodGroup/train   Admitted: the 4 pod(s) minMember 4 needs fit node by node; their room is held until they are created and placed.
                   3d    Normal   Scheduled             PodGroup/train   4 pod(s) placed or bound; minMember 4 met.
                   3d    Normal   MinAvailableReached   Job/train        Pending -> Running: 4/4 pods running or finished, minAvailable 4
                 """);

@@ -27,8 +27,8 @@ import java.util.stream.Collectors;
 
 /**
  * Records a {@code FailedScheduling} Warning event on a PodGroup (or on the pod of a gang of one) each
- * time why it waits changes, an {@code Admitted} Normal event when it is admitted before its pods exist,
- * and a {@code Scheduled} Normal event when it is placed: one event per
+ * time why it waits changes (none when it is admitted before its pods exist: the group's phase and its
+ * Job's status say that), and a {@code Scheduled} Normal event when it is placed: one event per
  * distinct reason, not one per cycle, so {@code kubectl describe} stays readable however often cycles run.
  * A pod whose PodGroup does not exist gets one {@code PodGroupNotFound} Warning event on itself, since
  * there is no PodGroup to record it on. A gang whose pods use pod spec fields the scheduler does not
@@ -90,9 +90,11 @@ final class SchedulingEvents {
             String message = result.placed() || admitted ? result.message() : result.pendingPodMessage();
             String event = reason + ": " + message;
             now.put(key, event);
-            if (!event.equals(recorded.get(key))) {
-                record(key, result.placed() || admitted ? EventRecorder.NORMAL : EventRecorder.WARNING, reason,
-                        message);
+            // Only a Job's gang is admitted, and its Job's status and the group's phase (Inqueue) and condition
+            // say so already: an Event too cost one more request per Job, as kube-scheduler and Volcano record
+            // none for it. Remembered all the same, so that what follows an admission is told.
+            if (!admitted && !event.equals(recorded.get(key))) {
+                record(key, result.placed() ? EventRecorder.NORMAL : EventRecorder.WARNING, reason, message);
             }
         }
         for (QueueHold hold : holds) {

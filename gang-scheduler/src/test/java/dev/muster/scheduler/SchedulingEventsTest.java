@@ -1,6 +1,7 @@
 package dev.muster.scheduler;
 
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.scheduler.core.model.GangInfo;
 import dev.muster.scheduler.core.model.GroupKey;
 import dev.muster.scheduler.core.placement.GangPlacement;
@@ -63,6 +64,17 @@ class SchedulingEventsTest {
         events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/4 nodes are available.")), List.of());
         verify(recorder, times(2)).record(eq(podGroup), eq(EventRecorder.WARNING),
                 eq(SchedulingEvents.FAILED_SCHEDULING), anyString());
+    }
+
+    @Test
+    void anAdmissionIsNoEventButWhatFollowsItIs() {
+        events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/3 nodes are available.")), List.of());
+        events.report(List.of(result(GangPlacement.Outcome.ADMITTED, "the 2 pod(s) minMember 2 needs fit")), List.of());
+        events.report(List.of(result(GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, "0/3 nodes are available.")), List.of());
+
+        verify(recorder, times(0)).record(any(), anyString(), eq(PodGroupCondition.REASON_ADMITTED), anyString());
+        verify(recorder, times(2)).record(eq(podGroup), eq(EventRecorder.WARNING),
+                eq(SchedulingEvents.FAILED_SCHEDULING), eq("0/3 nodes are available."));
     }
 
     @Test
