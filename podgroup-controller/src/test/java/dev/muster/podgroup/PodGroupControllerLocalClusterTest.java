@@ -264,6 +264,24 @@ class PodGroupControllerLocalClusterTest {
     }
 
     @Test
+    void aGangWhoseOnlyPodLeftSucceededIsAdmittedAgainForTheRestNotLeftFailed() {
+        // As a preempted gang whose one member's eviction failed: that member runs on and succeeds, alone.
+        String ns = "survivor";
+        createGroup(ns, "gang", 4);
+        runPod(ns, "gang", "gang-0", 0, 0);
+        await().atMost(PATIENCE).until(() -> status(ns, "gang") != null
+                && status(ns, "gang").getPhase() == PodGroupPhase.Failed);
+
+        verdicts.publish(admitted(ns, "gang"));
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            PodGroupStatus status = status(ns, "gang");
+            assertThat(status.getPhase()).isEqualTo(PodGroupPhase.Inqueue);
+            assertThat(status.getSucceeded()).isEqualTo(1);
+        });
+    }
+
+    @Test
     void anAdmittedGroupIsInqueueBeforeItHasPodsPendingOnceTheAdmissionExpiresAndRunsWhenItsPodsRun() {
         String ns = "admission";
         createGroup(ns, "gang", 2);
