@@ -15,7 +15,9 @@ import java.util.Map;
  * @param priorityClassName the group's PriorityClass, if it names one
  * @param createdAt         when the PodGroup was created
  * @param scheduleTimeout   the group's own permit waiting time, if it sets one
- * @param ownerJob          the Job that controls the group, {@code null} for a group of any other workload
+ * @param ownerJobKey       the Job that controls the group as the scheduler's cache keys it ({@code namespace/name},
+ *                          made once here rather than on each of the lookups every cycle makes), {@code null} for a
+ *                          group of any other workload
  * @param topology          the group's {@code schedulingConstraints} topology, {@code null} if it sets none
  * @param queue             the Queue the gang is in, {@link dev.muster.scheduler.core.model.QueueInfo#DEFAULT} when
  *                          the group names none
@@ -27,7 +29,7 @@ import java.util.Map;
  * @param minResources      the group's {@code minResources}, {@link ResourceVector#ZERO} if it sets none
  */
 record GangRequirements(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
-                        Instant createdAt, Duration scheduleTimeout, String ownerJob, GangTopology topology,
+                        Instant createdAt, Duration scheduleTimeout, String ownerJobKey, GangTopology topology,
                         String queue, Duration maxRuntime, Instant scheduledAt, int evictions,
                         ResourceVector minResources) {
 }

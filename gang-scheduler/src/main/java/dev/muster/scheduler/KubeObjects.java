@@ -53,6 +53,7 @@ import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -445,7 +446,9 @@ final class KubeObjects {
                 spec == null ? null : spec.getPriorityClassName(), createdAt(podGroup),
                 spec == null || spec.getScheduleTimeoutSeconds() == null ? null
                         : Duration.ofSeconds(spec.getScheduleTimeoutSeconds()),
-                JobOwnership.controllingJob(podGroup).orElse(null), topology(spec),
+                JobOwnership.controllingJob(podGroup)
+                        .map(job -> Cache.namespaceKeyFunc(podGroup.getMetadata().getNamespace(), job)).orElse(null),
+                topology(spec),
                 QueueDefaults.queueOf(spec == null ? null : spec.getQueue()),
                 maxRuntime(spec), scheduledAt(podGroup), evictions(podGroup),
                 ResourceQuantities.toVector(spec == null ? null : spec.getMinResources()));

@@ -268,11 +268,11 @@ final class SchedulerCache {
         GroupKey key = KubeObjects.groupKey(podGroup);
         GangRequirements now = KubeObjects.gangRequirements(podGroup);
         GangRequirements before = podGroups.put(key, now);
-        if (before != null && before.ownerJob() != null && !before.ownerJob().equals(now.ownerJob())) {
+        if (before != null && before.ownerJobKey() != null && !before.ownerJobKey().equals(now.ownerJobKey())) {
             forgetOwner(key, before);
         }
-        if (now.ownerJob() != null) {
-            groupsOfJob.computeIfAbsent(ownerJobKey(key, now), k -> new HashSet<>()).add(key);
+        if (now.ownerJobKey() != null) {
+            groupsOfJob.computeIfAbsent(now.ownerJobKey(), k -> new HashSet<>()).add(key);
         }
         recheckAdmission(key);
         GroupPods waiting = groups.get(key);
@@ -308,17 +308,13 @@ final class SchedulerCache {
     }
 
     private boolean waitsForAdmission(GroupKey key, GangRequirements spec) {
-        JobPodTemplates job = ownerJob(key, spec);
+        JobPodTemplates job = ownerJob(spec);
         return job != null && job.waiting();
     }
 
     /** The Job that owns the PodGroup, or {@code null} if no Job owns it or the job is not known (yet). */
-    private JobPodTemplates ownerJob(GroupKey key, GangRequirements spec) {
-        return spec.ownerJob() == null ? null : jobs.get(ownerJobKey(key, spec));
-    }
-
-    private static String ownerJobKey(GroupKey key, GangRequirements spec) {
-        return Cache.namespaceKeyFunc(key.namespace(), spec.ownerJob());
+    private JobPodTemplates ownerJob(GangRequirements spec) {
+        return spec.ownerJobKey() == null ? null : jobs.get(spec.ownerJobKey());
     }
 
     private void recheckAdmission(GroupKey key) {
@@ -331,7 +327,7 @@ final class SchedulerCache {
     }
 
     private void forgetOwner(GroupKey key, GangRequirements spec) {
-        String jobKey = ownerJobKey(key, spec);
+        String jobKey = spec.ownerJobKey();
         Set<GroupKey> owned = groupsOfJob.get(jobKey);
         if (owned != null && owned.remove(key) && owned.isEmpty()) {
             groupsOfJob.remove(jobKey);
@@ -342,7 +338,7 @@ final class SchedulerCache {
     synchronized boolean removePodGroup(PodGroup podGroup) {
         GroupKey key = KubeObjects.groupKey(podGroup);
         GangRequirements before = podGroups.remove(key);
-        if (before != null && before.ownerJob() != null) {
+        if (before != null && before.ownerJobKey() != null) {
             forgetOwner(key, before);
         }
         waitingForAdmission.remove(key);
@@ -490,13 +486,15 @@ final class SchedulerCache {
      * quorum as usual, so a Pending job that lost a pod before it ran is admitted for the missing one.
      */
     private List<PodInfo> expectedPods(GroupKey key) {
-        GangRequirements spec = podGroups.get(key);
-        if (spec == null || !waitsForAdmission(key, spec)) {
+        // Kept in step with the PodGroups and Jobs, so that the spec and the waiting Job are there: cheaper than
+        // looking the Job up to ask, once per waiting gang every cycle.
+        if (!waitingForAdmission.contains(key)) {
             return List.of();
         }
+        GangRequirements spec = podGroups.get(key);
         // Every pod of the gang that exists, in whatever state, is not expected: a bound or finished one counted
         // as still to come would have room held for it twice and keep the gang in every cycle.
-        return ownerJob(key, spec).expectedPods(key, spec.minTaskMember().keySet(),
+        return ownerJob(spec).expectedPods(key, spec.minTaskMember().keySet(),
                 pods::containsKey, this::priorityOf, volumes)
                 .stream().map(pod -> withDeviceRequests(pod, DraObjects.templateKeys(pod.deviceClaims()))).toList();
     }
@@ -518,7 +516,7 @@ final class SchedulerCache {
                 : group.boundPriorities.isEmpty() ? 0 : group.boundPriorities.lastKey();
         // A Job's gang queues from when the job was submitted: its PodGroup is created later, and the job
         // controller's workers create the PodGroups of jobs submitted together in any order.
-        JobPodTemplates job = ownerJob(key, spec);
+        JobPodTemplates job = ownerJob(spec);
         // An elastic group's task minimums bind nothing (Volcano's rule); its tasks still name the expected pods.
         return new GangInfo(key, spec.minMember(),
                 PodGroupDefaults.enforcedMinTaskMember(spec.minMember(), spec.minTaskMember()), priority,
