@@ -1,5 +1,6 @@
 package dev.muster.support.status;
 
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -35,13 +36,32 @@ public final class StatusWriter {
         if (sameJson(current.getStatus(), desired)) {
             return false;
         }
-        T copy = Serialization.clone(current);
-        copy.setStatus(desired);
-        client.resource(copy).updateStatus();
+        client.resource(withStatus(current, desired)).updateStatus();
         writes.incrementAndGet();
         log.debug("status of {} {}/{} written", current.getKind(), current.getMetadata().getNamespace(),
                 current.getMetadata().getName());
         return true;
+    }
+
+    /**
+     * A new object of the same class with {@code current}'s metadata (copied) and spec (shared, only read) and the
+     * given status, so that the informer's object is not changed. A JSON round trip of the whole object did the
+     * same at about half the CPU of a status write, per a Flight Recording of 3,000 one-pod Jobs.
+     */
+    @SuppressWarnings("unchecked")
+    static <S, T extends CustomResource<?, S>> T withStatus(T current, S status) {
+        T copy;
+        try {
+            copy = (T) current.getClass().getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(current.getClass() + " has no public no-argument constructor", e);
+        }
+        copy.setApiVersion(current.getApiVersion());
+        copy.setKind(current.getKind());
+        copy.setMetadata(new ObjectMetaBuilder(current.getMetadata()).build());
+        ((CustomResource<Object, S>) copy).setSpec(current.getSpec());
+        copy.setStatus(status);
+        return copy;
     }
 
     /** Status writes made so far; lets tests and metrics check that unchanged status is not rewritten. */
