@@ -26,22 +26,6 @@ public record GroupKey(String namespace, String name, boolean standalonePod) {
         return new GroupKey(namespace, podName, true);
     }
 
-    /*
-     * Written out rather than left to the record's generated methods: a cycle looks up every waiting gang in
-     * several maps, and a Flight Recording of 3,000 waiting Jobs put the generated equals in a tenth of the
-     * scheduling thread's samples, not inlined. Same contract: all three components, names' cached hashes.
-     */
-    @Override
-    public boolean equals(Object other) {
-        return this == other || other instanceof GroupKey key && standalonePod == key.standalonePod
-                && name.equals(key.name) && namespace.equals(key.namespace);
-    }
-
-    @Override
-    public int hashCode() {
-        return 31 * (31 * namespace.hashCode() + name.hashCode()) + Boolean.hashCode(standalonePod);
-    }
-
     @Override
     public String toString() {
         return (standalonePod ? "pod " : "podgroup ") + namespace + "/" + name;
