@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -30,6 +32,8 @@ import java.util.UUID;
  * {@link EventWriteLanes}, so recording costs a reconcile no round trip to the API server.
  */
 public final class EventRecorder {
+    private static final DateTimeFormatter MICRO_TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
     private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
 
     public static final String NORMAL = "Normal";
@@ -144,7 +148,7 @@ public final class EventRecorder {
                 .withMessage(truncate(decision.message()))
                 .withFirstTimestamp(timestamp(decision.firstSeen()))
                 .withLastTimestamp(timestamp(now))
-                .withEventTime(new MicroTime(timestamp(decision.firstSeen())))
+                .withEventTime(new MicroTime(microTime(decision.firstSeen())))
                 .withCount(decision.count())
                 .withReportingComponent(component)
                 .withReportingInstance(component)
@@ -159,8 +163,17 @@ public final class EventRecorder {
                 : about.getNamespace();
     }
 
+    /** A {@code metav1.Time}: RFC 3339 in whole seconds, as the API server writes one. */
     private static String timestamp(Instant instant) {
-        return DateTimeFormatter.ISO_INSTANT.format(instant);
+        return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    /**
+     * A {@code metav1.MicroTime}, which Go decodes with the exact layout {@code 2006-01-02T15:04:05.000000Z07:00}:
+     * six digits of fraction, no more and no fewer, or kube-apiserver refuses the Event (400).
+     */
+    static String microTime(Instant instant) {
+        return MICRO_TIME.format(instant);
     }
 
     /**

@@ -66,6 +66,27 @@ class EventRecorderTest {
     }
 
     @Test
+    void writesTimesAsTheApiServerDecodesThem() {
+        // Go decodes a MicroTime with exactly six digits of fraction; Instant.toString() gives up to nine.
+        Instant at = Instant.parse("2026-11-28T14:02:25.538215983Z");
+
+        assertThat(EventRecorder.microTime(at)).isEqualTo("2026-11-28T14:02:25.538215Z");
+        assertThat(EventRecorder.microTime(Instant.parse("2026-11-28T14:02:25Z"))).isEqualTo("2026-11-28T14:02:25.000000Z");
+        try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0))) {
+            var client = cluster.client();
+            PriorityClass about = client.scheduling().v1().priorityClasses().resource(new PriorityClassBuilder()
+                    .withNewMetadata().withName("timed").endMetadata().withValue(7).build()).create();
+
+            new EventRecorder(client, "test").record(about, EventRecorder.NORMAL, "Timed", "written with its times");
+
+            Event written = await().atMost(PATIENCE)
+                    .until(() -> client.v1().events().inNamespace("default").list().getItems(), e -> !e.isEmpty()).get(0);
+            assertThat(written.getEventTime().getTime()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z");
+            assertThat(written.getFirstTimestamp()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z");
+        }
+    }
+
+    @Test
     void recordsAnEventWhoseMessageIsTooLongForTheApiServer() {
         try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0))) {
             var client = cluster.client();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.local.admission.ClaimDefaults;
 import dev.muster.local.admission.CrdAdmission;
+import dev.muster.local.admission.MicroTimes;
 import dev.muster.local.admission.PodDefaults;
 import dev.muster.local.disruption.EvictionSubresource;
 import dev.muster.local.protocol.Json;
@@ -224,7 +225,15 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /** Every create, whatever its route, passes the admission of custom resources first. */
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
+        Optional<String> undecodable = MicroTimes.refusal(request.getPath(), bodyOf(request));
+        if (undecodable.isPresent()) {
+            return StatusResponses.badRequest(undecodable.get());
+        }
         return admission.admit(withGeneratedName(request), path -> Optional.empty(), super::handleCreate);
+    }
+
+    private static byte[] bodyOf(RecordedRequest request) {
+        return request.getBody() == null ? null : request.getBody().getBytes();
     }
 
     /** The request with the name kube-apiserver would generate ({@link GeneratedNames}) when it asks for one. */
@@ -253,6 +262,10 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** An update as the request has it, past admission. */
     private MockResponse update(RecordedRequest request) {
+        Optional<String> undecodable = MicroTimes.refusal(request.getPath(), bodyOf(request));
+        if (undecodable.isPresent()) {
+            return StatusResponses.badRequest(undecodable.get());
+        }
         return admission.admit(request, store::get, super::handleUpdate);
     }
 
