@@ -276,7 +276,7 @@ final class SchedulerCache {
         }
         recheckAdmission(key);
         GroupPods waiting = groups.get(key);
-        return !now.equals(before) && (waiting != null && !waiting.pending.isEmpty() || waitsForAdmission(key, now));
+        return !now.equals(before) && (waiting != null && !waiting.pending.isEmpty() || waitsForAdmission(now));
     }
 
     /**
@@ -307,7 +307,7 @@ final class SchedulerCache {
         return podGroups.containsKey(key);
     }
 
-    private boolean waitsForAdmission(GroupKey key, GangRequirements spec) {
+    private boolean waitsForAdmission(GangRequirements spec) {
         JobPodTemplates job = ownerJob(spec);
         return job != null && job.waiting();
     }
@@ -319,7 +319,7 @@ final class SchedulerCache {
 
     private void recheckAdmission(GroupKey key) {
         GangRequirements spec = podGroups.get(key);
-        if (spec != null && waitsForAdmission(key, spec)) {
+        if (spec != null && waitsForAdmission(spec)) {
             waitingForAdmission.add(key);
         } else {
             waitingForAdmission.remove(key);

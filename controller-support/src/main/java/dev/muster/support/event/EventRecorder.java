@@ -1,5 +1,6 @@
 package dev.muster.support.event;
 
+import dev.muster.api.KubeTime;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.MicroTime;
@@ -16,9 +17,6 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -32,8 +30,6 @@ import java.util.UUID;
  * {@link EventWriteLanes}, so recording costs a reconcile no round trip to the API server.
  */
 public final class EventRecorder {
-    private static final DateTimeFormatter MICRO_TIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
     private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
 
     public static final String NORMAL = "Normal";
@@ -129,7 +125,7 @@ public final class EventRecorder {
     private void patch(ObjectReference about, EventCorrelator.Decision decision, Instant now) {
         Map<String, Object> change = new LinkedHashMap<>();
         change.put("count", decision.count());
-        change.put("lastTimestamp", timestamp(now));
+        change.put("lastTimestamp", KubeTime.format(now));
         change.put("message", truncate(decision.message()));
         client.v1().events().inNamespace(eventNamespace(about)).withName(decision.name())
                 .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(change));
@@ -146,9 +142,9 @@ public final class EventRecorder {
                 .withType(type)
                 .withReason(reason)
                 .withMessage(truncate(decision.message()))
-                .withFirstTimestamp(timestamp(decision.firstSeen()))
-                .withLastTimestamp(timestamp(now))
-                .withEventTime(new MicroTime(microTime(decision.firstSeen())))
+                .withFirstTimestamp(KubeTime.format(decision.firstSeen()))
+                .withLastTimestamp(KubeTime.format(now))
+                .withEventTime(new MicroTime(KubeTime.formatMicro(decision.firstSeen())))
                 .withCount(decision.count())
                 .withReportingComponent(component)
                 .withReportingInstance(component)
@@ -161,19 +157,6 @@ public final class EventRecorder {
     private static String eventNamespace(ObjectReference about) {
         return about.getNamespace() == null || about.getNamespace().isEmpty() ? CLUSTER_SCOPED_EVENTS
                 : about.getNamespace();
-    }
-
-    /** A {@code metav1.Time}: RFC 3339 in whole seconds, as the API server writes one. */
-    private static String timestamp(Instant instant) {
-        return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
-    }
-
-    /**
-     * A {@code metav1.MicroTime}, which Go decodes with the exact layout {@code 2006-01-02T15:04:05.000000Z07:00}:
-     * six digits of fraction, no more and no fewer, or kube-apiserver refuses the Event (400).
-     */
-    static String microTime(Instant instant) {
-        return MICRO_TIME.format(instant);
     }
 
     /**

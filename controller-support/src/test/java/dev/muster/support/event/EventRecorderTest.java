@@ -1,5 +1,6 @@
 package dev.muster.support.event;
 
+import dev.muster.api.KubeTime;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -70,8 +71,8 @@ class EventRecorderTest {
         // Go decodes a MicroTime with exactly six digits of fraction; Instant.toString() gives up to nine.
         Instant at = Instant.parse("2026-11-28T14:02:25.538215983Z");
 
-        assertThat(EventRecorder.microTime(at)).isEqualTo("2026-11-28T14:02:25.538215Z");
-        assertThat(EventRecorder.microTime(Instant.parse("2026-11-28T14:02:25Z"))).isEqualTo("2026-11-28T14:02:25.000000Z");
+        assertThat(KubeTime.formatMicro(at)).isEqualTo("2026-11-28T14:02:25.538215Z");
+        assertThat(KubeTime.formatMicro(Instant.parse("2026-11-28T14:02:25Z"))).isEqualTo("2026-11-28T14:02:25.000000Z");
         try (LocalCluster cluster = LocalCluster.start(LocalClusterConfig.defaults().withNodes(0))) {
             var client = cluster.client();
             PriorityClass about = client.scheduling().v1().priorityClasses().resource(new PriorityClassBuilder()

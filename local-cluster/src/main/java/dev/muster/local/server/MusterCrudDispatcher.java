@@ -225,15 +225,21 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /** Every create, whatever its route, passes the admission of custom resources first. */
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
-        Optional<String> undecodable = MicroTimes.refusal(request.getPath(), bodyOf(request));
+        return admit(withGeneratedName(request), path -> Optional.empty(), super::handleCreate);
+    }
+
+    /**
+     * Where creates and updates meet: a MicroTime Go cannot decode is refused as kube-apiserver refuses it, then
+     * custom resources pass their admission.
+     */
+    private MockResponse admit(RecordedRequest request, Function<String, Optional<ObjectNode>> current,
+                               Function<RecordedRequest, MockResponse> write) {
+        Optional<String> undecodable = MicroTimes.refusal(request.getPath(),
+                request.getBody() == null ? null : request.getBody().getBytes());
         if (undecodable.isPresent()) {
             return StatusResponses.badRequest(undecodable.get());
         }
-        return admission.admit(withGeneratedName(request), path -> Optional.empty(), super::handleCreate);
-    }
-
-    private static byte[] bodyOf(RecordedRequest request) {
-        return request.getBody() == null ? null : request.getBody().getBytes();
+        return admission.admit(request, current, write);
     }
 
     /** The request with the name kube-apiserver would generate ({@link GeneratedNames}) when it asks for one. */
@@ -262,11 +268,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** An update as the request has it, past admission. */
     private MockResponse update(RecordedRequest request) {
-        Optional<String> undecodable = MicroTimes.refusal(request.getPath(), bodyOf(request));
-        if (undecodable.isPresent()) {
-            return StatusResponses.badRequest(undecodable.get());
-        }
-        return admission.admit(request, store::get, super::handleUpdate);
+        return admit(request, store::get, super::handleUpdate);
     }
 
     /**
