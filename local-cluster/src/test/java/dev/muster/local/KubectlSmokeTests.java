@@ -1,12 +1,14 @@
 package dev.muster.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.muster.api.KubeTime;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.protocol.Json;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -174,7 +176,11 @@ abstract class KubectlSmokeTests {
                 .containsPattern("Warning\\s+BackOff\\s+pod/smoke-pod\\s+back-off restarting");
     }
 
-    /** kubectl describe reads the Events of the object through a field selector on involvedObject. */
+    /**
+     * kubectl describe reads the Events of the object through a field selector on involvedObject, and decodes them
+     * into typed Events: one time Go cannot decode and the whole list is dropped ("Events: &lt;none&gt;"). The
+     * Event carries its times as Muster's EventRecorder writes them (KubeTime), so the real kubectl checks them.
+     */
     @Test
     void describeOfAMusterJobShowsItsEvents() throws IOException {
         Path manifest = Files.writeString(dir.resolve("described.yaml"),
@@ -185,7 +191,10 @@ abstract class KubectlSmokeTests {
                 .withName("described-job.failed").endMetadata().withNewInvolvedObject().withKind("Job")
                 .withApiVersion(Job.API_VERSION).withName("described-job").withNamespace("default")
                 .withUid(job.getMetadata().getUid()).endInvolvedObject().withType("Warning").withReason("PodFailed")
-                .withMessage("pod described-job-worker-0 failed").withCount(2).build()).create();
+                .withMessage("pod described-job-worker-0 failed").withCount(2)
+                .withFirstTimestamp(KubeTime.format(Instant.now())).withLastTimestamp(KubeTime.format(Instant.now()))
+                .withEventTime(new MicroTime(KubeTime.formatMicro(Instant.now())))
+                .withReportingComponent("smoke").withReportingInstance("smoke").withAction("PodFailed").build()).create();
 
         Result described = kubectl("describe", "mjob", "described-job");
 
