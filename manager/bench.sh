@@ -8,6 +8,9 @@
 #   manager/bench.sh 100 16       100 gangs of 16 pods
 #   MUSTER_KUBERNETES_QPS=50 manager/bench.sh    under another client-side rate limit (0: none); the default is
 #                                                 the manager's and the chart's, MUSTER_KUBERNETES_BURST likewise
+#   MUSTER_BENCH_ROUNDS=3 manager/bench.sh       the same run three times in one JVM (LocalRoundsBench): the first
+#                                                 round from a fresh JVM, the others with the JIT warm
+# The JVM runs with the JIT setting ./muster local gives it, then MUSTER_JAVA_OPTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${1:-1000}
@@ -30,7 +33,18 @@ spec:
       spec: {containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]}
 EOF
 done > "$file"
-echo "$jobs Jobs of $pods pods on 50 nodes of 32 cpu (${MUSTER_JAVA_OPTS:--Xmx2g}; client limit qps ${MUSTER_KUBERNETES_QPS:-default}, burst ${MUSTER_KUBERNETES_BURST:-default})"
-MUSTER_JAVA_OPTS="${MUSTER_JAVA_OPTS:--Xmx2g}" ./muster local --nodes 50 --node-cpu 32 --until-done \
-  --state-dir manager/target/bench-state "$file" \
-  | grep -E '^(applied [0-9]+ objects|API requests|all submitted|some submitted|error)'
+rounds=${MUSTER_BENCH_ROUNDS:-1}
+echo "$jobs Jobs of $pods pods on 50 nodes of 32 cpu (${MUSTER_JAVA_OPTS:--Xmx2g}; client limit qps ${MUSTER_KUBERNETES_QPS:-default}, burst ${MUSTER_KUBERNETES_BURST:-default}; $rounds round(s))"
+args=(--nodes 50 --node-cpu 32 --until-done --state-dir manager/target/bench-state "$file")
+if [ "$rounds" -le 1 ]; then
+  MUSTER_JAVA_OPTS="${MUSTER_JAVA_OPTS:--Xmx2g}" ./muster local "${args[@]}"
+else
+  export MAVEN_OPTS="${MAVEN_OPTS:--Xmx1g}"
+  ./mvnw -B -q ${BENCH_MVN_FLAGS:-} -pl cli -am test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-cp.txt \
+    -Dmdep.includeScope=test >&2
+  # The JIT setting ./muster local runs with (see there), then the caller's options.
+  # shellcheck disable=SC2086
+  java -XX:TieredStopAtLevel=1 ${MUSTER_JAVA_OPTS:--Xmx2g} \
+    -cp "cli/target/test-classes:cli/target/classes:$(cat cli/target/bench-cp.txt)" \
+    dev.muster.cli.local.LocalRoundsBench "$rounds" "${args[@]}"
+fi | grep --line-buffered -E '^(round [0-9]|applied [0-9]+ objects|API requests|all submitted|some submitted|error)'
