@@ -111,7 +111,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
     int port = 0;
     @Option(names = "--state-dir", description = "Where the kubeconfig and the manager log go (default: ${DEFAULT-VALUE}).")
     Path stateDir = Path.of(".muster", "local");
-    @Parameters(paramLabel = "FILE", arity = "0..*", description = "YAML files to apply.")
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "YAML files to apply (none: an empty cluster, "
+            + "until Ctrl-C).")
     List<Path> files = new ArrayList<>();
 
     private final PrintStream out;
@@ -134,6 +135,11 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
 
     @Override
     public Integer call() throws Exception {
+        if (files.isEmpty() && untilDone) {
+            err.println("error: --until-done needs at least one FILE: with nothing submitted there is nothing to wait "
+                    + "for (without --until-done, ./muster local starts an empty cluster)");
+            return EXIT_BAD_INPUT;
+        }
         List<Manifest> manifests;
         try {
             manifests = ManifestLoader.load(files);
@@ -176,6 +182,9 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                 long applyStart = System.nanoTime();
                 apply(cluster, manifests, jobs, pods);
                 long applied = System.nanoTime();
+                if (files.isEmpty()) {
+                    out.println("no files given: the cluster is empty; create objects with kubectl and the kubeconfig above");
+                }
                 try (ProgressPrinter progress = new ProgressPrinter(context.getBean(SharedInformers.class), out, jobs, pods)) {
                     int exit = untilDone ? awaitDone(progress) : awaitInterrupt();
                     out.printf("applied %d objects in %.1f s; done %.1f s after the last was applied%n", manifests.size(),

@@ -163,6 +163,15 @@ class LocalCommandTest {
     }
 
     @Test
+    void untilDoneWithoutAFileIsAUsageErrorAndStartsNothing() {
+        int code = run("--until-done");
+
+        assertThat(code).isEqualTo(LocalCommand.EXIT_BAD_INPUT);
+        assertThat(err()).contains("error: --until-done needs at least one FILE");
+        assertThat(out()).doesNotContain("local cluster:");
+    }
+
+    @Test
     void badInputNamesFileAndDocumentAndAppliesNothing() throws Exception {
         Path file = Files.writeString(dir.resolve("bad.yaml"), """
                 apiVersion: v1

@@ -68,7 +68,7 @@ public final class ManifestLoader {
     }
 
     /**
-     * Reads every document of every file.
+     * Reads every document of every file (none for no files).
      *
      * @throws ManifestException listing every unreadable file, invalid document, unsupported kind,
      *                           invalid Job and duplicate object
@@ -76,9 +76,6 @@ public final class ManifestLoader {
     public static List<Manifest> load(List<Path> files) throws ManifestException {
         List<String> problems = new ArrayList<>();
         List<Manifest> manifests = new ArrayList<>();
-        if (files.isEmpty()) {
-            problems.add("no file given: name at least one YAML file, e.g. examples/quickstart.yaml");
-        }
         for (Path file : files) {
             readFile(file, manifests, problems);
         }
