@@ -105,6 +105,12 @@ final class GangConditions {
 
     private static ConditionUpdate brokenGang(PodGroupPhase phase, GangEvent event, PodCensus pods, int minMember,
                                               String transitionId) {
+        if (phase == PodGroupPhase.Failed && event == GangEvent.MEMBERS_STOPPED) {
+            return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_DELETED, String.format(
+                    "%d of %d pods succeeded and none failed, but the other members were deleted before the gang "
+                            + "ran, so fewer than minMember %d can succeed", pods.succeeded(), pods.total(), minMember),
+                    transitionId);
+        }
         if (phase == PodGroupPhase.Failed) {
             return new ConditionUpdate(SCHEDULED, FALSE, REASON_POD_FAILED, String.format(
                     "%d of %d pods failed; fewer than minMember %d can succeed", pods.failed(), pods.total(), minMember),

@@ -16,6 +16,12 @@ public enum GangEvent {
     GANG_SUCCEEDED("every pod finished and at least `minMember` succeeded"),
     /** So many pods failed that minMember can no longer succeed. */
     GANG_FAILED("fewer than `minMember` pods can still succeed"),
+    /**
+     * Every pod left finished, none failed, fewer than minMember succeeded: the other members were deleted
+     * (pods being deleted no longer count), e.g. stopped by their workload once it was done, as a Job's
+     * {@code CompleteJob} policy stops the workers when the launcher succeeds.
+     */
+    MEMBERS_STOPPED("every pod left finished and none failed, but fewer than `minMember` succeeded: the others were deleted"),
     /** At least minMember pods run or succeeded. */
     QUORUM_RUNNING("at least `minMember` pods run (or succeeded)"),
     /** Below a running quorum, but the gang is placed: its pods are starting. */
@@ -78,10 +84,14 @@ public enum GangEvent {
             if (pods.succeeded() >= minMember) {
                 return GANG_SUCCEEDED;
             }
-            // Too few succeeded and nothing failed: the scheduler admits such a gang only for members still to
+            if (pods.failed() > 0) {
+                return GANG_FAILED;
+            }
+            // Too few succeeded and nothing failed. The scheduler admits such a gang only for members still to
             // come, e.g. those of a preempted gang whose one surviving member (its eviction failed) then
-            // succeeded; its workload creates them once admitted.
-            return admitted && pods.failed() == 0 ? GANG_ADMITTED : GANG_FAILED;
+            // succeeded; its workload creates them once admitted. Otherwise the others were deleted: what that
+            // means depends on whether the gang ran (the phase machine's rows).
+            return admitted ? GANG_ADMITTED : MEMBERS_STOPPED;
         }
         if (pods.failed() > 0 && pods.total() - pods.failed() < minMember) {
             return GANG_FAILED;

@@ -19,6 +19,7 @@ import static dev.muster.podgroup.GangEvent.GANG_PLACED;
 import static dev.muster.podgroup.GangEvent.GANG_SUCCEEDED;
 import static dev.muster.podgroup.GangEvent.GANG_UNPLACEABLE;
 import static dev.muster.podgroup.GangEvent.MEMBERS_NOT_REPLACED;
+import static dev.muster.podgroup.GangEvent.MEMBERS_STOPPED;
 import static dev.muster.podgroup.GangEvent.NO_PODS;
 import static dev.muster.podgroup.GangEvent.QUORUM_RUNNING;
 
@@ -49,6 +50,9 @@ public final class PodGroupPhaseMachine {
 
     private static final String RESTARTED = "a restarted workload's old pods were deleted and its new gang admitted,"
             + " perhaps before any look at the group saw it without pods";
+    private static final String STOPPED_AFTER_RUNNING = "the gang ran and nothing failed: its workload stopped the"
+            + " other members once it was done, e.g. a Job's `CompleteJob` policy";
+    private static final String NEVER_RAN = "the gang never ran, and too few of the members left succeeded";
     private static final String STARTS_OVER = "a finished group starts over when its workload does, e.g. a Job"
             + " restarted by a policy";
 
@@ -59,6 +63,7 @@ public final class PodGroupPhaseMachine {
             new Row(Pending, QUORUM_RUNNING, Running, ""),
             new Row(Pending, GANG_SUCCEEDED, Completed, ""),
             new Row(Pending, GANG_FAILED, Failed, ""),
+            new Row(Pending, MEMBERS_STOPPED, Failed, NEVER_RAN),
 
             new Row(Inqueue, QUORUM_RUNNING, Running, ""),
             new Row(Inqueue, GANG_UNPLACEABLE, Pending, "the admission expired or was withdrawn, or the scheduler"
@@ -67,6 +72,7 @@ public final class PodGroupPhaseMachine {
                     + " any was created"),
             new Row(Inqueue, GANG_SUCCEEDED, Completed, ""),
             new Row(Inqueue, GANG_FAILED, Failed, ""),
+            new Row(Inqueue, MEMBERS_STOPPED, Failed, NEVER_RAN),
 
             new Row(Running, GANG_ADMITTED, Inqueue, RESTARTED),
             new Row(Running, GANG_UNPLACEABLE, Unknown, "members were lost with their node, or restarted and cannot be"
@@ -76,6 +82,7 @@ public final class PodGroupPhaseMachine {
                     + " victims (`DisruptionTarget`) no longer count, and the gang waits to be admitted again"),
             new Row(Running, GANG_SUCCEEDED, Completed, ""),
             new Row(Running, GANG_FAILED, Failed, ""),
+            new Row(Running, MEMBERS_STOPPED, Completed, STOPPED_AFTER_RUNNING),
 
             new Row(Unknown, NO_PODS, Pending, "Volcano's \"all pods in the PodGroup are deleted\""),
             new Row(Unknown, GANG_PLACED, Inqueue, "replacements were placed"),
@@ -83,9 +90,12 @@ public final class PodGroupPhaseMachine {
             new Row(Unknown, QUORUM_RUNNING, Running, "replacements run"),
             new Row(Unknown, GANG_SUCCEEDED, Completed, ""),
             new Row(Unknown, GANG_FAILED, Failed, ""),
+            new Row(Unknown, MEMBERS_STOPPED, Completed, STOPPED_AFTER_RUNNING),
 
             new Row(Completed, NO_PODS, Pending, STARTS_OVER),
             new Row(Completed, GANG_ADMITTED, Inqueue, RESTARTED),
+            new Row(Completed, GANG_PLACED, Inqueue, "the workload brought new pods"),
+            new Row(Completed, QUORUM_RUNNING, Running, "the workload brought new pods"),
             new Row(Failed, NO_PODS, Pending, STARTS_OVER),
             new Row(Failed, GANG_ADMITTED, Inqueue, RESTARTED),
             new Row(Failed, GANG_PLACED, Inqueue, "the workload brought new pods"),

@@ -12,6 +12,7 @@ import static dev.muster.podgroup.GangEvent.GANG_INCOMPLETE;
 import static dev.muster.podgroup.GangEvent.GANG_PLACED;
 import static dev.muster.podgroup.GangEvent.GANG_SUCCEEDED;
 import static dev.muster.podgroup.GangEvent.GANG_UNPLACEABLE;
+import static dev.muster.podgroup.GangEvent.MEMBERS_STOPPED;
 import static dev.muster.podgroup.GangEvent.NO_PODS;
 import static dev.muster.podgroup.GangEvent.QUORUM_RUNNING;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,10 +61,18 @@ class GangEventTest {
     @Test
     void membersThatAllSucceededAreNoFailureWhileTheSchedulerAdmitsTheRestOfTheGang() {
         assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, ADMITTED)).isEqualTo(GANG_ADMITTED);
-        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, UNSCHEDULABLE)).isEqualTo(GANG_FAILED);
-        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, NONE)).isEqualTo(GANG_FAILED);
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, UNSCHEDULABLE)).isEqualTo(MEMBERS_STOPPED);
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 4, NONE)).isEqualTo(MEMBERS_STOPPED);
         assertThat(GangEvent.observe(census(0, 0, 0, 1, 1, 0), 4, ADMITTED)).as("a failure is the workload's to judge")
                 .isEqualTo(GANG_FAILED);
+    }
+
+    @Test
+    void tooFewSuccessesWithNoFailureAreMembersStoppedNotAFailedGang() {
+        // An MPI launcher succeeded and its Job's CompleteJob policy deleted the workers (being deleted, they
+        // no longer count): one pod left, succeeded, minMember 3.
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 0, 0), 3, SCHEDULED)).isEqualTo(MEMBERS_STOPPED);
+        assertThat(GangEvent.observe(census(0, 0, 0, 1, 1, 0), 3, SCHEDULED)).as("one failed").isEqualTo(GANG_FAILED);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.muster.cli.convert;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
+import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.cli.MusterCli;
@@ -81,6 +82,9 @@ class VolcanoExamplesEndToEndTest {
     @Test
     void mpiWithSshRunsToCompletionWithTheWorkersHostFileUnderVolcanosPath() throws Exception {
         run("mpi-ssh.yaml").forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
+        // The launcher's CompleteJob stopped the workers; none failed, so the group ends as its Job does.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(env.client().resources(PodGroup.class)
+                .inNamespace("default").withName("lm-mpi-job").get().getStatus().getPhase()).isEqualTo(PodGroupPhase.Completed));
         Pod launcher = env.client().pods().inNamespace("default").withName("lm-mpi-job-mpimaster-0").get();
         assertThat(launcher.getSpec().getSchedulerName()).isEqualTo("muster");
         assertThat(launcher.getSpec().getContainers().get(0).getVolumeMounts())
