@@ -119,7 +119,7 @@ final class JobReconciler implements Reconciler {
         // made on a stale cache loses the conflict before it deletes or creates anything. A change of counts
         // alone may wait for the pacer, unless pods are to be deleted; the decision then does nothing else
         // either, since a stale one could create again the pods of a version that a fresher one has just stopped.
-        List<StatusRecorder.Event> announced = new ArrayList<>(decision.transition().map(JobReconciler::event).stream().toList());
+        List<StatusRecorder.Event> announced = new ArrayList<>(decision.transition().map(t -> event(t, decision.queueHold())).stream().toList());
         Optional<StatusRecorder.Event> notHonoured = FieldsNotHonoured.apply(job, decision.status(), tiers, now);
         notHonoured.ifPresent(announced::add);
         // While a new job's first write waits, only its PodGroup is made: nothing is deleted (the decision names
@@ -232,9 +232,15 @@ final class JobReconciler implements Reconciler {
 
     /**
      * The Event announcing a phase change. A failure, a restart and a policy stopping the job are warnings;
-     * suspending and resuming are the user's doing.
+     * suspending and resuming are the user's doing. A job that becomes Pending while its queue refuses it
+     * (missing, closed, or not open to its namespace) is told so, as a warning, since the status says that
+     * and not the transition's own reason.
      */
-    private static StatusRecorder.Event event(PhaseTransition t) {
+    private static StatusRecorder.Event event(PhaseTransition t, Optional<Verdict> queueHold) {
+        if (t.to() == JobPhase.Pending && queueHold.isPresent()) {
+            return new StatusRecorder.Event(EventRecorder.WARNING, queueHold.get().reason(),
+                    t.describe() + ": " + queueHold.get().message());
+        }
         boolean stoppedByPolicy = (t.to() == JobPhase.Aborting || t.to() == JobPhase.Terminating)
                 && !JobStatusDecider.SUSPENDED.equals(t.verdict().reason());
         boolean bad = t.to() == JobPhase.Failed || t.effect().consumesRetry() || stoppedByPolicy;

@@ -68,6 +68,14 @@ class QueueLocalClusterTest extends LocalClusterTestBase {
                 s -> s != null && QueueAccess.NOT_FOUND.equals(s.getState().getReason()));
         assertThat(held.getState().getPhase()).isEqualTo(Pending);
         assertThat(held.getState().getMessage()).isEqualTo("queue research does not exist; it waits until the queue is created");
+        // kubectl describe shows it too: the Event of the job's first phase says the status's reason, not "waiting for pods".
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(events("orphan"))
+                .anySatisfy(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getReason()).isEqualTo(QueueAccess.NOT_FOUND);
+                    assertThat(e.getMessage()).contains("queue research does not exist");
+                })
+                .noneSatisfy(e -> assertThat(e.getMessage()).contains("waiting for")));
         heldWhileATwinStarts(inQueue("orphan-twin", null), () -> {
             assertThat(pods("orphan")).isEmpty();
             assertThat(podGroup("orphan")).isEmpty();
