@@ -263,6 +263,7 @@ class CliOnLocalClusterTest {
                   AGE   TYPE      REASON             OBJECT          MESSAGE
                   3d    Normal    Created            Job/eval        Pending: waiting for 1 of 1 pods to start (minAvailable 1)
                   3d    Warning   FailedScheduling   PodGroup/eval   %<s
+                  3d    Warning   PodGroupPending    Job/eval        PodGroup eval is unschedulable: %<s
                 Why it waits:
                   2nd in the scheduler's queue; %<s
                 """.formatted(NO_GPUS + " The gang needs 1 pod(s) placed at once for minMember 1. " + RECLAIM_WAIT));

@@ -51,6 +51,8 @@ final class JobReconciler implements Reconciler {
     private static final Duration WAKE_UP_SLACK = Duration.ofMillis(50);
     /** How long a job never written waits for its PodGroup's admission before its first write, from when first seen. */
     static final Duration FIRST_WRITE_WAIT = Duration.ofSeconds(1);
+    /** Reason of the Warning on a job whose PodGroup cannot be scheduled, as Volcano's job controller names it. */
+    static final String POD_GROUP_PENDING = "PodGroupPending";
 
     private final JobCache cache;
     private final JobStatusDecider decider;
@@ -120,6 +122,7 @@ final class JobReconciler implements Reconciler {
         // alone may wait for the pacer, unless pods are to be deleted; the decision then does nothing else
         // either, since a stale one could create again the pods of a version that a fresher one has just stopped.
         List<StatusRecorder.Event> announced = new ArrayList<>(decision.transition().map(t -> event(t, decision.queueHold())).stream().toList());
+        podGroupPending(job, decision, admission).ifPresent(announced::add);
         Optional<StatusRecorder.Event> notHonoured = FieldsNotHonoured.apply(job, decision.status(), tiers, now);
         notHonoured.ifPresent(announced::add);
         // While a new job's first write waits, only its PodGroup is made: nothing is deleted (the decision names
@@ -246,6 +249,25 @@ final class JobReconciler implements Reconciler {
         boolean bad = t.to() == JobPhase.Failed || t.effect().consumesRetry() || stoppedByPolicy;
         return new StatusRecorder.Event(bad ? EventRecorder.WARNING : EventRecorder.NORMAL,
                 t.verdict().reason(), t.describe() + ": " + t.verdict().message());
+    }
+
+    /**
+     * Volcano's {@code PodGroupPending} Warning on the job, so that {@code kubectl describe} of the job, not only of
+     * its PodGroup, says why it waits: when a Pending job's status starts to carry its PodGroup's
+     * {@code Unschedulable} message, or a new one. Tied to a change of the status message, so a gang that waits
+     * for many cycles with the same reason is told once.
+     */
+    private static Optional<StatusRecorder.Event> podGroupPending(Job job, JobDecision decision, Admission admission) {
+        if (admission.unschedulable() == null || decision.phase() != JobPhase.Pending) {
+            return Optional.empty();
+        }
+        String before = job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getMessage();
+        if (Objects.equals(before, decision.status().getState().getMessage())) {
+            return Optional.empty();
+        }
+        return Optional.of(new StatusRecorder.Event(EventRecorder.WARNING, POD_GROUP_PENDING,
+                "PodGroup " + admission.podGroup() + " is unschedulable: " + admission.unschedulable()));
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.Stillness;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +51,10 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":" + statusJson + "}");
     }
 
+    private static List<Event> podGroupPendingEvents(String job) {
+        return events(job).stream().filter(e -> JobReconciler.POD_GROUP_PENDING.equals(e.getReason())).toList();
+    }
+
     private static String message(String job) {
         JobStatus status = status(job);
         return status == null || status.getState() == null ? null : status.getState().getMessage();
@@ -69,6 +74,12 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
                 + "\"status\":\"True\",\"reason\":\"NotEnoughResources\",\"message\":\"" + GPU_FULL + "\"}]}");
         await().atMost(PATIENCE).until(() -> message("queued"),
                 ("waiting for scheduler muster to admit PodGroup queued: " + GPU_FULL)::equals);
+        // As Volcano's job controller does, the job itself carries a Warning saying why its gang waits.
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(podGroupPendingEvents("queued")).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).isEqualTo("PodGroup queued is unschedulable: " + GPU_FULL);
+                }));
         String resourceVersion = job("queued").getMetadata().getResourceVersion();
         writePodGroupStatus("queued-twin", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
         Stillness.holds(PATIENCE, "the admitted twin got its pods", () -> pods("queued-twin").size() == 2,
@@ -78,6 +89,9 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
                 });
         assertThat(status("queued").getState().getPhase()).isEqualTo(Pending);
         assertThat(status("queued").getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
+        assertThat(podGroupPendingEvents("queued")).as("told once, not again while the reason stays")
+                .singleElement().satisfies(e -> assertThat(e.getCount()).isIn(null, 1));
+        assertThat(podGroupPendingEvents("queued-twin")).isEmpty();
 
         writePodGroupStatus("queued", "{\"phase\":\"Inqueue\",\"conditions\":[]}");
 
