@@ -52,10 +52,12 @@ class CycleTriggerTest {
     @Test
     void aCycleAskedForDuringACycleRestsAfterItEndedAsItsLengthSays() {
         List<long[]> spans = new CopyOnWriteArrayList<>();
+        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch longCycle = new CountDownLatch(1);
         CycleTrigger timed = new CycleTrigger("timed-cycle", () -> {
             long start = System.nanoTime();
             if (spans.isEmpty()) {
+                started.countDown();
                 try {
                     longCycle.await();
                 } catch (InterruptedException e) {
@@ -66,7 +68,9 @@ class CycleTriggerTest {
         });
         try {
             timed.request();
-            // The first cycle lasts at least this long, so that its rest is long enough to be seen.
+            // The first cycle lasts at least this long from its own start (not from the request, which the cycle's
+            // thread may take up a little later), so that its rest is long enough to be seen.
+            await().atMost(PATIENCE).until(() -> started.getCount() == 0);
             await().pollDelay(Duration.ofMillis(100)).until(() -> true);
             timed.request();
             longCycle.countDown();
