@@ -261,13 +261,18 @@ final class JobReconciler implements Reconciler {
         if (admission.unschedulable() == null || decision.phase() != JobPhase.Pending) {
             return Optional.empty();
         }
-        String before = job.getStatus() == null || job.getStatus().getState() == null ? null
-                : job.getStatus().getState().getMessage();
-        if (Objects.equals(before, decision.status().getState().getMessage())) {
+        if (!changesMessage(job, decision)) {
             return Optional.empty();
         }
         return Optional.of(new StatusRecorder.Event(EventRecorder.WARNING, POD_GROUP_PENDING,
                 "PodGroup " + admission.podGroup() + " is unschedulable: " + admission.unschedulable()));
+    }
+
+    /** Whether the decided status's message differs from the one the job has now (none counts as one). */
+    private static boolean changesMessage(Job job, JobDecision decision) {
+        String before = job.getStatus() == null || job.getStatus().getState() == null ? null
+                : job.getStatus().getState().getMessage();
+        return !Objects.equals(before, decision.status().getState().getMessage());
     }
 
     /**
@@ -277,10 +282,7 @@ final class JobReconciler implements Reconciler {
      */
     private static String admissionNote(Job job, List<Pod> pods, JobDecision decision, Admission admission,
                                         boolean written, int created) {
-        String before = job.getStatus() == null || job.getStatus().getState() == null ? null
-                : job.getStatus().getState().getMessage();
-        boolean newlyWaiting = !admission.allowsPods() && written
-                && !Objects.equals(before, decision.status().getState().getMessage());
+        boolean newlyWaiting = !admission.allowsPods() && written && changesMessage(job, decision);
         boolean firstPods = admission.gated() && created > 0 && pods.isEmpty();
         return newlyWaiting || firstPods ? admission.describe() + "; " : "";
     }

@@ -53,6 +53,7 @@ public final class PodGroupPhaseMachine {
     private static final String STOPPED_AFTER_RUNNING = "the gang ran and nothing failed: its workload stopped the"
             + " other members once it was done, e.g. a Job's `CompleteJob` policy";
     private static final String NEVER_RAN = "the gang never ran, and too few of the members left succeeded";
+    private static final String NEW_PODS = "the workload brought new pods";
     private static final String STARTS_OVER = "a finished group starts over when its workload does, e.g. a Job"
             + " restarted by a policy";
 
@@ -94,13 +95,13 @@ public final class PodGroupPhaseMachine {
 
             new Row(Completed, NO_PODS, Pending, STARTS_OVER),
             new Row(Completed, GANG_ADMITTED, Inqueue, RESTARTED),
-            new Row(Completed, GANG_PLACED, Inqueue, "the workload brought new pods"),
-            new Row(Completed, QUORUM_RUNNING, Running, "the workload brought new pods"),
+            new Row(Completed, GANG_PLACED, Inqueue, NEW_PODS),
+            new Row(Completed, QUORUM_RUNNING, Running, NEW_PODS),
             new Row(Failed, NO_PODS, Pending, STARTS_OVER),
             new Row(Failed, GANG_ADMITTED, Inqueue, RESTARTED),
-            new Row(Failed, GANG_PLACED, Inqueue, "the workload brought new pods"),
-            new Row(Failed, QUORUM_RUNNING, Running, "the workload brought new pods"),
-            new Row(Failed, GANG_SUCCEEDED, Completed, "the workload brought new pods"));
+            new Row(Failed, GANG_PLACED, Inqueue, NEW_PODS),
+            new Row(Failed, QUORUM_RUNNING, Running, NEW_PODS),
+            new Row(Failed, GANG_SUCCEEDED, Completed, NEW_PODS));
 
     private final TransitionTable<PodGroupPhase, GangEvent, Void, GangEvent, Row> table =
             new TransitionTable<>("muster-podgroup", PodGroupPhase.class, GangEvent.class, TRANSITIONS);
