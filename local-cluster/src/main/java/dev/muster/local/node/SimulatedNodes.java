@@ -7,16 +7,21 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.fabric8.kubernetes.api.model.NodeSystemInfo;
 import io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * The Node objects of the local cluster: the uniform pool {@code node-0 .. node-(n-1)} described by
@@ -77,7 +82,58 @@ public final class SimulatedNodes {
         NodeStatus status = node.getStatus();
         return status != null && notEmpty(status.getCapacity()) && notEmpty(status.getAllocatable())
                 && readyCondition(status) != null && status.getAddresses() != null && !status.getAddresses().isEmpty()
-                && status.getNodeInfo() != null;
+                && hasCompleteNodeInfo(status);
+    }
+
+    /**
+     * Whether the node info has every field a kubelet reports: each is required in the API's schema, and strict
+     * clients refuse a node without one (the Python client: "Invalid value for `boot_id`, must not be `None`").
+     */
+    private static boolean hasCompleteNodeInfo(NodeStatus status) {
+        NodeSystemInfo info = status.getNodeInfo();
+        return info != null && Stream.of(info.getArchitecture(), info.getBootID(), info.getContainerRuntimeVersion(),
+                info.getKernelVersion(), info.getKubeProxyVersion(), info.getKubeletVersion(), info.getMachineID(),
+                info.getOperatingSystem(), info.getOsImage(), info.getSystemUUID()).allMatch(Objects::nonNull);
+    }
+
+    /** The node info given, its missing fields filled as a kubelet on a simulated machine would report them. */
+    private static NodeSystemInfo completeNodeInfo(String nodeName, NodeSystemInfo given) {
+        NodeSystemInfo info = given == null ? new NodeSystemInfo() : given;
+        // Stable per node name, as a machine's ids are stable across kubelet restarts.
+        String machineId = UUID.nameUUIDFromBytes(("machine/" + nodeName).getBytes(StandardCharsets.UTF_8)).toString();
+        NodeSystemInfoBuilder filled = new NodeSystemInfoBuilder(info);
+        if (info.getArchitecture() == null) {
+            filled.withArchitecture("amd64");
+        }
+        if (info.getBootID() == null) {
+            filled.withBootID(UUID.nameUUIDFromBytes(("boot/" + nodeName).getBytes(StandardCharsets.UTF_8)).toString());
+        }
+        if (info.getContainerRuntimeVersion() == null) {
+            filled.withContainerRuntimeVersion("muster-local://1");
+        }
+        if (info.getKernelVersion() == null) {
+            filled.withKernelVersion("simulated");
+        }
+        if (info.getKubeProxyVersion() == null) {
+            // Deprecated and left empty by kubelets since 1.31; present because the schema requires it.
+            filled.withKubeProxyVersion("");
+        }
+        if (info.getKubeletVersion() == null) {
+            filled.withKubeletVersion(KUBELET_VERSION);
+        }
+        if (info.getMachineID() == null) {
+            filled.withMachineID(machineId.replace("-", ""));
+        }
+        if (info.getOperatingSystem() == null) {
+            filled.withOperatingSystem("linux");
+        }
+        if (info.getOsImage() == null) {
+            filled.withOsImage("simulated");
+        }
+        if (info.getSystemUUID() == null) {
+            filled.withSystemUUID(machineId);
+        }
+        return filled.build();
     }
 
     /**
@@ -104,10 +160,8 @@ public final class SimulatedNodes {
             status.setAddresses(List.of(new NodeAddress(nextInternalIp(), "InternalIP"),
                     new NodeAddress(copy.getMetadata().getName(), "Hostname")));
         }
-        if (status.getNodeInfo() == null) {
-            status.setNodeInfo(new NodeSystemInfoBuilder().withKubeletVersion(KUBELET_VERSION)
-                    .withContainerRuntimeVersion("muster-local://1").withOperatingSystem("linux")
-                    .withArchitecture("amd64").withOsImage("simulated").build());
+        if (!hasCompleteNodeInfo(status)) {
+            status.setNodeInfo(completeNodeInfo(copy.getMetadata().getName(), status.getNodeInfo()));
         }
         if (readyCondition(status) == null) {
             String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();

@@ -23,8 +23,17 @@ public final class RequestQuery {
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
     }
 
-    /** Whether the request asks to watch ({@code watch=true}, or {@code 1} as the API server also accepts). */
+    /**
+     * A boolean parameter read as kube-apiserver reads one: {@code 0} and {@code false} in any case are false, any
+     * other value, an empty one included, is true ({@code watch=True} from the Python client, {@code watch=1}); empty
+     * if the path has none.
+     */
+    public static Optional<Boolean> flag(String pathWithQuery, String name) {
+        return parameter(pathWithQuery, name).map(value -> !(value.equals("0") || value.equalsIgnoreCase("false")));
+    }
+
+    /** Whether the request asks to watch. */
     public static boolean isWatch(String pathWithQuery) {
-        return parameter(pathWithQuery, "watch").filter(v -> v.equals("true") || v.equals("1")).isPresent();
+        return flag(pathWithQuery, "watch").orElse(false);
     }
 }

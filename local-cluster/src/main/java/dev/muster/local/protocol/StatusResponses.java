@@ -60,7 +60,7 @@ public final class StatusResponses {
         List<String> messages = errors.stream().map(FieldError::toString).distinct().toList();
         String aggregate = messages.size() == 1 ? messages.get(0) : "[" + String.join(", ", messages) + "]";
         Status status = new StatusBuilder().withStatus("Failure").withCode(UNPROCESSABLE_ENTITY).withReason("Invalid")
-                .withMessage(kind + "." + group + " \"" + name + "\" is invalid: " + aggregate)
+                .withMessage((group == null || group.isEmpty() ? kind : kind + "." + group) + " \"" + name + "\" is invalid: " + aggregate)
                 .withNewDetails().withGroup(group).withKind(kind).withName(name)
                 .withCauses(errors.stream().map(FieldError::toCause).toList()).endDetails()
                 .build();

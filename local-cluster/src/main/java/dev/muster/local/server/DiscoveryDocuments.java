@@ -47,8 +47,11 @@ final class DiscoveryDocuments {
     /**
      * The discovery answer for a GET of {@code path} (without query) accepting {@code accept}, or empty if it
      * is not a discovery path.
+     *
+     * @param host the request's {@code Host} header: the address this server is reached at, which {@code /api}
+     *             tells clients to use from any network, as kube-apiserver names its advertised address
      */
-    Optional<MockResponse> answer(String path, String accept) {
+    Optional<MockResponse> answer(String path, String accept, String host) {
         String[] segments = path.replaceAll("^/+|/+$", "").split("/");
         switch (segments[0]) {
             case "":
@@ -60,7 +63,9 @@ final class DiscoveryDocuments {
                         ? emptyOpenApiV2(accept) : StatusResponses.pathNotFound());
             case "api":
                 if (segments.length == 1) {
-                    return Optional.of(ok(new APIVersionsBuilder().withVersions("v1").build()));
+                    // serverAddressByClientCIDRs is required: strict clients (the Python client) refuse /api without it.
+                    return Optional.of(ok(new APIVersionsBuilder().withVersions("v1")
+                            .addNewServerAddressByClientCIDR("0.0.0.0/0", host == null ? "" : host).build()));
                 }
                 return segments.length == 2 ? Optional.of(resourceList("", segments[1])) : Optional.empty();
             case "apis":

@@ -136,7 +136,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     private MockResponse route(RecordedRequest request, String path) {
         if (request.method() == HttpMethod.GET) {
-            Optional<MockResponse> discovered = discovery.answer(path, request.getHeader("Accept"));
+            Optional<MockResponse> discovered = discovery.answer(path, request.getHeader("Accept"), request.getHeader("Host"));
             if (discovered.isPresent()) {
                 return discovered.get();
             }
@@ -160,6 +160,15 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             // Not a resource this emulator serves (nor in discovery): as kube-apiserver, 404. The stock dispatcher
             // would store anything, and answer a GET of a path that is no resource with every object it holds.
             return StatusResponses.pathNotFound();
+        }
+        if ((request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) && request.getBody() != null) {
+            RequestTypeMeta typeMeta = RequestTypeMeta.of(request.getBody().getBytes(), resource.get());
+            if (typeMeta.refusal() != null) {
+                return typeMeta.refusal();
+            }
+            if (typeMeta.body().isPresent()) {
+                return route(withNewBody(request, typeMeta.body().get()), path);
+            }
         }
         switch (request.method()) {
             case GET -> {
@@ -256,8 +265,13 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             return request;
         }
         JsonNode named = GeneratedNames.named(body);
-        return named == body ? request : new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
-                request.getHeaders(), new Buffer(Serialization.asJson(named).getBytes(StandardCharsets.UTF_8)));
+        return named == body ? request : withNewBody(request, named);
+    }
+
+    /** The same request, its query and headers included, with another body. */
+    private static RecordedRequest withNewBody(RecordedRequest request, JsonNode body) {
+        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+                new Buffer(Serialization.asJson(body).getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Every update, whatever its route (PUT, merge patches, status writes), passes the admission of custom resources first. */

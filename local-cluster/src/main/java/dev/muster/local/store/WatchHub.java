@@ -67,10 +67,10 @@ public final class WatchHub {
                  boolean allowWatchBookmarks, String apiVersion, String kind) {
         /** The start a request path's query asks for. */
         public static Start of(String pathWithQuery, String apiVersion, String kind) {
-            Boolean send = RequestQuery.parameter(pathWithQuery, "sendInitialEvents").map(Boolean::parseBoolean).orElse(null);
+            Boolean send = RequestQuery.flag(pathWithQuery, "sendInitialEvents").orElse(null);
             return new Start(WatchHub.resourceVersion(pathWithQuery), send,
                     RequestQuery.parameter(pathWithQuery, "resourceVersionMatch").orElse(""),
-                    RequestQuery.parameter(pathWithQuery, "allowWatchBookmarks").map(Boolean::parseBoolean).orElse(false),
+                    RequestQuery.flag(pathWithQuery, "allowWatchBookmarks").orElse(false),
                     apiVersion, kind);
         }
 
