@@ -173,6 +173,22 @@ def events():
     assert core.list_namespaced_event(NS, field_selector="involvedObject.name=nobody").items == []
 
 
+@check("events.k8s.io/v1 Events are core Events")
+def events_v1():
+    written = client.EventsV1Api().create_namespaced_event(NS, client.EventsV1Event(
+        metadata=client.V1ObjectMeta(name="typed.scheduled"),
+        event_time=datetime.datetime(2026, 11, 28, 10, 0, 0, 123456, tzinfo=datetime.timezone.utc),
+        regarding=client.V1ObjectReference(kind="Pod", name="typed", namespace=NS),
+        reason="Scheduled", note="placed by a Python scheduler", type="Normal", action="Binding",
+        reporting_controller="python-scheduler", reporting_instance="python-scheduler-0"))
+    assert written.note == "placed by a Python scheduler", written
+    core_events = core.list_namespaced_event(NS, field_selector="involvedObject.name=typed,reason=Scheduled").items
+    assert [(e.message, e.reporting_component) for e in core_events] == [
+        ("placed by a Python scheduler", "python-scheduler")], core_events
+    viewed = client.EventsV1Api().list_namespaced_event(NS, field_selector="regarding.name=typed,reason=Scheduled")
+    assert [e.metadata.name for e in viewed.items] == ["typed.scheduled"], viewed.items
+
+
 @check("custom objects")
 def custom_objects():
     objects = client.CustomObjectsApi()

@@ -34,7 +34,7 @@ class PythonClientTest {
     private static final List<String> CHECKS = List.of("discovery", "create a pod without apiVersion or kind",
             "refuse a body of another version or kind", "typed lists of built-in kinds", "nodes as a kubelet reports them",
             "bind a pod", "leader election on a Lease", "watch from a list's resourceVersion", "events by field selector",
-            "custom objects", "access review");
+            "events.k8s.io/v1 Events are core Events", "custom objects", "access review");
 
     private LocalCluster cluster;
     private Path kubeconfig;

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * Event whose {@code eventTime} has nanoseconds, as {@code Instant.toString()} writes it, is answered 400 and
  * lost. The emulator took such Events, and client-go, decoding them into typed objects, then failed on every
  * list that held one ({@code kubectl describe} showed "Events: &lt;none&gt;"). Checked on every create and
- * update of core and {@code events.k8s.io} Events and of Leases; {@code null} is the zero time, as in Go.
+ * update of Events (core ones, and {@code events.k8s.io} ones, which are written as core ones) and of Leases;
+ * {@code null} is the zero time, as in Go.
  */
 public final class MicroTimes {
     /** Go's {@code metav1.RFC3339Micro}. */
@@ -23,8 +24,6 @@ public final class MicroTimes {
     private static final Pattern MICRO = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}(Z|[+-]\\d{2}:\\d{2})");
     private static final Map<Pattern, List<List<String>>> FIELDS = Map.of(
             Pattern.compile("/api/v1/namespaces/[^/]+/events(/[^/]+)?"),
-            List.of(List.of("eventTime"), List.of("series", "lastObservedTime")),
-            Pattern.compile("/apis/events\\.k8s\\.io/v1/namespaces/[^/]+/events(/[^/]+)?"),
             List.of(List.of("eventTime"), List.of("series", "lastObservedTime")),
             Pattern.compile("/apis/coordination\\.k8s\\.io/v1/namespaces/[^/]+/leases(/[^/]+)?"),
             List.of(List.of("spec", "acquireTime"), List.of("spec", "renewTime")));

@@ -1,6 +1,7 @@
 package dev.muster.local.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.local.admission.ClaimDefaults;
 import dev.muster.local.admission.CrdAdmission;
@@ -140,6 +141,9 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             if (discovered.isPresent()) {
                 return discovered.get();
             }
+        }
+        if (EventsV1View.isViewPath(path)) {
+            return eventsV1(request);
         }
         if (request.method() == HttpMethod.POST && BindingSubresource.isBinding(path)) {
             return withBody(request, body -> locked(requestLock.writeLock(), () -> binder.bind(path, body)));
@@ -522,29 +526,105 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
      * events carry Tables of the objects where kubectl asks for them ({@code kubectl get -w}).
      */
     private MockResponse watch(RecordedRequest request, ServedResources.Resource resource) {
-        String pathWithQuery = request.getPath();
+        return watch(request, request.getPath(), resource, UnaryOperator.identity());
+    }
+
+    /**
+     * A watch of the objects stored under another resource, shown as {@code resource} shows them.
+     *
+     * @param storedPathWithQuery the request's path and query in the stored resource's terms (its selectors' too)
+     * @param view                a stored object as the requested resource shows it
+     */
+    private MockResponse watch(RecordedRequest request, String storedPathWithQuery, ServedResources.Resource resource,
+                               UnaryOperator<String> view) {
         Selectors selectors;
         try {
-            selectors = Selectors.of(pathWithQuery);
+            selectors = Selectors.of(storedPathWithQuery);
         } catch (IllegalArgumentException e) {
             return StatusResponses.badRequest(e.getMessage());
         }
-        WatchHub.Start start = WatchHub.Start.of(pathWithQuery, resource.apiVersion(), resource.kind());
+        WatchHub.Start start = WatchHub.Start.of(storedPathWithQuery, resource.apiVersion(), resource.kind());
         Optional<String> invalid = start.problem();
         if (invalid.isPresent()) {
             return StatusResponses.invalid("ListOptions", "", "ListOptions.meta.k8s.io \"\" is invalid: " + invalid.get());
         }
-        String path = withoutQuery(pathWithQuery);
-        UnaryOperator<String> render = UnaryOperator.identity();
+        UnaryOperator<String> render = view;
         if (ServerSideTables.requested(request.getHeader("Accept"))) {
-            Map<String, String> parsed = parse(path);
-            boolean fullObjects = pathWithQuery.contains("includeObject=Object");
-            render = state -> tables.render(parsed.get(KubernetesAttributesExtractor.API),
-                    parsed.get(KubernetesAttributesExtractor.PLURAL), Json.stored(state), fullObjects)
-                    .map(Serialization::asJson).orElse(state);
+            // The requested resource's columns, of the object as it shows it.
+            Map<String, String> parsed = parse(withoutQuery(request.getPath()));
+            boolean fullObjects = request.getPath().contains("includeObject=Object");
+            render = state -> {
+                String shown = view.apply(state);
+                return tables.render(parsed.get(KubernetesAttributesExtractor.API),
+                        parsed.get(KubernetesAttributesExtractor.PLURAL), Json.stored(shown), fullObjects)
+                        .map(Serialization::asJson).orElse(shown);
+            };
         }
-        return new MockResponse().withWebSocketUpgrade(watches.watch(attributeExtractor.fromPath(path), selectors,
-                start, () -> map, render));
+        return new MockResponse().withWebSocketUpgrade(watches.watch(
+                attributeExtractor.fromPath(withoutQuery(storedPathWithQuery)), selectors, start, () -> map, render));
+    }
+
+    /**
+     * events.k8s.io/v1 Events, served as kube-apiserver serves them: as a view of the stored core/v1 Events
+     * ({@link EventsV1View}), so that an Event written through either API is read through both.
+     */
+    private MockResponse eventsV1(RecordedRequest request) {
+        ServedResources.Resource resource = served.find("events.k8s.io", "v1", "events").orElseThrow();
+        String corePathWithQuery;
+        try {
+            corePathWithQuery = EventsV1View.corePathWithQuery(request.getPath());
+        } catch (IllegalArgumentException e) {
+            return StatusResponses.badRequest(e.getMessage());
+        }
+        if (request.method() == HttpMethod.GET && RequestQuery.isWatch(request.getPath())) {
+            return watch(request, corePathWithQuery, resource,
+                    state -> Serialization.asJson(EventsV1View.toV1(Json.stored(state))));
+        }
+        byte[] body = request.getBody() == null ? null : request.getBody().getBytes();
+        if (body != null && body.length > 0) {
+            if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
+                RequestTypeMeta typeMeta = RequestTypeMeta.of(body, resource);
+                if (typeMeta.refusal() != null) {
+                    return typeMeta.refusal();
+                }
+                body = typeMeta.body().map(completed -> Serialization.asJson(completed).getBytes(StandardCharsets.UTF_8))
+                        .orElse(body);
+            }
+            body = coreBody(request.method(), body);
+        }
+        RecordedRequest core = new RecordedRequest(request.getHttpVersion(), request.method(), corePathWithQuery,
+                request.getHeaders(), body == null ? null : new Buffer(body));
+        MockResponse response = route(core, withoutQuery(corePathWithQuery));
+        if (response == null || response.getBody() == null || response.getBody().size() == 0) {
+            return response;
+        }
+        try {
+            JsonNode shown = EventsV1View.responseToV1(Json.parse(response.getBody().getBytes()));
+            return response.setBody(Serialization.asJson(shown));
+        } catch (IOException e) {
+            return response;
+        }
+    }
+
+    /** An events.k8s.io/v1 request body in core/v1 terms; one that is not JSON goes as it is, for the handlers to refuse. */
+    private static byte[] coreBody(HttpMethod method, byte[] body) {
+        JsonNode parsed;
+        try {
+            parsed = Json.parse(body);
+        } catch (IOException e) {
+            return body;
+        }
+        JsonNode core;
+        if (method == HttpMethod.PATCH && parsed instanceof ArrayNode operations) {
+            core = EventsV1View.jsonPatchToCore(operations);
+        } else if (method == HttpMethod.PATCH && parsed instanceof ObjectNode patch) {
+            core = EventsV1View.mergePatchToCore(patch);
+        } else if (parsed instanceof ObjectNode event) {
+            core = EventsV1View.toCore(event);
+        } else {
+            return body;
+        }
+        return Serialization.asJson(core).getBytes(StandardCharsets.UTF_8);
     }
 
 
