@@ -67,6 +67,11 @@ public final class StatusResponses {
         return json(UNPROCESSABLE_ENTITY, status);
     }
 
+    /** A 415 for a body in a format the server cannot read, saying which. */
+    public static MockResponse unsupportedMediaType(String message) {
+        return failure(415, "UnsupportedMediaType", null, null, message);
+    }
+
     /** A 405 for an HTTP method the emulator does not serve. */
     public static MockResponse methodNotAllowed(String method) {
         return failure(HttpURLConnection.HTTP_BAD_METHOD, "MethodNotAllowed", null, null,

@@ -46,13 +46,13 @@ final class AccessReviews {
     }
 
     /**
-     * The review of {@code content} (JSON, or Kubernetes protobuf as kubectl sends it) posted to {@code path};
+     * The review of {@code content} (JSON; kubectl's protobuf is read into JSON before) posted to {@code path};
      * {@code authorization} is the request's header, if any.
      */
-    MockResponse review(String path, String contentType, byte[] content, String authorization) {
+    MockResponse review(String path, byte[] content, String authorization) {
         JsonNode body;
         try {
-            body = AccessReviewProtobuf.isProtobuf(contentType) ? AccessReviewProtobuf.read(content) : Json.parse(content);
+            body = Json.parse(content);
         } catch (IOException e) {
             return StatusResponses.badRequest("the request body cannot be read: " + e.getMessage());
         }

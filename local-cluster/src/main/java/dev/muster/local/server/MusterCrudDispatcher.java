@@ -9,6 +9,7 @@ import dev.muster.local.admission.MicroTimes;
 import dev.muster.local.admission.PodDefaults;
 import dev.muster.local.disruption.EvictionSubresource;
 import dev.muster.local.protocol.Json;
+import dev.muster.local.protocol.KubernetesProtobuf;
 import dev.muster.local.protocol.RequestQuery;
 import dev.muster.local.protocol.StatusResponses;
 import dev.muster.local.store.CascadingDeleter;
@@ -106,7 +107,19 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     @Override
-    public MockResponse dispatch(RecordedRequest request) {
+    public MockResponse dispatch(RecordedRequest received) {
+        RecordedRequest request = received;
+        if (KubernetesProtobuf.isProtobuf(received.getHeader(CONTENT_TYPE)) && received.getBody() != null
+                && received.getBody().size() > 0) {
+            KubernetesProtobuf.Decoded decoded = KubernetesProtobuf.read(received.getBody().getBytes());
+            if (decoded.json() == null) {
+                return decoded.unsupportedKind() ? StatusResponses.unsupportedMediaType(decoded.problem())
+                        : StatusResponses.badRequest(decoded.problem());
+            }
+            request = new RecordedRequest(received.getHttpVersion(), received.method(), received.getPath(),
+                    received.getHeaders().newBuilder().set(CONTENT_TYPE, "application/json").build(),
+                    new Buffer(Serialization.asJson(decoded.json()).getBytes(StandardCharsets.UTF_8)));
+        }
         String path = withoutQuery(request.getPath());
         MockResponse response;
         try {
@@ -153,7 +166,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
         if (AccessReviews.isReview(path)) {
             return request.method() == HttpMethod.POST
-                    ? reviews.review(path, request.getHeader(CONTENT_TYPE), request.getBody().getBytes(),
+                    ? reviews.review(path, request.getBody().getBytes(),
                     request.getHeader("Authorization")) : null;
         }
         Map<String, String> parsed = parse(path);
