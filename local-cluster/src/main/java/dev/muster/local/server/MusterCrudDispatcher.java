@@ -178,7 +178,8 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             // would store anything, and answer a GET of a path that is no resource with every object it holds.
             return StatusResponses.pathNotFound();
         }
-        if ((request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) && request.getBody() != null) {
+        if ((request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) && request.getBody() != null
+                && bodyIsOfItsKind(path, resource.get())) {
             RequestTypeMeta typeMeta = RequestTypeMeta.of(request.getBody().getBytes(), resource.get());
             if (typeMeta.refusal() != null) {
                 return typeMeta.refusal();
@@ -241,6 +242,20 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             }
         }
         return locked(requestLock.readLock(), () -> super.dispatch(request));
+    }
+
+    /**
+     * Whether a write to this path carries an object of the resource's kind: its collection, one object, or its
+     * {@code status}; other subresources take other kinds (a {@code token} a TokenRequest, a {@code scale} a Scale).
+     */
+    private static boolean bodyIsOfItsKind(String path, ServedResources.Resource resource) {
+        String[] segments = path.replaceAll("^/+|/+$", "").split("/");
+        int plural = segments[0].equals("api") ? 2 : 3;
+        if (resource.namespaced() && segments.length > plural + 1 && segments[plural].equals("namespaces")) {
+            plural += 2;
+        }
+        int after = segments.length - plural - 1;
+        return after == 0 || after == 1 || after == 2 && segments[segments.length - 1].equals("status");
     }
 
     /** The users and the authorizer the review APIs answer with. */
@@ -603,7 +618,10 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 body = typeMeta.body().map(completed -> Serialization.asJson(completed).getBytes(StandardCharsets.UTF_8))
                         .orElse(body);
             }
-            body = coreBody(request.method(), body);
+            if (request.method() != HttpMethod.DELETE) {
+                // A DELETE's body is DeleteOptions, the same in both APIs.
+                body = coreBody(request.method(), body);
+            }
         }
         RecordedRequest core = new RecordedRequest(request.getHttpVersion(), request.method(), corePathWithQuery,
                 request.getHeaders(), body == null ? null : new Buffer(body));
