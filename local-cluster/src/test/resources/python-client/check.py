@@ -74,8 +74,8 @@ def create_pod():
 def refuse_mismatch():
     refused(lambda: core.create_namespaced_pod(NS, pod("wrong-version", api_version="apps/v1", kind="Pod")), 400,
             "the API version in the data (apps/v1) does not match the expected API version (v1)")
-    refused(lambda: core.create_namespaced_pod(NS, pod("wrong-kind", api_version="v1", kind="Service")), 422,
-            'Invalid value: \\"Service\\": must be Pod')
+    refused(lambda: core.create_namespaced_pod(NS, pod("wrong-kind", api_version="v1", kind="Service")), 400,
+            'Service in version \\"v1\\" cannot be handled as a Pod')
     refused(lambda: core.read_namespaced_pod("wrong-kind", NS), 404, "not found")
 
 
@@ -195,6 +195,10 @@ def custom_objects():
     job = {"metadata": {"name": "python-job"}, "spec": {"minAvailable": 1, "tasks": [{
         "name": "main", "replicas": 1,
         "template": {"spec": {"containers": [{"name": "main", "image": "busybox"}]}}}]}}
+    # A custom resource is decoded from its body alone, so it must name its type, as on kube-apiserver.
+    refused(lambda: objects.create_namespaced_custom_object("batch.muster.dev", "v1alpha1", NS, "jobs", job), 400,
+            "Object 'Kind' is missing in")
+    job.update(apiVersion="batch.muster.dev/v1alpha1", kind="Job")
     created = objects.create_namespaced_custom_object("batch.muster.dev", "v1alpha1", NS, "jobs", job)
     assert (created["apiVersion"], created["kind"]) == ("batch.muster.dev/v1alpha1", "Job"), created
     listed = objects.list_namespaced_custom_object("batch.muster.dev", "v1alpha1", NS, "jobs")

@@ -76,6 +76,11 @@ class ProtobufRequestsTest extends ApiOnlyClusterTests {
         out.writeMessage(8, V1.ObjectReference.newBuilder().setKind("Pod").setName("p").setNamespace(NS).build());
         out.writeString(10, "Successfully assigned proto/p to node-0");
         out.writeString(11, "Normal");
+        // What Go writes for the fields it always writes: an empty source, zero times (empty messages), count 0.
+        out.writeMessage(12, V1.EventSource.getDefaultInstance());
+        out.writeMessage(13, Meta.Time.getDefaultInstance());
+        out.writeMessage(14, Meta.Time.getDefaultInstance());
+        out.writeInt32(15, 0);
         out.flush();
 
         HttpResponse<String> recorded = post("/apis/events.k8s.io/v1/namespaces/" + NS + "/events",
@@ -86,6 +91,8 @@ class ProtobufRequestsTest extends ApiOnlyClusterTests {
         assertThat(described).singleElement().satisfies(e -> {
             assertThat(e.getReason()).isEqualTo("Scheduled");
             assertThat(e.getMessage()).isEqualTo("Successfully assigned proto/p to node-0");
+            assertThat(e.getFirstTimestamp()).as("Go's zero time is no time").isNull();
+            assertThat(e.getLastTimestamp()).isNull();
         });
     }
 

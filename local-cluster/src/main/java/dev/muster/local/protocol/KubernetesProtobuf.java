@@ -61,6 +61,7 @@ public final class KubernetesProtobuf {
     public static final String CONTENT_TYPE = "application/vnd.kubernetes.protobuf";
     private static final byte[] MAGIC = {'k', '8', 's', 0};
     private static final long ZERO_TIME_SECONDS = -62135596800L;
+    private static final Descriptor UNKNOWN = io.kubernetes.client.proto.Runtime.Unknown.getDescriptor();
     private static final DateTimeFormatter MICRO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")
             .withZone(ZoneOffset.UTC);
     /** Every message of the stable groups the emulator serves, by {@code apiVersion/Kind}: {@code v1/Pod}, {@code apps/v1/Deployment}. */
@@ -127,15 +128,18 @@ public final class KubernetesProtobuf {
         if (body == null || body.length < MAGIC.length || !Arrays.equals(body, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
             return refused("the body is not Kubernetes protobuf: it does not start with k8s\\0", false);
         }
-        io.kubernetes.client.proto.Runtime.Unknown unknown;
+        // Read through descriptors, as the object is: the artefact's generated classes predate protobuf 22, and
+        // the runtime warns about (or, configured so, refuses) parsing with them.
+        DynamicMessage unknown;
         try {
-            unknown = io.kubernetes.client.proto.Runtime.Unknown.parseFrom(
-                    Arrays.copyOfRange(body, MAGIC.length, body.length));
+            unknown = DynamicMessage.parseFrom(UNKNOWN, Arrays.copyOfRange(body, MAGIC.length, body.length));
         } catch (InvalidProtocolBufferException e) {
             return refused("the body is not a Kubernetes protobuf runtime.Unknown: " + e.getMessage(), false);
         }
-        String apiVersion = unknown.getTypeMeta().getApiVersion();
-        String kind = unknown.getTypeMeta().getKind();
+        Message typeMeta = (Message) unknown.getField(UNKNOWN.findFieldByName("typeMeta"));
+        String apiVersion = stringField(typeMeta, "apiVersion");
+        String kind = stringField(typeMeta, "kind");
+        ByteString raw = (ByteString) unknown.getField(UNKNOWN.findFieldByName("raw"));
         Optional<Descriptor> message = messageOf(apiVersion, kind);
         if (message.isEmpty()) {
             return refused("the local cluster reads no protobuf for " + (kind.isEmpty() ? "an object without a kind" : kind)
@@ -143,7 +147,7 @@ public final class KubernetesProtobuf {
         }
         DynamicMessage object;
         try {
-            object = DynamicMessage.parseFrom(message.get(), unknown.getRaw());
+            object = DynamicMessage.parseFrom(message.get(), raw);
         } catch (InvalidProtocolBufferException e) {
             return refused("the body is not a valid " + kind + " message: " + e.getMessage(), false);
         }
@@ -181,7 +185,9 @@ public final class KubernetesProtobuf {
                     ArrayNode items = json.putArray(field.getJsonName());
                     for (int i = 0; i < message.getRepeatedFieldCount(field); i++) {
                         JsonNode item = value(field, message.getRepeatedField(field, i));
-                        items.add(item == null ? JsonNodeFactory.instance.nullNode() : item);
+                        // A list's empty string is an element (apiGroups: [""]), unlike an empty field.
+                        items.add(item != null ? item : field.getJavaType() == FieldDescriptor.JavaType.STRING
+                                ? JsonNodeFactory.instance.textNode("") : JsonNodeFactory.instance.nullNode());
                     }
                 }
             } else if (message.hasField(field)) {
@@ -243,18 +249,18 @@ public final class KubernetesProtobuf {
                     ? nodes.numberNode(longField(message, "intVal")) : nodes.textNode(stringField(message, "strVal"));
             case "k8s.io.apimachinery.pkg.runtime.RawExtension" -> rawJson(message, "raw");
             case "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" -> rawJson(message, "Raw");
-            default -> isSliceWrapper(type) ? items(message) : object(message);
+            default -> SLICES.contains(type.getFullName()) ? items(message) : object(message);
         };
     }
 
     /**
-     * Whether a message stands for a named Go slice type ({@code ExtraValue}, {@code Verbs}): protobuf wraps its
-     * elements in a message of one repeated field, {@code items}; JSON writes the array.
+     * The messages that stand for a named Go slice type: protobuf wraps its elements in a message of one repeated
+     * field, {@code items}; JSON writes the array. Named, since a struct of one {@code items} list
+     * (DownwardAPIProjection) has the same shape.
      */
-    private static boolean isSliceWrapper(Descriptor type) {
-        return type.getFields().size() == 1 && type.getFields().get(0).getName().equals("items")
-                && type.getFields().get(0).isRepeated();
-    }
+    private static final Set<String> SLICES = Set.of("k8s.io.api.authentication.v1.ExtraValue",
+            "k8s.io.api.authorization.v1.ExtraValue", "k8s.io.api.certificates.v1.ExtraValue",
+            "k8s.io.apimachinery.pkg.apis.meta.v1.Verbs");
 
     private static JsonNode items(Message message) {
         FieldDescriptor field = message.getDescriptorForType().getFields().get(0);
@@ -270,7 +276,9 @@ public final class KubernetesProtobuf {
     private static JsonNode time(Message message, boolean micro) {
         long seconds = longField(message, "seconds");
         long nanos = longField(message, "nanos");
-        if (seconds == ZERO_TIME_SECONDS && nanos == 0) {
+        // Go writes its zero time as an empty message (its seconds before the epoch only where spelled out).
+        boolean empty = message.getAllFields().isEmpty();
+        if (empty || seconds == ZERO_TIME_SECONDS && nanos == 0) {
             return null;
         }
         Instant instant = Instant.ofEpochSecond(seconds, nanos);

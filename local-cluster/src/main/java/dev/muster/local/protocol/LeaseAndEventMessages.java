@@ -12,8 +12,10 @@ import io.kubernetes.client.proto.V1;
  * The protobuf messages of {@code coordination.k8s.io/v1} Leases and {@code events.k8s.io/v1} Events, which the
  * official Java client's {@code client-java-proto} does not ship, while client-go's components that speak protobuf
  * (kube-scheduler and the schedulers built on it) write both: leader election and their Events. Declared here with
- * the field names and numbers of Kubernetes' {@code coordination/v1/generated.proto} and
- * {@code events/v1/generated.proto} (k8s.io/api), on the shipped meta and core messages.
+ * the field names and numbers of Kubernetes'
+ * <a href="https://github.com/kubernetes/api/blob/master/coordination/v1/generated.proto">coordination/v1</a> and
+ * <a href="https://github.com/kubernetes/api/blob/master/events/v1/generated.proto">events/v1</a> generated.proto,
+ * on the shipped meta and core messages.
  */
 final class LeaseAndEventMessages {
     private static final String META = ".k8s.io.apimachinery.pkg.apis.meta.v1.";

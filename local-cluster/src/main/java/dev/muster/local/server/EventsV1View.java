@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * Event readable and writable through both APIs. A request to the events.k8s.io API is translated to the core one
  * (its path, its field selector's labels, its body), and what comes back translated again.
  *
- * <p>The two kinds differ in field names only (kube-apiserver's {@code pkg/apis/events/v1/conversion.go}):
+ * <p>The two kinds differ in field names only (kube-apiserver's
+ * <a href="https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/events/v1/conversion.go">conversion.go</a>):
  * {@code regarding} is {@code involvedObject}, {@code note} is {@code message}, {@code reportingController} is
  * {@code reportingComponent}, and {@code deprecatedSource}, {@code deprecatedFirstTimestamp},
  * {@code deprecatedLastTimestamp} and {@code deprecatedCount} are {@code source}, {@code firstTimestamp},
@@ -136,8 +137,8 @@ final class EventsV1View {
     }
 
     /**
-     * A response of the core API as the events.k8s.io one: an Event, or a list of them (a Table's rows'
-     * objects included). Anything else, a Status for one, is the same in both.
+     * A response of the core API as the events.k8s.io one: an Event, or a list of them. Anything else, a Status
+     * for one, is the same in both (Tables are rendered later, from what this returns).
      */
     static JsonNode responseToV1(JsonNode body) {
         if (!(body instanceof ObjectNode object)) {

@@ -11,15 +11,17 @@ import dev.muster.local.protocol.StatusResponses;
 import io.fabric8.mockwebserver.http.MockResponse;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The {@code apiVersion} and {@code kind} of an object written with POST or PUT, as kube-apiserver decodes them:
  * against the kind its URL serves. A body may leave them out (the Python client sends none unless its caller set
- * them, and its own examples do not), and gets the URL's; a body that names another version or kind is refused
- * as kube-apiserver refuses it (400 for the version, 422 for the kind), where the stock dispatcher would store it
- * under the URL's resource.
+ * them, and its own examples do not), and a built-in kind's body gets the URL's; a custom resource's is refused
+ * (kube-apiserver decodes it as unstructured, from the body alone: "Object 'Kind' is missing in ..."). A body that
+ * names another version is refused with 400, another kind with 400 for a built-in kind and 422 for a custom
+ * resource, as kube-apiserver refuses them, where the stock dispatcher would store it under the URL's resource.
  *
  * @param body    the body to write instead, with the URL's apiVersion and kind; empty when it names both already
  * @param refusal the answer to a body that is refused; {@code null} when it is not
@@ -58,18 +60,35 @@ record RequestTypeMeta(Optional<JsonNode> body, MockResponse refusal) {
             return AS_SENT;
         }
         if (apiVersion != null && !apiVersion.isEmpty() && !apiVersion.equals(resource.apiVersion())) {
-            // kube-apiserver's own words (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go).
+            // kube-apiserver's own words (https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/handlers/create.go).
             return refused(StatusResponses.badRequest("the API version in the data (" + apiVersion
                     + ") does not match the expected API version (" + resource.apiVersion() + ")"));
         }
-        if (kind != null && !kind.isEmpty() && !kind.equals(resource.kind())) {
-            return refused(StatusResponses.invalid(resource.group(), kind, name,
+        boolean builtIn = ServedResources.isBuiltIn(resource);
+        boolean hasKind = kind != null && !kind.isEmpty();
+        boolean hasVersion = apiVersion != null && !apiVersion.isEmpty();
+        if (hasKind && !kind.equals(resource.kind())) {
+            // A built-in kind fails kube-apiserver's decoding (400); a custom resource its type-meta validation (422).
+            return refused(builtIn
+                    ? StatusResponses.badRequest(kind + " in version \"" + resource.version() + "\" cannot be handled as a "
+                    + resource.kind() + ": this URL takes " + resource.kind())
+                    : StatusResponses.invalid(resource.group(), kind, name,
                     List.of(FieldError.invalid("kind", kind, "must be " + resource.kind()))));
         }
-        if (apiVersion != null && !apiVersion.isEmpty() && kind != null && !kind.isEmpty()) {
+        if (hasVersion && hasKind) {
             return AS_SENT;
         }
-        ObjectNode completed = Json.stored(bytes);
+        if (!builtIn) {
+            // A custom resource is decoded as unstructured, which takes its type from the body alone.
+            return refused(StatusResponses.badRequest("Object '" + (hasKind ? "apiVersion" : "Kind") + "' is missing in '"
+                    + new String(bytes, StandardCharsets.UTF_8).strip() + "'"));
+        }
+        ObjectNode completed;
+        try {
+            completed = (ObjectNode) Json.parse(bytes);
+        } catch (IOException e) {
+            return AS_SENT;
+        }
         completed.put("apiVersion", resource.apiVersion());
         completed.put("kind", resource.kind());
         return new RequestTypeMeta(Optional.of(completed), null);

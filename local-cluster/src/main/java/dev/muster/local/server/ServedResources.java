@@ -185,6 +185,11 @@ public final class ServedResources {
         BUILT_INS.forEach(r -> BUILT_IN_BY_PATH.put(key(r.group(), r.version(), r.plural()), r));
     }
 
+    /** Whether a resource is one of the built-in kinds, not a custom resource. */
+    static boolean isBuiltIn(Resource resource) {
+        return BUILT_IN_BY_PATH.containsKey(key(resource.group(), resource.version(), resource.plural()));
+    }
+
     private final Supplier<List<CustomResourceDefinition>> storedCrds;
     private final Function<String, CustomResourceDefinition> storedCrd;
 

@@ -14,6 +14,7 @@ import io.kubernetes.client.proto.V1Admissionregistration;
 import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Authorization;
 import io.kubernetes.client.proto.V1Networking;
+import io.kubernetes.client.proto.V1Rbac;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -29,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * JSON Go would write for them.
  */
 class KubernetesProtobufTest {
-    /** What Go's zero time.Time is in protobuf: seconds since the epoch of 0001-01-01T00:00:00Z. */
-    private static final Meta.Time ZERO_TIME = Meta.Time.newBuilder().setSeconds(-62135596800L).setNanos(0).build();
+    /** What Go writes for its zero time.Time: an empty message (metav1.Time's Marshal), present as a field. */
+    private static final Meta.Time ZERO_TIME = Meta.Time.getDefaultInstance();
 
     @Test
     void aNamespaceAsKubectlCreateSendsIt() {
@@ -45,6 +46,34 @@ class KubernetesProtobufTest {
 
         assertThat(json.toString()).isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":"
                 + "\"team-a\",\"generation\":0,\"labels\":{\"owner\":\"ml\",\"empty\":\"\"}},\"spec\":{},\"status\":{}}");
+    }
+
+    @Test
+    void zeroTimesSpelledOutAreLeftOutToo() {
+        V1.Event event = V1.Event.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("e"))
+                .setFirstTimestamp(Meta.Time.newBuilder().setSeconds(-62135596800L).setNanos(0))
+                .setEventTime(Meta.MicroTime.getDefaultInstance()).build();
+        ObjectNode json = read("v1", "Event", event);
+        assertThat(json.has("firstTimestamp")).isFalse();
+        assertThat(json.has("eventTime")).isFalse();
+    }
+
+    @Test
+    void aListsEmptyStringsStayAndAOneListStructStaysAnObject() {
+        V1Rbac.Role role = V1Rbac.Role.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("r"))
+                .addRules(V1Rbac.PolicyRule.newBuilder().addApiGroups("").addResources("pods").addVerbs("get")).build();
+        assertThat(read("rbac.authorization.k8s.io/v1", "Role", role).at("/rules/0/apiGroups").toString())
+                .isEqualTo("[\"\"]");
+
+        V1.Volume volume = V1.Volume.newBuilder().setName("info").setVolumeSource(V1.VolumeSource.newBuilder()
+                .setProjected(V1.ProjectedVolumeSource.newBuilder().addSources(V1.VolumeProjection.newBuilder()
+                        .setDownwardAPI(V1.DownwardAPIProjection.newBuilder().addItems(V1.DownwardAPIVolumeFile
+                                .newBuilder().setPath("labels").setFieldRef(V1.ObjectFieldSelector.newBuilder()
+                                        .setFieldPath("metadata.labels"))))))).build();
+        V1.Pod pod = V1.Pod.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("p"))
+                .setSpec(V1.PodSpec.newBuilder().addVolumes(volume)).build();
+        assertThat(read("v1", "Pod", pod).at("/spec/volumes/0/projected/sources/0/downwardAPI/items/0/path").asText())
+                .isEqualTo("labels");
     }
 
     @Test

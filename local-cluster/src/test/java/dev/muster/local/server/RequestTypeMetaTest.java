@@ -15,6 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A written body's apiVersion and kind against the URL's resource, as kube-apiserver decodes them. */
 class RequestTypeMetaTest {
     private static final ServedResources.Resource PODS = ServedResources.Resource.builtIn(Pod.class, List.of(), List.of(), List.of());
+    private static final ServedResources.Resource JOBS = new ServedResources.Resource("batch.muster.dev", "v1alpha1",
+            "jobs", "job", "Job", true, List.of("create"), List.of(), List.of("status"), List.of());
     private static final ServedResources.Resource LEASES = ServedResources.Resource.builtIn(Lease.class, List.of(), List.of(), List.of());
 
     @Test
@@ -44,10 +46,21 @@ class RequestTypeMetaTest {
     }
 
     @Test
-    void anotherKindIsInvalidAndNamesTheObject() {
+    void anotherKindOfABuiltInIsABadRequest() {
         RequestTypeMeta checked = of("{\"kind\":\"Service\",\"metadata\":{\"labels\":{\"a\":\"b\"},\"name\":\"web\"}}", PODS);
-        assertThat(checked.refusal().code()).isEqualTo(422);
-        assertThat(message(checked)).isEqualTo("Service \"web\" is invalid: kind: Invalid value: \"Service\": must be Pod");
+        assertThat(checked.refusal().code()).isEqualTo(400);
+        assertThat(message(checked)).isEqualTo("Service in version \"v1\" cannot be handled as a Pod: this URL takes Pod");
+    }
+
+    @Test
+    void aCustomResourceMustNameItsTypeAndAnotherKindIsInvalid() {
+        RequestTypeMeta missing = of("{\"apiVersion\":\"batch.muster.dev/v1alpha1\",\"metadata\":{\"name\":\"j\"}}", JOBS);
+        assertThat(missing.refusal().code()).isEqualTo(400);
+        assertThat(message(missing)).startsWith("Object 'Kind' is missing in '{\"apiVersion\"");
+
+        RequestTypeMeta other = of("{\"apiVersion\":\"batch.muster.dev/v1alpha1\",\"kind\":\"Task\",\"metadata\":{\"name\":\"j\"}}", JOBS);
+        assertThat(other.refusal().code()).isEqualTo(422);
+        assertThat(message(other)).isEqualTo("Task.batch.muster.dev \"j\" is invalid: kind: Invalid value: \"Task\": must be Job");
     }
 
     @Test
