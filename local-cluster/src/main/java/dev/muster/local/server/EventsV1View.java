@@ -9,11 +9,11 @@ import io.netty.handler.codec.http.QueryStringEncoder;
 
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * {@code events.k8s.io/v1} Events as a view of core/v1 Events, as kube-apiserver serves them: one store, each
@@ -186,8 +186,6 @@ final class EventsV1View {
     }
 
     private static Map<String, String> inverse(Map<String, String> map) {
-        Map<String, String> inverse = new LinkedHashMap<>();
-        map.forEach((key, value) -> inverse.put(value, key));
-        return Map.copyOf(inverse);
+        return map.entrySet().stream().collect(Collectors.toUnmodifiableMap(Map.Entry::getValue, Map.Entry::getKey));
     }
 }

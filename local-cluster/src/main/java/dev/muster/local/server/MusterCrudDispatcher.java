@@ -116,9 +116,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 return decoded.unsupportedKind() ? StatusResponses.unsupportedMediaType(decoded.problem())
                         : StatusResponses.badRequest(decoded.problem());
             }
-            request = new RecordedRequest(received.getHttpVersion(), received.method(), received.getPath(),
-                    received.getHeaders().newBuilder().set(CONTENT_TYPE, "application/json").build(),
-                    new Buffer(Serialization.asJson(decoded.json()).getBytes(StandardCharsets.UTF_8)));
+            request = withNewBody(received, decoded.json());
         }
         String path = withoutQuery(request.getPath());
         MockResponse response;
@@ -300,9 +298,10 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         return named == body ? request : withNewBody(request, named);
     }
 
-    /** The same request, its query and headers included, with another body. */
+    /** The same request, its query and other headers included, with another body, in JSON. */
     private static RecordedRequest withNewBody(RecordedRequest request, JsonNode body) {
-        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+                request.getHeaders().newBuilder().set(CONTENT_TYPE, "application/json").build(),
                 new Buffer(Serialization.asJson(body).getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -359,8 +358,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (statusWrite || !Deletion.completedBy(current.get(), body)) {
             ((ObjectNode) body.path("metadata")).remove(List.of(DELETION_TIMESTAMP, DELETION_GRACE_PERIOD));
         }
-        return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
-                new Buffer(Serialization.asJson(body).getBytes(StandardCharsets.UTF_8)));
+        return withNewBody(request, body);
     }
 
     /**
