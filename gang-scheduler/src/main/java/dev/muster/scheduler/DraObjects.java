@@ -9,6 +9,7 @@ import dev.muster.scheduler.core.dra.DeviceConstraint;
 import dev.muster.scheduler.core.dra.DeviceRequest;
 import dev.muster.scheduler.core.dra.DeviceSlice;
 import dev.muster.scheduler.core.dra.DeviceTaint;
+import dev.muster.scheduler.core.dra.DeviceTaintRule;
 import dev.muster.scheduler.core.dra.DeviceToleration;
 import dev.muster.scheduler.core.model.NodeSelectorRequirement;
 import dev.muster.scheduler.core.model.NodeSelectorTerm;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * {@code resource.k8s.io/v1} objects read into the core's plain records. fabric8 7.4 has no model of the v1
@@ -96,6 +98,21 @@ final class DraObjects {
     static DeviceClass deviceClass(GenericKubernetesResource object) {
         Map<String, Object> spec = map(object.getAdditionalProperties().get("spec"));
         return new DeviceClass(object.getMetadata().getName(), selectors(spec.get("selectors")), config(spec.get("config")));
+    }
+
+    /**
+     * A DeviceTaintRule of any served version: {@code v1alpha3} of Kubernetes 1.34 has the selector's
+     * {@code deviceClassName} and {@code selectors}, later versions only driver, pool and device, read alike.
+     */
+    static DeviceTaintRule taintRule(GenericKubernetesResource object) {
+        Map<String, Object> spec = map(object.getAdditionalProperties().get("spec"));
+        Map<String, Object> taint = map(spec.get("taint"));
+        Map<String, Object> selector = map(spec.get("deviceSelector"));
+        return new DeviceTaintRule(object.getMetadata().getName(), string(selector.get("driver")),
+                string(selector.get("pool")), string(selector.get("device")), string(selector.get("deviceClassName")),
+                selectors(selector.get("selectors")),
+                new DeviceTaint(Objects.requireNonNullElse(string(taint.get("key")), ""), string(taint.get("value")),
+                        string(taint.get("effect"))));
     }
 
     static DeviceClaim claim(GenericKubernetesResource object) {

@@ -352,37 +352,19 @@ public final class GangScheduler implements AutoCloseable {
         watch(templates, trigger, cache::putResourceClaimTemplate, cache::removeResourceClaimTemplate);
         all.addAll(List.of(slices, classes, claims, templates));
         if (taintRules != null) {
-            warnAboutTaintRules(taintRules, warnings);
+            String rulesVersion = taintRules;
+            SharedIndexInformer<GenericKubernetesResource> rules = draInformer(rulesVersion, "DeviceTaintRule",
+                    ServedApis.DEVICE_TAINT_RULES, false);
+            watch(rules, trigger, rule -> {
+                warnings.taintRule(rule, rulesVersion);
+                return cache.putDeviceTaintRule(rule);
+            }, rule -> {
+                warnings.taintRuleGone(rule);
+                return cache.removeDeviceTaintRule(rule);
+            });
+            all.add(rules);
+            log.info("{} devicetaintrules are served: their taints are applied to the devices they select", rulesVersion);
         }
-    }
-
-    /**
-     * Watches DeviceTaintRules only to say on each that it is not honoured: they change no decision, so their
-     * informer is not among those the first cycle waits for, and a chart without the grant delays nothing.
-     */
-    private void warnAboutTaintRules(String apiVersion, DraWarnings warnings) {
-        SharedIndexInformer<GenericKubernetesResource> rules = draInformer(apiVersion, "DeviceTaintRule",
-                ServedApis.DEVICE_TAINT_RULES, false);
-        ResourceEventHandler<GenericKubernetesResource> handler = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(GenericKubernetesResource rule) {
-                warnings.taintRule(rule, apiVersion);
-            }
-
-            @Override
-            public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource rule) {
-                // Told when added; a rule's change does not make it honoured.
-            }
-
-            @Override
-            public void onDelete(GenericKubernetesResource rule, boolean finalStateUnknown) {
-                // Nothing to say about a rule that is gone.
-            }
-        };
-        rules.addEventHandler(handler);
-        handlerRemovals.add(() -> rules.removeEventHandler(handler));
-        log.info("{} devicetaintrules are served: each gets a Warning Event, since the scheduler does not apply their "
-                + "taints", apiVersion);
     }
 
     private SharedIndexInformer<GenericKubernetesResource> draInformer(String apiVersion, String kind, String plural,

@@ -139,6 +139,15 @@ final class SchedulerCache {
         return devices.removeClass(deviceClass.getMetadata().getName()) && anyPending();
     }
 
+    /** @return whether the rule changed while pods wait: it may taint devices they need, or no longer */
+    synchronized boolean putDeviceTaintRule(GenericKubernetesResource rule) {
+        return devices.putTaintRule(DraObjects.taintRule(rule)) && anyPending();
+    }
+
+    synchronized boolean removeDeviceTaintRule(GenericKubernetesResource rule) {
+        return devices.removeTaintRule(rule.getMetadata().getName()) && anyPending();
+    }
+
     /** @return whether the claim changed while pods wait: its allocation may have freed or taken devices */
     synchronized boolean putResourceClaim(GenericKubernetesResource claim) {
         return devices.putClaim(DraObjects.claim(claim)) && anyPending();

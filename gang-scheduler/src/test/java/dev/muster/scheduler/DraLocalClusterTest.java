@@ -164,6 +164,34 @@ class DraLocalClusterTest {
     }
 
     @Test
+    void aDeviceTaintRuleKeepsTheGpusOfTheNodeItDrainsFromAGangUntilItIsDeleted() {
+        GenericKubernetesResource rule = new GenericKubernetesResource();
+        rule.setApiVersion("resource.k8s.io/v1alpha3");
+        rule.setKind("DeviceTaintRule");
+        rule.setMetadata(new ObjectMetaBuilder().withName("drain-node-0").build());
+        // The simulated driver names each node's pool after the node.
+        rule.setAdditionalProperty("spec", Map.of(
+                "deviceSelector", Map.of("driver", "gpu.example.com", "pool", "node-0"),
+                "taint", Map.of("key", "example.com/maintenance", "effect", "NoSchedule")));
+        client.genericKubernetesResources("resource.k8s.io/v1alpha3", "DeviceTaintRule").resource(rule).create();
+        createGang("train", 4, "eight-gpus");
+
+        await().atMost(PATIENCE).until(() -> board.latest(NS, "train")
+                .filter(v -> v.message().contains("taints the request does not tolerate")).isPresent());
+        // Three nodes hold three pods; the fourth finds node-0's GPUs tainted.
+        assertThat(board.latest(NS, "train").orElseThrow().message()).startsWith("0/4 nodes are available: ")
+                .contains("1 node(s) cannot allocate claim default/train-", "(devices left out there: taints the "
+                        + "request does not tolerate)", "The gang needs 4 pod(s) placed at once");
+        Stillness.holds(PATIENCE, "the scheduler decided on train again", Decided.again(board, NS, "train"), STAYS,
+                () -> assertThat(pods("train")).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
+
+        client.genericKubernetesResources("resource.k8s.io/v1alpha3", "DeviceTaintRule").withName("drain-node-0").delete();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("train"))
+                .hasSize(4).allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
+        assertThat(pods("train")).extracting(pod -> pod.getSpec().getNodeName()).contains("node-0");
+    }
+
+    @Test
     void aClaimAskingForConsumableCapacityIsRefusedNamingTheFieldAndTheClaim() {
         createTemplate("gpu-memory", 1, Map.of("capacity", Map.of("requests", Map.of("gpu.example.com/memory", "10Gi"))));
         createGang("sliced", 1, "gpu-memory");

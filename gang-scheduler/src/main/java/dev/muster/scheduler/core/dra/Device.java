@@ -34,6 +34,12 @@ public record Device(String driver, String pool, String name, Map<String, Object
         taints = taints == null ? List.of() : List.copyOf(taints);
     }
 
+    /** The device with these taints instead of its own (a DeviceTaintRule's added to the driver's). */
+    public Device withTaints(List<DeviceTaint> newTaints) {
+        return new Device(driver, pool, name, attributes, capacity, newTaints, consumesCounters,
+                allowMultipleAllocations, bindingConditions);
+    }
+
     /** The device's identity in an allocation: {@code driver/pool/name}. */
     public String id() {
         return driver + "/" + pool + "/" + name;

@@ -9,13 +9,15 @@ import java.util.Map;
 
 /**
  * The scheduler's copy of the DRA objects as the informers show them (ResourceSlices, DeviceClasses,
- * ResourceClaims, ResourceClaimTemplates), plus the allocations the scheduler made that the informer
- * does not show yet; hands each cycle a fresh {@link DeviceLedger}. The inventory of devices is rebuilt
- * only when a slice or class changed. Not thread-safe: the scheduler cache guards it.
+ * DeviceTaintRules, ResourceClaims, ResourceClaimTemplates), plus the allocations the scheduler made that the
+ * informer does not show yet; hands each cycle a fresh {@link DeviceLedger}. The inventory of devices, with the
+ * rules' taints on the devices they select, is rebuilt only when a slice, class or rule changed. Not thread-safe:
+ * the scheduler cache guards it.
  */
 public final class DeviceCatalog {
     private final Map<String, DeviceSlice> slices = new LinkedHashMap<>();
     private final Map<String, DeviceClass> classes = new LinkedHashMap<>();
+    private final Map<String, DeviceTaintRule> taintRules = new LinkedHashMap<>();
     private final Map<String, DeviceClaim> claims = new HashMap<>();
     private final Map<String, DeviceClaim> templates = new HashMap<>();
     /** Allocations written (or being written) by the scheduler that the claim's informer copy lacks. */
@@ -44,6 +46,19 @@ public final class DeviceCatalog {
 
     public boolean removeClass(String name) {
         boolean changed = classes.remove(name) != null;
+        inventory = changed ? null : inventory;
+        return changed;
+    }
+
+    /** Adds or replaces a DeviceTaintRule; returns whether it changed. */
+    public boolean putTaintRule(DeviceTaintRule rule) {
+        boolean changed = !rule.equals(taintRules.put(rule.name(), rule));
+        inventory = changed ? null : inventory;
+        return changed;
+    }
+
+    public boolean removeTaintRule(String name) {
+        boolean changed = taintRules.remove(name) != null;
         inventory = changed ? null : inventory;
         return changed;
     }
@@ -121,7 +136,9 @@ public final class DeviceCatalog {
      */
     public DeviceLedger ledger(Collection<DeviceClaim> toBeCreated) {
         if (inventory == null) {
-            inventory = new DeviceInventory(new ArrayList<>(slices.values()), new ArrayList<>(classes.values()));
+            List<DeviceSlice> tainted = DeviceTaintRule.apply(new ArrayList<>(slices.values()),
+                    new ArrayList<>(taintRules.values()), classes);
+            inventory = new DeviceInventory(tainted, new ArrayList<>(classes.values()));
         }
         List<DeviceClaim> known = new ArrayList<>(claims.size() + toBeCreated.size());
         for (DeviceClaim claim : claims.values()) {

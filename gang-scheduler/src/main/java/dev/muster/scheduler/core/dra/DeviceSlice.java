@@ -42,6 +42,11 @@ public record DeviceSlice(String name, String driver, String pool, String nodeNa
         this(name, driver, pool, nodeName, allNodes, nodeTerms, devices, false);
     }
 
+    /** The slice with these devices instead of its own. */
+    public DeviceSlice withDevices(List<Device> newDevices) {
+        return new DeviceSlice(name, driver, pool, nodeName, allNodes, nodeTerms, newDevices, perDeviceNodeSelection);
+    }
+
     /** Whether a pod on the node can use the slice's devices. */
     public boolean reaches(NodeInfo node) {
         if (perDeviceNodeSelection) {
