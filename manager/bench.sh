@@ -6,8 +6,9 @@
 # API requests by kind.
 #   manager/bench.sh              1,000 one-pod Jobs
 #   manager/bench.sh 100 16       100 gangs of 16 pods
-#   MUSTER_KUBERNETES_QPS=50 manager/bench.sh    under another client-side rate limit (0: none); the default is
-#                                                 the manager's and the chart's, MUSTER_KUBERNETES_BURST likewise
+#   MUSTER_KUBERNETES_QPS=500 manager/bench.sh   under a client-side rate limit (the chart's is 500, burst 1000;
+#                                                 MUSTER_KUBERNETES_BURST sets the burst); the default is local
+#                                                 mode's, none (docs/local-cluster.md)
 #   MUSTER_BENCH_ROUNDS=3 manager/bench.sh       the same run three times in one JVM (LocalRoundsBench): the first
 #                                                 round from a fresh JVM, the others with the JIT warm
 # The JVM runs with the JIT setting ./muster local gives it, then MUSTER_JAVA_OPTS.
@@ -34,7 +35,7 @@ spec:
 EOF
 done > "$file"
 rounds=${MUSTER_BENCH_ROUNDS:-1}
-echo "$jobs Jobs of $pods pods on 50 nodes of 32 cpu (${MUSTER_JAVA_OPTS:--Xmx2g}; client limit qps ${MUSTER_KUBERNETES_QPS:-default}, burst ${MUSTER_KUBERNETES_BURST:-default}; $rounds round(s))"
+echo "$jobs Jobs of $pods pods on 50 nodes of 32 cpu (${MUSTER_JAVA_OPTS:--Xmx2g}; client limit qps ${MUSTER_KUBERNETES_QPS:-none}, burst ${MUSTER_KUBERNETES_BURST:-default}; $rounds round(s))"
 args=(--nodes 50 --node-cpu 32 --until-done --state-dir manager/target/bench-state "$file")
 if [ "$rounds" -le 1 ]; then
   MUSTER_JAVA_OPTS="${MUSTER_JAVA_OPTS:--Xmx2g}" ./muster local "${args[@]}"

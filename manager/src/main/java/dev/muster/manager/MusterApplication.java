@@ -23,7 +23,15 @@ public class MusterApplication {
 
     /** Starts the manager with properties that override application.yaml; used by local mode and tests. */
     public static ConfigurableApplicationContext start(Map<String, Object> properties) {
-        return new SpringApplicationBuilder(MusterApplication.class).run(arguments(properties));
+        return start(properties, Map.of());
+    }
+
+    /**
+     * Starts the manager with {@code properties} that override application.yaml and {@code defaults} beneath
+     * everything else, which the user's environment variables and system properties override.
+     */
+    public static ConfigurableApplicationContext start(Map<String, Object> properties, Map<String, Object> defaults) {
+        return new SpringApplicationBuilder(MusterApplication.class).properties(defaults).run(arguments(properties));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.muster.cli.local;
 
 import dev.muster.local.server.ApiRequests;
+import dev.muster.manager.config.MusterProperties;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -27,14 +28,18 @@ final class ApiRequestSummary {
                 .register(registry));
     }
 
-    /** One line per client: its requests in all, per Job, and by kind, most frequent first. */
-    static List<String> of(ApiRequests requests, int jobs) {
+    /**
+     * One line per client: its requests in all, per Job, and by kind, most frequent first; the manager's with the
+     * client-side rate limit it ran under, which bounds its requests a second.
+     */
+    static List<String> of(ApiRequests requests, int jobs, MusterProperties.Kubernetes managerClient) {
         Map<ApiRequests.Kind, Long> counts = requests.snapshot();
         List<String> lines = new ArrayList<>();
         for (String client : List.of(ApiRequests.COMPONENTS, ApiRequests.LOCAL_CLUSTER)) {
             long total = requests.total(client);
             StringBuilder line = new StringBuilder("API requests by ")
-                    .append(client.equals(ApiRequests.COMPONENTS) ? "the manager" : "the simulated kubelet and this command")
+                    .append(client.equals(ApiRequests.COMPONENTS) ? "the manager (" + limit(managerClient) + ")"
+                            : "the simulated kubelet and this command")
                     .append(": ").append(total);
             if (jobs > 0) {
                 line.append(String.format(" (%.1f per job)", (double) total / jobs));
@@ -49,5 +54,11 @@ final class ApiRequestSummary {
             lines.add(line.toString());
         }
         return lines;
+    }
+
+    private static String limit(MusterProperties.Kubernetes client) {
+        return client.qps() == 0 ? "no client-side rate limit"
+                : String.format("client-side rate limit %s a second, burst %d", java.math.BigDecimal.valueOf(client.qps())
+                        .stripTrailingZeros().toPlainString(), client.burst());
     }
 }

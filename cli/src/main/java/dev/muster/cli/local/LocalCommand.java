@@ -12,6 +12,7 @@ import dev.muster.local.manifest.Manifest;
 import dev.muster.local.manifest.ManifestException;
 import dev.muster.local.manifest.ManifestLoader;
 import dev.muster.manager.MusterApplication;
+import dev.muster.manager.config.MusterProperties;
 import dev.muster.manager.dashboard.DashboardPages;
 import dev.muster.support.informer.SharedInformers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -170,7 +171,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
             out.println("kubeconfig: " + kubeconfig);
             out.println("  try: kubectl --kubeconfig " + kubeconfig + " get pods,mjob,pg");
             out.println("manager log: " + log);
-            try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log))) {
+            try (ConfigurableApplicationContext context = MusterApplication.start(managerProperties(cluster, log),
+                    MANAGER_DEFAULTS)) {
                 out.println("actuator: http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port")
                         + "/actuator/health");
                 // In the fragment, which the browser never sends: the page keeps it for this tab and drops it from the URL.
@@ -189,7 +191,8 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
                     int exit = untilDone ? awaitDone(progress) : awaitInterrupt();
                     out.printf("applied %d objects in %.1f s; done %.1f s after the last was applied%n", manifests.size(),
                             (applied - applyStart) / 1e9, (System.nanoTime() - applied) / 1e9);
-                    ApiRequestSummary.of(cluster.apiRequests(), jobs.size()).forEach(out::println);
+                    ApiRequestSummary.of(cluster.apiRequests(), jobs.size(),
+                            context.getBean(MusterProperties.class).kubernetes()).forEach(out::println);
                     return exit;
                 }
             }
@@ -291,6 +294,15 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         return 0;
     }
 
+    /**
+     * The manager's settings that differ from a deployment's, beneath the user's environment: no client-side rate
+     * limit. The limit keeps a controller from flooding a shared kube-apiserver; here the API server is in this
+     * process, serves this manager alone, and answers one request at a time, which paces the manager by itself,
+     * while the chart's 500 requests a second would hold one-pod Jobs to about 38 a second. {@code
+     * MUSTER_KUBERNETES_QPS=500} brings the deployment's limit back.
+     */
+    private static final Map<String, Object> MANAGER_DEFAULTS = Map.of("muster.kubernetes.qps", 0);
+
     private Map<String, Object> managerProperties(LocalCluster cluster, Path log) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("muster.kubernetes.master-url", cluster.url());
@@ -305,7 +317,6 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         return props;
     }
 
-    /** Accepts Go-style durations ({@code 90s}, {@code 10m}, {@code 1h30m}) as well as ISO-8601. */
     /** A resource amount flag, refused at parse time (exit 2, naming the flag) unless it is a quantity ≥ 0. */
     static final class QuantityFlag implements CommandLine.ITypeConverter<String> {
         @Override
@@ -335,6 +346,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         }
     }
 
+    /** Accepts Go-style durations ({@code 90s}, {@code 10m}, {@code 1h30m}) as well as ISO-8601. */
     static Duration parseDuration(String text) {
         String t = text.trim();
         return t.startsWith("P") || t.startsWith("p") ? Duration.parse(t) : GoDuration.parse(t);

@@ -47,8 +47,27 @@ class LocalCommandTest {
                 .contains("applied Job default/quickstart from ../examples/quickstart.yaml")
                 .containsPattern("job default/quickstart  Running  master: 1 Running \\| worker: 3 Running")
                 .contains("job default/quickstart  Completed  master: 1 Succeeded | worker: 3 Succeeded")
-                .contains("all submitted work completed");
+                .contains("all submitted work completed")
+                .contains("API requests by the manager (no client-side rate limit): ");
         assertThat(dir.resolve("state/kubeconfig")).exists();
+    }
+
+    /**
+     * Local mode lifts the client-side rate limit beneath the user's settings: one set the way Spring reads the
+     * environment (a system property here, {@code MUSTER_KUBERNETES_QPS} from a shell) is the one the manager runs
+     * under.
+     */
+    @Test
+    void aClientRateLimitTheUserSetsIsTheOneTheManagerRunsUnder() {
+        System.setProperty("muster.kubernetes.qps", "250");
+        try {
+            int code = run("--until-done", "--timeout", "120s", "../examples/quickstart.yaml");
+
+            assertThat(code).as(out() + err()).isZero();
+            assertThat(out()).contains("API requests by the manager (client-side rate limit 250 a second, burst 1000): ");
+        } finally {
+            System.clearProperty("muster.kubernetes.qps");
+        }
     }
 
     /** Nodes as a kubelet reports them: a job selecting kubernetes.io/os and asking for scratch space runs. */
