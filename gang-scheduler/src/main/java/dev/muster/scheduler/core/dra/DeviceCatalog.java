@@ -26,39 +26,33 @@ public final class DeviceCatalog {
 
     /** Adds or replaces a slice; returns whether devices changed. */
     public boolean putSlice(DeviceSlice slice) {
-        boolean changed = !slice.equals(slices.put(slice.name(), slice));
-        inventory = changed ? null : inventory;
-        return changed;
+        return devicesChangedIf(!slice.equals(slices.put(slice.name(), slice)));
     }
 
     public boolean removeSlice(String name) {
-        boolean changed = slices.remove(name) != null;
-        inventory = changed ? null : inventory;
-        return changed;
+        return devicesChangedIf(slices.remove(name) != null);
     }
 
     /** Adds or replaces a class; returns whether it changed. */
     public boolean putClass(DeviceClass deviceClass) {
-        boolean changed = !deviceClass.equals(classes.put(deviceClass.name(), deviceClass));
-        inventory = changed ? null : inventory;
-        return changed;
+        return devicesChangedIf(!deviceClass.equals(classes.put(deviceClass.name(), deviceClass)));
     }
 
     public boolean removeClass(String name) {
-        boolean changed = classes.remove(name) != null;
-        inventory = changed ? null : inventory;
-        return changed;
+        return devicesChangedIf(classes.remove(name) != null);
     }
 
     /** Adds or replaces a DeviceTaintRule; returns whether it changed. */
     public boolean putTaintRule(DeviceTaintRule rule) {
-        boolean changed = !rule.equals(taintRules.put(rule.name(), rule));
-        inventory = changed ? null : inventory;
-        return changed;
+        return devicesChangedIf(!rule.equals(taintRules.put(rule.name(), rule)));
     }
 
     public boolean removeTaintRule(String name) {
-        boolean changed = taintRules.remove(name) != null;
+        return devicesChangedIf(taintRules.remove(name) != null);
+    }
+
+    /** Drops the inventory if the devices changed, so that the next ledger rebuilds it; returns {@code changed}. */
+    private boolean devicesChangedIf(boolean changed) {
         inventory = changed ? null : inventory;
         return changed;
     }
