@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -24,6 +25,11 @@ public final class Selectors {
     private static final Pattern VALUE_REQUIREMENT = Pattern.compile("([^\\s!=,()]+)\\s*(==|!=|=)\\s*([^\\s,()]*)");
     private static final Pattern KEY = Pattern.compile("!?[^\\s!=,()]+");
     private static final Set<String> SELECTOR_PARAMETERS = Set.of("labelSelector", "fieldSelector");
+    /**
+     * Field labels that are not their field's path: an Event's {@code source} selects on {@code source.component},
+     * as kube-apiserver's Event strategy has it; no other kind has a field label {@code source}.
+     */
+    private static final Map<String, String> FIELD_LABEL_PATHS = Map.of("source", "source.component");
 
     private enum Operator { IN, NOT_IN, EXISTS, NOT_EXISTS }
 
@@ -153,7 +159,7 @@ public final class Selectors {
         if (!value.matches()) {
             throw new IllegalArgumentException("invalid field selector: " + requirement);
         }
-        String[] path = value.group(1).split("\\.");
+        String[] path = FIELD_LABEL_PATHS.getOrDefault(value.group(1), value.group(1)).split("\\.");
         Function<JsonNode, String> field = object -> {
             JsonNode node = object;
             for (String name : path) {

@@ -99,6 +99,8 @@ class SelectorsTest extends ApiOnlyClusterTests {
                 .containsExactlyInAnyOrder("sel-ev-1", "sel-ev-3", "sel-ev-4");
         assertThat(eventNames(client.v1().events().withField("involvedObject.kind", "PodGroup")))
                 .containsExactly("sel-ev-4");
+        assertThat(eventNames(client.v1().events().withField("source", "muster-scheduler")))
+                .as("the field label source is source.component, as kube-apiserver has it").containsExactly("sel-ev-4");
     }
 
     @Test
@@ -117,7 +119,9 @@ class SelectorsTest extends ApiOnlyClusterTests {
         client.v1().events().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.EventBuilder()
                 .withNewMetadata().withName(name).endMetadata()
                 .withNewInvolvedObject().withKind(kind).withName(object).withNamespace("default").withUid(uid)
-                .endInvolvedObject().withType(type).withReason(reason).withMessage(reason + " of " + object).build())
+                .endInvolvedObject().withType(type).withReason(reason).withMessage(reason + " of " + object)
+                .withNewSource().withComponent(kind.equals("PodGroup") ? "muster-scheduler" : "muster-controller")
+                .endSource().build())
                 .create();
     }
 
