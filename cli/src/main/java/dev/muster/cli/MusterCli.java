@@ -1,6 +1,7 @@
 package dev.muster.cli;
 
 import dev.muster.cli.local.LocalCommand;
+import dev.muster.support.jvm.CommonPoolParallelism;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils;
 import org.slf4j.Logger;
@@ -57,6 +58,7 @@ public final class MusterCli {
      * with the command's exit code.
      */
     public static void main(String[] args) {
+        CommonPoolParallelism.atLeastTwo();
         if (args.length > 0 && args[0].equals("local")) {
             System.exit(LocalCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }

@@ -1,5 +1,6 @@
 package dev.muster.manager;
 
+import dev.muster.support.jvm.CommonPoolParallelism;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -18,6 +19,7 @@ import java.util.Map;
 public class MusterApplication {
 
     public static void main(String[] args) {
+        CommonPoolParallelism.atLeastTwo();
         new SpringApplicationBuilder(MusterApplication.class).run(args);
     }
 
