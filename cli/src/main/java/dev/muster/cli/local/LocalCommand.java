@@ -298,7 +298,7 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
      * The manager's settings that differ from a deployment's, beneath the user's environment: no client-side rate
      * limit. The limit keeps a controller from flooding a shared kube-apiserver; here the API server is in this
      * process, serves this manager alone, and answers one request at a time, which paces the manager by itself,
-     * while the chart's 500 requests a second would hold one-pod Jobs to about 38 a second. {@code
+     * while the chart's 500 requests a second would hold one-pod Jobs to about 38 a second on any machine. {@code
      * MUSTER_KUBERNETES_QPS=500} brings the deployment's limit back.
      */
     private static final Map<String, Object> MANAGER_DEFAULTS = Map.of("muster.kubernetes.qps", 0);
