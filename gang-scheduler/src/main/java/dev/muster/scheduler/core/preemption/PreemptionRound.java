@@ -189,8 +189,9 @@ public final class PreemptionRound {
                 }
             }
         }
+        // No resource short in all (the gang waits for a node big enough): none to name.
         return ReclaimOutlook.Refusal.of(ReclaimOutlook.Rule.NOTHING_ABOVE_FAIR_SHARE, null,
-                String.join(", ", contendedNames));
+                contendedNames.isEmpty() ? null : String.join(", ", contendedNames));
     }
 
     private Made made(PendingGang gang, Optional<Preemption> found, Eviction.Rule rule) {

@@ -148,6 +148,21 @@ class ReclaimOutlookTest {
                 + "gangs it may evict makes room for it node by node.");
     }
 
+    /** Two nodes of 8 GPUs, 12 of them free, and a pod asking for 12: no resource is short in all, none named. */
+    @Test
+    void aGangShortOfNoResourceInAllNamesNoneWhenNothingIsAboveFairShare() {
+        QueueCluster cluster = new QueueCluster(2).queue(queue("A", null, 1, 0, null, NO_DELAY))
+                .queue(queue("B", null, 1, 0, null, NO_DELAY));
+        cluster.submit("a", "A", 1, 4, 1);
+        cluster.cycle();
+        cluster.submit("b", "B", 1, 12, 1);
+
+        CyclePlan plan = cluster.cycle();
+
+        assertBlocked(plan, ReclaimOutlook.Rule.NOTHING_ABOVE_FAIR_SHARE,
+                "Reclaim cannot help: no other queue holds more than its fair share.");
+    }
+
     @Test
     void aGangAloneOnTheClusterGetsNoReclaimNote() {
         QueueCluster cluster = new QueueCluster(1).queue(queue("A", null, 1, 0, null, NO_DELAY))
