@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -129,12 +130,16 @@ final class DescribeCommand implements Callable<Integer> {
         String namespace = j.getMetadata().getNamespace();
         String groupName = JobDefaults.podGroupName(j.getMetadata().getName());
         PodGroup group = client.resources(PodGroup.class).inNamespace(namespace).withName(groupName).get();
-        Set<String> pods = client.pods().inNamespace(namespace).withLabel(MusterLabels.JOB_NAME, j.getMetadata().getName())
-                .list().getItems().stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        Map<String, String> podUids = client.pods().inNamespace(namespace)
+                .withLabel(MusterLabels.JOB_NAME, j.getMetadata().getName()).list().getItems().stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> uidOf(p.getMetadata().getUid())));
+        String groupUid = group == null ? null : group.getMetadata().getUid();
         List<Event> events = client.v1().events().inNamespace(namespace).list().getItems().stream()
-                .filter(e -> about(e, "Job", j.getMetadata().getName()) || about(e, "PodGroup", groupName)
+                .filter(e -> about(e, "Job", j.getMetadata().getName(), j.getMetadata().getUid())
+                        || group != null && about(e, "PodGroup", groupName, groupUid)
                         || e.getInvolvedObject() != null && "Pod".equals(e.getInvolvedObject().getKind())
-                        && pods.contains(e.getInvolvedObject().getName()))
+                        && podUids.containsKey(e.getInvolvedObject().getName())
+                        && about(e, "Pod", e.getInvolvedObject().getName(), podUids.get(e.getInvolvedObject().getName())))
                 .sorted(Comparator.comparing(DescribeCommand::time).thenComparing(e -> e.getMetadata().getName())).toList();
         if (!Waiting.applies(j)) {
             return new JobDescription(j, group, events, null, null);
@@ -167,9 +172,21 @@ final class DescribeCommand implements Callable<Integer> {
         return NeverFits.reasons(JobDefaults.tasksOf(job.getSpec()), nodes);
     }
 
-    private static boolean about(Event event, String kind, String name) {
-        return event.getInvolvedObject() != null && kind.equals(event.getInvolvedObject().getKind())
-                && name.equals(event.getInvolvedObject().getName());
+    /**
+     * Whether the event is about this object, not an earlier one of the same kind and name (a Job deleted and
+     * submitted again, with its PodGroup and pods): an event that names a uid must name this object's.
+     */
+    private static boolean about(Event event, String kind, String name, String uid) {
+        if (event.getInvolvedObject() == null || !kind.equals(event.getInvolvedObject().getKind())
+                || !name.equals(event.getInvolvedObject().getName())) {
+            return false;
+        }
+        String eventUid = event.getInvolvedObject().getUid();
+        return eventUid == null || eventUid.isEmpty() || uid == null || uid.isEmpty() || eventUid.equals(uid);
+    }
+
+    private static String uidOf(String uid) {
+        return uid == null ? "" : uid;
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.cli.CliRunner.Result;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
@@ -94,6 +95,41 @@ class CliJobActionsTest {
         assertThat(describe.exit()).as(describe.err()).isZero();
         assertThat(describe.out()).contains("Min available:  3 (elastic: task minimums not enforced)\n")
                 .containsPattern("\\n  worker +6 +0 +<none> ");
+    }
+
+    /** A Job deleted and submitted again under its name: the earlier one's Events are not this one's. */
+    @Test
+    void describeLeavesOutTheEventsOfAnEarlierJobOfTheSameName() throws Exception {
+        CliRunner.apply(cluster, dir, """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {name: again}
+                spec:
+                  suspend: true
+                  tasks:
+                  - name: worker
+                    replicas: 1
+                    template:
+                      spec:
+                        containers: [{name: main, image: busybox}]
+                """);
+        String uid = cluster.client().resources(Job.class).inNamespace("default").withName("again").get()
+                .getMetadata().getUid();
+        event("before", "uid-of-the-earlier-job", "TasksSucceeded", "Running -> Completed: from the earlier Job");
+        event("now", uid, "Created", "Pending: this Job");
+
+        Result describe = muster.run("describe", "job", "again");
+
+        assertThat(describe.exit()).as(describe.err()).isZero();
+        assertThat(describe.out()).contains("Pending: this Job").doesNotContain("from the earlier Job");
+    }
+
+    private void event(String name, String uid, String reason, String message) {
+        cluster.client().v1().events().inNamespace("default").resource(new EventBuilder().withNewMetadata()
+                .withName(name).endMetadata().withNewInvolvedObject().withApiVersion("batch.muster.dev/v1alpha1")
+                .withKind("Job").withName("again").withNamespace("default").withUid(uid).endInvolvedObject()
+                .withType("Normal").withReason(reason).withMessage(message)
+                .withLastTimestamp(java.time.Instant.now().toString()).build()).create();
     }
 
     @Test
