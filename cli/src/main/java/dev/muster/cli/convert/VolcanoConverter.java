@@ -8,6 +8,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.scheduler.core.dra.DeviceInventory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ public final class VolcanoConverter {
     /** Fields the API server sets; a manifest exported from a cluster carries them, a new object must not. */
     private static final List<String> SERVER_SET = List.of("uid", "resourceVersion", "creationTimestamp", "generation",
             "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
+    /** Volcano's capacity plugin's prefix of a DRA device-count quota in a Queue. */
+    private static final String VOLCANO_DEVICE_CLASS = "deviceclass/";
     private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
     private final Set<String> plugins;
@@ -150,6 +153,8 @@ public final class VolcanoConverter {
             spec.set("guarantee", resource);
             c.changed("spec.guarantee.resource -> spec.guarantee");
         }
+        deviceClassKeys(spec, "limit", c);
+        deviceClassKeys(spec, "guarantee", c);
         if (spec.has("deserved")) {
             spec.remove("deserved");
             c.lost("spec.deserved: Muster computes a queue's fair share from weights, demands, guarantees and limits; "
@@ -331,6 +336,31 @@ public final class VolcanoConverter {
             c.changed("metadata.annotations." + LAST_APPLIED + " removed (kubectl's record of the Volcano object)");
             if (annotations.isEmpty()) {
                 metadata.remove("annotations");
+            }
+        }
+    }
+
+    /**
+     * Volcano's capacity plugin reads a queue's {@code deviceclass/<class>} as a count of DRA devices of that class
+     * and {@code <dimension>.deviceclass/<class>} as a capacity of them; Muster counts a class's devices as
+     * {@code deviceclass.resource.kubernetes.io/<class>} and has no capacity quota, so the first is renamed and the
+     * second said not carried (left as it is, either would be a key nothing reads).
+     */
+    private static void deviceClassKeys(ObjectNode spec, String field, Conversion c) {
+        if (!(spec.get(field) instanceof ObjectNode amounts)) {
+            return;
+        }
+        List<String> keys = new ArrayList<>();
+        amounts.fieldNames().forEachRemaining(keys::add);
+        for (String key : keys) {
+            if (key.startsWith(VOLCANO_DEVICE_CLASS)) {
+                String renamed = DeviceInventory.RESOURCE_PREFIX + key.substring(VOLCANO_DEVICE_CLASS.length());
+                amounts.set(renamed, amounts.remove(key));
+                c.changed("spec." + field + "." + key + " -> spec." + field + "." + renamed);
+            } else if (key.contains("." + VOLCANO_DEVICE_CLASS)) {
+                amounts.remove(key);
+                c.lost("spec." + field + "." + key + ": a quota on a capacity of DRA devices, which Muster's queues do "
+                        + "not have (they count devices: " + DeviceInventory.RESOURCE_PREFIX + "<class>); removed");
             }
         }
     }

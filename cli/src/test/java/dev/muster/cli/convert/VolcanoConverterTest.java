@@ -212,6 +212,30 @@ class VolcanoConverterTest {
                 .contains("spec.extendClusters: Muster's Queue has no such field; removed");
     }
 
+    /** Volcano's DRA quotas (its capacity plugin's deviceclass/ keys) become the key Muster counts devices by. */
+    @Test
+    void aQueuesDraDeviceCountQuotaIsRenamedAndACapacityQuotaIsSaidNotCarried() throws Exception {
+        Conversion queue = convert("""
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: Queue
+                metadata: {name: gpu-team}
+                spec:
+                  capability: {cpu: "8", deviceclass/gpu.nvidia.com: "1", memory.deviceclass/gpu.nvidia.com: "80Gi"}
+                  guarantee: {resource: {deviceclass/gpu.nvidia.com: "1"}}
+                """).get(0);
+
+        JsonNode spec = queue.result().path("spec");
+        assertThat(spec.path("limit").path("deviceclass.resource.kubernetes.io/gpu.nvidia.com").asText()).isEqualTo("1");
+        assertThat(spec.path("limit").path("cpu").asText()).isEqualTo("8");
+        assertThat(spec.path("limit").has("deviceclass/gpu.nvidia.com")).isFalse();
+        assertThat(spec.path("limit").has("memory.deviceclass/gpu.nvidia.com")).isFalse();
+        assertThat(spec.path("guarantee").path("deviceclass.resource.kubernetes.io/gpu.nvidia.com").asText()).isEqualTo("1");
+        assertThat(queue.changes()).contains("spec.limit.deviceclass/gpu.nvidia.com -> "
+                + "spec.limit.deviceclass.resource.kubernetes.io/gpu.nvidia.com");
+        assertThat(queue.notCarried()).anyMatch(l -> l.startsWith("spec.limit.memory.deviceclass/gpu.nvidia.com: a quota "
+                + "on a capacity of DRA devices"));
+    }
+
     @Test
     void volcanosHierarchyAnnotationsBecomeParentQueuesWithTheirWeightsEachAddedOnce() throws Exception {
         List<Conversion> out = convert(
