@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.scheduler.core.dra.DeviceTaintRule;
 import dev.muster.support.event.EventRecorder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -54,10 +55,14 @@ final class DraWarnings {
         toldSlices.remove(slice.getMetadata().getUid());
     }
 
-    /** A DeviceTaintRule was added or changed (or listed when the scheduler started). */
-    synchronized void taintRule(GenericKubernetesResource rule, String apiVersion) {
+    /**
+     * A DeviceTaintRule was added or changed (or listed when the scheduler started).
+     *
+     * @param parsed the rule as {@link DraObjects#taintRule} reads it
+     */
+    synchronized void taintRule(GenericKubernetesResource rule, DeviceTaintRule parsed, String apiVersion) {
         String uid = rule.getMetadata().getUid();
-        String why = DraObjects.taintRule(rule).selectsNothing();
+        String why = parsed.selectsNothing();
         if (why == null) {
             toldRules.remove(uid);
         } else if (toldRules.add(uid)) {

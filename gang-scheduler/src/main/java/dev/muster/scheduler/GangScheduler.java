@@ -7,6 +7,7 @@ import dev.muster.scheduler.autoscaling.AutoscalerSignal;
 import dev.muster.scheduler.autoscaling.AutoscalingMode;
 import dev.muster.scheduler.autoscaling.CapacityProvisioner;
 import dev.muster.scheduler.autoscaling.PendingPodsRelease;
+import dev.muster.scheduler.core.dra.DeviceTaintRule;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
@@ -355,8 +356,9 @@ public final class GangScheduler implements AutoCloseable {
             String rulesVersion = taintRules;
             SharedIndexInformer<GenericKubernetesResource> rules = draInformer(rulesVersion, "DeviceTaintRule",
                     ServedApis.DEVICE_TAINT_RULES, false);
-            watch(rules, trigger, rule -> {
-                warnings.taintRule(rule, rulesVersion);
+            watch(rules, trigger, object -> {
+                DeviceTaintRule rule = DraObjects.taintRule(object);
+                warnings.taintRule(object, rule, rulesVersion);
                 return cache.putDeviceTaintRule(rule);
             }, rule -> {
                 warnings.taintRuleGone(rule);

@@ -12,6 +12,7 @@ import dev.muster.api.scheduling.v1alpha1.QueueSpec;
 import dev.muster.scheduler.core.cluster.ClusterSnapshot;
 import dev.muster.scheduler.core.dra.DeviceAllocation;
 import dev.muster.scheduler.core.dra.DeviceCatalog;
+import dev.muster.scheduler.core.dra.DeviceTaintRule;
 import dev.muster.scheduler.core.dra.DeviceClaim;
 import dev.muster.scheduler.core.dra.DeviceLedger;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -140,8 +141,8 @@ final class SchedulerCache {
     }
 
     /** @return whether the rule changed while pods wait: it may taint devices they need, or no longer */
-    synchronized boolean putDeviceTaintRule(GenericKubernetesResource rule) {
-        return devices.putTaintRule(DraObjects.taintRule(rule)) && anyPending();
+    synchronized boolean putDeviceTaintRule(DeviceTaintRule rule) {
+        return devices.putTaintRule(rule) && anyPending();
     }
 
     synchronized boolean removeDeviceTaintRule(GenericKubernetesResource rule) {

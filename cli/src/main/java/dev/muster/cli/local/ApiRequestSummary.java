@@ -5,6 +5,7 @@ import dev.muster.manager.config.MusterProperties;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,7 @@ final class ApiRequestSummary {
 
     private static String limit(MusterProperties.Kubernetes client) {
         return client.qps() == 0 ? "no client-side rate limit"
-                : String.format("client-side rate limit %s a second, burst %d", java.math.BigDecimal.valueOf(client.qps())
+                : String.format("client-side rate limit %s a second, burst %d", BigDecimal.valueOf(client.qps())
                         .stripTrailingZeros().toPlainString(), client.burst());
     }
 }
