@@ -118,6 +118,22 @@ class CrdAdmissionTest extends ApiOnlyClusterTests {
     }
 
     @Test
+    void scalingALiveJobBelowItsMinAvailableIsRefusedAtTheUpdateAsVolcanosWebhookRefusesIt() {
+        client.resource(job("shrinks", "minAvailable: 3\ntasks:\n" + worker(""))).create();
+
+        assertThat(causes(() -> client.resources(Job.class).withName("shrinks").edit(j -> {
+            j.getSpec().getTasks().get(0).setReplicas(2);
+            return j;
+        }))).containsExactly("spec.minAvailable: Invalid value: \"object\": must not exceed the total replicas of all tasks (2), was 3");
+        assertThat(client.resources(Job.class).withName("shrinks").get().getSpec().getTasks().get(0).getReplicas()).isEqualTo(3);
+        assertThat(client.resources(Job.class).withName("shrinks").edit(j -> {
+            j.getSpec().setMinAvailable(2);
+            j.getSpec().getTasks().get(0).setReplicas(2);
+            return j;
+        }).getSpec().getTasks().get(0).getReplicas()).isEqualTo(2);
+    }
+
+    @Test
     void everyWriteRouteIsAdmittedPutMergePatchJsonPatchAndServerSideApply() {
         client.resource(job("routes", "tasks:\n" + worker(""))).create();
         String above = "spec.tasks[0]: Invalid value: \"object\": minAvailable must not exceed replicas";

@@ -44,10 +44,12 @@ final class CelRules {
             .addVar("oldSelf", SimpleType.DYN)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
             .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS))
+            .addFunctionDeclarations(KubernetesListFunctions.declarations())
             .build();
     private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder()
             .setOptions(OPTIONS)
             .addLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS))
+            .addFunctionBindings(KubernetesListFunctions.bindings())
             .build();
 
     private final Node root;

@@ -30,6 +30,28 @@ class CelRulesTest {
     }
 
     @Test
+    void theKubernetesListFunctionsSumMinAndMaxWorkOnIntegersAndDoublesAsInTheApiServer() {
+        CelRules rules = CelRules.compile(yaml("{type: object, x-kubernetes-validations: ["
+                + "{rule: 'self.parts.map(p, p.size).sum() <= self.limit', message: too big}, "
+                + "{rule: 'self.weights.sum() == 1.0', message: weights must add up to 1}, "
+                + "{rule: 'self.parts.map(p, p.size).min() >= 1 && self.parts.map(p, p.size).max() <= 4', message: out of range}]}"));
+
+        assertThat(rules.validate("spec", yaml("{limit: 6, parts: [{size: 1}, {size: 4}], weights: [0.25, 0.75]}"), null))
+                .isEmpty();
+        assertThat(rules.validate("spec", yaml("{limit: 4, parts: [{size: 1}, {size: 4}], weights: [0.5, 0.75]}"), null))
+                .extracting(FieldError::toString).containsExactly(
+                        "spec: Invalid value: \"object\": too big",
+                        "spec: Invalid value: \"object\": weights must add up to 1");
+        assertThat(rules.validate("spec", yaml("{limit: 9, parts: [{size: 0}, {size: 5}], weights: [1.0]}"), null))
+                .extracting(FieldError::toString).containsExactly("spec: Invalid value: \"object\": out of range");
+        assertThat(rules.validate("spec", yaml("{limit: 0, parts: [], weights: [1.0]}"), null))
+                .extracting(FieldError::toString).singleElement().asString()
+                .startsWith("spec: Invalid value: \"object\": rule evaluation error: ").contains("min called on empty list");
+        assertThat(rules.validate("spec", yaml("{limit: 0, parts: [{size: 9223372036854775807}, {size: 1}], weights: [1.0]}"),
+                null)).extracting(FieldError::toString).first().asString().contains("integer overflow");
+    }
+
+    @Test
     void aTransitionRuleSeesTheOldItemOfAMapListByItsKeysAndNoneOfOtherListsAsTheApiServerCorrelates() {
         String item = "{type: object, properties: {name: {type: string}, size: {type: integer, "
                 + "x-kubernetes-validations: [{rule: 'self >= oldSelf', message: may only grow}]}}}";

@@ -3,8 +3,9 @@ package dev.muster.api.batch.v1alpha1;
 /**
  * The CEL rules ({@code x-kubernetes-validations}) of the generated Job CRD, so that a real API server
  * refuses at admission what {@link dev.muster.api.batch.v1alpha1.validation.JobValidator} refuses and CEL
- * can express. CEL has no recursion and no sum over a list, so dependency cycles and limits against the
- * total replicas are left to the validator, which the controller runs on every reconcile. The lists here
+ * can express. CEL has no recursion, so dependency cycles are left to the validator, which the controller runs
+ * on every reconcile. Limits against the total replicas use {@code sum()} from Kubernetes' CEL list library,
+ * which kube-apiserver offers in CRD rules (not standard CEL). The lists here
  * must match {@link JobPolicies}; a test checks that they do.
  */
 final class CelRules {
@@ -61,6 +62,18 @@ final class CelRules {
     // The job's spec.
     static final String UNIQUE_TASKS = "self.tasks.all(t, self.tasks.filter(u, u.name == t.name).size() == 1)";
     static final String UNIQUE_TASKS_MESSAGE = "task names must be unique";
+    static final String UNIQUE_TASKS_MESSAGE_EXPRESSION = "\"duplicate task name '\" + "
+            + "self.tasks.filter(t, self.tasks.filter(u, u.name == t.name).size() > 1)[0].name + \"'\"";
+    private static final String TOTAL_REPLICAS = "self.tasks.map(t, has(t.replicas) ? t.replicas : 1).sum()";
+    private static final String TOTAL_REPLICAS_MESSAGE = "must not exceed the total replicas of all tasks";
+    static final String MIN_AVAILABLE_WITHIN_REPLICAS = "!has(self.minAvailable) || self.minAvailable <= " + TOTAL_REPLICAS;
+    static final String MIN_AVAILABLE_WITHIN_REPLICAS_MESSAGE = "minAvailable " + TOTAL_REPLICAS_MESSAGE;
+    static final String MIN_AVAILABLE_WITHIN_REPLICAS_MESSAGE_EXPRESSION = "'" + TOTAL_REPLICAS_MESSAGE + " (' + string("
+            + TOTAL_REPLICAS + ") + '), was ' + string(self.minAvailable)";
+    static final String MIN_SUCCESS_WITHIN_REPLICAS = "!has(self.minSuccess) || self.minSuccess <= " + TOTAL_REPLICAS;
+    static final String MIN_SUCCESS_WITHIN_REPLICAS_MESSAGE = "minSuccess " + TOTAL_REPLICAS_MESSAGE;
+    static final String MIN_SUCCESS_WITHIN_REPLICAS_MESSAGE_EXPRESSION = "'" + TOTAL_REPLICAS_MESSAGE + " (' + string("
+            + TOTAL_REPLICAS + ") + '), was ' + string(self.minSuccess)";
     static final String KNOWN_DEPENDENCIES = "self.tasks.all(t, !has(t.dependsOn) || !has(t.dependsOn.name) "
             + "|| t.dependsOn.name.all(n, self.tasks.exists(u, u.name == n)))";
     static final String KNOWN_DEPENDENCIES_MESSAGE = "dependsOn must name tasks of this job";

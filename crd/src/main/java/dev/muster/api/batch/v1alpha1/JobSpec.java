@@ -14,7 +14,12 @@ import java.util.Map;
 
 /** Desired state of a {@link Job}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = CelRules.UNIQUE_TASKS, message = CelRules.UNIQUE_TASKS_MESSAGE)
+@ValidationRule(value = CelRules.UNIQUE_TASKS, message = CelRules.UNIQUE_TASKS_MESSAGE,
+        messageExpression = CelRules.UNIQUE_TASKS_MESSAGE_EXPRESSION, fieldPath = ".tasks")
+@ValidationRule(value = CelRules.MIN_AVAILABLE_WITHIN_REPLICAS, message = CelRules.MIN_AVAILABLE_WITHIN_REPLICAS_MESSAGE,
+        messageExpression = CelRules.MIN_AVAILABLE_WITHIN_REPLICAS_MESSAGE_EXPRESSION, fieldPath = ".minAvailable")
+@ValidationRule(value = CelRules.MIN_SUCCESS_WITHIN_REPLICAS, message = CelRules.MIN_SUCCESS_WITHIN_REPLICAS_MESSAGE,
+        messageExpression = CelRules.MIN_SUCCESS_WITHIN_REPLICAS_MESSAGE_EXPRESSION, fieldPath = ".minSuccess")
 @ValidationRule(value = CelRules.KNOWN_DEPENDENCIES, message = CelRules.KNOWN_DEPENDENCIES_MESSAGE)
 @ValidationRule(value = CelRules.NO_SELF_DEPENDENCY, message = CelRules.NO_SELF_DEPENDENCY_MESSAGE)
 @ValidationRule(value = CelRules.ONE_TOPOLOGY, message = CelRules.ONE_TOPOLOGY_MESSAGE)

@@ -62,7 +62,7 @@ public class JobValidationCorpusTest {
                         List.of("spec.tasks: Invalid value: 0: spec.tasks in body should have at least 1 items", RULES_NOT_CHECKED),
                         List.of("spec.tasks: must list at least one task")),
                 bad("duplicate task names", "tasks:\n" + worker("") + "\n" + worker(""),
-                        List.of("spec: Invalid value: \"object\": task names must be unique"),
+                        List.of("spec.tasks: Invalid value: \"object\": duplicate task name 'worker'"),
                         List.of("spec.tasks[1].name: duplicate task name 'worker'")),
                 bad("task name not a DNS label", "tasks:\n- {name: Worker_1, " + CONTAINERS + "}",
                         List.of("spec.tasks[0].name: Invalid value: \"Worker_1\": spec.tasks[0].name in body should match "
@@ -81,8 +81,12 @@ public class JobValidationCorpusTest {
                         List.of("spec.tasks[0]: Invalid value: \"object\": minAvailable must not exceed replicas"),
                         List.of("spec.tasks[0].minAvailable: must not exceed replicas (3), was 4")),
                 bad("job minAvailable above total replicas", "minAvailable: 4\n" + tasks,
-                        List.of(),
+                        List.of("spec.minAvailable: Invalid value: \"object\": must not exceed the total replicas of all tasks (3), was 4"),
                         List.of("spec.minAvailable: must not exceed the total replicas of all tasks (3), was 4")),
+                bad("job minSuccess above total replicas, a task's replicas defaulting to 1",
+                        "minSuccess: 5\ntasks:\n" + worker("") + "\n- {name: ps, " + CONTAINERS + "}",
+                        List.of("spec.minSuccess: Invalid value: \"object\": must not exceed the total replicas of all tasks (4), was 5"),
+                        List.of("spec.minSuccess: must not exceed the total replicas of all tasks (4), was 5")),
                 bad("unknown policy event", "policies: [{event: PodExploded, action: RestartJob}]\n" + tasks,
                         List.of(OBJECT_AT_POLICY + "events must be PodFailed, PodEvicted, PodPending, Unknown, TaskCompleted, "
                                 + "TaskFailed or *"),
