@@ -224,13 +224,13 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         });
         try {
             for (List<Manifest> stage : stages.values()) {
-                List<Future<?>> created = new ArrayList<>();
+                List<Future<HasMetadata>> created = new ArrayList<>();
                 for (Manifest m : stage) {
                     created.add(appliers.submit(() -> create(cluster, m)));
                 }
-                for (Future<?> f : created) {
+                for (Future<HasMetadata> f : created) {
                     try {
-                        f.get();
+                        track(f.get(), jobs, pods);
                     } catch (ExecutionException e) {
                         throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
                     }
@@ -239,24 +239,27 @@ public final class LocalCommand implements java.util.concurrent.Callable<Integer
         } finally {
             appliers.shutdownNow();
         }
-        for (Manifest m : manifests) {
-            HasMetadata object = m.object();
-            String key = object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
-            if (object instanceof Job) {
-                jobs.add(key);
-            } else if (object instanceof Pod) {
-                pods.add(key);
-            }
+    }
+
+    /** Follows a created Job or Pod by the name it got (the API server's, for a {@code generateName}). */
+    private static void track(HasMetadata object, Set<String> jobs, Set<String> pods) {
+        String key = object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+        if (object instanceof Job) {
+            jobs.add(key);
+        } else if (object instanceof Pod) {
+            pods.add(key);
         }
     }
 
-    private void create(LocalCluster cluster, Manifest m) {
+    private HasMetadata create(LocalCluster cluster, Manifest m) {
         if (m.object() instanceof Node node) {
             cluster.addSimulatedNode(node);
-        } else {
-            cluster.client().resource(m.object()).create();
+            out.println("applied " + m.describe() + " from " + m.file());
+            return node;
         }
-        out.println("applied " + m.describe() + " from " + m.file());
+        HasMetadata created = cluster.client().resource(m.object()).create();
+        out.println("applied " + new Manifest(m.file(), m.document(), created).describe() + " from " + m.file());
+        return created;
     }
 
     /**

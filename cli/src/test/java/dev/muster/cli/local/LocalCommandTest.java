@@ -100,6 +100,31 @@ class LocalCommandTest {
         assertThat(out()).contains("job default/scratch  Completed  worker: 2 Succeeded");
     }
 
+    /** As with {@code kubectl create}: each Job with a generateName becomes one of its own, followed by the name it got. */
+    @Test
+    void jobsWithAGenerateNameAreCreatedUnderTheNamesTheApiServerGivesAndFollowedToTheEnd() throws Exception {
+        String job = """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {generateName: sweep-}
+                spec:
+                  tasks:
+                  - name: w
+                    template:
+                      metadata: {annotations: {local.muster.dev/run-seconds: "1"}}
+                      spec: {restartPolicy: Never, containers: [{name: w, image: busybox}]}
+                """;
+        Path file = Files.writeString(dir.resolve("sweep.yaml"), job + "---\n" + job);
+
+        int code = run("--until-done", "--timeout", "120s", "--nodes", "1", file.toString());
+
+        assertThat(code).as(out() + err()).isZero();
+        assertThat(out()).containsPattern("applied Job default/sweep-[a-z0-9]{5} from ")
+                .containsPattern("job default/sweep-[a-z0-9]{5}  Completed  w: 1 Succeeded")
+                .contains("all submitted work completed");
+        assertThat(out().lines().filter(l -> l.matches("applied Job default/sweep-[a-z0-9]{5} from .*")).distinct()).hasSize(2);
+    }
+
     @Test
     void aNodeResourceThatIsNotAQuantityIsAUsageError() {
         assertThat(run("--node-ephemeral-storage", "lots")).isEqualTo(2);

@@ -13,9 +13,15 @@ import java.nio.file.Path;
  */
 public record Manifest(Path file, int document, HasMetadata object) {
 
-    /** {@code Kind namespace/name}, for messages. */
+    /** {@code Kind namespace/name}, for messages; {@code name} reads {@code prefix-(generated)} for a generateName. */
     public String describe() {
         String ns = object.getMetadata().getNamespace();
-        return object.getKind() + " " + (ns == null ? "" : ns + "/") + object.getMetadata().getName();
+        return object.getKind() + " " + (ns == null ? "" : ns + "/")
+                + name(object.getMetadata().getName(), object.getMetadata().getGenerateName());
+    }
+
+    /** The name for messages: {@code name}, else {@code generateName} with {@code (generated)} where the API server adds it. */
+    static String name(String name, String generateName) {
+        return name != null && !name.isEmpty() ? name : generateName + "(generated)";
     }
 }

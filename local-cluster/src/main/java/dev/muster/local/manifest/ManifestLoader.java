@@ -81,7 +81,8 @@ public final class ManifestLoader {
         }
         Set<String> seen = new HashSet<>();
         for (Manifest m : manifests) {
-            if (!seen.add(m.describe())) {
+            // Each create of an object with only generateName makes another object, as with kubectl create.
+            if (m.object().getMetadata().getName() != null && !seen.add(m.describe())) {
                 problems.add(m.file() + ": document " + m.document() + ": " + m.describe() + " is defined more than once");
             }
         }
@@ -141,15 +142,17 @@ public final class ManifestLoader {
             problems.add(where + "kind " + kind + " (apiVersion " + apiVersion + ") cannot be applied" + hint(apiVersion, kind));
             return;
         }
-        if (doc.path("metadata").path("name").asText("").isEmpty()) {
-            problems.add(where + kind + " needs metadata.name");
+        if (doc.path("metadata").path("name").asText("").isEmpty()
+                && doc.path("metadata").path("generateName").asText("").isEmpty()) {
+            problems.add(where + kind + " needs metadata.name or metadata.generateName");
             return;
         }
         HasMetadata object;
         try {
             object = Serialization.jsonMapper().treeToValue(doc, type);
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            problems.add(where + kind + " " + doc.path("metadata").path("name").asText() + " does not match its schema: "
+            problems.add(where + kind + " " + Manifest.name(doc.path("metadata").path("name").asText(null),
+                    doc.path("metadata").path("generateName").asText(null)) + " does not match its schema: "
                     + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage()));
             return;
         }

@@ -146,4 +146,27 @@ class ManifestLoaderTest {
         ManifestException e = catchThrowableOfType(ManifestException.class, () -> ManifestLoader.load(List.of(a, b)));
         assertThat(e.problems()).containsExactly(b + ": document 1: Pod default/twin is defined more than once");
     }
+
+    @Test
+    void anObjectWithOnlyAGenerateNameIsReadEachTimeItAppearsAndOneWithNeitherIsRefused() throws Exception {
+        String job = """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata: {generateName: sweep-}
+                spec: {tasks: [{name: w, template: {spec: {containers: [{name: c, image: busybox}]}}}]}
+                """;
+        Path a = write("a.yaml", job);
+        Path b = write("b.yaml", job);
+        Path nameless = write("nameless.yaml", """
+                apiVersion: v1
+                kind: Pod
+                metadata: {labels: {app: x}}
+                spec: {containers: [{name: c, image: busybox}]}
+                """);
+
+        assertThat(ManifestLoader.load(List.of(a, b))).extracting(Manifest::describe)
+                .containsExactly("Job default/sweep-(generated)", "Job default/sweep-(generated)");
+        assertThat(catchThrowableOfType(ManifestException.class, () -> ManifestLoader.load(List.of(nameless))).problems())
+                .containsExactly(nameless + ": document 1: Pod needs metadata.name or metadata.generateName");
+    }
 }
