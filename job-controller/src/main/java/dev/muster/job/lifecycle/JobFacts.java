@@ -57,19 +57,28 @@ public record JobFacts(Optional<Verdict> fatal, Optional<Verdict> minAvailableRe
 
     /** The trigger's verdict, naming the action taken. */
     public Optional<Verdict> triggered() {
-        return trigger.map(t -> new Verdict(t.verdict().reason(), t.verdict().message() + "; action " + t.action()));
+        return trigger.map(t -> new Verdict(t.verdict().reason(), clause(t.verdict()) + "; action " + t.action()));
     }
 
     /** The trigger's verdict with the retry it takes, if one is left. */
     public Optional<Verdict> restartable() {
-        return trigger.filter(t -> retries.left()).map(t -> new Verdict(t.verdict().reason(), t.verdict().message()
+        return trigger.filter(t -> retries.left()).map(t -> new Verdict(t.verdict().reason(), clause(t.verdict())
                 + "; action " + t.action() + ", retry " + (retries.used() + 1) + "/" + retries.max()));
     }
 
     /** Why a restart is refused, if no retry is left. */
     public Optional<Verdict> retryLimitReached() {
         return trigger.filter(t -> !retries.left()).map(t -> new Verdict(RETRY_LIMIT_REACHED, t.verdict().reason()
-                + ": " + t.verdict().message() + "; action " + t.action() + " refused, "
+                + ": " + clause(t.verdict()) + "; action " + t.action() + " refused, "
                 + retries.used() + "/" + retries.max() + " retries used"));
+    }
+
+    /**
+     * A verdict's message as the first clause of a longer one: a closing full stop (the scheduler's reasons end
+     * with one) would read "minMember 2.; action AbortJob".
+     */
+    private static String clause(Verdict verdict) {
+        String message = verdict.message();
+        return message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
     }
 }

@@ -124,6 +124,16 @@ class JobLifecycleTest {
     }
 
     @Test
+    void aTriggersSentenceBecomesAClauseBeforeTheActionItTakes() {
+        JobFacts pending = facts(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(Trigger.of(JobAction.AbortJob,
+                "PodPending", "pod train-worker-0 pending for 5m0s: 0/2 nodes are available: gang needs minMember 2.")),
+                new Retries(0, 3), Optional.empty(), Optional.empty());
+
+        assertThat(pending.triggered()).map(Verdict::message).contains("pod train-worker-0 pending for 5m0s: 0/2 nodes are "
+                + "available: gang needs minMember 2; action AbortJob");
+    }
+
+    @Test
     void restartWithoutRetriesLeftFailsTheJob() {
         assertThat(lifecycle.fire(Running, RestartJob, triggered(RestartJob, USED_UP))).contains(new PhaseTransition(
                 Running, Failed, RestartJob, Effect.NONE, new Verdict("RetryLimitReached",
