@@ -22,6 +22,17 @@ public final class ApiErrors {
         return failure instanceof KubernetesClientException e && e.getCode() == HttpURLConnection.HTTP_CONFLICT;
     }
 
+    /**
+     * Whether the failure is a 404 naming the object {@code key} itself (its {@code details.name}): the object was
+     * deleted while it was being reconciled, a race the informer's delete event settles. A 404 naming anything
+     * else (a namespace that does not exist, a missing owner) is a real failure.
+     */
+    public static boolean deletedMeanwhile(Throwable failure, ObjectKey key) {
+        return failure instanceof KubernetesClientException e && e.getCode() == HttpURLConnection.HTTP_NOT_FOUND
+                && e.getStatus() != null && e.getStatus().getDetails() != null
+                && key.name().equals(e.getStatus().getDetails().getName());
+    }
+
     /** Whether a create failed because an object of that name exists. */
     public static boolean alreadyExists(KubernetesClientException failure) {
         return failure.getCode() == HttpURLConnection.HTTP_CONFLICT && failure.getStatus() != null

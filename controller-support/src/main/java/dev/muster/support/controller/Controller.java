@@ -144,6 +144,11 @@ public final class Controller implements AutoCloseable {
                     // Not a failure, so it does not grow the backoff.
                     log.debug("{}: {} changed since it was cached; deciding again on the newer version", name, key);
                     queue.addAfter(key, CONFLICT_RETRY);
+                } else if (queue.failures(key) == 0 && ApiErrors.deletedMeanwhile(e, key)) {
+                    // Deleted between the cache read and the write: the retry finds it gone and does nothing. Logged
+                    // as a failure only if the retry meets the 404 again.
+                    log.debug("{}: {} was deleted while it was reconciled; deciding again", name, key);
+                    queue.addRateLimited(key);
                 } else {
                     int attempts = queue.failures(key) + 1;
                     log.warn("{}: reconcile of {} failed (attempt {}), will retry: {}", name, key, attempts, e.toString());

@@ -28,4 +28,18 @@ class ApiErrorsTest {
         assertThat(ApiErrors.isConflict(answer(429, "TooManyRequests"))).isFalse();
         assertThat(ApiErrors.isConflict(new IllegalStateException("not an API answer"))).isFalse();
     }
+
+    @Test
+    void a404NamingTheReconciledObjectSaysItWasDeletedMeanwhileAndOneNamingAnotherDoesNot() {
+        ObjectKey key = new ObjectKey("team", "train");
+        KubernetesClientException gone = new KubernetesClientException(new StatusBuilder().withCode(404).withReason("NotFound")
+                .withNewDetails().withName("train").withKind("jobs").endDetails().build());
+        KubernetesClientException noNamespace = new KubernetesClientException(new StatusBuilder().withCode(404)
+                .withReason("NotFound").withNewDetails().withName("team").withKind("namespaces").endDetails().build());
+
+        assertThat(ApiErrors.deletedMeanwhile(gone, key)).isTrue();
+        assertThat(ApiErrors.deletedMeanwhile(noNamespace, key)).isFalse();
+        assertThat(ApiErrors.deletedMeanwhile(answer(404, "NotFound"), key)).isFalse();
+        assertThat(ApiErrors.deletedMeanwhile(answer(409, "Conflict"), key)).isFalse();
+    }
 }
