@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
@@ -52,7 +53,6 @@ final class SchedulerMetrics {
     private final Counter gangsBroken;
     private final Counter evictionsRefused;
     private final Counter evictionFailures;
-    private final Map<QueueHold.Reason, AtomicInteger> held = new EnumMap<>(QueueHold.Reason.class);
     private final MultiGauge queueAllocated;
     private final MultiGauge queueFairShare;
     private final MultiGauge queueDemand;
@@ -61,7 +61,12 @@ final class SchedulerMetrics {
     private final MultiGauge queueRunning;
     /** The latest standing of each queue, by name, which the queue gauges read. */
     private volatile Map<String, QueueStanding> standings = Map.of();
-    private final Map<GangPlacement.Outcome, AtomicInteger> waiting = new EnumMap<>(GangPlacement.Outcome.class);
+    /**
+     * Gangs waiting after the last cycle, by reason tag. One gauge per tag, fed by placement outcomes and queue
+     * holds alike: both say {@code NotEnoughResources} (a gang that does not fit, and one whose minResources the
+     * cluster's free room cannot meet), and Micrometer registers one gauge per name and tags, ignoring a second.
+     */
+    private final Map<String, AtomicInteger> waiting = new TreeMap<>();
 
     SchedulerMetrics(MeterRegistry registry) {
         cycle = Timer.builder(CYCLE).description("Time to plan one scheduling cycle and hand its bindings off")
@@ -84,15 +89,13 @@ final class SchedulerMetrics {
                 .description("Evictions that failed for another reason than a PodDisruptionBudget").register(registry);
         for (GangPlacement.Outcome outcome : GangPlacement.Outcome.values()) {
             if (outcome != GangPlacement.Outcome.PLACED && outcome != GangPlacement.Outcome.WITHDRAWN) {
-                AtomicInteger count = registry.gauge(PENDING_GROUPS,
-                        List.of(Tag.of("reason", reasonTag(outcome))),
-                        new AtomicInteger());
-                waiting.put(outcome, count);
+                waiting.put(reasonTag(outcome), null);
             }
         }
         for (QueueHold.Reason reason : QueueHold.Reason.values()) {
-            held.put(reason, registry.gauge(PENDING_GROUPS, List.of(Tag.of("reason", reason.reason())), new AtomicInteger()));
+            waiting.put(reason.reason(), null);
         }
+        waiting.replaceAll((reason, none) -> registry.gauge(PENDING_GROUPS, List.of(Tag.of("reason", reason)), new AtomicInteger()));
         queueAllocated = MultiGauge.builder(QUEUE_ALLOCATED)
                 .description("What a queue's bound pods request (its subtree's for a parent), cpu in cores")
                 .register(registry);
@@ -127,18 +130,16 @@ final class SchedulerMetrics {
 
     /** Records one cycle's outcomes: gangs placed, and the gangs waiting (tried, or held by their queue) by reason. */
     void recordCycle(List<GangPlacement> results, List<QueueHold> holds) {
-        Map<QueueHold.Reason, Integer> holdCounts = new EnumMap<>(QueueHold.Reason.class);
-        holds.forEach(hold -> holdCounts.merge(hold.reason(), 1, Integer::sum));
-        held.forEach((reason, gauge) -> gauge.set(holdCounts.getOrDefault(reason, 0)));
-        Map<GangPlacement.Outcome, Integer> counts = new EnumMap<>(GangPlacement.Outcome.class);
+        Map<String, Integer> counts = new HashMap<>();
+        holds.forEach(hold -> counts.merge(hold.reason().reason(), 1, Integer::sum));
         for (GangPlacement result : results) {
             if (result.placed()) {
                 gangsPlaced.increment();
             } else if (result.outcome() != GangPlacement.Outcome.WITHDRAWN) {
-                counts.merge(result.outcome(), 1, Integer::sum);
+                counts.merge(reasonTag(result.outcome()), 1, Integer::sum);
             }
         }
-        waiting.forEach((outcome, gauge) -> gauge.set(counts.getOrDefault(outcome, 0)));
+        waiting.forEach((reason, gauge) -> gauge.set(counts.getOrDefault(reason, 0)));
     }
 
     /**
