@@ -140,6 +140,14 @@ public final class PreemptionRound {
             return null;
         }
         boolean[] contended = ledger.contendedFor(gang);
+        for (int d = 0; d < contended.length; d++) {
+            if (contended[d] && ledger.capacity(d) == 0) {
+                // No eviction frees any of it, and every queue's fair share of it is 0, which is no reason to give.
+                outlooks.put(key, ReclaimOutlook.blocked(key, queue,
+                        ReclaimOutlook.Refusal.of(ReclaimOutlook.Rule.NOT_IN_CLUSTER, null, ResourceVector.nameOf(d))));
+                return null;
+            }
+        }
         ReclaimBudget budget = new ReclaimBudget(ledger, leaf, contended, ledger.askedBy(gang));
         Map<GroupKey, RunningGang> candidates = new LinkedHashMap<>();
         running.forEach((runningKey, other) -> {

@@ -61,7 +61,9 @@ public record ReclaimOutlook(GroupKey gang, String queue, State state, Instant u
         /** The waiting side's share would be above the victim side's: a reclaim never turns the tables. */
         TABLES,
         /** No set of victims the rules allow makes room for the gang node by node. */
-        NO_VICTIM_SET_FITS
+        NO_VICTIM_SET_FITS,
+        /** The gang asks for a resource no schedulable node has. */
+        NOT_IN_CLUSTER
     }
 
     /**
@@ -135,6 +137,7 @@ public record ReclaimOutlook(GroupKey gang, String queue, State state, Instant u
                     + String.format(Locale.ROOT, "%.2f against %.2f", r.amount(), r.bound())
                     + "); a reclaim never turns the tables";
             case NO_VICTIM_SET_FITS -> "no set of other queues' gangs it may evict makes room for it node by node";
+            case NOT_IN_CLUSTER -> "no schedulable node has " + r.resource() + ", so evicting other queues' gangs frees none";
         };
     }
 

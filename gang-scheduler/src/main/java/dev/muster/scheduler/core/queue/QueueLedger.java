@@ -30,6 +30,8 @@ public final class QueueLedger {
     private final long[][] allocated;
     private final long[][] demand;
     private final double[][] fair;
+    /** What the schedulable nodes have allocatable together, per dimension. */
+    private final long[] capacity;
     /** What the schedulable nodes have free at the start of the cycle, per dimension. */
     private final long[] free;
     /** Per dimension, whether the queues together demand more than the schedulable nodes have. */
@@ -52,7 +54,7 @@ public final class QueueLedger {
         demand = new long[n][dims];
         pendingGangs = new int[n];
         runningGangs = new int[n];
-        long[] capacity = new long[dims];
+        capacity = new long[dims];
         free = new long[dims];
         // Every bound pod is looked at: summed per leaf first, a gang's pods, which lie next to each other on
         // a node, looked up once and added in runs of one shape, before the sums are added up the tree.
@@ -174,6 +176,11 @@ public final class QueueLedger {
     /** What the queue's subtree has allocated of one resource dimension, placements of this cycle included. */
     public long allocated(int queue, int dim) {
         return allocated[queue][dim];
+    }
+
+    /** What the schedulable nodes have allocatable together of one resource dimension. */
+    public long capacity(int dim) {
+        return capacity[dim];
     }
 
     /** The queue's fair share of one resource dimension, fixed at the start of the cycle. */

@@ -11,6 +11,7 @@ import dev.muster.scheduler.core.queue.QueueHold;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Map;
 
 import static dev.muster.scheduler.core.cycle.QueueCluster.at;
 import static dev.muster.scheduler.core.QueueFixtures.queue;
@@ -161,6 +162,21 @@ class ReclaimOutlookTest {
 
         assertBlocked(plan, ReclaimOutlook.Rule.NOTHING_ABOVE_FAIR_SHARE,
                 "Reclaim cannot help: no other queue holds more than its fair share.");
+    }
+
+    /** A resource no node has: every fair share of it is 0, which is no reason to give ("8 of 0"). */
+    @Test
+    void aGangAskingForAResourceNoNodeHasIsToldThatRatherThanAFairShareOfNothing() {
+        QueueCluster cluster = new QueueCluster(1).queue(queue("A", null, 1, 0, null, NO_DELAY))
+                .queue(queue("B", null, 1, 0, null, NO_DELAY));
+        cluster.submit("a", "A", 1, 8, 1);
+        cluster.cycle();
+        cluster.submit("b", "B", 1, 4, ResourceVector.of(Map.of("huawei.com/npu-core", 8L)), 1, 0, null, null);
+
+        CyclePlan plan = cluster.cycle();
+
+        assertBlocked(plan, ReclaimOutlook.Rule.NOT_IN_CLUSTER, "Reclaim cannot help: no schedulable node has "
+                + "huawei.com/npu-core, so evicting other queues' gangs frees none.");
     }
 
     @Test
