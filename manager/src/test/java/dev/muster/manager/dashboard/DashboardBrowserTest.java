@@ -40,7 +40,8 @@ class DashboardBrowserTest {
         }
     }
 
-    private static final String LLM_HELD = "Queue research holds 8 nvidia.com/gpu of its limit of 8; the gang requests 12 more.";
+    private static final String LLM_HELD = "Queue research holds 8 nvidia.com/gpu of its limit of 8; the gang requests 12 more"
+            + ", more than the whole limit: it cannot run in this queue unless the limit is raised.";
 
     @Test
     void queuesPageShowsEachQueueInItsTreeWithItsAmountsPerResourceAndItsWaitingGangs() {

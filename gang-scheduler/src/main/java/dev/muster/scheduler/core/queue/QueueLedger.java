@@ -291,9 +291,12 @@ public final class QueueLedger {
                 double limit = FairShare.limit(tree.queue(q), d);
                 if (allocated[q][d] + wanted > limit) {
                     String resource = ResourceVector.nameOf(d);
-                    return "Queue " + tree.queue(q).name() + " holds " + ResourceVector.quantity(resource, allocated[q][d])
+                    String held = "Queue " + tree.queue(q).name() + " holds " + ResourceVector.quantity(resource, allocated[q][d])
                             + " " + resource + " of its limit of " + ResourceVector.quantity(resource, (long) limit)
-                            + "; the gang requests " + ResourceVector.quantity(resource, wanted) + " more.";
+                            + "; the gang requests " + ResourceVector.quantity(resource, wanted) + " more";
+                    // Waiting for the queue's other gangs to finish would not help: say so rather than let it wait.
+                    return held + (wanted > limit ? ", more than the whole limit: it cannot run in this queue unless "
+                            + "the limit is raised." : ".");
                 }
             }
         }

@@ -66,7 +66,8 @@ class QueuePlannerTest {
         assertThat(plan.holds()).singleElement().satisfies(hold -> {
             assertThat(hold.gang().key().name()).isEqualTo("big");
             assertThat(hold.message()).isEqualTo(
-                    "Queue a holds 0 nvidia.com/gpu of its limit of 4; the gang requests 6 more.");
+                    "Queue a holds 0 nvidia.com/gpu of its limit of 4; the gang requests 6 more"
+                    + ", more than the whole limit: it cannot run in this queue unless the limit is raised.");
         });
         assertThat(plan.placements()).singleElement().satisfies(r -> assertThat(r.placed()).isTrue());
         assertThat(plan.standings()).singleElement().satisfies(standing -> {
@@ -75,6 +76,16 @@ class QueuePlannerTest {
             assertThat(standing.fairShare().get(QueueFixtures.GPU)).isEqualTo(4);
             assertThat(standing.share()).isEqualTo(1.0);
             assertThat(standing.pendingGangs()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aGangThatFitsTheLimitOnceOthersFinishIsHeldWithoutBeingToldItNeverRuns() {
+        CyclePlan plan = plan(List.of(queue("a", null, 1, 0, 8L)), pending("first", "a", 6), pending("second", "a", 4));
+
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.gang().key().name()).isEqualTo("second");
+            assertThat(hold.message()).isEqualTo("Queue a holds 6 nvidia.com/gpu of its limit of 8; the gang requests 4 more.");
         });
     }
 
@@ -90,7 +101,8 @@ class QueuePlannerTest {
             assertThat(hold.gang().key().name()).isEqualTo("g");
             assertThat(hold.reason()).isEqualTo(QueueHold.Reason.QUEUE_LIMIT);
             assertThat(hold.message()).isEqualTo(
-                    "Queue cpu-only holds 0 nvidia.com/gpu of its limit of 0; the gang requests 1 more.");
+                    "Queue cpu-only holds 0 nvidia.com/gpu of its limit of 0; the gang requests 1 more"
+                    + ", more than the whole limit: it cannot run in this queue unless the limit is raised.");
         });
         assertThat(plan.placements()).singleElement().satisfies(r -> assertThat(r.gang().key().name()).isEqualTo("h"));
         assertThat(plan.standings()).filteredOn(s -> s.name().equals("cpu-only")).singleElement().satisfies(standing -> {

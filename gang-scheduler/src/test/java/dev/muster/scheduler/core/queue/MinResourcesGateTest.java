@@ -80,7 +80,8 @@ class MinResourcesGateTest {
         assertThat(plan.holds()).singleElement().satisfies(hold -> {
             assertThat(hold.reason()).isEqualTo(QueueHold.Reason.QUEUE_LIMIT);
             assertThat(hold.message()).isEqualTo(
-                    "Queue a holds 0 nvidia.com/gpu of its limit of 8; the gang requests 12 more.");
+                    "Queue a holds 0 nvidia.com/gpu of its limit of 8; the gang requests 12 more"
+                    + ", more than the whole limit: it cannot run in this queue unless the limit is raised.");
         });
         assertThat(plan.placements()).isEmpty();
     }
