@@ -67,7 +67,7 @@ public final class Selectors {
                 if (name.equals("labelSelector")) {
                     splitRequirements(value).forEach(r -> requirements.add(labelRequirement(r)));
                 } else if (name.equals("fieldSelector")) {
-                    splitRequirements(value).forEach(r -> requirements.add(fieldRequirement(r)));
+                    splitFieldTerms(value).forEach(r -> requirements.add(fieldRequirement(r)));
                 }
             }
         }
@@ -154,12 +154,50 @@ public final class Selectors {
         throw new IllegalArgumentException("unable to parse requirement: " + requirement);
     }
 
+    /**
+     * One term of a field selector, {@code key=value}, {@code key==value} or {@code key!=value}, split at its first
+     * operator that is not escaped; the value may hold any character, with {@code \\}, {@code \,} and {@code \=}
+     * escaped, as kube-apiserver's {@code fields.ParseSelector} reads it.
+     */
     private static Requirement fieldRequirement(String requirement) {
-        Matcher value = VALUE_REQUIREMENT.matcher(requirement);
-        if (!value.matches()) {
-            throw new IllegalArgumentException("invalid field selector: " + requirement);
+        for (int i = 0; i < requirement.length(); i++) {
+            char c = requirement.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '!' || c == '=') {
+                String operator = requirement.startsWith("!=", i) ? "!=" : requirement.startsWith("==", i) ? "==" : c == '=' ? "=" : null;
+                if (operator != null) {
+                    return fieldRequirement(requirement.substring(0, i).trim(), operator,
+                            unescape(requirement, requirement.substring(i + operator.length()).trim()));
+                }
+            }
         }
-        String[] path = FIELD_LABEL_PATHS.getOrDefault(value.group(1), value.group(1)).split("\\.");
+        throw new IllegalArgumentException("invalid selector: '" + requirement + "'; can't understand '" + requirement + "'");
+    }
+
+    private static String unescape(String term, String value) {
+        StringBuilder plain = new StringBuilder(value.length());
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\') {
+                if (i + 1 == value.length() || "\\,=".indexOf(value.charAt(i + 1)) < 0) {
+                    throw new IllegalArgumentException("invalid field selector: '" + term + "': invalid escape sequence");
+                }
+                plain.append(value.charAt(++i));
+            } else if (c == ',' || c == '=') {
+                throw new IllegalArgumentException("invalid field selector: '" + term + "': unescaped " + c);
+            } else {
+                plain.append(c);
+            }
+        }
+        return plain.toString();
+    }
+
+    private static Requirement fieldRequirement(String key, String operator, String expected) {
+        if (key.isEmpty()) {
+            throw new IllegalArgumentException("invalid field selector: a term has no field name");
+        }
+        String[] path = FIELD_LABEL_PATHS.getOrDefault(key, key).split("\\.");
         Function<JsonNode, String> field = object -> {
             JsonNode node = object;
             for (String name : path) {
@@ -167,11 +205,29 @@ public final class Selectors {
             }
             return node.isValueNode() ? node.asText() : "";
         };
-        return new Requirement(field, operator(value.group(2)), Set.of(value.group(3)));
+        return new Requirement(field, operator(operator), Set.of(expected));
     }
 
     private static Operator operator(String symbol) {
         return symbol.equals("!=") ? Operator.NOT_IN : Operator.IN;
+    }
+
+    /** Splits a field selector on the commas between its terms, not escaped ones ({@code \,}). */
+    private static List<String> splitFieldTerms(String selector) {
+        List<String> parts = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < selector.length(); i++) {
+            char c = selector.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == ',') {
+                parts.add(selector.substring(start, i).trim());
+                start = i + 1;
+            }
+        }
+        parts.add(selector.substring(start).trim());
+        parts.removeIf(String::isEmpty);
+        return parts;
     }
 
     /** Splits on the commas between requirements, not those inside {@code in (a,b)}. */

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -101,6 +103,24 @@ class SelectorsTest extends ApiOnlyClusterTests {
                 .containsExactly("sel-ev-4");
         assertThat(eventNames(client.v1().events().withField("source", "muster-scheduler")))
                 .as("the field label source is source.component, as kube-apiserver has it").containsExactly("sel-ev-4");
+    }
+
+    /** As kube-apiserver's fields.ParseSelector: {@code \\,} and {@code \\=} in a value are that character. */
+    @Test
+    void aFieldSelectorValueMayHoldEscapedCommasAndEqualsSigns() {
+        event("sel-esc-1", "Job", "esc", "uid-9", "Warning", "Ready,Set=Go");
+        event("sel-esc-2", "Job", "esc", "uid-9", "Warning", "Ready");
+
+        RawApi.Response escaped = api.get("/api/v1/namespaces/default/events?fieldSelector="
+                + URLEncoder.encode("reason=Ready\\,Set\\=Go,involvedObject.name=esc", StandardCharsets.UTF_8));
+        RawApi.Response badEscape = api.get("/api/v1/namespaces/default/events?fieldSelector="
+                + URLEncoder.encode("reason=Ready\\x", StandardCharsets.UTF_8));
+
+        List<String> selected = new java.util.ArrayList<>();
+        escaped.body().path("items").forEach(e -> selected.add(e.path("metadata").path("name").asText()));
+        assertThat(selected).containsExactly("sel-esc-1");
+        assertThat(badEscape.code()).isEqualTo(400);
+        assertThat(badEscape.body().path("message").asText()).contains("invalid escape sequence");
     }
 
     @Test
