@@ -212,34 +212,27 @@ public final class Selectors {
         return symbol.equals("!=") ? Operator.NOT_IN : Operator.IN;
     }
 
-    /** Splits a field selector on the commas between its terms, not escaped ones ({@code \,}). */
-    private static List<String> splitFieldTerms(String selector) {
-        List<String> parts = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i < selector.length(); i++) {
-            char c = selector.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (c == ',') {
-                parts.add(selector.substring(start, i).trim());
-                start = i + 1;
-            }
-        }
-        parts.add(selector.substring(start).trim());
-        parts.removeIf(String::isEmpty);
-        return parts;
+    /** Splits a label selector on the commas between requirements, not those inside {@code in (a,b)}. */
+    private static List<String> splitRequirements(String selector) {
+        return split(selector, false);
     }
 
-    /** Splits on the commas between requirements, not those inside {@code in (a,b)}. */
-    private static List<String> splitRequirements(String selector) {
+    /** Splits a field selector on the commas between its terms, not escaped ones ({@code \,}). */
+    private static List<String> splitFieldTerms(String selector) {
+        return split(selector, true);
+    }
+
+    private static List<String> split(String selector, boolean escapes) {
         List<String> parts = new ArrayList<>();
         int depth = 0;
         int start = 0;
         for (int i = 0; i < selector.length(); i++) {
             char c = selector.charAt(i);
-            if (c == '(') {
+            if (escapes && c == '\\') {
+                i++;
+            } else if (!escapes && c == '(') {
                 depth++;
-            } else if (c == ')') {
+            } else if (!escapes && c == ')') {
                 depth--;
             } else if (c == ',' && depth == 0) {
                 parts.add(selector.substring(start, i).trim());
