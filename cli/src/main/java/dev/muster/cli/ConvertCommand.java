@@ -12,6 +12,7 @@ import dev.muster.api.batch.v1alpha1.validation.JobValidator;
 import dev.muster.rendering.JobPodRenderer;
 import dev.muster.rendering.plugin.PodPlugins;
 import dev.muster.cli.convert.Conversion;
+import dev.muster.cli.convert.MusterSchemas;
 import dev.muster.cli.convert.VolcanoConverter;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import picocli.CommandLine.Command;
@@ -93,10 +94,16 @@ final class ConvertCommand implements Callable<Integer> {
         return refused ? 1 : 0;
     }
 
-    /** What Muster's own validation says of a converted Job: the checks the Job controller runs before rendering it. */
+    /**
+     * Why Muster would refuse a converted object: first what its API server refuses at admission (types, bounds,
+     * CEL rules), every field said; for a Job the API server accepts, the checks the Job controller runs before
+     * rendering it. The controller never sees an object the API server refuses, so its checks are not run then.
+     */
     private static List<String> refusals(ObjectNode document) {
-        if (!document.path("apiVersion").asText().equals(Job.API_VERSION) || !document.path("kind").asText().equals(Job.KIND)) {
-            return List.of();
+        List<String> atAdmission = MusterSchemas.refusals(document);
+        if (!atAdmission.isEmpty()
+                || !document.path("apiVersion").asText().equals(Job.API_VERSION) || !document.path("kind").asText().equals(Job.KIND)) {
+            return atAdmission;
         }
         Job job;
         try {

@@ -105,6 +105,52 @@ class ConvertCommandTest {
     }
 
     @Test
+    void aValueOfTheWrongTypeIsRefusedAsTheApiServerWordsItAndEveryOtherProblemOfTheFileIsStillSaid() throws Exception {
+        Path in = file("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: typed}
+                spec:
+                  policies: [{events: PodFailed, action: RestartJob}]
+                  tasks:
+                    - name: t
+                      replicas: two
+                      policies: {event: PodEvicted, action: RestartJob}
+                      template: {spec: {containers: [{name: c, image: busybox}]}}
+                ---
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: Queue
+                metadata: {name: q}
+                spec: {weight: heavy}
+                ---
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: big}
+                spec:
+                  minAvailable: 5
+                  tasks: [{name: t, replicas: 2, template: {spec: {containers: [{name: c, image: busybox}]}}}]
+                """);
+
+        Result result = run("convert", in.toString());
+
+        assertThat(result.exit()).isEqualTo(1);
+        String job = in + ": document 1: Job typed: Muster would refuse it: ";
+        assertThat(result.err())
+                .contains(job + "spec.policies[0].events: Invalid value: \"string\": "
+                        + "spec.policies[0].events in body must be of type array: \"string\"\n")
+                .contains(job + "spec.tasks[0].replicas: Invalid value: \"string\": "
+                        + "spec.tasks[0].replicas in body must be of type integer: \"string\"\n")
+                .contains(job + "spec.tasks[0].policies: Invalid value: \"object\": "
+                        + "spec.tasks[0].policies in body must be of type array: \"object\"\n")
+                .contains(in + ": document 2: Queue q: Muster would refuse it: spec.weight: Invalid value: \"string\": "
+                        + "spec.weight in body must be of type integer: \"string\"\n")
+                .contains(in + ": document 3: Job big: Muster would refuse it:").contains("minAvailable")
+                .doesNotContain("Cannot deserialize");
+        assertThat(result.out()).contains("name: typed").contains("name: q").contains("name: big")
+                .contains("#   refused by Muster: spec.policies[0].events: Invalid value:");
+    }
+
+    @Test
     void aMissingFileOrBadYamlIsNamedWithItsPlaceAndNothingIsPrinted() throws Exception {
         Path bad = file("apiVersion: v1\nkind: [unclosed\n");
 

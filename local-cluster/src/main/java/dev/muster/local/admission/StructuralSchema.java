@@ -21,8 +21,10 @@ import java.util.regex.Pattern;
  * <p>On update, errors are ratcheted as the API server does since Kubernetes 1.30: a constraint broken by a
  * value that the update left unchanged is not reported, so that an object stored before a stricter schema can
  * still be updated elsewhere; transition rules always run.
+ *
+ * <p>Public so that {@code muster convert} refuses what a cluster would, in the API server's words, offline.
  */
-final class StructuralSchema {
+public final class StructuralSchema {
     private static final Pattern PATH_ELEMENT = Pattern.compile("([^.\\[\\]]+)|\\[(\\d+)]");
     private static final String STATUS = "status";
     private static final String RULES_NOT_CHECKED = "some validation rules were not checked because the object was invalid; "
@@ -34,7 +36,7 @@ final class StructuralSchema {
     private final CelRules objectRules;
     private final CelRules statusRules;
 
-    StructuralSchema(JsonNode openApiV3Schema) {
+    public StructuralSchema(JsonNode openApiV3Schema) {
         this.schema = openApiV3Schema;
         JsonNode statusSchema = openApiV3Schema.path("properties").path(STATUS);
         this.objectValidator = new SchemaValidator(openApiV3Schema, "");
@@ -44,7 +46,7 @@ final class StructuralSchema {
     }
 
     /** Prunes {@code object} in place; returns the paths of the fields dropped. */
-    List<String> pruneObject(ObjectNode object) {
+    public List<String> pruneObject(ObjectNode object) {
         return SchemaPruner.pruneObject(object, schema);
     }
 
@@ -53,8 +55,8 @@ final class StructuralSchema {
         return SchemaPruner.prune(status, schema.path("properties").path(STATUS), STATUS);
     }
 
-    /** What the API server would refuse a (pruned) object for; {@code old} is the stored object on update. */
-    List<FieldError> validateObject(ObjectNode object, JsonNode old) {
+    /** What the API server would refuse a (pruned) object for; {@code old} is the stored object on update, null on create. */
+    public List<FieldError> validateObject(ObjectNode object, JsonNode old) {
         return withRules(ratcheted(objectValidator.validate(object), object, old), () -> objectRules.validate("", object, old));
     }
 
