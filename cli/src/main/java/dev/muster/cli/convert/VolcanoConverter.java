@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Rewrites Volcano manifests as Muster's: {@code batch.volcano.sh} Jobs, {@code scheduling.volcano.sh}
@@ -40,6 +42,13 @@ public final class VolcanoConverter {
     /** Volcano's capacity plugin's prefix of a DRA device-count quota in a Queue. */
     private static final String VOLCANO_DEVICE_CLASS = "deviceclass/";
     private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+    /** A YAML manifest's top-level apiVersion and kind, read as text: see {@link #stringManifests}. */
+    private static final Pattern MANIFEST_API_VERSION = Pattern.compile("(?m)^apiVersion:[ \\t]*[\"']?([\\w.-]+/[\\w.-]+)");
+    private static final Pattern MANIFEST_KIND = Pattern.compile("(?m)^kind:[ \\t]*[\"']?(\\w+)");
+    /** Volcano's kinds that Muster has, by Volcano's group and kind. */
+    private static final Map<String, Class<? extends HasMetadata>> MUSTER_KINDS = Map.of(
+            "batch.volcano.sh/Job", Job.class, "scheduling.volcano.sh/Queue", Queue.class,
+            "scheduling.volcano.sh/PodGroup", PodGroup.class);
 
     private final Set<String> plugins;
 
@@ -89,6 +98,7 @@ public final class VolcanoConverter {
                 conversion.drop();
             } else {
                 podSpecs(doc, "", conversion);
+                stringManifests(doc, "", conversion);
             }
             if (conversion.result() != null) {
                 labels(doc, conversion);
@@ -289,6 +299,51 @@ public final class VolcanoConverter {
                 podSpecs(array.get(i), path + "[" + i + "]", c);
             }
         }
+    }
+
+    /**
+     * Argo's resource templates (in a Workflow, WorkflowTemplate, CronWorkflow ...) hold the object they create
+     * as a string, {@code resource.manifest}, as Volcano's Argo examples do for a vcjob. The string is said, not
+     * rewritten: Argo fills in its {@code {{...}}} parameters before the string is YAML (Volcano's MPI example
+     * has an unquoted {@code name: {{workflow.parameters.job-name}}}, a YAML mapping rather than a name), and
+     * rewriting it would drop its comments. Its top-level {@code apiVersion} and {@code kind} lines are read as
+     * text for the same reason.
+     */
+    private static void stringManifests(JsonNode node, String path, Conversion c) {
+        if (node instanceof ObjectNode object) {
+            if (object.path("resource").path("manifest").isTextual()) {
+                String template = object.path("name").isTextual() ? " (template " + object.path("name").asText() + ")" : "";
+                stringManifest((path.isEmpty() ? "" : path + ".") + "resource.manifest" + template,
+                        object.path("resource").path("manifest").asText(), c);
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                stringManifests(field.getValue(), path.isEmpty() ? field.getKey() : path + "." + field.getKey(), c);
+            }
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                stringManifests(array.get(i), path + "[" + i + "]", c);
+            }
+        }
+    }
+
+    private static void stringManifest(String at, String manifest, Conversion c) {
+        Matcher apiVersion = MANIFEST_API_VERSION.matcher(manifest);
+        if (!apiVersion.find() || !apiVersion.group(1).contains("volcano.sh/")) {
+            return;
+        }
+        Matcher kindLine = MANIFEST_KIND.matcher(manifest);
+        String kind = kindLine.find() ? kindLine.group(1) : "object";
+        String said = at + ": holds a Volcano " + kind + " (" + apiVersion.group(1) + ") as a string, which convert does "
+                + "not rewrite; convert that manifest on its own (./muster convert) and put the result in its place";
+        Class<? extends HasMetadata> muster = MUSTER_KINDS.get(apiVersion.group(1).split("/")[0] + "/" + kind);
+        if (muster != null) {
+            said += ", and let the workflow's service account create " + HasMetadata.getFullResourceName(muster);
+        }
+        if (muster == Job.class) {
+            said += " (a Muster Job's status.state.phase takes Volcano's values, so conditions on it hold)";
+        }
+        c.lost(said);
     }
 
     /** A pod template or a pod ({@code metadata} and {@code spec}) at {@code path}. */

@@ -297,6 +297,46 @@ class VolcanoConverterTest {
         assertThat(command.notCarried()).singleElement().asString().contains("Muster has no such kind");
     }
 
+    @Test
+    void aVolcanoJobInAnArgoTemplatesStringManifestIsSaidWithItsTemplateAndLeftAsWritten() throws Exception {
+        String manifest = """
+                # Argo fills in the name before this is YAML.
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata:
+                  name: {{workflow.parameters.job-name}}
+                spec:
+                  schedulerName: volcano
+                  tasks: [{name: t, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]
+                """;
+        ObjectNode workflow = (ObjectNode) YAML.readTree("""
+                apiVersion: argoproj.io/v1alpha1
+                kind: WorkflowTemplate
+                metadata: {name: flow}
+                spec:
+                  entrypoint: main
+                  templates:
+                    - name: main
+                      steps: [[{name: run, template: submit}, {name: note, template: config}]]
+                    - name: submit
+                      resource: {action: create, successCondition: status.state.phase == Completed}
+                    - name: config
+                      resource:
+                        action: create
+                        manifest: "apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c}\\n"
+                """);
+        ((ObjectNode) workflow.path("spec").path("templates").path(1).path("resource")).put("manifest", manifest);
+
+        Conversion conversion = CONVERTER.convert(List.of(new VolcanoConverter.Source("in.yaml", 1, workflow))).get(0);
+
+        assertThat(conversion.notCarried()).singleElement().asString()
+                .startsWith("spec.templates[1].resource.manifest (template submit): holds a Volcano Job "
+                        + "(batch.volcano.sh/v1alpha1) as a string, which convert does not rewrite; convert that manifest on its own")
+                .contains("create jobs.batch.muster.dev");
+        assertThat(conversion.result().path("spec").path("templates").path(1).path("resource").path("manifest").asText())
+                .isEqualTo(manifest);
+    }
+
     private static String queue(String name, String hierarchy, String weights) {
         return """
                 apiVersion: scheduling.volcano.sh/v1beta1
