@@ -77,7 +77,7 @@ public final class VolcanoConverter {
         for (Source source : sources) {
             ObjectNode doc = source.document().deepCopy();
             String where = source.file() + ": document " + source.index() + ": " + doc.path("kind").asText("?") + " "
-                    + name(doc);
+                    + label(doc);
             Conversion conversion = new Conversion(where, doc);
             if (isVolcano(doc, "batch.volcano.sh/", "Job")) {
                 job(doc, conversion);
@@ -429,6 +429,13 @@ public final class VolcanoConverter {
 
     private static boolean isVolcano(JsonNode doc, String groupPrefix, String kind) {
         return doc.path("apiVersion").asText().startsWith(groupPrefix) && doc.path("kind").asText().equals(kind);
+    }
+
+    /** The name, or for an object the API server will name (Argo's examples), its prefix: {@code step-job-*}. */
+    private static String label(JsonNode doc) {
+        String generateName = doc.path("metadata").path("generateName").asText("");
+        return doc.path("metadata").path("name").asText("").isEmpty() && !generateName.isEmpty()
+                ? name(doc) + generateName + "*" : name(doc);
     }
 
     private static String name(JsonNode doc) {

@@ -312,7 +312,7 @@ class VolcanoConverterTest {
         ObjectNode workflow = (ObjectNode) YAML.readTree("""
                 apiVersion: argoproj.io/v1alpha1
                 kind: WorkflowTemplate
-                metadata: {name: flow}
+                metadata: {generateName: flow-, namespace: ml}
                 spec:
                   entrypoint: main
                   templates:
@@ -335,6 +335,7 @@ class VolcanoConverterTest {
                 .contains("create jobs.batch.muster.dev");
         assertThat(conversion.result().path("spec").path("templates").path(1).path("resource").path("manifest").asText())
                 .isEqualTo(manifest);
+        assertThat(conversion.source()).isEqualTo("in.yaml: document 1: WorkflowTemplate ml/flow-*");
     }
 
     private static String queue(String name, String hierarchy, String weights) {
