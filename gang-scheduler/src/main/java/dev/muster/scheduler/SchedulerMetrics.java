@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
@@ -66,7 +65,7 @@ final class SchedulerMetrics {
      * holds alike: both say {@code NotEnoughResources} (a gang that does not fit, and one whose minResources the
      * cluster's free room cannot meet), and Micrometer registers one gauge per name and tags, ignoring a second.
      */
-    private final Map<String, AtomicInteger> waiting = new TreeMap<>();
+    private final Map<String, AtomicInteger> waiting = new HashMap<>();
 
     SchedulerMetrics(MeterRegistry registry) {
         cycle = Timer.builder(CYCLE).description("Time to plan one scheduling cycle and hand its bindings off")
@@ -87,15 +86,17 @@ final class SchedulerMetrics {
                 .description("Evictions a PodDisruptionBudget refused").register(registry);
         evictionFailures = Counter.builder(EVICTION_FAILURES)
                 .description("Evictions that failed for another reason than a PodDisruptionBudget").register(registry);
+        Set<String> reasons = new TreeSet<>();
         for (GangPlacement.Outcome outcome : GangPlacement.Outcome.values()) {
             if (outcome != GangPlacement.Outcome.PLACED && outcome != GangPlacement.Outcome.WITHDRAWN) {
-                waiting.put(reasonTag(outcome), null);
+                reasons.add(reasonTag(outcome));
             }
         }
         for (QueueHold.Reason reason : QueueHold.Reason.values()) {
-            waiting.put(reason.reason(), null);
+            reasons.add(reason.reason());
         }
-        waiting.replaceAll((reason, none) -> registry.gauge(PENDING_GROUPS, List.of(Tag.of("reason", reason)), new AtomicInteger()));
+        reasons.forEach(reason -> waiting.put(reason,
+                registry.gauge(PENDING_GROUPS, List.of(Tag.of("reason", reason)), new AtomicInteger())));
         queueAllocated = MultiGauge.builder(QUEUE_ALLOCATED)
                 .description("What a queue's bound pods request (its subtree's for a parent), cpu in cores")
                 .register(registry);
