@@ -44,13 +44,13 @@ class StatusSubresourceTest extends ApiOnlyClusterTests {
         Job created = client.resource(Fixtures.job("spec-only")).create();
         created.setStatus(jobStatus(JobPhase.Pending));
         Job withStatus = client.resource(created).updateStatus();
-        withStatus.getSpec().setMinAvailable(3);
+        withStatus.getSpec().setMinAvailable(0);
         withStatus.setStatus(jobStatus(JobPhase.Failed));
 
         client.resource(withStatus).update();
 
         Job stored = client.resources(Job.class).withName("spec-only").get();
-        assertThat(stored.getSpec().getMinAvailable()).isEqualTo(3);
+        assertThat(stored.getSpec().getMinAvailable()).isEqualTo(0);
         assertThat(stored.getStatus().getState().getPhase()).isEqualTo(JobPhase.Pending);
         assertThat(stored.getMetadata().getGeneration()).isEqualTo(2L);
     }
