@@ -141,7 +141,8 @@ class AdmissionLocalClusterTest extends LocalClusterTestBase {
 
         assertThat(aborted.getState().getReason()).isEqualTo("PodPending");
         assertThat(aborted.getState().getMessage()).isEqualTo("task worker: 2 pods not created yet, waiting for "
-                + "scheduler muster to admit PodGroup impatient: " + GPU_FULL + "; action AbortJob; no pod is active any more");
+                + "scheduler muster to admit PodGroup impatient: 0/1 nodes are available: 1 Insufficient nvidia.com/gpu; "
+                + "action AbortJob; no pod is active any more");
         assertThat(pods("impatient")).isEmpty();
     }
 
