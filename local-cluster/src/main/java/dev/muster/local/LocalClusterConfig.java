@@ -37,12 +37,15 @@ import java.util.Objects;
  * @param gpuCliqueSize  how many consecutive GPU nodes share one NVLink clique (the devices' {@code clique} attribute)
  * @param autoscaler the simulated cluster autoscaler's node groups and timings; {@link AutoscalerConfig#NONE}
  *                   (no autoscaler) by default
+ * @param restartBackOff the first back-off before the simulated kubelet restarts a container that keeps exiting
+ *                   (restart policy {@code OnFailure} or {@code Always}), doubling up to 30 times itself as the
+ *                   kubelet's 10 s do up to 5 min; positive
  */
 public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, int nodeGpus, int nodePods,
                                  Duration podStartDelay, Duration defaultRunTime, Duration podStopDelay,
                                  FaultPlan faults, String nodeEphemeralStorage, String nodeHugepages1Gi,
                                  String nodeHugepages2Mi, String nodeInstanceType, GpuApi gpuApi, int gpuCliqueSize,
-                                 AutoscalerConfig autoscaler) {
+                                 AutoscalerConfig autoscaler, Duration restartBackOff) {
     /** The {@code ephemeral-storage} a pool node reports unless told otherwise. */
     public static final String DEFAULT_EPHEMERAL_STORAGE = "100Gi";
     /** Nodes per NVLink clique unless told otherwise: a GB200 NVL72 rack's 18 trays are too many for a laptop's cluster. */
@@ -68,6 +71,10 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
             throw new IllegalArgumentException("gpuCliqueSize must be >= 1, got " + gpuCliqueSize);
         }
         Objects.requireNonNull(autoscaler, "autoscaler");
+        // Zero would let a pod that exits at once rewrite its status in a tight loop.
+        if (requireNonNegative(restartBackOff, "restartBackOff").isZero()) {
+            throw new IllegalArgumentException("restartBackOff must be positive, got " + restartBackOff);
+        }
         if (nodeInstanceType != null && nodeInstanceType.isBlank()) {
             nodeInstanceType = null;
         }
@@ -76,13 +83,14 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
     /**
      * Four nodes of 16 CPUs, 64Gi, 110 pods and {@value #DEFAULT_EPHEMERAL_STORAGE} of ephemeral storage, no GPUs,
      * no huge pages and no instance type; pods start after 500 ms, run for 3 s and stop 300 ms after a graceful
-     * deletion. GPUs, when given, are offered both ways ({@link GpuApi#BOTH}), {@value #DEFAULT_GPU_CLIQUE_SIZE}
+     * deletion, and a container that keeps exiting is restarted after a back-off of 1 s, then 2 s, ... up to
+     * 30 s (a tenth of the kubelet's). GPUs, when given, are offered both ways ({@link GpuApi#BOTH}), {@value #DEFAULT_GPU_CLIQUE_SIZE}
      * nodes to an NVLink clique.
      */
     public static LocalClusterConfig defaults() {
         return new LocalClusterConfig(4, "16", "64Gi", 0, 110, Duration.ofMillis(500), Duration.ofSeconds(3),
                 Duration.ofMillis(300), FaultPlan.NONE, DEFAULT_EPHEMERAL_STORAGE, "0", "0", null, GpuApi.BOTH,
-                DEFAULT_GPU_CLIQUE_SIZE, AutoscalerConfig.NONE);
+                DEFAULT_GPU_CLIQUE_SIZE, AutoscalerConfig.NONE, Duration.ofSeconds(1));
     }
 
     /** What each simulated node of the pool reports, the part of this configuration the simulated nodes need. */
@@ -93,101 +101,108 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
 
     /** How long the simulated kubelet's steps take, the part of this configuration the kubelet needs. */
     public KubeletTimings kubeletTimings() {
-        return new KubeletTimings(podStartDelay, defaultRunTime, podStopDelay);
+        return new KubeletTimings(podStartDelay, defaultRunTime, podStopDelay, restartBackOff);
     }
 
     public LocalClusterConfig withNodes(int nodes) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withNodeCpu(String nodeCpu) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withNodeMemory(String nodeMemory) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withNodeGpus(int nodeGpus) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withNodePods(int nodePods) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withPodStartDelay(Duration podStartDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withDefaultRunTime(Duration defaultRunTime) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withPodStopDelay(Duration podStopDelay) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
+    }
+
+    /** The first back-off before a container that keeps exiting is restarted; it doubles up to 30 times itself. */
+    public LocalClusterConfig withRestartBackOff(Duration restartBackOff) {
+        return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
+                podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withFaults(FaultPlan faults) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withNodeEphemeralStorage(String nodeEphemeralStorage) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     /** Each node's huge pages of 1Gi and of 2Mi, as quantities of memory ({@code "4Gi"}, {@code "512Mi"}). */
     public LocalClusterConfig withNodeHugepages(String nodeHugepages1Gi, String nodeHugepages2Mi) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     public LocalClusterConfig withNodeInstanceType(String nodeInstanceType) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     /** How nodes offer their GPUs: as {@code nvidia.com/gpu}, as DRA devices, or both. */
     public LocalClusterConfig withGpuApi(GpuApi gpuApi) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     /** How many consecutive GPU nodes share one NVLink clique. */
     public LocalClusterConfig withGpuCliqueSize(int gpuCliqueSize) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     /** The simulated cluster autoscaler's configuration; with node groups, the autoscaler runs. */
     public LocalClusterConfig withAutoscaler(AutoscalerConfig autoscaler) {
         return new LocalClusterConfig(nodes, nodeCpu, nodeMemory, nodeGpus, nodePods, podStartDelay, defaultRunTime,
                 podStopDelay, faults, nodeEphemeralStorage, nodeHugepages1Gi, nodeHugepages2Mi, nodeInstanceType,
-                gpuApi, gpuCliqueSize, autoscaler);
+                gpuApi, gpuCliqueSize, autoscaler, restartBackOff);
     }
 
     /** The simulated cluster autoscaler with these node groups, its timings unchanged. */
@@ -202,9 +217,10 @@ public record LocalClusterConfig(int nodes, String nodeCpu, String nodeMemory, i
         }
     }
 
-    private static void requireNonNegative(Duration duration, String name) {
+    private static Duration requireNonNegative(Duration duration, String name) {
         if (Objects.requireNonNull(duration, name).isNegative()) {
             throw new IllegalArgumentException(name + " must not be negative, got " + duration);
         }
+        return duration;
     }
 }

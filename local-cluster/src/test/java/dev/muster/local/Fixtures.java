@@ -14,9 +14,13 @@ import java.util.function.BiConsumer;
 
 /** Objects the tests create. */
 public final class Fixtures {
-    /** Fast kubelet timings so that pod lifecycles take well under a second. */
+    /**
+     * Fast kubelet timings so that pod lifecycles take well under a second; a crash-looping container's back-off
+     * goes 200 ms, 400 ms, ... up to 6 s.
+     */
     public static final LocalClusterConfig FAST = LocalClusterConfig.defaults().withNodes(2)
-            .withPodStartDelay(Duration.ofMillis(100)).withDefaultRunTime(Duration.ofMillis(300));
+            .withPodStartDelay(Duration.ofMillis(100)).withDefaultRunTime(Duration.ofMillis(300))
+            .withRestartBackOff(Duration.ofMillis(200));
 
     private Fixtures() {
     }

@@ -115,5 +115,7 @@ class LocalClusterTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LocalClusterConfig.defaults().withPodStopDelay(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LocalClusterConfig.defaults().withRestartBackOff(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("restartBackOff must be positive");
     }
 }

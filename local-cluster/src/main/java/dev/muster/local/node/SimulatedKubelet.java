@@ -1,7 +1,6 @@
 package dev.muster.local.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.muster.api.KubeTime;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.PodPhase;
 import dev.muster.local.dra.PodResourceClaims;
@@ -41,7 +40,10 @@ import java.util.function.Function;
  * pods with informers, completes the status of nodes that lack one, and moves each pod bound to a node through
  * Pending → Running ({@code podStartDelay} after binding) → Succeeded or Failed (after
  * {@code local.muster.dev/run-seconds}, with exit code {@code local.muster.dev/exit-code}). Pods with restart
- * policy Always run until deleted unless they set run-seconds. A pod deleted gracefully (its
+ * policy Always run until deleted unless they set run-seconds. Containers that exit under restart policy Always,
+ * or non-zero under OnFailure, are restarted in place instead, the pod staying Running: at once after a first
+ * exit, then after a back-off that doubles from {@code restartBackOff} ({@code CrashLoopBackOff}), and each run
+ * takes run-seconds again and ends with the same exit code. A pod deleted gracefully (its
  * {@code deletionTimestamp} set) is stopped as a real kubelet stops it: its containers exit {@code podStopDelay}
  * later (never after the grace period), as on SIGTERM ({@link PodStatuses#stopped}), and the kubelet then deletes
  * it with grace period 0. Status is written through the status subresource with the resourceVersion it was
@@ -65,6 +67,8 @@ public final class SimulatedKubelet implements AutoCloseable {
     private final ScheduledExecutorService timers;
     /** The next transition of each pod (by uid) that has one pending; a pod never has two. */
     private final Map<String, ScheduledFuture<?>> transitions = new ConcurrentHashMap<>();
+    /** The restart back-off of each pod (by uid) whose containers have exited to be restarted in place. */
+    private final Map<String, CrashLoop> crashLoops = new ConcurrentHashMap<>();
     /** The uids of the pods being stopped for their deletion, each stopped once. */
     private final Set<String> stopping = ConcurrentHashMap.newKeySet();
     /** The names of the Nodes that were deleted, and not created again, since this kubelet started. */
@@ -157,11 +161,14 @@ public final class SimulatedKubelet implements AutoCloseable {
         PodPhase phase = PodPhase.of(pod);
         if (phase == PodPhase.Pending) {
             transitions.computeIfAbsent(uid(pod), uid -> schedule(timings.podStartDelay(), () -> start(pod)));
+        } else if (phase == PodPhase.Running && !"Never".equals(pod.getSpec().getRestartPolicy())
+                && PodStatuses.awaitsRestart(pod)) {
+            // Exited before this kubelet, whose back-off is lost as a restarted kubelet's is: it restarts at once.
+            transitions.computeIfAbsent(uid(pod), uid -> schedule(Duration.ZERO, () -> restart(pod)));
         } else if (phase == PodPhase.Running) {
             // Running without a timer: started before this kubelet, so it finishes on the original schedule.
             runTime(pod).ifPresent(runTime -> transitions.computeIfAbsent(uid(pod), uid -> {
-                String startTime = pod.getStatus().getStartTime();
-                Instant started = startTime == null ? Instant.now() : KubeTime.parse(startTime);
+                Instant started = PodStatuses.runningSince(pod).orElseGet(Instant::now);
                 Duration left = Duration.between(Instant.now(), started.plus(runTime));
                 return schedule(left.isNegative() ? Duration.ZERO : left, () -> finish(pod));
             }));
@@ -235,12 +242,74 @@ public final class SimulatedKubelet implements AutoCloseable {
 
     private void finish(Pod pod) {
         int exitCode = exitCode(pod);
+        if (restartsAfter(pod, exitCode)) {
+            exitToRestart(pod, exitCode);
+            return;
+        }
         writeStatus(pod, current -> PodPhase.of(current) == PodPhase.Running
                 ? PodStatuses.terminated(current, exitCode, Instant.now())
                 : null)
                 .ifPresent(finished -> log.info("pod {} finished with exit code {}: {}", name(pod), exitCode,
                         finished.getStatus().getPhase()));
         transitions.remove(uid(pod));
+        crashLoops.remove(uid(pod));
+    }
+
+    /** Whether the kubelet restarts the pod's containers in place when they exit with {@code exitCode}. */
+    private static boolean restartsAfter(Pod pod, int exitCode) {
+        String policy = pod.getSpec().getRestartPolicy();
+        return "Always".equals(policy) || "OnFailure".equals(policy) && exitCode != 0;
+    }
+
+    /** Writes the pod's containers as exited and schedules their restart after the back-off the exit earns. */
+    private void exitToRestart(Pod pod, int exitCode) {
+        Instant now = Instant.now();
+        Duration backOff = backOffAfterExit(uid(pod), now);
+        Optional<Pod> exited = writeStatus(pod, current -> PodPhase.of(current) == PodPhase.Running
+                && !PodStatuses.awaitsRestart(current)
+                ? PodStatuses.exitedToRestart(current, exitCode, backOff, now)
+                : null);
+        if (exited.isPresent()) {
+            log.info("pod {} exited with exit code {}, restarting {}", name(pod), exitCode,
+                    backOff.isZero() ? "at once" : "after a back-off of " + backOff.toMillis() + " ms");
+            transitions.put(uid(pod), schedule(backOff, () -> restart(exited.get())));
+        } else {
+            transitions.remove(uid(pod));
+        }
+    }
+
+    /**
+     * The kubelet's back-off before restarting a container that exited at {@code exit}: none after a first exit
+     * or after one that ends a run longer than {@code restartBackOffReset}; else the back-off the previous exit
+     * set, which the next exit doubles up to {@code maxRestartBackOff}.
+     */
+    private Duration backOffAfterExit(String uid, Instant exit) {
+        CrashLoop previous = crashLoops.get(uid);
+        boolean fresh = previous == null
+                || Duration.between(previous.lastExit(), exit).compareTo(timings.restartBackOffReset()) > 0;
+        Duration wait = fresh ? Duration.ZERO : previous.nextBackOff();
+        Duration doubled = fresh ? timings.restartBackOff() : previous.nextBackOff().multipliedBy(2);
+        crashLoops.put(uid, new CrashLoop(min(doubled, timings.maxRestartBackOff()), exit));
+        return wait;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** Starts the exited containers of the pod again; they run for run-seconds once more. */
+    private void restart(Pod pod) {
+        Optional<Pod> restarted = writeStatus(pod, current -> PodPhase.of(current) == PodPhase.Running
+                && PodStatuses.awaitsRestart(current)
+                ? PodStatuses.restarted(current, Instant.now())
+                : null);
+        Optional<Duration> runTime = restarted.flatMap(this::runTime);
+        restarted.ifPresent(p -> log.info("pod {} restarted its containers", name(pod)));
+        if (runTime.isPresent()) {
+            transitions.put(uid(pod), schedule(runTime.get(), () -> finish(restarted.get())));
+        } else {
+            transitions.remove(uid(pod));
+        }
     }
 
     /**
@@ -403,6 +472,13 @@ public final class SimulatedKubelet implements AutoCloseable {
         return object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
     }
 
+    /**
+     * A pod's restart back-off: what the next exit of its containers waits before they start again, and when
+     * they last exited.
+     */
+    private record CrashLoop(Duration nextBackOff, Instant lastExit) {
+    }
+
     private final class NodeHandler implements ResourceEventHandler<Node> {
         @Override
         public void onAdd(Node node) {
@@ -465,6 +541,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
             cancel(transitions.remove(uid(pod)));
             stopping.remove(uid(pod));
+            crashLoops.remove(uid(pod));
         }
     }
 }

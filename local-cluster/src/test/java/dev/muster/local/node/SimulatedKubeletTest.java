@@ -80,6 +80,8 @@ class SimulatedKubeletTest extends KubeletClusterTests {
                 .satisfies(s -> {
                     assertThat(s.getState().getTerminated().getExitCode()).isEqualTo(3);
                     assertThat(s.getState().getTerminated().getReason()).isEqualTo("Error");
+                    assertThat(s.getRestartCount()).as("restart policy Never").isZero();
+                    assertThat(s.getLastState() == null ? null : s.getLastState().getTerminated()).isNull();
                 });
     }
 
@@ -102,14 +104,19 @@ class SimulatedKubeletTest extends KubeletClusterTests {
     }
 
     @Test
-    void runSecondsEndsAnAlwaysRestartingPodAndLabelsWorkLikeAnnotations() {
+    void runSecondsMakesAnAlwaysRestartingPodExitAndRestartAndLabelsWorkLikeAnnotations() {
         Pod pod = Fixtures.pod("labelled");
         pod.getSpec().setRestartPolicy("Always");
         pod.getMetadata().setLabels(Map.of(MusterLabels.LOCAL_RUN_SECONDS, "0.1", MusterLabels.LOCAL_EXIT_CODE, "1"));
         client.resource(pod).create();
         bind("labelled", "node-1");
 
-        await().until(() -> phase("labelled"), "Failed"::equals);
+        await().untilAsserted(() -> assertThat(client.pods().withName("labelled").get().getStatus()
+                .getContainerStatuses()).singleElement().satisfies(s -> {
+                    assertThat(s.getRestartCount()).isGreaterThanOrEqualTo(1);
+                    assertThat(s.getLastState().getTerminated().getExitCode()).isEqualTo(1);
+                }));
+        assertThat(phase("labelled")).isEqualTo("Running");
     }
 
     @Test
