@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborting;
@@ -280,5 +281,38 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         JobStatus status = await().atMost(PATIENCE).until(() -> status("crashy"), in(Failed));
         assertThat(status.getState().getReason()).isEqualTo("TaskFailed");
         assertThat(status.getState().getMessage()).isEqualTo("pod crashy-worker-0 restarted 3 times, more than task worker's maxRetry 2");
+    }
+
+    /**
+     * job-api.md: a task's {@code maxRetry} is the restarts in place a pod may take, and one more raises
+     * TaskFailed, which with no policy fails the job (job-lifecycle.md). Here the simulated kubelet restarts the
+     * container itself, as {@code restartPolicy: OnFailure} asks: two restarts are taken in stride, the third fails
+     * the job, and no retry of the job is used.
+     */
+    @Test
+    void aPodTheKubeletRestartsInPlaceFailsTheJobOnItsRestartBeyondTheTasksMaxRetry() {
+        TaskSpec worker = runFor("0.2", exitWith(1, task("worker", 1, null)));
+        worker.getTemplate().getSpec().setRestartPolicy("OnFailure");
+        worker.setMaxRetry(2);
+        create(newJob("in-place", null, worker));
+
+        List<String> seen = new CopyOnWriteArrayList<>();
+        JobStatus status = await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            JobStatus current = status("in-place");
+            pods("in-place").forEach(pod -> seen.add(restarts(pod) + " " + phaseOf(current)));
+            return current;
+        }, in(Failed));
+
+        assertThat(seen).as("restarts within maxRetry leave the job running").contains("1 Running", "2 Running");
+        assertThat(status.getState().getReason()).isEqualTo("TaskFailed");
+        assertThat(status.getState().getMessage())
+                .isEqualTo("pod in-place-worker-0 restarted 3 times, more than task worker's maxRetry 2");
+        assertThat(status.getConditions()).extracting(JobCondition::getStatus).doesNotContain(Restarting);
+        assertThat(status.getRetryCount()).as("restarts in place are not the job's retries").isIn(null, 0);
+    }
+
+    private static int restarts(Pod pod) {
+        return pod.getStatus() == null ? 0 : pod.getStatus().getContainerStatuses().stream()
+                .mapToInt(s -> s.getRestartCount() == null ? 0 : s.getRestartCount()).max().orElse(0);
     }
 }
