@@ -111,7 +111,7 @@ class FaultToleranceEndToEndTest {
                     replicas: 4
                     template:
                       metadata: {annotations: {local.muster.dev/run-seconds: "%s"}}
-                      spec: {containers: [{name: w, image: busybox, resources: {requests: {cpu: "%d"}}}]}
+                      spec: {restartPolicy: Never, containers: [{name: w, image: busybox, resources: {requests: {cpu: "%d"}}}]}
                 """.formatted(name, queue, seconds, cpu);
     }
 
@@ -143,7 +143,7 @@ class FaultToleranceEndToEndTest {
                     replicas: %d
                     template:
                       metadata: {annotations: {local.muster.dev/run-seconds: "1"}}
-                      spec: {containers: [{name: w, image: busybox, resources: {requests: {cpu: "1"}}}]}
+                      spec: {restartPolicy: Never, containers: [{name: w, image: busybox, resources: {requests: {cpu: "1"}}}]}
                 """.formatted(name, workers);
     }
 
@@ -160,7 +160,7 @@ class FaultToleranceEndToEndTest {
                     replicas: 2
                     template:
                       metadata: {annotations: {local.muster.dev/run-seconds: "0.5", local.muster.dev/exit-code: "3"}}
-                      spec: {containers: [{name: w, image: busybox, resources: {requests: {cpu: "1"}}}]}
+                      spec: {restartPolicy: Never, containers: [{name: w, image: busybox, resources: {requests: {cpu: "1"}}}]}
                 """.formatted(name);
     }
 
@@ -175,13 +175,13 @@ class FaultToleranceEndToEndTest {
                     replicas: 1
                     template:
                       metadata: {annotations: {local.muster.dev/run-seconds: "0.5"}}
-                      spec: {containers: [{name: p, image: busybox, resources: {requests: {cpu: "1"}}}]}
+                      spec: {restartPolicy: Never, containers: [{name: p, image: busybox, resources: {requests: {cpu: "1"}}}]}
                   - name: train
                     replicas: 2
                     dependsOn: {name: [prepare]}
                     template:
                       metadata: {annotations: {local.muster.dev/run-seconds: "1"}}
-                      spec: {containers: [{name: t, image: busybox, resources: {requests: {cpu: "1"}}}]}
+                      spec: {restartPolicy: Never, containers: [{name: t, image: busybox, resources: {requests: {cpu: "1"}}}]}
                 """.formatted(name);
     }
 

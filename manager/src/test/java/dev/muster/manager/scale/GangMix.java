@@ -49,7 +49,7 @@ final class GangMix {
                     replicas: %d
                     template:
                       metadata: {annotations: {local.muster.dev/run-seconds: "%d"}}
-                      spec: {containers: [{name: main, image: busybox, resources: {requests: {cpu: "1", memory: 64Mi}}}]}
+                      spec: {restartPolicy: Never, containers: [{name: main, image: busybox, resources: {requests: {cpu: "1", memory: 64Mi}}}]}
                 """.formatted(name, size, size, runSeconds), Job.class);
     }
 
