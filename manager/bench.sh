@@ -31,7 +31,7 @@ spec:
     replicas: $pods
     template:
       metadata: {annotations: {local.muster.dev/run-seconds: "1"}}
-      spec: {containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]}
+      spec: {restartPolicy: Never, containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]}
 EOF
 done > "$file"
 rounds=${MUSTER_BENCH_ROUNDS:-1}
