@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -97,8 +98,8 @@ public final class VolcanoConverter {
                         + ": Muster has no such kind; not converted (for a bus.volcano.sh Command use ./muster suspend|resume|delete job)");
                 conversion.drop();
             } else {
-                podSpecs(doc, "", conversion);
-                stringManifests(doc, "", conversion);
+                podSpecs(doc, conversion);
+                stringManifests(doc, conversion);
             }
             if (conversion.result() != null) {
                 labels(doc, conversion);
@@ -285,18 +286,25 @@ public final class VolcanoConverter {
      * Pod specs at any depth of another kind (Pod, Deployment, RayCluster ...): their scheduler. The
      * {@code scheduling.k8s.io/group-name} annotation needs no change: Muster reads it as Volcano does.
      */
-    private static void podSpecs(JsonNode node, String path, Conversion c) {
-        if (node instanceof ObjectNode object) {
+    private static void podSpecs(JsonNode doc, Conversion c) {
+        walk(doc, "", (object, path) -> {
             if (object.get("spec") instanceof ObjectNode spec && spec.has("containers")) {
                 podTemplate(object, path, c);
             }
+        });
+    }
+
+    /** Calls {@code visit} on every object in the tree under {@code node}, with its path, parents first. */
+    private static void walk(JsonNode node, String path, BiConsumer<ObjectNode, String> visit) {
+        if (node instanceof ObjectNode object) {
+            visit.accept(object, path);
             for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
-                podSpecs(field.getValue(), path.isEmpty() ? field.getKey() : path + "." + field.getKey(), c);
+                walk(field.getValue(), path.isEmpty() ? field.getKey() : path + "." + field.getKey(), visit);
             }
         } else if (node instanceof ArrayNode array) {
             for (int i = 0; i < array.size(); i++) {
-                podSpecs(array.get(i), path + "[" + i + "]", c);
+                walk(array.get(i), path + "[" + i + "]", visit);
             }
         }
     }
@@ -309,22 +317,14 @@ public final class VolcanoConverter {
      * rewriting it would drop its comments. Its top-level {@code apiVersion} and {@code kind} lines are read as
      * text for the same reason.
      */
-    private static void stringManifests(JsonNode node, String path, Conversion c) {
-        if (node instanceof ObjectNode object) {
+    private static void stringManifests(JsonNode doc, Conversion c) {
+        walk(doc, "", (object, path) -> {
             if (object.path("resource").path("manifest").isTextual()) {
                 String template = object.path("name").isTextual() ? " (template " + object.path("name").asText() + ")" : "";
                 stringManifest((path.isEmpty() ? "" : path + ".") + "resource.manifest" + template,
                         object.path("resource").path("manifest").asText(), c);
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
-                stringManifests(field.getValue(), path.isEmpty() ? field.getKey() : path + "." + field.getKey(), c);
-            }
-        } else if (node instanceof ArrayNode array) {
-            for (int i = 0; i < array.size(); i++) {
-                stringManifests(array.get(i), path + "[" + i + "]", c);
-            }
-        }
+        });
     }
 
     private static void stringManifest(String at, String manifest, Conversion c) {
