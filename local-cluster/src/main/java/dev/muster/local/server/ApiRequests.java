@@ -19,7 +19,8 @@ import java.util.function.Consumer;
 /**
  * Counts the API requests the emulator answers, by client, verb and resource, with kube-apiserver's verbs
  * ({@code apiserver_request_total}): get, list, watch, create, update, patch, delete, deletecollection. What a
- * job costs the API server is what Muster must keep down, so it is counted where every request passes.
+ * job costs the API server is what Muster must keep down, so it is counted where every request passes. A dry run
+ * is counted apart, its resource followed by {@code (dry run)}.
  */
 public final class ApiRequests {
     /** Client name of the simulated kubelet and the observer's client (the local cluster's own client). */
@@ -130,6 +131,12 @@ public final class ApiRequests {
             case "DELETE" -> named ? "delete" : "deletecollection";
             default -> method.toLowerCase(Locale.ROOT);
         };
+        // As kube-apiserver's apiserver_request_total labels dry_run: a dry run stores nothing, and a job's cost
+        // in writes should not count it as one.
+        if (query >= 0 && pathWithQuery.indexOf("dryRun=", query) >= 0
+                && RequestQuery.parameter(pathWithQuery, "dryRun").filter(v -> !v.isEmpty()).isPresent()) {
+            resource += " (dry run)";
+        }
         return new Kind(client, verb, resource);
     }
 

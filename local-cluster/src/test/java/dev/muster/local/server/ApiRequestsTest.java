@@ -32,6 +32,8 @@ class ApiRequestsTest {
             "GET, /api/v1/namespaces/default, get, namespaces",
             "GET, /api/v1/nodes, list, nodes",
             "GET, /apis/coordination.k8s.io/v1, get, (discovery)",
+            "POST, /api/v1/namespaces/default/pods?dryRun=All&fieldValidation=Strict, create, pods (dry run)",
+            "POST, /api/v1/namespaces/default/pods?fieldValidation=Strict, create, pods",
     })
     void kindsAreTheApiServersVerbsAndResources(String method, String path, String verb, String resource) {
         ApiRequests.Kind kind = ApiRequests.kindOf("fabric8-kubernetes-client/7.4.0", method, path);
