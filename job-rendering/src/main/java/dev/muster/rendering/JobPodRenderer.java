@@ -27,7 +27,7 @@ import java.util.function.Predicate;
  * The pods a Job makes: for each task and each index in [0, replicas), pod {@code <job>-<task>-<index>} (as
  * {@link TaskPods} walks them) made from the task's template, with the labels, annotation and owner of a job
  * pod, the job-level defaults for what the template leaves unset ({@code schedulerName},
- * {@code priorityClassName}) and what the job's plugins ({@link PodPlugins}) add: env, volumes and mounts,
+ * {@code priorityClassName}), {@value #DEFAULT_RESTART_POLICY} where it sets no {@code restartPolicy}, and what the job's plugins ({@link PodPlugins}) add: env, volumes and mounts,
  * ports, hostname and subdomain.
  *
  * <p>This is the one rendering of a Job's pods: the Job controller creates its pods from it, and the gang
@@ -40,6 +40,9 @@ import java.util.function.Predicate;
  * gets no pods.
  */
 public final class JobPodRenderer {
+    /** The {@code restartPolicy} of the pods of a template that sets none. */
+    public static final String DEFAULT_RESTART_POLICY = "OnFailure";
+
     private JobPodRenderer() {
     }
 
@@ -159,6 +162,13 @@ public final class JobPodRenderer {
         // As Volcano's createJobPod: the job's class reaches the pods whose template names none.
         if (isBlank(spec.getPriorityClassName()) && !isBlank(job.getSpec().getPriorityClassName())) {
             spec.setPriorityClassName(job.getSpec().getPriorityClassName());
+        }
+        // Not Kubernetes' default, Always: under it a container that exits 0 is started again, so the pod never
+        // succeeds and its task never completes (Volcano's pods keep that default; its users meet it as pods that
+        // crash-loop after finishing, volcano-sh/volcano#1075). Kubeflow's training operator defaults to OnFailure
+        // too; a template that says Always keeps it.
+        if (isBlank(spec.getRestartPolicy())) {
+            spec.setRestartPolicy(DEFAULT_RESTART_POLICY);
         }
 
         Pod pod = new PodBuilder()

@@ -136,6 +136,19 @@ class JobPodRendererTest {
     }
 
     @Test
+    void aTemplateThatSetsNoRestartPolicyMakesPodsThatRestartOnlyOnFailure() {
+        TaskSpec unset = task("unset", 1);
+        unset.getTemplate().getSpec().setRestartPolicy(null);
+        TaskSpec always = task("service", 1);
+        always.getTemplate().getSpec().setRestartPolicy("Always");
+        Map<String, Pod> pods = byName(job("ns", "rp", unset, always, task("once", 1)));
+
+        assertThat(pods.get("rp-unset-0").getSpec().getRestartPolicy()).isEqualTo("OnFailure");
+        assertThat(pods.get("rp-service-0").getSpec().getRestartPolicy()).isEqualTo("Always");
+        assertThat(pods.get("rp-once-0").getSpec().getRestartPolicy()).isEqualTo("Never");
+    }
+
+    @Test
     void svcKeepsATemplatesHostnameAndSubdomainAndListsTheHostsByThem() {
         // Volcano pkg/controllers/job/plugins/svc/svc.go: OnPodCreate sets hostname and subdomain only when the
         // pod has none; GenerateHosts names a task's hosts <hostname>.<subdomain>, from the template when it sets

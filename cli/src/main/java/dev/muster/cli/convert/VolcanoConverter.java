@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.rendering.JobPodRenderer;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.scheduler.core.dra.DeviceInventory;
@@ -139,6 +140,11 @@ public final class VolcanoConverter {
                     if (template.path("spec").path("schedulerName").asText("").equals(VOLCANO_SCHEDULER)) {
                         ((ObjectNode) template.get("spec")).remove("schedulerName");
                         c.changed(path + ".spec.schedulerName: volcano removed (the task's pods take the job's scheduler)");
+                    }
+                    if (template.path("spec").path("restartPolicy").asText("").isEmpty()) {
+                        c.changed(path + ".spec.restartPolicy: unset: Volcano's pods then restart whenever they exit "
+                                + "(Kubernetes' default, Always), Muster's only on failure (" + JobPodRenderer.DEFAULT_RESTART_POLICY
+                                + "); set Always to keep Volcano's");
                     }
                     podTemplate(template, path, c);
                 }

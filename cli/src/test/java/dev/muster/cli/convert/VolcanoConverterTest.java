@@ -78,7 +78,9 @@ class VolcanoConverterTest {
         assertThat(job.changes()).anyMatch(c -> c.startsWith("apiVersion: batch.volcano.sh/v1alpha1 -> batch.muster.dev/v1alpha1"))
                 .anyMatch(c -> c.startsWith("spec.schedulerName: volcano removed"))
                 .anyMatch(c -> c.contains("volcano.sh/task-spec -> batch.muster.dev/task-name"))
-                .anyMatch(c -> c.startsWith("metadata.uid removed"));
+                .anyMatch(c -> c.startsWith("metadata.uid removed"))
+                .contains("spec.tasks[0].template.spec.restartPolicy: unset: Volcano's pods then restart whenever they "
+                        + "exit (Kubernetes' default, Always), Muster's only on failure (OnFailure); set Always to keep Volcano's");
         assertThat(job.notCarried()).isEmpty();
         assertThat(job.source()).isEqualTo("in.yaml: document 1: Job ml/tf");
     }
