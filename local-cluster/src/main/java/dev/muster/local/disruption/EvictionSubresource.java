@@ -36,8 +36,8 @@ import java.util.regex.Pattern;
  * {@code status.disruptedPods} before the pod is deleted.</li>
  * <li>Before the deletion the pod gets condition {@code DisruptionTarget=True}, reason
  * {@code EvictionByEvictionAPI}. The deletion is the one a DELETE does ({@link Deletion}), with the
- * Eviction's {@code deleteOptions}: grace period and preconditions. {@code dryRun} is refused (400), since the
- * emulator has no dry runs.</li>
+ * Eviction's {@code deleteOptions}: grace period and preconditions. {@code dryRun} there is refused (400); the
+ * query's {@code dryRun=All}, as on any create, makes the eviction a dry run.</li>
  * <li>Success answers 201 with a {@code Success} Status.</li>
  * </ul>
  */

@@ -43,6 +43,19 @@ public record FieldError(Type type, String field, Object value, String detail) {
         }
     }
 
+    /**
+     * A value the API server prints in Go's syntax rather than as a string or number, such as the
+     * {@code []string{"x"}} of a query parameter's values; shown as given, unquoted.
+     *
+     * @param text the value as the API server prints it
+     */
+    public record Literal(String text) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
     /** A required field that is missing ({@code FieldValueRequired}). */
     public static FieldError required(String field) {
         return new FieldError(Type.REQUIRED, field, null, "");

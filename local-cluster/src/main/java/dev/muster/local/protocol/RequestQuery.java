@@ -23,6 +23,15 @@ public final class RequestQuery {
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
     }
 
+    /** Every value of the parameter, decoded, in order; empty if the path has none. */
+    public static List<String> values(String pathWithQuery, String name) {
+        if (pathWithQuery == null || pathWithQuery.indexOf('?') < 0) {
+            return List.of();
+        }
+        List<String> values = new QueryStringDecoder(pathWithQuery).parameters().get(name);
+        return values == null ? List.of() : List.copyOf(values);
+    }
+
     /**
      * A boolean parameter read as kube-apiserver reads one: {@code 0} and {@code false} in any case are false, any
      * other value, an empty one included, is true ({@code watch=True} from the Python client, {@code watch=1}); empty

@@ -101,6 +101,12 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
      * Writes are serialised by the stock dispatcher's lock.
      */
     private long unrecordedResourceVersion;
+    /**
+     * Whether the request this thread answers is a dry run ({@link DryRun}): it runs every step a write runs, but
+     * what would change the store, its resourceVersion, its watches and indexes is skipped, as kube-apiserver's
+     * dry-run storage skips etcd.
+     */
+    private final ThreadLocal<Boolean> dryRunning = ThreadLocal.withInitial(() -> false);
 
     MusterCrudDispatcher(int watchHistory) {
         watches = new WatchHub(map, watchHistory);
@@ -119,10 +125,17 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             request = withNewBody(received, decoded.json());
         }
         String path = withoutQuery(request.getPath());
+        DryRun dryRun = DryRun.of(request.method(), request.getPath(),
+                request.getBody() == null ? null : request.getBody().getBytes());
+        if (dryRun.refusal() != null) {
+            return dryRun.refusal();
+        }
         MockResponse response;
         try {
+            dryRunning.set(dryRun.requested());
             response = route(request, path);
         } finally {
+            dryRunning.remove();
             // Even after a failure: what was removed has dependents to delete, and the queue is this thread's.
             cascadingDeleter.drain();
         }
@@ -264,7 +277,23 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /** Every create, whatever its route, passes the admission of custom resources first. */
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
-        return admit(withGeneratedName(request), path -> Optional.empty(), super::handleCreate);
+        return admit(withGeneratedName(request), path -> Optional.empty(),
+                dryRunning.get() ? this::dryRunCreate : super::handleCreate);
+    }
+
+    /**
+     * The stock create, which stores nothing in a dry run, answering the object without the resourceVersion the
+     * store never gave it: kube-apiserver's dry-run storage answers the object as it would be stored, with its uid,
+     * creationTimestamp and generated name, but no resourceVersion.
+     */
+    private MockResponse dryRunCreate(RecordedRequest request) {
+        MockResponse response = super.handleCreate(request);
+        if (response.code() != HttpURLConnection.HTTP_CREATED || response.getBody() == null) {
+            return response;
+        }
+        ObjectNode created = Json.stored(response.getBody().getBytes());
+        created.withObjectProperty("metadata").remove("resourceVersion");
+        return response.setBody(Serialization.asJson(created));
     }
 
     /**
@@ -404,7 +433,9 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (outcome instanceof Deletion.Remove) {
             processEvent(path, pathAttributes, found.getKey(), null, null);
         } else if (outcome instanceof Deletion.Mark mark) {
-            mark.object().withObjectProperty("metadata").put("resourceVersion", String.valueOf(requestResourceVersion()));
+            if (!dryRunning.get()) {
+                mark.object().withObjectProperty("metadata").put("resourceVersion", String.valueOf(requestResourceVersion()));
+            }
             answer = Serialization.asJson(mark.object());
             processEvent(path, pathAttributes, found.getKey(), null, answer);
         }
@@ -458,6 +489,9 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
                              GenericKubernetesResource resource, String newState) {
+        if (dryRunning.get()) {
+            return;
+        }
         String removed = newState == null && oldAttributes != null ? map.get(oldAttributes) : null;
         // The store's own monitor (a synchronized map), so that a reader of the index, or a watch that opens,
         // never sees the store between its change and theirs.
@@ -500,11 +534,26 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
     }
 
+    /** In a dry run, none is consumed; the stock create asks for one, which {@link #dryRunCreate} takes off. */
     @Override
     public long requestResourceVersion() {
+        if (dryRunning.get()) {
+            return 0;
+        }
         long version = super.requestResourceVersion();
         unrecordedResourceVersion = version;
         return version;
+    }
+
+    /**
+     * A dry-run update keeps the stored resourceVersion, which the stock update has copied in: kube-apiserver's
+     * dry-run storage answers the updated object at the version it was read at.
+     */
+    @Override
+    public void touchResourceVersion(JsonNode currentResource, JsonNode updatedResource) {
+        if (!dryRunning.get()) {
+            super.touchResourceVersion(currentResource, updatedResource);
+        }
     }
 
     /** The key the stock dispatcher stores a written object under, derived the same way it does. */
