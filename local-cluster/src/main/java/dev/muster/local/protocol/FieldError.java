@@ -30,7 +30,8 @@ public record FieldError(Type type, String field, Object value, String detail) {
         TOO_LONG("FieldValueTooLong", "Too long", false),
         TOO_MANY("FieldValueTooMany", "Too many", true),
         FORBIDDEN("FieldValueForbidden", "Forbidden", false),
-        DUPLICATE("FieldValueDuplicate", "Duplicate value", true);
+        DUPLICATE("FieldValueDuplicate", "Duplicate value", true),
+        NOT_FOUND("FieldValueNotFound", "Not found", true);
 
         private final String reason;
         private final String printed;
@@ -75,6 +76,16 @@ public record FieldError(Type type, String field, Object value, String detail) {
     public static FieldError notSupported(String field, Object value, List<String> supported) {
         return new FieldError(Type.NOT_SUPPORTED, field, value, "supported values: "
                 + supported.stream().map(FieldError::quoted).collect(Collectors.joining(", ")));
+    }
+
+    /** A value that must be unique and is not ({@code FieldValueDuplicate}). */
+    public static FieldError duplicate(String field, Object value) {
+        return new FieldError(Type.DUPLICATE, field, value, "");
+    }
+
+    /** A reference to something that does not exist, such as a volume a mount names ({@code FieldValueNotFound}). */
+    public static FieldError notFound(String field, Object value) {
+        return new FieldError(Type.NOT_FOUND, field, value, "");
     }
 
     /** A string longer than its schema allows ({@code FieldValueTooLong}). */

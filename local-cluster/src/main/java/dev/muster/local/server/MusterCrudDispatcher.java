@@ -7,7 +7,9 @@ import dev.muster.local.admission.ClaimDefaults;
 import dev.muster.local.admission.CrdAdmission;
 import dev.muster.local.admission.MicroTimes;
 import dev.muster.local.admission.PodDefaults;
+import dev.muster.local.admission.PodValidation;
 import dev.muster.local.disruption.EvictionSubresource;
+import dev.muster.local.protocol.FieldError;
 import dev.muster.local.protocol.Json;
 import dev.muster.local.protocol.KubernetesProtobuf;
 import dev.muster.local.protocol.RequestQuery;
@@ -718,10 +720,29 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse create(String collectionPath, JsonNode object) {
-        JsonNode defaulted = PodDefaults.appliesTo(collectionPath) ? PodDefaults.apply(object)
-                : ClaimDefaults.appliesTo(collectionPath) ? ClaimDefaults.apply(object)
+        if (PodDefaults.appliesTo(collectionPath)) {
+            return createPod(collectionPath, object);
+        }
+        JsonNode defaulted = ClaimDefaults.appliesTo(collectionPath) ? ClaimDefaults.apply(object)
                 : ResourceClaimCreation.appliesTo(collectionPath) ? ResourceClaimCreation.apply(object) : object;
         return handleCreate(request(HttpMethod.POST, collectionPath, defaulted));
+    }
+
+    /**
+     * A pod is decoded, defaulted, named and validated ({@link PodValidation}) before it is created, as
+     * kube-apiserver does; the name is generated first because the refusal names the pod.
+     */
+    private MockResponse createPod(String collectionPath, JsonNode pod) {
+        Optional<String> undecodable = PodValidation.undecodable(pod);
+        if (undecodable.isPresent()) {
+            return StatusResponses.badRequest(undecodable.get());
+        }
+        JsonNode named = GeneratedNames.named(PodDefaults.apply(pod));
+        List<FieldError> errors = PodValidation.validate(named);
+        if (!errors.isEmpty()) {
+            return StatusResponses.invalid(null, "Pod", named.path("metadata").path("name").asText(""), errors);
+        }
+        return handleCreate(request(HttpMethod.POST, collectionPath, named));
     }
 
     private String storedCrd(String name) {
