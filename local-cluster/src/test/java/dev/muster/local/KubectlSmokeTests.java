@@ -291,6 +291,18 @@ abstract class KubectlSmokeTests {
         assertThat(client.resources(Job.class).withName("misspelled").get()).isNull();
     }
 
+    /** The same for a built-in kind: a pod's unknown field is found against fabric8's model of a Pod. */
+    @Test
+    void applyOfAPodWithAMisspelledFieldIsRefusedUnderKubectlsDefaultStrictValidation() {
+        assumeTrue(minorVersion >= 25, "kubectl asks for server-side field validation since 1.25");
+        Result strict = kubectl("apply", "-f", manifest("misspelled-pod-field.yaml"));
+
+        assertThat(strict.exitCode()).isEqualTo(1);
+        assertThat(strict.err()).contains("Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: "
+                + "unknown field \"spec.containers[0].resorces\"");
+        assertThat(client.pods().inNamespace("default").withName("misspelled-pod").get()).isNull();
+    }
+
     /** crd's whole bad-input corpus in one kubectl apply: every refusal names its fields, the rest is created. */
     @Test
     void applyOfTheBadInputCorpusRefusesEachCaseWithItsFieldPaths() throws IOException {

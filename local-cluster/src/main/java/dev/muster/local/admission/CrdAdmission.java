@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.local.protocol.FieldError;
 import dev.muster.local.protocol.Json;
-import dev.muster.local.protocol.RequestQuery;
 import dev.muster.local.protocol.StatusResponses;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The API server's admission of custom resources, driven by the CustomResourceDefinitions stored in the
@@ -74,10 +72,9 @@ public final class CrdAdmission {
         }
         List<String> dropped = status ? to.schema().pruneStatus(admitted.get(STATUS)) : to.schema().pruneObject(admitted);
         FieldValidation validation = FieldValidation.of(request.getPath());
-        if (validation == FieldValidation.STRICT && !dropped.isEmpty()) {
-            return StatusResponses.badRequest(to.crd().kind() + " in version \"" + to.path().version()
-                    + "\" cannot be handled as a " + to.crd().kind() + ": strict decoding error: "
-                    + dropped.stream().map(CrdAdmission::unknownField).collect(Collectors.joining(", ")));
+        Optional<MockResponse> refused = validation.refusal(to.crd().kind(), to.path().version(), dropped);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         List<FieldError> errors = status
                 ? to.schema().validateStatus(admitted.get(STATUS), old.get().get(STATUS))
@@ -86,11 +83,7 @@ public final class CrdAdmission {
             String name = to.path().name() != null ? to.path().name() : admitted.path("metadata").path("name").asText("");
             return StatusResponses.invalid(to.crd().group(), to.crd().kind(), name, errors);
         }
-        MockResponse response = write.apply(withBody(request, admitted));
-        if (validation == FieldValidation.WARN) {
-            dropped.forEach(field -> response.addHeader("Warning", "299 - \"" + unknownField(field).replace("\"", "\\\"") + "\""));
-        }
-        return response;
+        return validation.warned(write.apply(withBody(request, admitted)), dropped);
     }
 
     /** Whether writes to {@code path} are admitted here: it names a resource of a stored CRD with a schema. */
@@ -107,10 +100,6 @@ public final class CrdAdmission {
                 object.set(STATUS, old.get(STATUS).deepCopy());
             }
         }
-    }
-
-    private static String unknownField(String path) {
-        return "unknown field \"" + path + "\"";
     }
 
     private Optional<Target> target(String path) {
@@ -136,21 +125,6 @@ public final class CrdAdmission {
     private static RecordedRequest withBody(RecordedRequest request, JsonNode body) {
         return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
                 new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
-    }
-
-    /**
-     * The {@code fieldValidation} query parameter: what the API server does about the unknown fields it prunes.
-     * {@code Warn}, the default, answers a {@code Warning} header per field; {@code Strict} refuses the write
-     * with 400; {@code Ignore} drops them silently.
-     */
-    private enum FieldValidation {
-        IGNORE, WARN, STRICT;
-
-        static FieldValidation of(String path) {
-            return RequestQuery.parameter(path, "fieldValidation")
-                    .map(mode -> mode.equalsIgnoreCase("Strict") ? STRICT : mode.equalsIgnoreCase("Ignore") ? IGNORE : WARN)
-                    .orElse(WARN);
-        }
     }
 
     private record Target(CustomResourcePath path, CompiledCrd crd, StructuralSchema schema) {

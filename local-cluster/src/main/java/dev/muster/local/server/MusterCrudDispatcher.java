@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.local.admission.ClaimDefaults;
 import dev.muster.local.admission.CrdAdmission;
+import dev.muster.local.admission.FieldValidation;
+import dev.muster.local.admission.ModelFields;
 import dev.muster.local.admission.MicroTimes;
 import dev.muster.local.admission.PodDefaults;
 import dev.muster.local.admission.PodValidation;
@@ -25,6 +27,7 @@ import dev.muster.local.store.Selectors;
 import dev.muster.local.store.StoredObjects;
 import dev.muster.local.store.WatchHub;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
@@ -233,12 +236,20 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                         : locked(requestLock.writeLock(), () -> delete(path, options));
             }
             case POST -> {
-                if (PodDefaults.appliesTo(path) || ClaimDefaults.appliesTo(path) || ResourceClaimCreation.appliesTo(path)) {
+                if (PodDefaults.appliesTo(path)) {
+                    FieldValidation validation = FieldValidation.of(request.getPath());
+                    return withBody(request, body -> locked(requestLock.readLock(), () -> createPod(path, validation, body)));
+                }
+                if (ClaimDefaults.appliesTo(path) || ResourceClaimCreation.appliesTo(path)) {
                     return withBody(request, body -> locked(requestLock.readLock(), () -> create(path, body)));
                 }
             }
             case PUT -> {
                 // A pod's or claim's update copies the stored status into the object it writes: one step, as a status write.
+                if (isPod(path)) {
+                    FieldValidation validation = FieldValidation.of(request.getPath());
+                    return withBody(request, body -> locked(requestLock.writeLock(), () -> replacePod(path, validation, body)));
+                }
                 if (path.endsWith(STATUS_SUFFIX) || keepsStoredStatus(path)) {
                     return withBody(request, body -> locked(requestLock.writeLock(), () -> store.replace(path, body)));
                 }
@@ -721,7 +732,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     private MockResponse create(String collectionPath, JsonNode object) {
         if (PodDefaults.appliesTo(collectionPath)) {
-            return createPod(collectionPath, object);
+            return createPod(collectionPath, FieldValidation.WARN, object);
         }
         JsonNode defaulted = ClaimDefaults.appliesTo(collectionPath) ? ClaimDefaults.apply(object)
                 : ResourceClaimCreation.appliesTo(collectionPath) ? ResourceClaimCreation.apply(object) : object;
@@ -729,20 +740,41 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * A pod is decoded, defaulted, named and validated ({@link PodValidation}) before it is created, as
-     * kube-apiserver does; the name is generated first because the refusal names the pod.
+     * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named and
+     * validated ({@link PodValidation}) before it is created, as kube-apiserver does; the name is generated first
+     * because the refusal names the pod.
      */
-    private MockResponse createPod(String collectionPath, JsonNode pod) {
-        Optional<String> undecodable = PodValidation.undecodable(pod);
+    private MockResponse createPod(String collectionPath, FieldValidation validation, JsonNode body) {
+        Optional<String> undecodable = PodValidation.undecodable(body);
         if (undecodable.isPresent()) {
             return StatusResponses.badRequest(undecodable.get());
+        }
+        if (!(body instanceof ObjectNode object)) {
+            return handleCreate(request(HttpMethod.POST, collectionPath, body));
+        }
+        ObjectNode pod = object.deepCopy();
+        List<String> unknown = ModelFields.prune(pod, Pod.class);
+        Optional<MockResponse> refused = validation.refusal("Pod", "v1", unknown);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         JsonNode named = GeneratedNames.named(PodDefaults.apply(pod));
         List<FieldError> errors = PodValidation.validate(named);
         if (!errors.isEmpty()) {
             return StatusResponses.invalid(null, "Pod", named.path("metadata").path("name").asText(""), errors);
         }
-        return handleCreate(request(HttpMethod.POST, collectionPath, named));
+        return validation.warned(handleCreate(request(HttpMethod.POST, collectionPath, named)), unknown);
+    }
+
+    /** A pod's update (main resource or status) drops or refuses its unknown fields as its creation does. */
+    private MockResponse replacePod(String path, FieldValidation validation, JsonNode body) {
+        if (!(body instanceof ObjectNode object)) {
+            return store.replace(path, body);
+        }
+        ObjectNode pod = object.deepCopy();
+        List<String> unknown = ModelFields.prune(pod, Pod.class);
+        Optional<MockResponse> refused = validation.refusal("Pod", "v1", unknown);
+        return refused.orElseGet(() -> validation.warned(store.replace(path, pod), unknown));
     }
 
     private String storedCrd(String name) {
