@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.local.admission.ClaimDefaults;
 import dev.muster.local.admission.CrdAdmission;
 import dev.muster.local.admission.FieldValidation;
-import dev.muster.local.admission.ModelFields;
 import dev.muster.local.admission.MicroTimes;
+import dev.muster.local.admission.ModelFields;
 import dev.muster.local.admission.PodDefaults;
 import dev.muster.local.admission.PodValidation;
 import dev.muster.local.disruption.EvictionSubresource;
@@ -63,7 +63,8 @@ import java.util.function.UnaryOperator;
  * fabric8's CRUD dispatcher extended with what a cluster needs beyond storage: pod binding, eviction
  * ({@link EvictionSubresource}, PodDisruptionBudgets respected), graceful and
  * cascading deletion ({@link Deletion}), the fields an update cannot change (a pod's status, the deletion
- * marks), pod defaults, RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
+ * marks), pod defaults, validation and unknown fields ({@link PodValidation}, {@link ModelFields}), dry runs
+ * ({@link DryRun}), RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
  * Tables, the admission of custom resources against their stored CRDs ({@link CrdAdmission}), and
  * {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
  * locking of updates and the status subresources of registered CRDs are the stock dispatcher's.
