@@ -21,13 +21,13 @@ class PodFieldValidationTest extends ApiOnlyClusterTests {
 
     @Test
     void strictRefusesAPodWithUnknownFieldsNamingEachWithItsPath() {
-        RawApi.Response response = api.post(PODS + "?fieldValidation=Strict", misspelled("strict-pod"));
+        RawApi.Response response = api.post(PODS + "?fieldValidation=Strict", misspelled("strictly-refused-pod"));
 
         assertThat(response.code()).isEqualTo(400);
         assertThat(response.body().path("reason").asText()).isEqualTo("BadRequest");
         assertThat(response.body().path("message").asText()).isEqualTo("Pod in version \"v1\" cannot be handled as a Pod: "
                 + "strict decoding error: unknown field \"spec.colour\", unknown field \"spec.containers[0].resorces\"");
-        assertThat(api.get(PODS + "/strict-pod").code()).isEqualTo(404);
+        assertThat(api.get(PODS + "/strictly-refused-pod").code()).isEqualTo(404);
     }
 
     @Test
