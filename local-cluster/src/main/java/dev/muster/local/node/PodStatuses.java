@@ -120,8 +120,7 @@ final class PodStatuses {
             }
             return container.withNewLastState().withTerminated(exit).endLastState()
                     .withNewState().withNewWaiting("back-off " + goDuration(backOff) + " restarting failed container="
-                            + c.getName() + " pod=" + pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace()
-                            + "(" + pod.getMetadata().getUid() + ")", "CrashLoopBackOff").endState().build();
+                            + c.getName() + " pod=" + podName(pod), "CrashLoopBackOff").endState().build();
         }).toList());
         return status;
     }
@@ -236,6 +235,11 @@ final class PodStatuses {
 
     private static PodStatus copyOf(PodStatus status) {
         return status == null ? new PodStatus() : Serialization.clone(status);
+    }
+
+    /** The pod as the kubelet names it in its messages: {@code NAME_NAMESPACE(UID)}. */
+    static String podName(Pod pod) {
+        return pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace() + "(" + pod.getMetadata().getUid() + ")";
     }
 
     /** A duration as Go prints one ({@code 10s}, {@code 1m20s}, {@code 5m0s}, {@code 100ms}), as kubelet messages show it. */

@@ -42,8 +42,8 @@ import java.util.function.Function;
  * {@code local.muster.dev/run-seconds}, with exit code {@code local.muster.dev/exit-code}). Pods with restart
  * policy Always run until deleted unless they set run-seconds. Containers that exit under restart policy Always,
  * or non-zero under OnFailure, are restarted in place instead, the pod staying Running: at once after a first
- * exit, then after a back-off that doubles from {@code restartBackOff} ({@code CrashLoopBackOff}), and each run
- * takes run-seconds again and ends with the same exit code. A pod deleted gracefully (its
+ * exit, then after a back-off that doubles from {@code restartBackOff} ({@code CrashLoopBackOff}, recorded as the
+ * kubelet's Warning Event {@code BackOff}), and each run takes run-seconds again and ends with the same exit code. A pod deleted gracefully (its
  * {@code deletionTimestamp} set) is stopped as a real kubelet stops it: its containers exit {@code podStopDelay}
  * later (never after the grace period), as on SIGTERM ({@link PodStatuses#stopped}), and the kubelet then deletes
  * it with grace period 0. Status is written through the status subresource with the resourceVersion it was
@@ -64,6 +64,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     private final KubernetesClient client;
     private final KubeletTimings timings;
     private final SimulatedNodes nodes;
+    private final KubeletEvents events;
     private final ScheduledExecutorService timers;
     /** The next transition of each pod (by uid) that has one pending; a pod never has two. */
     private final Map<String, ScheduledFuture<?>> transitions = new ConcurrentHashMap<>();
@@ -84,6 +85,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         this.client = client;
         this.timings = timings;
         this.nodes = nodes;
+        this.events = new KubeletEvents(client);
         AtomicInteger threads = new AtomicInteger();
         this.timers = Executors.newScheduledThreadPool(THREADS, r -> {
             Thread thread = new Thread(r, "simulated-kubelet-" + threads.incrementAndGet());
@@ -253,6 +255,7 @@ public final class SimulatedKubelet implements AutoCloseable {
                         finished.getStatus().getPhase()));
         transitions.remove(uid(pod));
         crashLoops.remove(uid(pod));
+        events.forget(uid(pod));
     }
 
     /** Whether the kubelet restarts the pod's containers in place when they exit with {@code exitCode}. */
@@ -273,6 +276,10 @@ public final class SimulatedKubelet implements AutoCloseable {
             log.info("pod {} exited with exit code {}, restarting {}", name(pod), exitCode,
                     backOff.isZero() ? "at once" : "after a back-off of " + backOff.toMillis() + " ms");
             transitions.put(uid(pod), schedule(backOff, () -> restart(exited.get())));
+            if (!backOff.isZero()) {
+                pod.getSpec().getContainers().forEach(c ->
+                        events.backOff(exited.get(), c.getName(), "spec.containers{" + c.getName() + "}"));
+            }
         } else {
             transitions.remove(uid(pod));
         }
@@ -542,6 +549,7 @@ public final class SimulatedKubelet implements AutoCloseable {
             cancel(transitions.remove(uid(pod)));
             stopping.remove(uid(pod));
             crashLoops.remove(uid(pod));
+            events.forget(uid(pod));
         }
     }
 }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -81,6 +82,47 @@ class SimulatedKubeletRestartTest extends KubeletClusterTests {
         assertThat(running.getLastState().getTerminated().getExitCode()).isEqualTo(3);
         assertThat(restarted.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready"))
                 .extracting(PodCondition::getStatus).containsExactly("True");
+    }
+
+    /**
+     * A kubelet records a Warning {@code BackOff} on the pod each time a container's restart waits, one Event
+     * whose count rises; the first exit, restarted at once, and a pod that ends normally get none.
+     */
+    @Test
+    void aCrashLoopIsRecordedAsOneBackOffEventWhoseCountRises() {
+        crashing("backing-off", "OnFailure", "3");
+        bind("backing-off", "node-1");
+        await().until(() -> eventsOn("backing-off").stream().anyMatch(e -> e.getCount() >= 2));
+
+        Pod pod = client.pods().withName("backing-off").get();
+        List<Event> recorded = eventsOn("backing-off");
+        assertThat(recorded).singleElement().satisfies(event -> {
+            assertThat(event.getType()).isEqualTo("Warning");
+            assertThat(event.getReason()).isEqualTo("BackOff");
+            assertThat(event.getMessage()).isEqualTo("Back-off restarting failed container main in pod backing-off_default("
+                    + pod.getMetadata().getUid() + ")");
+            assertThat(event.getInvolvedObject()).satisfies(about -> {
+                assertThat(about.getKind()).isEqualTo("Pod");
+                assertThat(about.getUid()).isEqualTo(pod.getMetadata().getUid());
+                assertThat(about.getFieldPath()).isEqualTo("spec.containers{main}");
+            });
+            assertThat(event.getSource().getComponent()).isEqualTo("kubelet");
+            assertThat(event.getSource().getHost()).isEqualTo("node-1");
+            assertThat(event.getReportingComponent()).isEqualTo("kubelet");
+            assertThat(event.getReportingInstance()).isEqualTo("node-1");
+            assertThat(event.getCount()).as("one per back-off: the exits after the first")
+                    .isLessThanOrEqualTo(restartCount(pod));
+            assertThat(Instant.parse(event.getLastTimestamp())).isAfterOrEqualTo(Instant.parse(event.getFirstTimestamp()));
+        });
+
+        crashing("no-events", "OnFailure", "0");
+        bind("no-events", "node-1");
+        await().until(() -> phase("no-events"), "Succeeded"::equals);
+        assertThat(eventsOn("no-events")).as("no Event on the normal path").isEmpty();
+    }
+
+    private static List<Event> eventsOn(String pod) {
+        return client.v1().events().inNamespace("default").withField("involvedObject.name", pod).list().getItems();
     }
 
     @Test
