@@ -20,14 +20,17 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
- * The pod statuses a kubelet reports when a pod's containers start, when they exit (for good or to be restarted in
- * place), when they start again and when they are stopped for the pod's deletion, as pure functions.
+ * The pod statuses a kubelet reports while a pod's init containers run, when its containers start, when they exit
+ * (for good or to be restarted in place), when they start again and when they are stopped for the pod's deletion,
+ * as pure functions.
  */
 final class PodStatuses {
     private static final int SIGTERM_EXIT_CODE = 143;
@@ -36,24 +39,116 @@ final class PodStatuses {
     private PodStatuses() {
     }
 
-    /** Status of a pod whose containers all started at {@code now} and are ready. */
+    /**
+     * Status of a pod whose containers all started at {@code now} and are ready, its init containers through: each
+     * one completed (at {@code now} unless it had already), each sidecar running. The pod's start time and
+     * addresses are those it got when its init containers started, if it did.
+     */
     static PodStatus running(Pod pod, String hostIp, String podIp, Instant now) {
         PodStatus status = copyOf(pod.getStatus());
         String time = timestamp(now);
         status.setPhase(PodPhase.Running.name());
-        status.setStartTime(time);
-        status.setHostIP(hostIp);
-        status.setHostIPs(List.of(new HostIP(hostIp)));
-        status.setPodIP(podIp);
-        status.setPodIPs(List.of(new PodIP(podIp)));
+        placed(status, hostIp, podIp, time);
         for (String type : List.of("PodScheduled", "Initialized", "ContainersReady", "Ready")) {
             setCondition(status, type, "True", null, time);
         }
+        status.setInitContainerStatuses(initStatuses(pod, pod.getSpec().getInitContainers().size(), now));
         status.setContainerStatuses(pod.getSpec().getContainers().stream()
                 .map(c -> new ContainerStatusBuilder(base(pod, c)).withReady(true).withStarted(true)
                         .withNewState().withNewRunning(time).endState().build())
                 .toList());
         return status;
+    }
+
+    /**
+     * Status of a pod whose init container {@code index} (not a sidecar) runs from {@code now}, those before it
+     * through (each completed, each sidecar running), those after it and the containers waiting with reason
+     * {@code PodInitializing}: the pod is Pending, not {@code Initialized}, and has its start time and addresses.
+     */
+    static PodStatus initRunning(Pod pod, String hostIp, String podIp, int index, Instant now) {
+        PodStatus status = copyOf(pod.getStatus());
+        String time = timestamp(now);
+        placed(status, hostIp, podIp, time);
+        Container init = pod.getSpec().getInitContainers().get(index);
+        List<ContainerStatus> inits = initStatuses(pod, index, now);
+        inits.set(index, new ContainerStatusBuilder(base(pod, init)).withReady(false).withStarted(true)
+                .withNewState().withNewRunning(time).endState().build());
+        initializing(pod, status, inits, time);
+        return status;
+    }
+
+    /**
+     * Status of a pod whose init container {@code index} started again at {@code now} after it exited: running,
+     * its {@code restartCount} one higher and its {@code lastState} the exit before.
+     */
+    static PodStatus initRestarted(Pod pod, int index, Instant now) {
+        PodStatus status = copyOf(pod.getStatus());
+        Container init = pod.getSpec().getInitContainers().get(index);
+        ContainerStatus before = base(pod, init);
+        ContainerStatusBuilder restarted = new ContainerStatusBuilder(before).withReady(false).withStarted(true)
+                .withRestartCount(before.getRestartCount() + 1).withNewState().withNewRunning(timestamp(now)).endState();
+        lastExit(pod, init.getName()).ifPresent(exit -> restarted.withNewLastState().withTerminated(exit).endLastState());
+        status.getInitContainerStatuses().set(index, restarted.build());
+        return status;
+    }
+
+    /**
+     * Status of a pod whose init container {@code index} exited at {@code now} with the non-zero {@code exitCode}
+     * and that the kubelet restarts, as restart policy OnFailure or Always asks: the pod stays Pending, and the
+     * container shows the exit, or waits in {@code CrashLoopBackOff} for {@code backOff}, as a container does in
+     * {@link #exitedToRestart}.
+     */
+    static PodStatus initExitedToRestart(Pod pod, int index, int exitCode, Duration backOff, Instant now) {
+        PodStatus status = copyOf(pod.getStatus());
+        Container init = pod.getSpec().getInitContainers().get(index);
+        status.getInitContainerStatuses().set(index, exitedToRestart(pod, init, exitCode, backOff, now));
+        return status;
+    }
+
+    /**
+     * Status of a pod whose init container {@code index} exited at {@code now} with the non-zero {@code exitCode}
+     * under restart policy Never: the pod has Failed, its sidecars are stopped and its containers never started.
+     */
+    static PodStatus initFailed(Pod pod, int index, int exitCode, Instant now) {
+        PodStatus status = copyOf(pod.getStatus());
+        status.setPhase(PodPhase.Failed.name());
+        Container init = pod.getSpec().getInitContainers().get(index);
+        status.getInitContainerStatuses().set(index, new ContainerStatusBuilder(base(pod, init)).withReady(false)
+                .withStarted(false).withNewState().withTerminated(terminatedState(pod, init, exitCode, "Error", now).build())
+                .endState().build());
+        status.setInitContainerStatuses(sidecarsStopped(pod, status.getInitContainerStatuses(), now));
+        return status;
+    }
+
+    /** Whether the pod's init container {@code index} is running. */
+    static boolean initRuns(Pod pod, int index) {
+        return initStatus(pod, index).filter(s -> s.getState() != null && s.getState().getRunning() != null).isPresent();
+    }
+
+    /** Whether the pod's init container {@code index} has exited and waits to be restarted. */
+    static boolean initAwaitsRestart(Pod pod, int index) {
+        return initStatus(pod, index).filter(s -> s.getState() != null
+                && (s.getState().getWaiting() != null && "CrashLoopBackOff".equals(s.getState().getWaiting().getReason())
+                || s.getState().getTerminated() != null)).isPresent();
+    }
+
+    /**
+     * The index of the first init container from {@code from} on that must run to completion before the containers
+     * start, that is not a sidecar and has not completed; -1 if there is none.
+     */
+    static int nextInit(Pod pod, int from) {
+        List<Container> inits = pod.getSpec().getInitContainers();
+        for (int i = from; i < inits.size(); i++) {
+            if (!isSidecar(inits.get(i)) && !completed(currentStatus(pod, inits.get(i).getName()))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether an init container is a sidecar: one that keeps running beside the containers once started. */
+    static boolean isSidecar(Container init) {
+        return "Always".equals(init.getRestartPolicy());
     }
 
     /**
@@ -87,15 +182,36 @@ final class PodStatuses {
      * Status of a pod whose containers the kubelet stopped at {@code now} because the pod is being deleted. A
      * running container exits on SIGTERM with 128 + 15 = 143; a container that never started is reported as the
      * kubelet reports one it cannot find, exit code 137; one that had exited and waited for its restart keeps
-     * its last exit. The kubelet gives a pod it stopped a terminal phase, Failed, before it deletes it.
+     * its last exit. Init containers are reported alike, each by its own state (a completed one as it is, a
+     * running one or a sidecar with 143). The kubelet gives a pod it stopped a terminal phase, Failed, before it
+     * deletes it.
      */
     static PodStatus stopped(Pod pod, Instant now) {
         boolean started = PodPhase.of(pod) == PodPhase.Running;
-        return terminal(pod, PodPhase.Failed, now, c -> lastExit(pod, c.getName())
-                .orElseGet(() -> started
-                        ? terminatedState(pod, c, SIGTERM_EXIT_CODE, "Error", now).build()
-                        : terminatedState(pod, c, SIGKILL_EXIT_CODE, "ContainerStatusUnknown", now)
-                        .withMessage("The container could not be located when the pod was terminated").build()));
+        PodStatus status = terminal(pod, PodPhase.Failed, now, c -> lastExit(pod, c.getName())
+                .orElseGet(() -> started ? sigterm(pod, c, now) : notFound(pod, c, now)));
+        // Init containers the same way, save those that completed; started is each one's own.
+        status.setInitContainerStatuses(pod.getSpec().getInitContainers().stream().map(c -> {
+            Optional<ContainerStatus> current = currentStatus(pod, c.getName());
+            if (completed(current)) {
+                return current.get();
+            }
+            boolean runs = current.filter(s -> s.getState() != null && s.getState().getRunning() != null).isPresent();
+            ContainerStateTerminated exit = lastExit(pod, c.getName())
+                    .orElseGet(() -> runs ? sigterm(pod, c, now) : notFound(pod, c, now));
+            return new ContainerStatusBuilder(base(pod, c)).withReady(false).withStarted(false)
+                    .withNewState().withTerminated(exit).endState().build();
+        }).toList());
+        return status;
+    }
+
+    private static ContainerStateTerminated sigterm(Pod pod, Container container, Instant now) {
+        return terminatedState(pod, container, SIGTERM_EXIT_CODE, "Error", now).build();
+    }
+
+    private static ContainerStateTerminated notFound(Pod pod, Container container, Instant now) {
+        return terminatedState(pod, container, SIGKILL_EXIT_CODE, "ContainerStatusUnknown", now)
+                .withMessage("The container could not be located when the pod was terminated").build();
     }
 
     /**
@@ -112,17 +228,20 @@ final class PodStatuses {
                 + String.join(" ", pod.getSpec().getContainers().stream().map(Container::getName).toList()) + "]";
         setCondition(status, "ContainersReady", "False", "ContainersNotReady", unready, time);
         setCondition(status, "Ready", "False", "ContainersNotReady", unready, time);
-        status.setContainerStatuses(pod.getSpec().getContainers().stream().map(c -> {
-            ContainerStateTerminated exit = terminatedState(pod, c, exitCode, exitCode == 0 ? "Completed" : "Error", now).build();
-            ContainerStatusBuilder container = new ContainerStatusBuilder(base(pod, c)).withReady(false).withStarted(false);
-            if (backOff.isZero()) {
-                return container.withNewState().withTerminated(exit).endState().build();
-            }
-            return container.withNewLastState().withTerminated(exit).endLastState()
-                    .withNewState().withNewWaiting("back-off " + goDuration(backOff) + " restarting failed container="
-                            + c.getName() + " pod=" + podName(pod), "CrashLoopBackOff").endState().build();
-        }).toList());
+        status.setContainerStatuses(pod.getSpec().getContainers().stream()
+                .map(c -> exitedToRestart(pod, c, exitCode, backOff, now)).toList());
         return status;
+    }
+
+    private static ContainerStatus exitedToRestart(Pod pod, Container c, int exitCode, Duration backOff, Instant now) {
+        ContainerStateTerminated exit = terminatedState(pod, c, exitCode, exitCode == 0 ? "Completed" : "Error", now).build();
+        ContainerStatusBuilder container = new ContainerStatusBuilder(base(pod, c)).withReady(false).withStarted(false);
+        if (backOff.isZero()) {
+            return container.withNewState().withTerminated(exit).endState().build();
+        }
+        return container.withNewLastState().withTerminated(exit).endLastState()
+                .withNewState().withNewWaiting("back-off " + goDuration(backOff) + " restarting failed container="
+                        + c.getName() + " pod=" + podName(pod), "CrashLoopBackOff").endState().build();
     }
 
     /**
@@ -170,7 +289,116 @@ final class PodStatuses {
                 .map(c -> new ContainerStatusBuilder(base(pod, c)).withReady(false).withStarted(false)
                         .withNewState().withTerminated(state.apply(c)).endState().build())
                 .toList());
+        status.setInitContainerStatuses(sidecarsStopped(pod, status.getInitContainerStatuses(), now));
         return status;
+    }
+
+    /**
+     * Init container statuses with the running sidecars stopped at {@code now}, as the kubelet stops them once the
+     * containers have ended: each exits 0 ({@code Completed}), as a sidecar that handles SIGTERM does, so that the
+     * pod's phase and its exit codes stay those of its containers.
+     */
+    private static List<ContainerStatus> sidecarsStopped(Pod pod, List<ContainerStatus> inits, Instant now) {
+        return inits.stream().map(s -> {
+            Optional<Container> sidecar = pod.getSpec().getInitContainers().stream()
+                    .filter(c -> c.getName().equals(s.getName()) && isSidecar(c)).findFirst();
+            if (sidecar.isEmpty() || s.getState() == null || s.getState().getRunning() == null) {
+                return s;
+            }
+            return new ContainerStatusBuilder(s).withReady(false).withStarted(false).withNewState()
+                    .withTerminated(terminatedState(pod, sidecar.get(), 0, "Completed", now).build()).endState().build();
+        }).toList();
+    }
+
+    /**
+     * The init containers' statuses when those before {@code upTo} are through: each one that is not a sidecar
+     * completed (at {@code now}, unless its status says it did before), each sidecar running (since {@code now},
+     * unless it runs already), and the others waiting with reason {@code PodInitializing}.
+     */
+    private static List<ContainerStatus> initStatuses(Pod pod, int upTo, Instant now) {
+        List<Container> inits = pod.getSpec().getInitContainers();
+        List<ContainerStatus> statuses = new ArrayList<>();
+        String time = timestamp(now);
+        for (int i = 0; i < inits.size(); i++) {
+            Container init = inits.get(i);
+            Optional<ContainerStatus> current = currentStatus(pod, init.getName());
+            ContainerStatusBuilder status = new ContainerStatusBuilder(base(pod, init));
+            if (i >= upTo) {
+                statuses.add(status.withReady(false).withStarted(false)
+                        .withNewState().withNewWaiting(null, "PodInitializing").endState().build());
+            } else if (isSidecar(init)) {
+                statuses.add(current.filter(s -> s.getState() != null && s.getState().getRunning() != null)
+                        .orElseGet(() -> status.withReady(true).withStarted(true)
+                                .withNewState().withNewRunning(time).endState().build()));
+            } else if (completed(current)) {
+                statuses.add(current.get());
+            } else {
+                ContainerStateTerminated done = terminatedState(pod, init, 0, "Completed", now).build();
+                if (done.getStartedAt() == null) {
+                    done.setStartedAt(time);
+                }
+                statuses.add(status.withReady(true).withStarted(false).withNewState().withTerminated(done).endState().build());
+            }
+        }
+        return statuses;
+    }
+
+    /**
+     * Sets a Pending pod's init container statuses and its containers waiting for them, with the conditions a
+     * kubelet gives it meanwhile: not {@code Initialized}, naming the init containers still to complete (or, for
+     * sidecars, to start), and not ready, naming the containers.
+     */
+    private static void initializing(Pod pod, PodStatus status, List<ContainerStatus> inits, String time) {
+        status.setPhase(PodPhase.Pending.name());
+        status.setInitContainerStatuses(inits);
+        status.setContainerStatuses(pod.getSpec().getContainers().stream()
+                .map(c -> new ContainerStatusBuilder(base(pod, c)).withContainerID(null).withReady(false).withStarted(false)
+                        .withNewState().withNewWaiting(null, "PodInitializing").endState().build())
+                .toList());
+        List<String> incomplete = new ArrayList<>();
+        List<String> unready = new ArrayList<>();
+        List<Container> initContainers = pod.getSpec().getInitContainers();
+        for (int i = 0; i < initContainers.size(); i++) {
+            ContainerStatus init = inits.get(i);
+            if (isSidecar(initContainers.get(i))) {
+                if (!Boolean.TRUE.equals(init.getStarted())) {
+                    incomplete.add(init.getName());
+                }
+                if (!Boolean.TRUE.equals(init.getReady())) {
+                    unready.add(init.getName());
+                }
+            } else if (!completed(Optional.of(init))) {
+                incomplete.add(init.getName());
+            }
+        }
+        pod.getSpec().getContainers().forEach(c -> unready.add(c.getName()));
+        setCondition(status, "PodScheduled", "True", null, time);
+        setCondition(status, "Initialized", "False", "ContainersNotInitialized",
+                "containers with incomplete status: [" + String.join(" ", incomplete) + "]", time);
+        String notReady = "containers with unready status: [" + String.join(" ", unready) + "]";
+        setCondition(status, "ContainersReady", "False", "ContainersNotReady", notReady, time);
+        setCondition(status, "Ready", "False", "ContainersNotReady", notReady, time);
+    }
+
+    /** Sets the pod's start time and addresses, unless it has them: given when its init containers started. */
+    private static void placed(PodStatus status, String hostIp, String podIp, String time) {
+        if (status.getPodIP() != null) {
+            return;
+        }
+        status.setStartTime(time);
+        status.setHostIP(hostIp);
+        status.setHostIPs(List.of(new HostIP(hostIp)));
+        status.setPodIP(podIp);
+        status.setPodIPs(List.of(new PodIP(podIp)));
+    }
+
+    private static boolean completed(Optional<ContainerStatus> init) {
+        return init.filter(s -> s.getState() != null && s.getState().getTerminated() != null
+                && Integer.valueOf(0).equals(s.getState().getTerminated().getExitCode())).isPresent();
+    }
+
+    private static Optional<ContainerStatus> initStatus(Pod pod, int index) {
+        return currentStatus(pod, pod.getSpec().getInitContainers().get(index).getName());
     }
 
     private static ContainerStateTerminatedBuilder terminatedState(Pod pod, Container container, int exitCode, String reason,
@@ -189,8 +417,11 @@ final class PodStatuses {
                 .withLastState(current.map(ContainerStatus::getLastState).orElse(null)).build();
     }
 
+    /** A container's or init container's status: Kubernetes names each of a pod's containers apart. */
     private static Optional<ContainerStatus> currentStatus(Pod pod, String container) {
-        return pod.getStatus() == null ? Optional.empty() : pod.getStatus().getContainerStatuses().stream()
+        return pod.getStatus() == null ? Optional.empty()
+                : Stream.concat(pod.getStatus().getContainerStatuses().stream(),
+                        pod.getStatus().getInitContainerStatuses().stream())
                 .filter(s -> container.equals(s.getName())).findFirst();
     }
 
@@ -209,10 +440,9 @@ final class PodStatuses {
         if (pod.getStatus() == null) {
             return null;
         }
-        return pod.getStatus().getContainerStatuses().stream()
-                .filter(s -> container.equals(s.getName()) && s.getState() != null && s.getState().getRunning() != null)
+        return currentStatus(pod, container).filter(s -> s.getState() != null && s.getState().getRunning() != null)
                 .map(s -> s.getState().getRunning().getStartedAt())
-                .findFirst().orElse(pod.getStatus().getStartTime());
+                .orElse(pod.getStatus().getStartTime());
     }
 
     private static void setCondition(PodStatus status, String type, String value, String reason, String time) {

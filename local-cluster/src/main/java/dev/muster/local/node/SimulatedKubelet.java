@@ -34,25 +34,40 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * A kubelet for every Node in the cluster, driven only through the API like a real one: it watches nodes and
- * pods with informers, completes the status of nodes that lack one, and moves each pod bound to a node through
- * Pending → Running ({@code podStartDelay} after binding) → Succeeded or Failed (after
- * {@code local.muster.dev/run-seconds}, with exit code {@code local.muster.dev/exit-code}). Pods with restart
- * policy Always run until deleted unless they set run-seconds. Containers that exit under restart policy Always,
- * or non-zero under OnFailure, are restarted in place instead, the pod staying Running: at once after a first
- * exit, then after a back-off that doubles from {@code restartBackOff} ({@code CrashLoopBackOff}, recorded as the
- * kubelet's Warning Event {@code BackOff}), and each run takes run-seconds again and ends with the same exit code. A pod deleted gracefully (its
+ * A kubelet for every Node in the cluster, driven only through the API like a real one: it watches nodes and pods
+ * with informers, completes the status of nodes that lack one, and moves each pod bound to a node through Pending →
+ * Running ({@code podStartDelay} after binding) → Succeeded or Failed (after {@code local.muster.dev/run-seconds},
+ * with exit code {@code local.muster.dev/exit-code}). Pods with restart policy Always run until deleted unless they
+ * set run-seconds. Containers that exit under restart policy Always, or non-zero under OnFailure, are restarted in
+ * place instead, the pod staying Running: at once after a first exit, then after a back-off that doubles from
+ * {@code restartBackOff} ({@code CrashLoopBackOff}, recorded as the kubelet's Warning Event {@code BackOff}), and
+ * each run takes run-seconds again and ends with the same exit code. A pod deleted gracefully (its
  * {@code deletionTimestamp} set) is stopped as a real kubelet stops it: its containers exit {@code podStopDelay}
  * later (never after the grace period), as on SIGTERM ({@link PodStatuses#stopped}), and the kubelet then deletes
- * it with grace period 0. Status is written through the status subresource with the resourceVersion it was
- * computed from, and the final deletion carries the resourceVersion as a precondition; on a conflict the pod is
- * read again. A pod with DRA claims starts only once each claim it names is allocated and reserved for it, as a
- * kubelet prepares a pod's claims before its containers; until then it stays Pending with its containers waiting
- * ({@code ContainerCreating}, the message saying which claim is not ready).
+ * it with grace period 0. Status is written through the status subresource with the resourceVersion it was computed
+ * from, and the final deletion carries the resourceVersion as a precondition; on a conflict the pod is read again.
+ * A pod with DRA claims starts only once each claim it names is allocated and reserved for it, as a kubelet
+ * prepares a pod's claims before its containers; until then it stays Pending with its containers waiting
+ * ({@code ContainerCreating}, the message saying which claim is not ready). Init containers run before the
+ * containers, one after another, each for {@link #INIT_SECONDS} and exiting with {@link #INIT_EXIT_CODE}, the pod
+ * Pending meanwhile; a failing one fails the pod under restart policy Never and is restarted with the same back-off
+ * under the others. Sidecars (init containers with restart policy Always) start in their turn, run beside the
+ * containers and are stopped when those end for good.
  */
 public final class SimulatedKubelet implements AutoCloseable {
+    /**
+     * Annotation (or label) of a pod: the seconds each of its init containers runs, sidecars aside; 0 when not
+     * given, so that they are through as the pod starts.
+     */
+    public static final String INIT_SECONDS = "local.muster.dev/init-seconds";
+    /**
+     * Annotation (or label) of a pod: the exit code of each of its init containers, sidecars aside; 0 when not
+     * given. A non-zero one stops the pod at its first init container.
+     */
+    public static final String INIT_EXIT_CODE = "local.muster.dev/init-exit-code";
     private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
     private static final int MAX_CONFLICT_RETRIES = 10;
     private static final Duration STOP_RETRY = Duration.ofSeconds(1);
@@ -198,9 +213,27 @@ public final class SimulatedKubelet implements AutoCloseable {
             return;
         }
         Node node = nodeInformer.getStore().getByKey(pod.getSpec().getNodeName());
-        Optional<Pod> started = writeStatus(pod, current -> node != null && PodPhase.of(current) == PodPhase.Pending
-                ? PodStatuses.running(current, SimulatedNodes.internalIp(node), nextPodIp(), Instant.now())
-                : null);
+        if (node == null) {
+            transitions.remove(uid(pod));
+            return;
+        }
+        String hostIp = SimulatedNodes.internalIp(node);
+        // Init containers that take no time and succeed are through as the pod starts: one status write, not one each.
+        int init = initRunTime(pod).isZero() && initExitCode(pod) == 0 ? -1 : PodStatuses.nextInit(pod, 0);
+        if (init >= 0) {
+            runInit(pod, init, current -> PodPhase.of(current) == PodPhase.Pending
+                    ? PodStatuses.initRunning(current, hostIp, nextPodIp(), init, Instant.now())
+                    : null);
+        } else {
+            runContainers(pod, current -> PodPhase.of(current) == PodPhase.Pending
+                    ? PodStatuses.running(current, hostIp, nextPodIp(), Instant.now())
+                    : null);
+        }
+    }
+
+    /** Starts the pod's containers with {@code change} and schedules their exit after run-seconds. */
+    private void runContainers(Pod pod, Function<Pod, PodStatus> change) {
+        Optional<Pod> started = writeStatus(pod, change);
         Optional<Duration> runTime = started.flatMap(this::runTime);
         if (started.isPresent()) {
             log.info("pod {} started on {}{}", name(pod), pod.getSpec().getNodeName(),
@@ -210,6 +243,70 @@ public final class SimulatedKubelet implements AutoCloseable {
             transitions.put(uid(pod), schedule(runTime.get(), () -> finish(started.get())));
         } else {
             transitions.remove(uid(pod));
+        }
+    }
+
+    /**
+     * Starts the pod's init container {@code index} with {@code change}, which must leave it running, and schedules
+     * its exit after init-seconds.
+     */
+    private void runInit(Pod pod, int index, Function<Pod, PodStatus> change) {
+        Optional<Pod> running = writeStatus(pod, change);
+        if (running.isPresent()) {
+            Duration runTime = initRunTime(pod);
+            log.info("pod {} runs init container {} for {} ms", name(pod),
+                    pod.getSpec().getInitContainers().get(index).getName(), runTime.toMillis());
+            transitions.put(uid(pod), schedule(runTime, () -> exitInit(running.get(), index)));
+        } else {
+            transitions.remove(uid(pod));
+        }
+    }
+
+    /**
+     * Ends the run of the pod's init container {@code index} with init-exit-code: on 0 the next init container
+     * starts, or the containers once none is left; otherwise the pod fails under restart policy Never, and the init
+     * container is restarted after a back-off under the others, as a kubelet restarts one.
+     */
+    private void exitInit(Pod pod, int index) {
+        int exitCode = initExitCode(pod);
+        Instant now = Instant.now();
+        Predicate<Pod> stillRuns = current -> PodPhase.of(current) == PodPhase.Pending
+                && PodStatuses.initRuns(current, index);
+        if (exitCode == 0) {
+            int next = PodStatuses.nextInit(pod, index + 1);
+            if (next >= 0) {
+                runInit(pod, next, current -> stillRuns.test(current)
+                        ? PodStatuses.initRunning(current, null, null, next, now) : null);
+            } else {
+                runContainers(pod, current -> stillRuns.test(current)
+                        ? PodStatuses.running(current, null, null, now) : null);
+            }
+            return;
+        }
+        String container = pod.getSpec().getInitContainers().get(index).getName();
+        if ("Never".equals(pod.getSpec().getRestartPolicy())) {
+            writeStatus(pod, current -> stillRuns.test(current) ? PodStatuses.initFailed(current, index, exitCode, now) : null)
+                    .ifPresent(failed -> log.info("pod {} failed: init container {} exited with exit code {}",
+                            name(pod), container, exitCode));
+            transitions.remove(uid(pod));
+            crashLoops.remove(uid(pod));
+            events.forget(uid(pod));
+            return;
+        }
+        Duration backOff = backOffAfterExit(uid(pod), now);
+        Optional<Pod> exited = writeStatus(pod, current -> stillRuns.test(current)
+                ? PodStatuses.initExitedToRestart(current, index, exitCode, backOff, now) : null);
+        if (exited.isEmpty()) {
+            transitions.remove(uid(pod));
+            return;
+        }
+        log.info("pod {}: init container {} exited with exit code {}, restarting {}", name(pod), container, exitCode,
+                backOff.isZero() ? "at once" : "after a back-off of " + backOff.toMillis() + " ms");
+        transitions.put(uid(pod), schedule(backOff, () -> runInit(exited.get(), index,
+                current -> PodPhase.of(current) == PodPhase.Pending && PodStatuses.initAwaitsRestart(current, index)
+                        ? PodStatuses.initRestarted(current, index, Instant.now()) : null)));
+        if (!backOff.isZero()) {
+            events.backOff(exited.get(), container, "spec.initContainers{" + container + "}");
         }
     }
 
@@ -432,15 +529,37 @@ public final class SimulatedKubelet implements AutoCloseable {
         return "Always".equals(pod.getSpec().getRestartPolicy()) ? Optional.empty() : Optional.of(timings.defaultRunTime());
     }
 
+    /** How long each init container of the pod that is not a sidecar runs: init-seconds, else no time. */
+    private static Duration initRunTime(Pod pod) {
+        String value = setting(pod, INIT_SECONDS);
+        if (value != null) {
+            try {
+                return Duration.ofMillis(Math.max(0, Math.round(Double.parseDouble(value) * 1000)));
+            } catch (NumberFormatException e) {
+                log.warn("pod {}: {}={} is not a number of seconds; using 0", name(pod), INIT_SECONDS, value);
+            }
+        }
+        return Duration.ZERO;
+    }
+
     private static int exitCode(Pod pod) {
-        String value = setting(pod, MusterLabels.LOCAL_EXIT_CODE);
+        return integer(pod, MusterLabels.LOCAL_EXIT_CODE);
+    }
+
+    private static int initExitCode(Pod pod) {
+        return integer(pod, INIT_EXIT_CODE);
+    }
+
+    /** An exit code setting; 0 when the pod has none. */
+    private static int integer(Pod pod, String key) {
+        String value = setting(pod, key);
         if (value == null) {
             return 0;
         }
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            log.warn("pod {}: {}={} is not an integer; exiting with 0", name(pod), MusterLabels.LOCAL_EXIT_CODE, value);
+            log.warn("pod {}: {}={} is not an integer; exiting with 0", name(pod), key, value);
             return 0;
         }
     }
