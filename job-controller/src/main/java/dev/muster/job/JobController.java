@@ -1,5 +1,6 @@
 package dev.muster.job;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.muster.job.decision.AdmissionGate;
 import dev.muster.job.decision.JobStatusDecider;
 import dev.muster.job.lifecycle.JobLifecycle;
@@ -96,7 +97,8 @@ public final class JobController extends ManagedController {
                 new JobResourceWriter(client, events, podCreations, config.volcanoPodLabels(), config.networkTopologyTiers()),
                 new StatusRecorder<>(new StatusWriter(client), events, config.counterWriteInterval(),
                         JobCounters::countersOnly),
-                new ReconcileFailureRecorder(client, cache, clock), config.networkTopologyTiers(), clock);
+                new ReconcileFailureRecorder(client, cache, clock), config.networkTopologyTiers(),
+                new PodTemplateDryRun(client, events, config.volcanoPodLabels(), Ticker.systemTicker()), clock);
     }
 
     private static ExecutorService podCreationPool() {

@@ -12,6 +12,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.job.plugin.VolumesPlugin;
 import dev.muster.support.controller.ObjectKey;
@@ -64,11 +65,13 @@ final class JobReconciler implements Reconciler {
     private final FirstWriteWait firstWrites = new FirstWriteWait(FIRST_WRITE_WAIT);
     private final ReconcileFailureRecorder failures;
     private final NetworkTopologyTiers tiers;
+    private final PodTemplateDryRun templates;
 
     JobReconciler(JobCache cache, JobStatusDecider decider, AdmissionGate gate, JobResourceWriter children,
                   StatusRecorder<JobStatus> recorder, ReconcileFailureRecorder failures, NetworkTopologyTiers tiers,
-                  Clock clock) {
+                  PodTemplateDryRun templates, Clock clock) {
         this.cache = cache;
+        this.templates = templates;
         this.decider = decider;
         this.gate = gate;
         this.children = children;
@@ -96,6 +99,7 @@ final class JobReconciler implements Reconciler {
             deleted.forget(key);
             recorder.forget(key);
             firstWrites.forget(key);
+            templates.forget(key);
             return ReconcileResult.done();
         }
         Job job = found.get();
@@ -105,8 +109,9 @@ final class JobReconciler implements Reconciler {
         Admission admission = gate.check(job, group);
         List<String> missingClaims = VolumesPlugin.missingClaims(job, claim -> cache.claimExists(job, claim));
         Optional<Verdict> queueHold = QueueGate.hold(job, cache.queueSpecs(), cache.namespaceLabels(job.getMetadata().getNamespace()));
+        List<FieldError> refusedFields = notStarted(job, pods) ? templates.refusals(job) : List.of();
         JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
-                missingClaims, queueHold, now);
+                missingClaims, queueHold, refusedFields, now);
         // A job that finishes with a TTL already run out (ttlSecondsAfterFinished: 0) has its finished status
         // written first: the delete is checked against the API server's copy, which must show it finished.
         if (decision.expired() && JobStatusDecider.ttlExpiry(job, job.getStatus()).filter(e -> !now.isBefore(e)).isPresent()) {
@@ -189,6 +194,16 @@ final class JobReconciler implements Reconciler {
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
         return admissionWait.map(wait -> next.sooner(ReconcileResult.after(wait))).orElse(next);
+    }
+
+    /**
+     * Whether the job is new or Pending with no pods: until its first pods are made, the API server is asked whether
+     * it would make them ({@link PodTemplateDryRun}). A job with pods was asked before them, and its template cannot
+     * change since.
+     */
+    private static boolean notStarted(Job job, List<Pod> pods) {
+        return pods.isEmpty() && (job.getStatus() == null || job.getStatus().getState() == null
+                || job.getStatus().getState().getPhase() == null || job.getStatus().getState().getPhase() == JobPhase.Pending);
     }
 
     /**

@@ -80,7 +80,7 @@ public final class JobStatusDecider {
     /** Decides for a job none of whose named claims is missing, and that its queue does not hold. */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
                               Admission admission, Instant now) {
-        return decide(job, pods, group, deletedUids, admission, List.of(), Optional.empty(), now);
+        return decide(job, pods, group, deletedUids, admission, List.of(), Optional.empty(), List.of(), now);
     }
 
     /**
@@ -97,12 +97,16 @@ public final class JobStatusDecider {
      * @param queueHold     why the job's queue keeps it from starting ({@link QueueGate}), if it does: a Pending
      *                      job then has that reason and message, and its pods count as waiting like those of a
      *                      job waiting for admission
+     * @param refusedFields the fields of the task templates the API server refuses in the pods made from them
+     *                      ({@link PodTemplateVerdict}); a job with any fails with {@code InvalidSpec}, as one
+     *                      with an invalid spec does
      * @param now           the time of the decision
      */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
-                              Admission admission, List<String> missingClaims, Optional<Verdict> queueHold, Instant now) {
+                              Admission admission, List<String> missingClaims, Optional<Verdict> queueHold,
+                              List<FieldError> refusedFields, Instant now) {
         Observation seen = Observation.of(job.getSpec() == null ? withEmptySpec(job) : job, pods, deletedUids);
-        Validation validation = validate(seen);
+        Validation validation = validate(seen, refusedFields);
         PolicyOutcome policies = seen.live() && validation.valid()
                 ? PolicyMatcher.match(seen.job(), PolicyEventObserver.observe(seen.job(), seen.pods().current(),
                         seen.counts(), group, admissionWait(seen, admission, queueHold, now)), now)
@@ -164,9 +168,10 @@ public final class JobStatusDecider {
         }
     }
 
-    private static Validation validate(Observation seen) {
+    private static Validation validate(Observation seen, List<FieldError> refusedFields) {
         Job job = seen.job();
-        List<FieldError> errors = JobPodRenderer.errors(job);
+        List<FieldError> errors = new ArrayList<>(JobPodRenderer.errors(job));
+        errors.addAll(refusedFields);
         AcceptedSpec accepted = AcceptedSpec.check(job, seen.previous(), seen.phase());
         return new Validation(errors.isEmpty() ? accepted.refusal()
                 : Optional.of(new Verdict(JobFacts.INVALID_SPEC, JobValidator.describe(errors))), accepted);

@@ -109,7 +109,7 @@ class QueueGateTest {
         Job job = job("batch", null, null);
         Optional<Verdict> hold = hold(job, queue("batch", QueueSpec.CLOSED));
 
-        JobDecision held = decider.decide(job, List.of(), Optional.empty(), Set.of(), Admission.NOT_GATED, List.of(), hold, T0);
+        JobDecision held = decider.decide(job, List.of(), Optional.empty(), Set.of(), Admission.NOT_GATED, List.of(), hold, List.of(), T0);
         job.setStatus(held.status());
         assertThat(held.phase()).isEqualTo(JobPhase.Pending);
         assertThat(held.queueHold()).isEqualTo(hold);
@@ -118,7 +118,7 @@ class QueueGateTest {
 
         Optional<Verdict> none = hold(job, queue("batch", QueueSpec.OPEN));
         JobDecision released = decider.decide(job, List.of(), Optional.empty(), Set.of(), Admission.NOT_GATED, List.of(),
-                none, T0.plusSeconds(5));
+                none, List.of(), T0.plusSeconds(5));
         assertThat(released.queueHold()).isEmpty();
         assertThat(released.status().getState().getReason()).isEqualTo(JobStatusDecider.CREATED);
         assertThat(released.status().getState().getMessage()).isEqualTo("waiting for 4 of 4 pods to start (minAvailable 4)");

@@ -1,0 +1,77 @@
+package dev.muster.job.decision;
+
+import dev.muster.api.batch.v1alpha1.validation.FieldError;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusCause;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the API server said of a task's pods when asked to create one in a dry run: the fields it refuses, located
+ * in the Job ({@code spec.tasks[0].template.spec.containers[0].image}), and the warnings it sent. A task template is
+ * kept in the CRD as it was written (its schema would be the whole PodTemplateSpec), so this is where a template
+ * that no pod could be made from is told apart, before its gang is admitted and holds room for pods the API server
+ * would refuse one by one.
+ *
+ * @param refusals the refused fields, each with the API server's reason; empty when it accepted the pod
+ * @param warnings the texts of its {@code Warning} headers
+ */
+public record PodTemplateVerdict(List<FieldError> refusals, List<String> warnings) {
+    private static final Pattern UNKNOWN_FIELD = Pattern.compile("unknown field \"([^\"]+)\"");
+    private static final Pattern DUPLICATE_FIELD = Pattern.compile("duplicate field \"([^\"]+)\"");
+
+    public PodTemplateVerdict {
+        refusals = List.copyOf(refusals);
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * The verdict of a dry-run create of pod {@code pod} of the task at {@code taskIndex}, from the answer's code,
+     * its Status (for a refusal) and its warnings; nothing when the answer says nothing about the template: a
+     * refusal other than 400 (the body could not be decoded: a misspelt or unknown field under strict field
+     * validation) or 422 (invalid), such as a quota exceeded for now, a forbidden request or a server error.
+     */
+    public static Optional<PodTemplateVerdict> of(int taskIndex, String pod, int code, Status status, List<String> warnings) {
+        if (code >= 200 && code < 300) {
+            return Optional.of(new PodTemplateVerdict(List.of(), warnings));
+        }
+        if (code != 400 && code != 422) {
+            return Optional.empty();
+        }
+        String template = "spec.tasks[" + taskIndex + "].template";
+        String why = " (the API server refused pod " + pod + " in a dry run)";
+        String message = status == null || status.getMessage() == null ? "refused with code " + code : status.getMessage();
+        List<FieldError> refusals = new ArrayList<>();
+        if (code == 422) {
+            List<StatusCause> causes = status == null || status.getDetails() == null || status.getDetails().getCauses() == null
+                    ? List.of() : status.getDetails().getCauses();
+            for (StatusCause cause : causes) {
+                if (cause.getField() != null && !cause.getField().isBlank() && cause.getMessage() != null) {
+                    refusals.add(new FieldError(template + "." + cause.getField(), cause.getMessage() + why));
+                }
+            }
+        } else {
+            addFields(UNKNOWN_FIELD.matcher(message), template, "unknown field" + why, refusals);
+            addFields(DUPLICATE_FIELD.matcher(message), template, "duplicate field" + why, refusals);
+        }
+        if (refusals.isEmpty()) {
+            refusals.add(new FieldError(template, message + why));
+        }
+        return Optional.of(new PodTemplateVerdict(refusals, warnings));
+    }
+
+    /** The events of this verdict's warnings: the field path of the task's template, then the API server's text. */
+    public List<String> describeWarnings(int taskIndex) {
+        return warnings.stream().map(w -> "spec.tasks[" + taskIndex + "].template: " + w).toList();
+    }
+
+    private static void addFields(Matcher fields, String template, String message, List<FieldError> into) {
+        while (fields.find()) {
+            into.add(new FieldError(template + "." + fields.group(1), message));
+        }
+    }
+}

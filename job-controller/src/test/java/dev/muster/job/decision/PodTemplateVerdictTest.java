@@ -1,0 +1,78 @@
+package dev.muster.job.decision;
+
+import dev.muster.api.batch.v1alpha1.validation.FieldError;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.StatusCauseBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PodTemplateVerdictTest {
+    private static final String WHY = " (the API server refused pod train-worker-0 in a dry run)";
+
+    @Test
+    void anAcceptedPodRefusesNothingAndKeepsTheWarnings() {
+        PodTemplateVerdict verdict = PodTemplateVerdict.of(1, "train-worker-0", 201, null,
+                List.of("would violate PodSecurity \"restricted:latest\": allowPrivilegeEscalation != false")).orElseThrow();
+
+        assertThat(verdict.refusals()).isEmpty();
+        assertThat(verdict.describeWarnings(1)).containsExactly(
+                "spec.tasks[1].template: would violate PodSecurity \"restricted:latest\": allowPrivilegeEscalation != false");
+    }
+
+    @Test
+    void anInvalidPodIsRefusedAtEachFieldTheApiServerNamesInsideTheTasksTemplate() {
+        Status invalid = new StatusBuilder().withCode(422).withReason("Invalid")
+                .withMessage("Pod \"train-worker-0\" is invalid: [spec.containers[0].image: Required value, "
+                        + "spec.containers[1].name: Duplicate value: \"main\"]")
+                .withNewDetails().withName("train-worker-0").withKind("Pod").withCauses(
+                        new StatusCauseBuilder().withReason("FieldValueRequired").withField("spec.containers[0].image")
+                                .withMessage("Required value").build(),
+                        new StatusCauseBuilder().withReason("FieldValueDuplicate").withField("spec.containers[1].name")
+                                .withMessage("Duplicate value: \"main\"").build())
+                .endDetails().build();
+
+        PodTemplateVerdict verdict = PodTemplateVerdict.of(0, "train-worker-0", 422, invalid, List.of()).orElseThrow();
+
+        assertThat(verdict.refusals()).containsExactly(
+                new FieldError("spec.tasks[0].template.spec.containers[0].image", "Required value" + WHY),
+                new FieldError("spec.tasks[0].template.spec.containers[1].name", "Duplicate value: \"main\"" + WHY));
+    }
+
+    @Test
+    void aMisspeltFieldRefusedByStrictDecodingIsNamedAsAFieldOfTheTemplate() {
+        Status undecodable = new StatusBuilder().withCode(400).withReason("BadRequest")
+                .withMessage("Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field "
+                        + "\"spec.containers[0].resorces\", unknown field \"spec.restartPolicyy\"").build();
+
+        PodTemplateVerdict verdict = PodTemplateVerdict.of(0, "train-worker-0", 400, undecodable, List.of()).orElseThrow();
+
+        assertThat(verdict.refusals()).containsExactly(
+                new FieldError("spec.tasks[0].template.spec.containers[0].resorces", "unknown field" + WHY),
+                new FieldError("spec.tasks[0].template.spec.restartPolicyy", "unknown field" + WHY));
+    }
+
+    @Test
+    void aRefusalThatNamesNoFieldIsTheTemplatesWithTheApiServersMessage() {
+        Status bad = new StatusBuilder().withCode(400).withReason("BadRequest")
+                .withMessage("Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression").build();
+
+        assertThat(PodTemplateVerdict.of(2, "train-worker-0", 400, bad, List.of()).orElseThrow().refusals()).containsExactly(
+                new FieldError("spec.tasks[2].template",
+                        "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression" + WHY));
+    }
+
+    @Test
+    void anAnswerThatSaysNothingOfTheTemplateIsNoVerdict() {
+        Status quota = new StatusBuilder().withCode(403).withReason("Forbidden")
+                .withMessage("pods \"train-worker-0\" is forbidden: exceeded quota: compute").build();
+
+        assertThat(PodTemplateVerdict.of(0, "train-worker-0", 403, quota, List.of())).isEmpty();
+        assertThat(PodTemplateVerdict.of(0, "train-worker-0", 409, null, List.of())).isEmpty();
+        assertThat(PodTemplateVerdict.of(0, "train-worker-0", 500, null, List.of())).isEmpty();
+        assertThat(PodTemplateVerdict.of(0, "train-worker-0", 429, null, List.of())).isEmpty();
+    }
+}
