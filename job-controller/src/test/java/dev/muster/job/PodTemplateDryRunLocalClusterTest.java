@@ -4,9 +4,12 @@ import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.job.lifecycle.JobFacts;
 import dev.muster.local.server.ApiRequests;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Event;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
@@ -15,6 +18,7 @@ import static dev.muster.api.batch.v1alpha1.JobPhase.Failed;
 import static dev.muster.job.Patience.PATIENCE;
 import static dev.muster.job.TestJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -63,6 +67,21 @@ class PodTemplateDryRunLocalClusterTest extends LocalClusterTestBase {
                 "spec.tasks[0].template.spec.containers[0].resorces: unknown field (the API server refused pod "
                         + "misspelt-worker-0 in a dry run)");
         assertThat(podGroup("misspelt")).isEmpty();
+    }
+
+    @Test
+    void theApiServersWarningsAboutATemplatesPodsAreWarningEventsOnTheJobWhichRuns() {
+        TaskSpec worker = runFor("1", task("worker", 1, null));
+        worker.getTemplate().getSpec().getContainers().get(0).setEnv(List.of(new EnvVar("STEPS", "10", null),
+                new EnvVar("STEPS", "20", null)));
+        create(newJob("warned", 1, worker));
+
+        bindUntil("warned", in(Completed));
+
+        assertThat(events("warned")).filteredOn(e -> PodTemplateDryRun.WARNING_REASON.equals(e.getReason()))
+                .extracting(Event::getType, Event::getMessage, Event::getCount)
+                .containsExactly(tuple("Warning", "spec.tasks[0].template: spec.containers[0].env[1]: hides previous "
+                        + "definition of \"STEPS\", which may be dropped when using apply", 1));
     }
 
     @Test

@@ -43,6 +43,22 @@ class PodValidationApiTest extends ApiOnlyClusterTests {
     }
 
     @Test
+    void aCreatedPodsAnswerCarriesTheApiServersWarningsAboutIt() {
+        Map<String, Object> pod = Map.of("apiVersion", "v1", "kind", "Pod",
+                "metadata", Map.of("name", "warned-about"),
+                "spec", Map.of("nodeSelector", Map.of("beta.kubernetes.io/os", "linux"),
+                        "containers", List.of(Map.of("name", "main", "image", "busybox",
+                        "env", List.of(Map.of("name", "X", "value", "a"), Map.of("name", "X", "value", "b"))))));
+
+        RawApi.Response response = api.post(PODS + "?dryRun=All", pod);
+
+        assertThat(response.code()).isEqualTo(201);
+        assertThat(response.warnings()).containsExactly(
+                "299 - \"spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use \\\"kubernetes.io/os\\\" instead\"",
+                "299 - \"spec.containers[0].env[1]: hides previous definition of \\\"X\\\", which may be dropped when using apply\"");
+    }
+
+    @Test
     void aDryRunOfAnInvalidTemplateIsRefusedNamingTheGeneratedName() {
         Map<String, Object> pod = Map.of("apiVersion", "v1", "kind", "Pod",
                 "metadata", Map.of("generateName", "worker-"),

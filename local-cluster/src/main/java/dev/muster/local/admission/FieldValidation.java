@@ -44,10 +44,17 @@ public enum FieldValidation {
 
     /** The response with, under {@link #WARN}, a {@code Warning: 299 - "unknown field \"...\""} header per field. */
     public MockResponse warned(MockResponse response, List<String> unknownFields) {
-        if (this == WARN) {
-            unknownFields.forEach(field ->
-                    response.addHeader("Warning", "299 - \"" + unknownField(field).replace("\"", "\\\"") + "\""));
-        }
+        return this == WARN ? withWarnings(response, unknownFields.stream().map(FieldValidation::unknownField).toList())
+                : response;
+    }
+
+    /**
+     * The response with a {@code Warning} header per text, as kube-apiserver writes them: code 299, agent {@code -},
+     * the text quoted with its quotes and backslashes escaped.
+     */
+    public static MockResponse withWarnings(MockResponse response, List<String> texts) {
+        texts.forEach(text -> response.addHeader("Warning",
+                "299 - \"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\""));
         return response;
     }
 

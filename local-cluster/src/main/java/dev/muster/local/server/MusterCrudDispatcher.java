@@ -10,6 +10,7 @@ import dev.muster.local.admission.MicroTimes;
 import dev.muster.local.admission.ModelFields;
 import dev.muster.local.admission.PodDefaults;
 import dev.muster.local.admission.PodValidation;
+import dev.muster.local.admission.PodWarnings;
 import dev.muster.local.disruption.EvictionSubresource;
 import dev.muster.local.protocol.FieldError;
 import dev.muster.local.protocol.Json;
@@ -743,7 +744,8 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /**
      * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named and
      * validated ({@link PodValidation}) before it is created, as kube-apiserver does; the name is generated first
-     * because the refusal names the pod.
+     * because the refusal names the pod. A created pod's answer carries kube-apiserver's warnings about it
+     * ({@link PodWarnings}).
      */
     private MockResponse createPod(String collectionPath, FieldValidation validation, JsonNode body) {
         Optional<String> undecodable = PodValidation.undecodable(body);
@@ -764,7 +766,8 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (!errors.isEmpty()) {
             return StatusResponses.invalid(null, "Pod", named.path("metadata").path("name").asText(""), errors);
         }
-        return validation.warned(handleCreate(request(HttpMethod.POST, collectionPath, named)), unknown);
+        return FieldValidation.withWarnings(validation.warned(handleCreate(request(HttpMethod.POST, collectionPath, named)),
+                unknown), PodWarnings.of(named));
     }
 
     /** A pod's update (main resource or status) drops or refuses its unknown fields as its creation does. */
