@@ -161,7 +161,10 @@ final class ServerSideTables {
         return columns;
     }
 
-    /** kubectl's pod columns; STATUS shows the container reason (Completed, Error) as kubectl does. */
+    /**
+     * kubectl's pod columns; STATUS shows the container reason (Completed, Error) as kubectl does, or while the init
+     * containers run, theirs ({@code Init:0/2}).
+     */
     private static final class PodColumns {
         static final List<Column> COLUMNS = List.of(
                 new Column("Name", "string", 0, ServerSideTables::name),
@@ -174,12 +177,20 @@ final class ServerSideTables {
                 new Column("Nominated Node", "string", 1, pod -> text(pod.path("status").path("nominatedNodeName"))),
                 new Column("Readiness Gates", "string", 1, pod -> JSON.textNode("<none>")));
 
+        /** Ready containers of all, sidecars (restartable init containers) counted among them, as kubectl's printPod. */
         private static JsonNode ready(JsonNode pod) {
             int ready = 0;
+            int all = pod.path("spec").path("containers").size();
+            for (JsonNode status : pod.path("status").path("initContainerStatuses")) {
+                if (isSidecar(pod, status.path("name").asText())) {
+                    all++;
+                    ready += status.path("started").asBoolean() && status.path("ready").asBoolean() ? 1 : 0;
+                }
+            }
             for (JsonNode status : pod.path("status").path("containerStatuses")) {
                 ready += status.path("ready").asBoolean() ? 1 : 0;
             }
-            return JSON.textNode(ready + "/" + pod.path("spec").path("containers").size());
+            return JSON.textNode(ready + "/" + all);
         }
 
         private static JsonNode status(JsonNode pod) {
@@ -187,6 +198,10 @@ final class ServerSideTables {
                 return JSON.textNode("Terminating");
             }
             String reason = pod.path("status").path("reason").asText(pod.path("status").path("phase").asText("Pending"));
+            Optional<String> initializing = initStatus(pod);
+            if (initializing.isPresent() && !initialized(pod)) {
+                return JSON.textNode(initializing.get());
+            }
             for (JsonNode status : pod.path("status").path("containerStatuses")) {
                 JsonNode state = status.path("state");
                 String containerReason = state.path("waiting").path("reason").asText(
@@ -198,10 +213,63 @@ final class ServerSideTables {
             return JSON.textNode(reason);
         }
 
+        /**
+         * What kubectl's printPod says of a pod whose init containers have not all done: the first one that has
+         * not, as {@code Init:1/2}, {@code Init:CrashLoopBackOff}, {@code Init:Error} or {@code Init:ExitCode:1};
+         * empty when every one exited 0 or, a sidecar, started.
+         */
+        private static Optional<String> initStatus(JsonNode pod) {
+            JsonNode statuses = pod.path("status").path("initContainerStatuses");
+            int count = pod.path("spec").path("initContainers").size();
+            for (int i = 0; i < statuses.size(); i++) {
+                JsonNode status = statuses.get(i);
+                JsonNode terminated = status.path("state").path("terminated");
+                String waiting = status.path("state").path("waiting").path("reason").asText("");
+                if (!terminated.isMissingNode() && terminated.path("exitCode").asInt() == 0) {
+                    continue;
+                }
+                if (isSidecar(pod, status.path("name").asText()) && status.path("started").asBoolean()) {
+                    continue;
+                }
+                if (!terminated.isMissingNode()) {
+                    String why = terminated.path("reason").asText("");
+                    return Optional.of(!why.isEmpty() ? "Init:" + why : terminated.path("signal").asInt() != 0
+                            ? "Init:Signal:" + terminated.path("signal").asInt()
+                            : "Init:ExitCode:" + terminated.path("exitCode").asInt());
+                }
+                if (!waiting.isEmpty() && !waiting.equals("PodInitializing")) {
+                    return Optional.of("Init:" + waiting);
+                }
+                return Optional.of("Init:" + i + "/" + count);
+            }
+            return Optional.empty();
+        }
+
+        private static boolean initialized(JsonNode pod) {
+            for (JsonNode condition : pod.path("status").path("conditions")) {
+                if (condition.path("type").asText().equals("Initialized")) {
+                    return condition.path("status").asText().equals("True");
+                }
+            }
+            return false;
+        }
+
+        private static boolean isSidecar(JsonNode pod, String name) {
+            for (JsonNode container : pod.path("spec").path("initContainers")) {
+                if (container.path("name").asText().equals(name)) {
+                    return container.path("restartPolicy").asText("").equals("Always");
+                }
+            }
+            return false;
+        }
+
+        /** Restarts of every container, init containers included, as kubectl counts them. */
         private static JsonNode restarts(JsonNode pod) {
             int restarts = 0;
-            for (JsonNode status : pod.path("status").path("containerStatuses")) {
-                restarts += status.path("restartCount").asInt();
+            for (String list : List.of("initContainerStatuses", "containerStatuses")) {
+                for (JsonNode status : pod.path("status").path(list)) {
+                    restarts += status.path("restartCount").asInt();
+                }
             }
             return JSON.textNode(String.valueOf(restarts));
         }

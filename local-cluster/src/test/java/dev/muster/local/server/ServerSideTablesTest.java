@@ -6,6 +6,12 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import dev.muster.local.ApiOnlyClusterTests;
 import dev.muster.local.Fixtures;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +70,50 @@ class ServerSideTablesTest extends ApiOnlyClusterTests {
         assertThat(row).isNotNull();
         assertThat(row.path("cells").path(1).asText()).isEqualTo("0/1");
         assertThat(row.path("cells").path(2).asText()).isEqualTo("Pending");
+    }
+
+    @Test
+    void podsWhoseInitContainersHaveNotAllDoneShowTheirsAsKubectlDoes() {
+        client.resource(withInit("init-running", false, new ContainerStatusBuilder().withName("fetch")
+                        .withNewState().withNewTerminated().withExitCode(0).withReason("Completed").endTerminated().endState().build(),
+                new ContainerStatusBuilder().withName("warm").withNewState().withNewRunning().endRunning().endState().build())).create();
+        client.resource(withInit("init-crashing", false, new ContainerStatusBuilder().withName("fetch").withRestartCount(3)
+                .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState().build())).create();
+        Pod sidecar = withInit("with-sidecar", true, new ContainerStatusBuilder().withName("fetch").withStarted(true)
+                .withReady(true).withNewState().withNewRunning().endRunning().endState().build());
+        sidecar.getSpec().getInitContainers().get(0).setRestartPolicy("Always");
+        sidecar.getSpec().getInitContainers().remove(1);
+        sidecar.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder().withName("main").withReady(true)
+                .withNewState().withNewRunning().endRunning().endState().build()));
+        client.resource(sidecar).create();
+
+        JsonNode table = api.get("/api/v1/namespaces/default/pods", KUBECTL_ACCEPT).body();
+
+        assertThat(cells(table, "init-running")).startsWith("init-running", "0/1", "Init:1/2", "0");
+        assertThat(cells(table, "init-crashing")).startsWith("init-crashing", "0/1", "Init:CrashLoopBackOff", "3");
+        assertThat(cells(table, "with-sidecar")).startsWith("with-sidecar", "2/2", "Running", "0");
+    }
+
+    /** A pod with init containers fetch and warm, in the status given: Pending and not initialized, or Running. */
+    private static Pod withInit(String name, boolean initialized, ContainerStatus... initStatuses) {
+        Pod pod = Fixtures.pod(name);
+        pod.getSpec().setInitContainers(new ArrayList<>(List.of(new ContainerBuilder().withName("fetch").withImage("busybox").build(),
+                new ContainerBuilder().withName("warm").withImage("busybox").build())));
+        pod.setStatus(new PodStatusBuilder().withPhase(initialized ? "Running" : "Pending")
+                .withConditions(new PodConditionBuilder().withType("Initialized").withStatus(initialized ? "True" : "False").build())
+                .withInitContainerStatuses(initStatuses).build());
+        return pod;
+    }
+
+    private static List<String> cells(JsonNode table, String name) {
+        for (JsonNode row : table.path("rows")) {
+            if (row.path("cells").path(0).asText().equals(name)) {
+                List<String> cells = new ArrayList<>();
+                row.path("cells").forEach(cell -> cells.add(cell.asText()));
+                return cells;
+            }
+        }
+        throw new AssertionError("no row for " + name);
     }
 
     /** kube-apiserver's event columns; kubectl get events shows those of priority 0. */
