@@ -8,6 +8,7 @@ import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -174,13 +176,22 @@ final class PolicyEventObserver {
                 s.getLastState() == null ? null : s.getLastState().getTerminated())).filter(t -> t != null);
     }
 
+    /**
+     * The statuses of the pod's containers and init containers, but not of its sidecars (init containers with
+     * {@code restartPolicy: Always}): the kubelet restarts a sidecar whenever it ends and stops it with SIGTERM when
+     * the containers are done, so its exit codes (143 on a pod that succeeded) and restarts say nothing of the
+     * task's work.
+     */
     private static Stream<ContainerStatus> containerStatuses(Pod pod) {
         if (pod.getStatus() == null) {
             return Stream.empty();
         }
         List<ContainerStatus> all = new ArrayList<>();
         if (pod.getStatus().getInitContainerStatuses() != null) {
-            all.addAll(pod.getStatus().getInitContainerStatuses());
+            Set<String> sidecars = pod.getSpec() == null || pod.getSpec().getInitContainers() == null ? Set.of()
+                    : pod.getSpec().getInitContainers().stream().filter(c -> "Always".equals(c.getRestartPolicy()))
+                            .map(Container::getName).collect(Collectors.toSet());
+            pod.getStatus().getInitContainerStatuses().stream().filter(s -> !sidecars.contains(s.getName())).forEach(all::add);
         }
         if (pod.getStatus().getContainerStatuses() != null) {
             all.addAll(pod.getStatus().getContainerStatuses());

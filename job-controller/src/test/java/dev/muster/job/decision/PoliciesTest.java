@@ -10,6 +10,7 @@ import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroupStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
@@ -273,5 +274,22 @@ class PoliciesTest {
 
         assertThat(outcome.crashLoop()).isEmpty();
         assertThat(outcome.trigger()).map(Trigger::pod).contains(Optional.of("train-worker-1"));
+    }
+    @Test
+    void aSidecarsExitCodesAndRestartsSayNothingOfTheTaskButAnInitContainersDo() {
+        Job job = trainJob();
+        job.getSpec().setPolicies(List.of(exitCode(143, "RestartJob")));
+        List<Pod> pods = running(job);
+        Pod pod = pods.get(2);
+        pod.setSpec(new PodSpecBuilder().addNewInitContainer().withName("log-shipper").withImage("shipper")
+                .withRestartPolicy("Always").endInitContainer().build());
+        pod.getStatus().setInitContainerStatuses(new ArrayList<>(List.of(new ContainerStatusBuilder().withName("log-shipper")
+                .withRestartCount(5).withNewLastState().withNewTerminated().withExitCode(143).withFinishedAt(T0.toString())
+                .endTerminated().endLastState().build())));
+
+        assertThat(decide(job, pods, Optional.empty(), T0)).isEqualTo(PolicyOutcome.NOTHING);
+
+        pod.getSpec().getInitContainers().get(0).setRestartPolicy(null);
+        assertThat(decide(job, pods, Optional.empty(), T0).trigger()).map(Trigger::action).contains(JobAction.RestartJob);
     }
 }
