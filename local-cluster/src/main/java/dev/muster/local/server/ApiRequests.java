@@ -27,18 +27,26 @@ public final class ApiRequests {
     public static final String LOCAL_CLUSTER = "local-cluster";
     /** Client name of every other client: the components under test. */
     public static final String COMPONENTS = "components";
+    /** What follows the resource of a dry run's kind. */
+    private static final String DRY_RUN = " (dry run)";
 
     /**
      * One kind of request.
      *
      * @param client   {@link #LOCAL_CLUSTER} or {@link #COMPONENTS}
      * @param verb     kube-apiserver's verb
-     * @param resource the resource, with its subresource after a slash ({@code pods/binding}, {@code jobs/status})
+     * @param resource the resource, with its subresource after a slash ({@code pods/binding}, {@code jobs/status}), and
+     *                 {@code " (dry run)"} after it for a dry run
      */
     public record Kind(String client, String verb, String resource) {
         @Override
         public String toString() {
             return verb + " " + resource;
+        }
+
+        /** The resource as RBAC names it: a dry run needs the permission of the write it rehearses. */
+        public String authorizedResource() {
+            return resource.endsWith(DRY_RUN) ? resource.substring(0, resource.length() - DRY_RUN.length()) : resource;
         }
     }
 
@@ -135,7 +143,7 @@ public final class ApiRequests {
         // in writes should not count it as one.
         if (query >= 0 && pathWithQuery.indexOf("dryRun=", query) >= 0
                 && RequestQuery.parameter(pathWithQuery, "dryRun").filter(v -> !v.isEmpty()).isPresent()) {
-            resource += " (dry run)";
+            resource += DRY_RUN;
         }
         return new Kind(client, verb, resource);
     }

@@ -39,6 +39,7 @@ class ApiRequestsTest {
         ApiRequests.Kind kind = ApiRequests.kindOf("fabric8-kubernetes-client/7.4.0", method, path);
 
         assertThat(kind).isEqualTo(new ApiRequests.Kind(ApiRequests.COMPONENTS, verb, resource));
+        assertThat(kind.authorizedResource()).isEqualTo(resource.replace(" (dry run)", ""));
     }
 
     @Test

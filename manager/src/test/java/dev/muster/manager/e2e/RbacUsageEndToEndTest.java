@@ -139,7 +139,7 @@ class RbacUsageEndToEndTest {
                 // Discovery (the scheduler asks whether ProvisioningRequests are served) needs no grant of the chart:
                 // Kubernetes' system:discovery ClusterRole allows it to every authenticated user.
                 .filter(kind -> !kind.resource().equals("(discovery)"))
-                .forEach(kind -> used.add(kind.resource() + " " + kind.verb()));
+                .forEach(kind -> used.add(kind.authorizedResource() + " " + kind.verb()));
         Map<String, String> granted = granted();
         assertThat(used).as("requests the documented RBAC does not grant").isSubsetOf(granted.keySet());
         Set<String> unused = granted.entrySet().stream().filter(e -> e.getValue().equals("recorded"))
