@@ -48,8 +48,8 @@ class PodTemplateDryRunLocalClusterTest extends LocalClusterTestBase {
         JobStatus status = failed("no-image");
 
         assertThat(status.getState().getReason()).isEqualTo(JobFacts.INVALID_SPEC);
-        assertThat(status.getState().getMessage()).contains("spec.tasks[0].template.spec.containers[0].image: "
-                + "Required value (the API server refused pod no-image-worker-0 in a dry run)");
+        assertThat(status.getState().getMessage()).isEqualTo("spec.tasks[0].template: the API server refused pod "
+                + "no-image-worker-0 in a dry run; spec.tasks[0].template.spec.containers[0].image: Required value");
         assertThat(podGroup("no-image")).isEmpty();
         assertThat(pods("no-image")).isEmpty();
     }
@@ -63,9 +63,8 @@ class PodTemplateDryRunLocalClusterTest extends LocalClusterTestBase {
 
         JobStatus status = failed("misspelt");
 
-        assertThat(status.getState().getMessage()).contains(
-                "spec.tasks[0].template.spec.containers[0].resorces: unknown field (the API server refused pod "
-                        + "misspelt-worker-0 in a dry run)");
+        assertThat(status.getState().getMessage()).isEqualTo("spec.tasks[0].template: the API server refused pod "
+                + "misspelt-worker-0 in a dry run; spec.tasks[0].template.spec.containers[0].resorces: unknown field");
         assertThat(podGroup("misspelt")).isEmpty();
     }
 

@@ -43,24 +43,25 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
             return Optional.empty();
         }
         String template = "spec.tasks[" + taskIndex + "].template";
-        String why = " (the API server refused pod " + pod + " in a dry run)";
         String message = status == null || status.getMessage() == null ? "refused with code " + code : status.getMessage();
-        List<FieldError> refusals = new ArrayList<>();
+        List<FieldError> fields = new ArrayList<>();
         if (code == 422) {
             List<StatusCause> causes = status == null || status.getDetails() == null || status.getDetails().getCauses() == null
                     ? List.of() : status.getDetails().getCauses();
             for (StatusCause cause : causes) {
                 if (cause.getField() != null && !cause.getField().isBlank() && cause.getMessage() != null) {
-                    refusals.add(new FieldError(template + "." + cause.getField(), cause.getMessage() + why));
+                    fields.add(new FieldError(template + "." + cause.getField(), cause.getMessage()));
                 }
             }
         } else {
-            addFields(UNKNOWN_FIELD.matcher(message), template, "unknown field" + why, refusals);
-            addFields(DUPLICATE_FIELD.matcher(message), template, "duplicate field" + why, refusals);
+            addFields(UNKNOWN_FIELD.matcher(message), template, "unknown field", fields);
+            addFields(DUPLICATE_FIELD.matcher(message), template, "duplicate field", fields);
         }
-        if (refusals.isEmpty()) {
-            refusals.add(new FieldError(template, message + why));
-        }
+        // Said once, first: where the refusals come from, then each field as the API server named it.
+        List<FieldError> refusals = new ArrayList<>();
+        String refused = "the API server refused pod " + pod + " in a dry run";
+        refusals.add(new FieldError(template, fields.isEmpty() ? refused + ": " + message : refused));
+        refusals.addAll(fields);
         return Optional.of(new PodTemplateVerdict(refusals, warnings));
     }
 

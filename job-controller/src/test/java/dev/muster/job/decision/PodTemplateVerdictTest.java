@@ -11,7 +11,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PodTemplateVerdictTest {
-    private static final String WHY = " (the API server refused pod train-worker-0 in a dry run)";
+    private static final FieldError REFUSED = new FieldError("spec.tasks[0].template",
+            "the API server refused pod train-worker-0 in a dry run");
 
     @Test
     void anAcceptedPodRefusesNothingAndKeepsTheWarnings() {
@@ -37,9 +38,9 @@ class PodTemplateVerdictTest {
 
         PodTemplateVerdict verdict = PodTemplateVerdict.of(0, "train-worker-0", 422, invalid, List.of()).orElseThrow();
 
-        assertThat(verdict.refusals()).containsExactly(
-                new FieldError("spec.tasks[0].template.spec.containers[0].image", "Required value" + WHY),
-                new FieldError("spec.tasks[0].template.spec.containers[1].name", "Duplicate value: \"main\"" + WHY));
+        assertThat(verdict.refusals()).containsExactly(REFUSED,
+                new FieldError("spec.tasks[0].template.spec.containers[0].image", "Required value"),
+                new FieldError("spec.tasks[0].template.spec.containers[1].name", "Duplicate value: \"main\""));
     }
 
     @Test
@@ -50,9 +51,9 @@ class PodTemplateVerdictTest {
 
         PodTemplateVerdict verdict = PodTemplateVerdict.of(0, "train-worker-0", 400, undecodable, List.of()).orElseThrow();
 
-        assertThat(verdict.refusals()).containsExactly(
-                new FieldError("spec.tasks[0].template.spec.containers[0].resorces", "unknown field" + WHY),
-                new FieldError("spec.tasks[0].template.spec.restartPolicyy", "unknown field" + WHY));
+        assertThat(verdict.refusals()).containsExactly(REFUSED,
+                new FieldError("spec.tasks[0].template.spec.containers[0].resorces", "unknown field"),
+                new FieldError("spec.tasks[0].template.spec.restartPolicyy", "unknown field"));
     }
 
     @Test
@@ -61,8 +62,8 @@ class PodTemplateVerdictTest {
                 .withMessage("Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression").build();
 
         assertThat(PodTemplateVerdict.of(2, "train-worker-0", 400, bad, List.of()).orElseThrow().refusals()).containsExactly(
-                new FieldError("spec.tasks[2].template",
-                        "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression" + WHY));
+                new FieldError("spec.tasks[2].template", "the API server refused pod train-worker-0 in a dry run: "
+                        + "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression"));
     }
 
     @Test
