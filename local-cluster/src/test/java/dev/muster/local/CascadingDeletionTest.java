@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static dev.muster.local.Patience.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -50,7 +51,7 @@ class CascadingDeletionTest extends ApiOnlyClusterTests {
         }))) {
             client.resource(job).delete();
 
-            await().untilAsserted(() -> assertThat(deletedPods)
+            await().atMost(PATIENCE).untilAsserted(() -> assertThat(deletedPods)
                     .containsExactlyInAnyOrder("train-worker-0", "train-worker-1", "train-worker-2"));
         }
         assertThat(client.resources(Job.class).withName("train").get()).isNull();
