@@ -60,7 +60,7 @@ class DescribeProvisioningTest {
                         containers:
                         - name: trainer
                           image: trainer
-                          resources: {requests: {cpu: "4", memory: 16Gi, nvidia.com/gpu: "8"}}
+                          resources: {requests: {cpu: "4", memory: 16Gi, nvidia.com/gpu: "8"}, limits: {nvidia.com/gpu: "8"}}
                 """);
 
         await().atMost(Patience.PATIENCE).untilAsserted(() -> assertThat(muster.run("describe", "job", "train").out())
