@@ -501,14 +501,16 @@ class CliOnLocalClusterTest {
                 + (queue == null ? "" : "  queue: " + queue + "\n")
                 + (priorityClass == null ? "" : "  priorityClassName: " + priorityClass + "\n")
                 + "  tasks:\n"
-                + (master ? task("master", 1, "1", "2Gi", "") : "")
-                + task("worker", workers, "2", "8Gi", ", nvidia.com/gpu: \"" + gpus + "\"");
+                + (master ? task("master", 1, "1", "2Gi", "", "") : "")
+                + task("worker", workers, "2", "8Gi", ", nvidia.com/gpu: \"" + gpus + "\"",
+                        ", limits: {nvidia.com/gpu: \"" + gpus + "\"}");
     }
 
-    private static String task(String name, int replicas, String cpu, String memory, String more) {
+    /** A task whose pods request the cpu and memory, then {@code more}, and have {@code limits} (an extended resource needs one). */
+    private static String task(String name, int replicas, String cpu, String memory, String more, String limits) {
         return "  - {name: " + name + ", replicas: " + replicas + ", template: {metadata: {annotations: "
                 + "{local.muster.dev/run-seconds: \"3600\"}}, spec: {restartPolicy: Never, containers: "
                 + "[{name: main, image: pytorch/pytorch, resources: {requests: {cpu: \"" + cpu + "\", memory: "
-                + memory + more + "}}}]}}}\n";
+                + memory + more + "}" + limits + "}}]}}}\n";
     }
 }
