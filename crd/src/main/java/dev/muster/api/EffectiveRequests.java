@@ -22,7 +22,6 @@ import java.util.TreeMap;
  * dashboard (which read amounts).
  */
 public final class EffectiveRequests {
-    private static final String SIDECAR_RESTART_POLICY = "Always";
     private static final String PODS = "pods";
 
     /** Amounts in each resource's base unit (cores, bytes, devices), by resource name, without zeros. */
@@ -96,7 +95,7 @@ public final class EffectiveRequests {
         V initPeak = arithmetic.zero();
         for (Container init : list(spec.getInitContainers())) {
             V own = of(init, arithmetic);
-            if (SIDECAR_RESTART_POLICY.equals(init.getRestartPolicy())) {
+            if (Sidecars.isSidecar(init)) {
                 requests = arithmetic.plus(requests, own);
                 sidecars = arithmetic.plus(sidecars, own);
                 initPeak = arithmetic.max(initPeak, sidecars);

@@ -1,6 +1,7 @@
 package dev.muster.job.decision;
 
 import dev.muster.api.PodPhase;
+import dev.muster.api.Sidecars;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobPolicies;
@@ -8,7 +9,6 @@ import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupCondition;
 import dev.muster.api.scheduling.v1alpha1.PodGroupPhase;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -188,9 +187,7 @@ final class PolicyEventObserver {
         }
         List<ContainerStatus> all = new ArrayList<>();
         if (pod.getStatus().getInitContainerStatuses() != null) {
-            Set<String> sidecars = pod.getSpec() == null || pod.getSpec().getInitContainers() == null ? Set.of()
-                    : pod.getSpec().getInitContainers().stream().filter(c -> "Always".equals(c.getRestartPolicy()))
-                            .map(Container::getName).collect(Collectors.toSet());
+            Set<String> sidecars = Sidecars.names(pod.getSpec());
             pod.getStatus().getInitContainerStatuses().stream().filter(s -> !sidecars.contains(s.getName())).forEach(all::add);
         }
         if (pod.getStatus().getContainerStatuses() != null) {

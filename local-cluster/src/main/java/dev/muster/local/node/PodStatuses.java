@@ -2,6 +2,7 @@ package dev.muster.local.node;
 
 import dev.muster.api.KubeTime;
 import dev.muster.api.PodPhase;
+import dev.muster.api.Sidecars;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
@@ -139,16 +140,11 @@ final class PodStatuses {
     static int nextInit(Pod pod, int from) {
         List<Container> inits = pod.getSpec().getInitContainers();
         for (int i = from; i < inits.size(); i++) {
-            if (!isSidecar(inits.get(i)) && !completed(currentStatus(pod, inits.get(i).getName()))) {
+            if (!Sidecars.isSidecar(inits.get(i)) && !completed(currentStatus(pod, inits.get(i).getName()))) {
                 return i;
             }
         }
         return -1;
-    }
-
-    /** Whether an init container is a sidecar: one that keeps running beside the containers once started. */
-    static boolean isSidecar(Container init) {
-        return "Always".equals(init.getRestartPolicy());
     }
 
     /**
@@ -301,7 +297,7 @@ final class PodStatuses {
     private static List<ContainerStatus> sidecarsStopped(Pod pod, List<ContainerStatus> inits, Instant now) {
         return inits.stream().map(s -> {
             Optional<Container> sidecar = pod.getSpec().getInitContainers().stream()
-                    .filter(c -> c.getName().equals(s.getName()) && isSidecar(c)).findFirst();
+                    .filter(c -> c.getName().equals(s.getName()) && Sidecars.isSidecar(c)).findFirst();
             if (sidecar.isEmpty() || s.getState() == null || s.getState().getRunning() == null) {
                 return s;
             }
@@ -326,7 +322,7 @@ final class PodStatuses {
             if (i >= upTo) {
                 statuses.add(status.withReady(false).withStarted(false)
                         .withNewState().withNewWaiting(null, "PodInitializing").endState().build());
-            } else if (isSidecar(init)) {
+            } else if (Sidecars.isSidecar(init)) {
                 statuses.add(current.filter(s -> s.getState() != null && s.getState().getRunning() != null)
                         .orElseGet(() -> status.withReady(true).withStarted(true)
                                 .withNewState().withNewRunning(time).endState().build()));
@@ -360,7 +356,7 @@ final class PodStatuses {
         List<Container> initContainers = pod.getSpec().getInitContainers();
         for (int i = 0; i < initContainers.size(); i++) {
             ContainerStatus init = inits.get(i);
-            if (isSidecar(initContainers.get(i))) {
+            if (Sidecars.isSidecar(initContainers.get(i))) {
                 if (!Boolean.TRUE.equals(init.getStarted())) {
                     incomplete.add(init.getName());
                 }

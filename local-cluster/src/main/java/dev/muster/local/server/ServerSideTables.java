@@ -1,6 +1,7 @@
 package dev.muster.local.server;
 
 import dev.muster.api.KubeTime;
+import dev.muster.api.Sidecars;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -257,7 +258,7 @@ final class ServerSideTables {
         private static boolean isSidecar(JsonNode pod, String name) {
             for (JsonNode container : pod.path("spec").path("initContainers")) {
                 if (container.path("name").asText().equals(name)) {
-                    return container.path("restartPolicy").asText("").equals("Always");
+                    return container.path("restartPolicy").asText("").equals(Sidecars.RESTART_POLICY);
                 }
             }
             return false;
