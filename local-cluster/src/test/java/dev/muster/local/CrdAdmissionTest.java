@@ -229,6 +229,64 @@ class CrdAdmissionTest extends ApiOnlyClusterTests {
     }
 
     /**
+     * Defaults fill absent fields and nulls that are not nullable, at every level where the parent exists, within
+     * defaults too, on creates, updates and status writes; a field a default would fill below an absent object
+     * stays absent, and a nullable null stays null.
+     */
+    @Test
+    void theSchemasDefaultsAreFilledInAsByTheApiServer() {
+        client.apiextensions().v1().customResourceDefinitions().load(
+                CrdAdmissionTest.class.getResourceAsStream("/admission/tunables-crd.yaml")).create();
+        String tunables = "/apis/admission.example.com/v1/namespaces/default/tunables";
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("mode", null);
+        spec.put("note", null);
+        spec.put("ports", List.of(Map.of("name", "http"), Map.of("name", "dns", "protocol", "UDP")));
+        spec.put("pools", Map.of("gpu", Map.of(), "cpu", Map.of("weight", 4)));
+        Map<String, Object> tunable = Map.of("apiVersion", "admission.example.com/v1", "kind", "Tunable",
+                "metadata", Map.of("name", "t1"), "spec", spec);
+
+        RawApi.Response created = api.post(tunables, tunable);
+
+        assertThat(created.code()).isEqualTo(201);
+        JsonNode stored = api.get(tunables + "/t1").body().path("spec");
+        assertThat(stored.path("mode").asText()).isEqualTo("fast");
+        assertThat(stored.path("replicas").asInt()).isEqualTo(1);
+        assertThat(stored.path("note").isNull()).as(stored.toString()).isTrue();
+        assertThat(stored.path("retry")).hasToString("{\"limit\":3,\"backoff\":\"10s\"}");
+        assertThat(stored.has("tuning")).isFalse();
+        assertThat(stored.path("ports").findValuesAsText("protocol")).containsExactly("TCP", "UDP");
+        assertThat(stored.path("pools").path("gpu").path("weight").asInt()).isEqualTo(1);
+        assertThat(stored.path("pools").path("cpu").path("weight").asInt()).isEqualTo(4);
+
+        RawApi.Response patched = api.patch(tunables + "/t1", "application/merge-patch+json",
+                "{\"spec\":{\"replicas\":null,\"tuning\":{}}}");
+        assertThat(patched.code()).isEqualTo(200);
+        assertThat(patched.body().path("spec").path("replicas").asInt()).isEqualTo(1);
+        assertThat(patched.body().path("spec").path("tuning").path("depth").asInt()).isEqualTo(2);
+
+        RawApi.Response status = api.patch(tunables + "/t1/status", "application/merge-patch+json",
+                "{\"status\":{\"ready\":1}}");
+        assertThat(status.code()).isEqualTo(200);
+        assertThat(api.get(tunables + "/t1").body().path("status")).hasToString("{\"ready\":1,\"phase\":\"Pending\"}");
+    }
+
+    /** Muster's Queue as a user writes it, without the state and weight its CRD defaults. */
+    @Test
+    void aQueueGetsTheStateAndWeightItsCrdDefaults() {
+        RawApi.Response created = api.post("/apis/scheduling.muster.dev/v1alpha1/queues",
+                Map.of("apiVersion", "scheduling.muster.dev/v1alpha1", "kind", "Queue",
+                        "metadata", Map.of("name", "defaulted"), "spec", Map.of("preemption", Map.of())));
+
+        assertThat(created.code()).isEqualTo(201);
+        JsonNode spec = created.body().path("spec");
+        assertThat(spec.path("state").asText()).isEqualTo("Open");
+        assertThat(spec.path("weight").asInt()).isEqualTo(1);
+        assertThat(spec.path("preemption").path("reclaim").asBoolean(false)).isTrue();
+        assertThat(spec.path("preemption").path("withinQueue").asText()).isEqualTo("LowerPriority");
+    }
+
+    /**
      * controller-gen declares the root metadata as {@code {type: object}}; kube-apiserver never prunes metadata by
      * the schema, and a cluster-scoped object has no namespace, not a null one, after an update.
      */

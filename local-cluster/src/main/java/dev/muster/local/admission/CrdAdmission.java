@@ -23,7 +23,7 @@ import java.util.function.Function;
  * The API server's admission of custom resources, driven by the CustomResourceDefinitions stored in the
  * emulator (so a CRD a user applies is enforced as well as Muster's own): before a create or an update of a
  * custom resource is written, unknown fields are pruned (and reported as the {@code fieldValidation} parameter
- * asks) and the object is checked against its version's structural schema and CEL rules; a refused write
+ * asks), the schema's defaults are filled in and the object is checked against its version's structural schema and CEL rules; a refused write
  * answers 422 {@code Invalid} with a cause per field.
  * A {@code /status} write is checked on its status part only. Objects of resources no stored CRD defines,
  * and versions without a schema, pass unchanged.
@@ -75,6 +75,11 @@ public final class CrdAdmission {
         Optional<MockResponse> refused = validation.refusal(to.crd().kind(), to.path().version(), dropped);
         if (refused.isPresent()) {
             return refused.get();
+        }
+        if (status) {
+            to.schema().defaultStatus(admitted.get(STATUS));
+        } else {
+            to.schema().defaultObject(admitted);
         }
         List<FieldError> errors = status
                 ? to.schema().validateStatus(admitted.get(STATUS), old.get().get(STATUS))

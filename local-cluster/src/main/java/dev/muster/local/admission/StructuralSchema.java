@@ -14,7 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One version's {@code openAPIV3Schema} of a CustomResourceDefinition, compiled for admission: pruning, the
+ * One version's {@code openAPIV3Schema} of a CustomResourceDefinition, compiled for admission: pruning, defaults, the
  * schema's constraints ({@link SchemaValidator}) and its CEL rules ({@link CelRules}), for whole objects and for
  * the status part alone (what a {@code /status} write may change).
  *
@@ -48,6 +48,16 @@ public final class StructuralSchema {
     /** Prunes {@code object} in place; returns the paths of the fields dropped. */
     public List<String> pruneObject(ObjectNode object) {
         return SchemaPruner.pruneObject(object, schema);
+    }
+
+    /** Fills in {@code object}'s absent fields that the schema gives a {@code default}, in place. */
+    void defaultObject(ObjectNode object) {
+        SchemaDefaulter.applyDefaults(object, schema);
+    }
+
+    /** Fills in {@code status}'s absent fields that the schema gives a {@code default}, in place. */
+    void defaultStatus(JsonNode status) {
+        SchemaDefaulter.applyDefaults(status, schema.path("properties").path(STATUS));
     }
 
     /** Prunes {@code status} in place; returns the paths of the fields dropped. */
