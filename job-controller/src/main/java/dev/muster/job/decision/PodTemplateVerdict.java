@@ -23,6 +23,11 @@ import java.util.regex.Pattern;
 public record PodTemplateVerdict(List<FieldError> refusals, List<String> warnings) {
     private static final Pattern UNKNOWN_FIELD = Pattern.compile("unknown field \"([^\"]+)\"");
     private static final Pattern DUPLICATE_FIELD = Pattern.compile("duplicate field \"([^\"]+)\"");
+    /**
+     * How Pod Security admission's refusal begins after the pod's name, as in {@code pods "x" is forbidden: violates
+     * PodSecurity "restricted:latest": ...}: the policy judges the pod's spec against its namespace's labels only.
+     */
+    private static final String POD_SECURITY_VIOLATION = "is forbidden: violates PodSecurity \"";
 
     public PodTemplateVerdict {
         refusals = List.copyOf(refusals);
@@ -31,19 +36,21 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
 
     /**
      * The verdict of a dry-run create of pod {@code pod} of the task at {@code taskIndex}, from the answer's code,
-     * its Status (for a refusal) and its warnings; nothing when the answer says nothing about the template: a
-     * refusal other than 400 (the body could not be decoded: a misspelt or unknown field under strict field
-     * validation) or 422 (invalid), such as a quota exceeded for now, a forbidden request or a server error.
+     * its Status (for a refusal) and its warnings; nothing when the answer says nothing about the template. What
+     * judges it: 400 (the body could not be decoded: a misspelt or unknown field under strict field validation),
+     * 422 (invalid), and the 403 of Pod Security admission enforcing its namespace's level, which refuses every pod
+     * of that template in that namespace. What does not: another 403 (a quota exceeded for now, a webhook's or
+     * authorizer's refusal, which may not be about the template), a conflict, a server error.
      */
     public static Optional<PodTemplateVerdict> of(int taskIndex, String pod, int code, Status status, List<String> warnings) {
         if (code >= 200 && code < 300) {
             return Optional.of(new PodTemplateVerdict(List.of(), warnings));
         }
-        if (code != 400 && code != 422) {
+        String message = status == null || status.getMessage() == null ? "refused with code " + code : status.getMessage();
+        if (code != 400 && code != 422 && !(code == 403 && message.contains(POD_SECURITY_VIOLATION))) {
             return Optional.empty();
         }
         String template = "spec.tasks[" + taskIndex + "].template";
-        String message = status == null || status.getMessage() == null ? "refused with code " + code : status.getMessage();
         List<FieldError> fields = new ArrayList<>();
         if (code == 422) {
             List<StatusCause> causes = status == null || status.getDetails() == null || status.getDetails().getCauses() == null

@@ -67,11 +67,25 @@ class PodTemplateVerdictTest {
     }
 
     @Test
+    void podSecurityEnforcingItsLevelJudgesTheTemplateForItsNamespace() {
+        String violation = "pods \"train-worker-0\" is forbidden: violates PodSecurity \"restricted:latest\": "
+                + "allowPrivilegeEscalation != false (container \"main\" must set securityContext.allowPrivilegeEscalation=false)";
+        Status forbidden = new StatusBuilder().withCode(403).withReason("Forbidden").withMessage(violation).build();
+
+        assertThat(PodTemplateVerdict.of(1, "train-worker-0", 403, forbidden, List.of()).orElseThrow().refusals())
+                .containsExactly(new FieldError("spec.tasks[1].template",
+                        "the API server refused pod train-worker-0 in a dry run: " + violation));
+    }
+
+    @Test
     void anAnswerThatSaysNothingOfTheTemplateIsNoVerdict() {
         Status quota = new StatusBuilder().withCode(403).withReason("Forbidden")
                 .withMessage("pods \"train-worker-0\" is forbidden: exceeded quota: compute").build();
 
         assertThat(PodTemplateVerdict.of(0, "train-worker-0", 403, quota, List.of())).isEmpty();
+        Status webhook = new StatusBuilder().withCode(403).withReason("Forbidden").withMessage("admission webhook "
+                + "\"validation.gatekeeper.sh\" denied the request: [quota-per-team] team-a runs 40 pods, at most 40").build();
+        assertThat(PodTemplateVerdict.of(0, "train-worker-0", 403, webhook, List.of())).isEmpty();
         assertThat(PodTemplateVerdict.of(0, "train-worker-0", 409, null, List.of())).isEmpty();
         assertThat(PodTemplateVerdict.of(0, "train-worker-0", 500, null, List.of())).isEmpty();
         assertThat(PodTemplateVerdict.of(0, "train-worker-0", 429, null, List.of())).isEmpty();
