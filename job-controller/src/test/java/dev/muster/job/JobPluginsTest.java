@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -228,6 +229,12 @@ class JobPluginsTest {
             assertThat(init.getImage()).isEqualTo("busybox:1.37");
             assertThat(init.getCommand()).hasSize(3).startsWith("sh", "-c");
             assertThat(init.getCommand().get(2)).contains("nc -z -w 2 wm-master-0.wm 29500", "+ 60 ))");
+            assertThat(init.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+            assertThat(init.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+            assertThat(init.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+            assertThat(init.getSecurityContext().getRunAsUser()).as("the pod's user, none fixed").isNull();
+            assertThat(init.getResources().getLimits()).isEqualTo(init.getResources().getRequests())
+                    .containsOnlyKeys("cpu", "memory");
         });
         assertThat(pod(job, "master", 0).getSpec().getInitContainers()).as("the master does not wait for itself").isNullOrEmpty();
 
@@ -236,6 +243,13 @@ class JobPluginsTest {
         assertThat(pod(defaults, "worker", 0).getSpec().getInitContainers()).singleElement().satisfies(init -> {
             assertThat(init.getImage()).isEqualTo("busybox:1.36.1");
             assertThat(init.getCommand().get(2)).contains("wd-master-0.wd 23456", "+ 300 ))");
+        });
+        defaults.getSpec().getTasks().get(1).getTemplate().getSpec().getContainers().get(0).setSecurityContext(
+                new SecurityContextBuilder().withRunAsNonRoot(true).withRunAsUser(1000L).withPrivileged(true).build());
+        assertThat(pod(defaults, "worker", 0).getSpec().getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getSecurityContext().getRunAsNonRoot()).as("runs as the task's container runs").isTrue();
+            assertThat(init.getSecurityContext().getRunAsUser()).isEqualTo(1000L);
+            assertThat(init.getSecurityContext().getPrivileged()).as("but asks for no privilege").isNull();
         });
         // Off by default, as in Volcano; an init container of that name in the template is kept as it is.
         assertThat(pod(withPlugins(TestJobs.job("off", task("master", 1, null), task("worker", 1, null)),

@@ -7,10 +7,15 @@ import dev.muster.api.batch.v1alpha1.validation.FieldError;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -19,7 +24,8 @@ import java.util.Set;
  * replicas of both tasks) and {@code RANK} (masters first, then workers by index), and declare the port.
  * With {@code --wait-master-enabled}, as Volcano's plugin, each worker pod gets a last init container
  * {@value #WAIT_CONTAINER} that waits, up to {@code --wait-master-timeout} seconds, until the master's port
- * accepts connections, so that workers do not fail while the master is still starting.
+ * accepts connections, so that workers do not fail while the master is still starting; it asks for no privilege
+ * and sets its resources, so that it passes the {@code restricted} Pod Security level and quotas on limits.
  */
 public final class PyTorchPodPlugin implements PodPlugin {
     /** Plugin name in {@code spec.plugins}. */
@@ -37,6 +43,11 @@ public final class PyTorchPodPlugin implements PodPlugin {
     public static final String DEFAULT_WAIT_MASTER_IMAGE = "busybox:1.36.1";
     /** Name of the init container; a template that has one of that name keeps its own, as in Volcano. */
     public static final String WAIT_CONTAINER = "wait-for-master";
+    /**
+     * Requests and limits of the wait container, equal: a namespace whose ResourceQuota covers {@code limits.cpu} or
+     * {@code limits.memory} refuses a pod with a container that sets none, and a shell polling a port needs little.
+     */
+    static final Map<String, Quantity> WAIT_RESOURCES = Map.of("cpu", new Quantity("100m"), "memory", new Quantity("64Mi"));
 
     @Override
     public String name() {
@@ -102,8 +113,30 @@ public final class PyTorchPodPlugin implements PodPlugin {
             return;
         }
         init.add(new ContainerBuilder().withName(WAIT_CONTAINER).withImage(image)
-                .withCommand("sh", "-c", waitScript(host, port, timeoutSeconds)).build());
+                .withCommand("sh", "-c", waitScript(host, port, timeoutSeconds))
+                .withResources(new ResourceRequirementsBuilder().withRequests(WAIT_RESOURCES).withLimits(WAIT_RESOURCES).build())
+                .withSecurityContext(waitSecurityContext(pod.getSpec().getContainers().get(0).getSecurityContext()))
+                .build());
         pod.getSpec().setInitContainers(init);
+    }
+
+    /**
+     * What the wait container may do, which is nothing but open a connection: no privilege escalation, no
+     * capabilities, the runtime's default seccomp profile, which is what the {@code restricted} Pod Security level
+     * asks of every container (an added container without it would make a namespace that enforces the level refuse
+     * every worker pod, however the user's own containers are written). The user it runs as is the task's first
+     * container's, if that container says ({@code runAsNonRoot}, {@code runAsUser}, {@code runAsGroup}); otherwise
+     * the pod's: no fixed UID, which OpenShift's {@code restricted-v2} would refuse outside the namespace's range.
+     */
+    private static SecurityContext waitSecurityContext(SecurityContext main) {
+        SecurityContextBuilder context = new SecurityContextBuilder().withAllowPrivilegeEscalation(false)
+                .withNewCapabilities().withDrop("ALL").endCapabilities()
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile();
+        if (main != null) {
+            context.withRunAsNonRoot(main.getRunAsNonRoot()).withRunAsUser(main.getRunAsUser())
+                    .withRunAsGroup(main.getRunAsGroup());
+        }
+        return context.build();
     }
 
     /**
