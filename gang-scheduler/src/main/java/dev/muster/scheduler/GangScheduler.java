@@ -16,6 +16,7 @@ import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -151,6 +152,7 @@ public final class GangScheduler implements AutoCloseable {
         SharedIndexInformer<Job> jobs = informers.informer(Job.class);
         SharedIndexInformer<Queue> queues = informers.informer(Queue.class);
         SharedIndexInformer<Namespace> namespaces = informers.informer(Namespace.class);
+        SharedIndexInformer<ResourceQuota> resourceQuotas = informers.informer(ResourceQuota.class);
         SharedIndexInformer<PersistentVolumeClaim> claims = informers.informer(PersistentVolumeClaim.class);
         SharedIndexInformer<PersistentVolume> volumes = informers.informer(PersistentVolume.class);
         SharedIndexInformer<StorageClass> storageClasses = informers.informer(StorageClass.class);
@@ -187,11 +189,12 @@ public final class GangScheduler implements AutoCloseable {
         watch(jobs, trigger, cache::putJob, cache::removeJob);
         watch(queues, trigger, cache::putQueue, cache::removeQueue);
         watch(namespaces, trigger, cache::putNamespace, cache::removeNamespace);
+        watch(resourceQuotas, trigger, cache::putResourceQuota, cache::removeResourceQuota);
         watch(claims, trigger, cache::putClaim, cache::removeClaim);
         watch(volumes, trigger, cache::putVolume, cache::removeVolume);
         watch(storageClasses, trigger, cache::putStorageClass, cache::removeStorageClass);
         List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(nodes, pods, podGroups, priorityClasses, jobs,
-                namespaces, claims, volumes, storageClasses, queues));
+                namespaces, resourceQuotas, claims, volumes, storageClasses, queues));
         watchDevices(trigger, all, new DraWarnings(eventRecorder));
         watched = List.copyOf(all);
         if (ownsInformers) {

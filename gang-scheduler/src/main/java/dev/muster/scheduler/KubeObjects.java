@@ -24,6 +24,8 @@ import dev.muster.scheduler.core.model.GroupKey;
 import dev.muster.scheduler.core.model.HostPort;
 import dev.muster.scheduler.core.model.InterPodTerms;
 import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.model.NamespaceQuota;
 import dev.muster.scheduler.core.model.NodeSelectorRequirement;
 import dev.muster.scheduler.core.model.NodeSelectorTerm;
 import dev.muster.scheduler.core.model.PersistentVolumeInfo;
@@ -49,6 +51,8 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaSpec;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
@@ -61,6 +65,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -511,6 +516,46 @@ final class KubeObjects {
      * {@code reclaimDelay} that is not a duration counts as the default; {@link QueueTreeValidator} reports it
      * in the queue's {@code Valid} condition.
      */
+    /**
+     * What the scheduler judges gangs by in a ResourceQuota ({@link NamespaceQuota}): its hard limits on what pods
+     * request, and their use as its status says; empty for a quota with scopes (they select pods by what the
+     * scheduler does not check: priority class, deadline, QoS) or that limits nothing pods request.
+     */
+    static Optional<NamespaceQuota> namespaceQuota(ResourceQuota quota) {
+        ResourceQuotaSpec spec = quota.getSpec();
+        if (spec == null || spec.getHard() == null || spec.getScopes() != null && !spec.getScopes().isEmpty()
+                || spec.getScopeSelector() != null) {
+            return Optional.empty();
+        }
+        Map<String, Long> hard = podRequestAmounts(spec.getHard());
+        if (hard.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Long> used = quota.getStatus() == null || quota.getStatus().getUsed() == null ? Map.of()
+                : podRequestAmounts(quota.getStatus().getUsed());
+        return Optional.of(new NamespaceQuota(quota.getMetadata().getNamespace(), quota.getMetadata().getName(), hard, used));
+    }
+
+    /**
+     * A quota's amounts by the resource of a pod's requests they count: {@code requests.cpu} and {@code cpu} as
+     * {@code cpu}, {@code requests.nvidia.com/gpu} as {@code nvidia.com/gpu}, {@code count/pods} and {@code pods} as
+     * {@code pods}; other names ({@code limits.*}, storage, object counts) are left out.
+     */
+    private static Map<String, Long> podRequestAmounts(Map<String, Quantity> amounts) {
+        String requestsPrefix = "requests.";
+        Map<String, Long> byResource = new HashMap<>();
+        amounts.forEach((name, quantity) -> {
+            String resource = name.equals("count/pods") ? ResourceVector.PODS
+                    : name.startsWith(requestsPrefix) ? name.substring(requestsPrefix.length())
+                    : name.equals(ResourceVector.CPU) || name.equals(ResourceVector.MEMORY) || name.equals(ResourceVector.PODS)
+                    || name.equals("ephemeral-storage") ? name : null;
+            if (resource != null && !resource.equals("storage")) {
+                byResource.put(resource, ResourceQuantities.amount(resource, quantity));
+            }
+        });
+        return byResource;
+    }
+
     static QueueInfo queueInfo(Queue queue) {
         QueueSpec spec = queue.getSpec();
         Duration reclaimDelay;

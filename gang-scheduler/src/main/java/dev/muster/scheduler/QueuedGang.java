@@ -13,7 +13,8 @@ package dev.muster.scheduler;
  *                  created), {@code Reserved}, {@code NotEnoughResources}, {@code NotEnoughTasks},
  *                  {@code BackingOff}, {@code PodGroupNotFound}, {@code Scheduled} for a placed gang
  *                  with pods beyond its quorum still pending, or a queue's hold: {@code QueueNotFound},
- *                  {@code QueueNotLeaf}, {@code QueueForbidden}, {@code QueueClosed}, {@code QueueLimitReached}, {@code Preempting} (waiting for the pods
+ *                  {@code QueueNotLeaf}, {@code QueueForbidden}, {@code QueueClosed}, {@code QueueLimitReached},
+ *                  {@code NamespaceQuotaExceeded}, {@code Preempting} (waiting for the pods
  *                  evicted for it to terminate)
  * @param message   the scheduler's explanation, as the PodGroup condition and pod events carry it
  * @param priority  the gang's priority

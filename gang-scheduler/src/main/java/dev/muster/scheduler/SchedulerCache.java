@@ -17,6 +17,7 @@ import dev.muster.scheduler.core.dra.DeviceClaim;
 import dev.muster.scheduler.core.dra.DeviceLedger;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import dev.muster.scheduler.core.cluster.ClusterState;
+import dev.muster.scheduler.core.model.NamespaceQuota;
 import dev.muster.scheduler.core.model.BoundMembers;
 import dev.muster.scheduler.core.model.GangInfo;
 import dev.muster.scheduler.core.model.GroupKey;
@@ -30,6 +31,7 @@ import dev.muster.scheduler.core.model.VolumeCatalog;
 import dev.muster.scheduler.core.placement.PodPlacement;
 import dev.muster.scheduler.core.queue.QueueHold;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -47,6 +49,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -86,6 +89,8 @@ final class SchedulerCache {
     private final Map<String, QueueInfo> queues = new TreeMap<>();
     /** The Queues' specs by name, as {@link QueueAccess} reads them (the tree and each namespaceSelector). */
     private final Map<String, QueueSpec> queueSpecs = new HashMap<>();
+    /** Per namespace, its ResourceQuotas by name, as the scheduler judges gangs by them. */
+    private final Map<String, Map<String, NamespaceQuota>> quotas = new HashMap<>();
     private final VolumeCatalog volumes = new VolumeCatalog();
     private final DeviceCatalog devices = new DeviceCatalog();
     /**
@@ -197,6 +202,29 @@ final class SchedulerCache {
     /** @return whether the class was known while pods wait */
     synchronized boolean removeStorageClass(StorageClass storageClass) {
         return volumes.removeStorageClass(storageClass.getMetadata().getName()) && anyPending();
+    }
+
+    /** @return whether what the quota limits or counts as used changed while a Job's gang waits for admission */
+    synchronized boolean putResourceQuota(ResourceQuota quota) {
+        String namespace = quota.getMetadata().getNamespace();
+        String name = quota.getMetadata().getName();
+        Optional<NamespaceQuota> now = KubeObjects.namespaceQuota(quota);
+        Map<String, NamespaceQuota> ofNamespace = quotas.computeIfAbsent(namespace, ns -> new TreeMap<>());
+        NamespaceQuota before = now.isPresent() ? ofNamespace.put(name, now.get()) : ofNamespace.remove(name);
+        if (ofNamespace.isEmpty()) {
+            quotas.remove(namespace);
+        }
+        return !Objects.equals(before, now.orElse(null)) && !waitingForAdmission.isEmpty();
+    }
+
+    /** @return whether a quota that held gangs is gone while a Job's gang waits for admission */
+    synchronized boolean removeResourceQuota(ResourceQuota quota) {
+        Map<String, NamespaceQuota> ofNamespace = quotas.get(quota.getMetadata().getNamespace());
+        boolean known = ofNamespace != null && ofNamespace.remove(quota.getMetadata().getName()) != null;
+        if (ofNamespace != null && ofNamespace.isEmpty()) {
+            quotas.remove(quota.getMetadata().getNamespace());
+        }
+        return known && !waitingForAdmission.isEmpty();
     }
 
     /** @return whether the namespace's labels changed, which can change what a namespaceSelector selects */
@@ -455,8 +483,10 @@ final class SchedulerCache {
                 }
             }
         }
-        return new CycleInput(snapshot.withDevices(devices.ledger(toBeCreated)), gangs, missing, runningGangs(),
-                queueInfos(), refused);
+        Map<String, List<NamespaceQuota>> quotaLists = new HashMap<>();
+        quotas.forEach((namespace, byName) -> quotaLists.put(namespace, List.copyOf(byName.values())));
+        return new CycleInput(snapshot.withDevices(devices.ledger(toBeCreated)).withNamespaceQuotas(quotaLists), gangs,
+                missing, runningGangs(), queueInfos(), refused);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.muster.scheduler.core.cluster;
 
 import dev.muster.scheduler.core.dra.DeviceLedger;
+import dev.muster.scheduler.core.model.NamespaceQuota;
 import dev.muster.scheduler.core.model.NodeInfo;
 import dev.muster.scheduler.core.model.ResourceVector;
 import java.util.Arrays;
@@ -19,15 +20,28 @@ public final class ClusterSnapshot {
     private final NodeState[] nodes;
     private final Map<String, Map<String, String>> namespaceLabels;
     private final DeviceLedger devices;
+    private final Map<String, List<NamespaceQuota>> namespaceQuotas;
 
     ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels) {
-        this(nodes, namespaceLabels, DeviceLedger.empty());
+        this(nodes, namespaceLabels, DeviceLedger.empty(), Map.of());
     }
 
-    private ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels, DeviceLedger devices) {
+    private ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels, DeviceLedger devices,
+                            Map<String, List<NamespaceQuota>> namespaceQuotas) {
         this.nodes = nodes;
         this.namespaceLabels = namespaceLabels;
         this.devices = devices;
+        this.namespaceQuotas = namespaceQuotas;
+    }
+
+    /** This snapshot with the namespaces' ResourceQuotas, which hold gangs whose pods they would refuse. */
+    public ClusterSnapshot withNamespaceQuotas(Map<String, List<NamespaceQuota>> quotas) {
+        return new ClusterSnapshot(nodes, namespaceLabels, devices, Map.copyOf(quotas));
+    }
+
+    /** Per namespace that has any, its ResourceQuotas as the scheduler judges gangs by them. */
+    public Map<String, List<NamespaceQuota>> namespaceQuotas() {
+        return namespaceQuotas;
     }
 
     /**
@@ -51,7 +65,7 @@ public final class ClusterSnapshot {
                     info.allocatable().plus(ResourceVector.of(totals)), info.ready(), info.unschedulable(), info.taints());
             withDevices[n] = node.withInfo(extended);
         }
-        return new ClusterSnapshot(withDevices, namespaceLabels, ledger);
+        return new ClusterSnapshot(withDevices, namespaceLabels, ledger, namespaceQuotas);
     }
 
     /** The cycle's devices and claims, with what its trials allocated so far. */

@@ -7,6 +7,7 @@ import dev.muster.scheduler.core.placement.GangTrial;
 import dev.muster.scheduler.core.preemption.BackfillReservation;
 import dev.muster.scheduler.core.queue.GangOrder;
 import dev.muster.scheduler.core.queue.MinResourcesGate;
+import dev.muster.scheduler.core.queue.NamespaceQuotaGate;
 import dev.muster.scheduler.core.queue.QueueHold;
 import dev.muster.scheduler.core.queue.QueueLedger;
 import dev.muster.scheduler.core.queue.QueueTree;
@@ -31,13 +32,15 @@ import java.util.TreeMap;
  * it do not get the room it holds unless they end before it starts.
  *
  * <p>A gang of a Closed queue is not tried (it stays pending in its queue); nor is a gang whose start would
- * take its queue or an ancestor above its limit, nor (a guard for direct callers: the scheduler holds these
+ * take its queue or an ancestor above its limit, nor one whose pods its namespace's ResourceQuotas would refuse
+ * ({@link NamespaceQuotaGate}), nor (a guard for direct callers: the scheduler holds these
  * with {@code QueueAccess} first) one whose queue is not a leaf of the tree. Each is {@linkplain #holds() held}
  * with a message.
  */
 final class QueueOrder implements TrialSequence {
     private final QueueLedger ledger;
     private final BackfillReservation backfill;
+    private final NamespaceQuotaGate quotas;
     private final List<QueueHold> holds = new ArrayList<>();
     /** Leaf queues whose head gang holds a backfill reservation this cycle. */
     private final Set<Integer> reserved = new HashSet<>();
@@ -48,10 +51,14 @@ final class QueueOrder implements TrialSequence {
     /** Per leaf queue index, its gangs in order; sorted by index so that a scan is deterministic. */
     private final Map<Integer, Deque<PendingGang>> byQueue = new TreeMap<>();
 
-    /** @param backfill the cycle's backfill reservations */
-    QueueOrder(QueueLedger ledger, BackfillReservation backfill) {
+    /**
+     * @param backfill the cycle's backfill reservations
+     * @param quotas   the cycle's gate of namespace ResourceQuotas
+     */
+    QueueOrder(QueueLedger ledger, BackfillReservation backfill, NamespaceQuotaGate quotas) {
         this.ledger = ledger;
         this.backfill = backfill;
+        this.quotas = quotas;
     }
 
     /** The gangs held so far this cycle. */
@@ -102,6 +109,11 @@ final class QueueOrder implements TrialSequence {
             String lacking = MinResourcesGate.shortfall(gang, trial);
             if (lacking != null) {
                 holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.MIN_RESOURCES, lacking));
+                continue;
+            }
+            String quotaExceeded = quotas.exceededBy(gang);
+            if (quotaExceeded != null) {
+                holds.add(new QueueHold(gang.gang(), gang.pending(), QueueHold.Reason.NAMESPACE_QUOTA, quotaExceeded));
                 continue;
             }
             current = gang;
@@ -162,6 +174,9 @@ final class QueueOrder implements TrialSequence {
             }
         }
         if (yielded) {
+            if (result.outcome() == GangPlacement.Outcome.ADMITTED) {
+                quotas.admitted(current);
+            }
             current = null;
         }
         if (result.outcome() == GangPlacement.Outcome.PLACED || result.outcome() == GangPlacement.Outcome.ADMITTED) {

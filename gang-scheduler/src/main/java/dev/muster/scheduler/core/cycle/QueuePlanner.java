@@ -14,6 +14,7 @@ import dev.muster.scheduler.core.preemption.Promises;
 import dev.muster.scheduler.core.preemption.ReclaimOutlook;
 import dev.muster.scheduler.core.preemption.VictimSearch;
 import dev.muster.scheduler.core.queue.QueueHold;
+import dev.muster.scheduler.core.queue.NamespaceQuotaGate;
 import dev.muster.scheduler.core.queue.QueueLedger;
 import dev.muster.scheduler.core.queue.QueueStanding;
 import dev.muster.scheduler.core.queue.QueueTree;
@@ -95,7 +96,8 @@ public final class QueuePlanner {
         // searches, each seeing what the ones before kept, with the shape indexes built once.
         GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         List<PendingGang> others = tryPromised(trial, snapshot, gangs, ledger, placements, holds);
-        QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, now));
+        QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, now),
+                new NamespaceQuotaGate(snapshot.namespaceQuotas()));
         List<GangPlacement> admittedByPromise = placements.stream()
                 .filter(result -> result.outcome() == GangPlacement.Outcome.ADMITTED).toList();
         placements.addAll(gangQueue.plan(others, now, order, trial));

@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * A gang the cycle did not try because its queue refused it ({@link QueueAccess}) or its limit is reached, because
- * its {@code minResources} are not free ({@link MinResourcesGate}), or because its victims are still terminating.
+ * its {@code minResources} are not free ({@link MinResourcesGate}), because its namespace's ResourceQuotas would
+ * refuse its pods ({@link NamespaceQuotaGate}), or because its victims are still terminating.
  *
  * @param gang    the gang
  * @param pending its pods still to place, which wait with the message
@@ -42,6 +43,11 @@ public record QueueHold(GangInfo gang, List<PodInfo> pending, Reason reason, Str
          * ({@link MinResourcesGate}); Volcano's reason for a group that does not fit.
          */
         MIN_RESOURCES("NotEnoughResources"),
+        /**
+         * Its workload's pods, created once it is admitted, would take its namespace above a ResourceQuota
+         * ({@link NamespaceQuotaGate}), and the API server would refuse them.
+         */
+        NAMESPACE_QUOTA("NamespaceQuotaExceeded"),
         /** Pods were evicted for it; it waits for them to terminate, and their room is promised to it. */
         PREEMPTING("Preempting");
 

@@ -4,7 +4,8 @@
  * ({@link dev.muster.scheduler.core.queue.QueueLedger}) and where each queue stands at its end
  * ({@link dev.muster.scheduler.core.queue.QueueStanding}), the order of gangs within a queue
  * ({@link dev.muster.scheduler.core.queue.GangOrder}), and why a gang is held back
- * ({@link dev.muster.scheduler.core.queue.QueueHold}, {@link dev.muster.scheduler.core.queue.MinResourcesGate}).
+ * ({@link dev.muster.scheduler.core.queue.QueueHold}, {@link dev.muster.scheduler.core.queue.MinResourcesGate},
+ * {@link dev.muster.scheduler.core.queue.NamespaceQuotaGate}).
  *
  * <p>May depend on {@code model}, {@code cluster} and {@code placement}; knows nothing of preemption or of
  * how a cycle is run.

@@ -1,0 +1,124 @@
+package dev.muster.scheduler.core.queue;
+
+import dev.muster.scheduler.core.model.NamespaceQuota;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.ResourceVector;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Volcano's {@code resourcequota} enqueue check, for the gangs whose pods a workload creates once they are admitted
+ * (a Muster Job's): such a gang is not admitted while the pods of its quorum would take its namespace above a
+ * ResourceQuota, because the API server would refuse them one by one at creation ({@code exceeded quota}), and the
+ * admitted gang would wait for pods that cannot exist. Gangs whose pods exist already passed the API server's quota
+ * when they were created, so they are never held here.
+ *
+ * <p>One gate per cycle: what it admits counts against the namespace's quotas for the gangs tried after it, as the
+ * API server raises a quota's {@code used} at each creation, so that two gangs of one namespace cannot both be
+ * admitted into room only one has.
+ */
+public final class NamespaceQuotaGate {
+    /** A gate with no quotas: holds nothing. */
+    public static final NamespaceQuotaGate NONE = new NamespaceQuotaGate(Map.of());
+
+    private final Map<String, List<NamespaceQuota>> quotas;
+    /** Per namespace, what the gangs admitted this cycle will ask for once their pods exist. */
+    private final Map<String, Map<String, Long>> admitted = new HashMap<>();
+
+    /** @param quotas per namespace, its quotas */
+    public NamespaceQuotaGate(Map<String, List<NamespaceQuota>> quotas) {
+        this.quotas = quotas;
+    }
+
+    /**
+     * Why the gang may not be admitted yet, in the API server's words for the quota it would exceed; {@code null}
+     * when it may: its pods exist already, its namespace has no quota, or its quorum fits every quota.
+     */
+    public String exceededBy(PendingGang gang) {
+        if (!gang.waitsForAdmission()) {
+            return null;
+        }
+        List<NamespaceQuota> limits = quotas.getOrDefault(gang.gang().key().namespace(), List.of());
+        if (limits.isEmpty()) {
+            return null;
+        }
+        Map<String, Long> asked = quorumDemand(gang);
+        Map<String, Long> before = admitted.getOrDefault(gang.gang().key().namespace(), Map.of());
+        for (NamespaceQuota quota : limits) {
+            Map<String, Long> requested = new TreeMap<>();
+            Map<String, Long> used = new TreeMap<>();
+            Map<String, Long> limited = new TreeMap<>();
+            quota.hard().forEach((resource, hard) -> {
+                long ask = asked.getOrDefault(resource, 0L);
+                long inUse = quota.used().getOrDefault(resource, 0L) + before.getOrDefault(resource, 0L);
+                if (ask > 0 && inUse + ask > hard) {
+                    requested.put(resource, ask);
+                    used.put(resource, inUse);
+                    limited.put(resource, hard);
+                }
+            });
+            if (!requested.isEmpty()) {
+                return "the pods of its quorum would exceed its namespace's quota, and the API server would refuse "
+                        + "them (exceeded quota: " + quota.name() + ", requested: " + amounts(requested) + ", used: "
+                        + amounts(used) + ", limited: " + amounts(limited) + "); it is admitted once the namespace's "
+                        + "pods leave room";
+            }
+        }
+        return null;
+    }
+
+    /** Counts the admitted gang's quorum against its namespace's quotas for the rest of the cycle. */
+    public void admitted(PendingGang gang) {
+        if (gang.waitsForAdmission() && quotas.containsKey(gang.gang().key().namespace())) {
+            Map<String, Long> tally = admitted.computeIfAbsent(gang.gang().key().namespace(), ns -> new HashMap<>());
+            quorumDemand(gang).forEach((resource, amount) -> tally.merge(resource, amount, Long::sum));
+        }
+    }
+
+    /**
+     * What the pods the gang still needs for its quorum ask for: each task's minimum first, then the others in the
+     * order the workload creates them, up to {@code minMember}; its bound pods count toward both, as for placement.
+     * The pods beyond the quorum are the workload's to create as the quota allows, as an elastic job's are.
+     */
+    static Map<String, Long> quorumDemand(PendingGang gang) {
+        int needed = Math.max(0, gang.gang().minMember() - gang.bound());
+        Map<String, Integer> neededByTask = new HashMap<>();
+        gang.gang().minTaskMember().forEach((task, min) -> neededByTask.put(task, Math.max(0, min - gang.boundOf(task))));
+        List<PodInfo> quorum = new ArrayList<>();
+        List<PodInfo> rest = new ArrayList<>();
+        for (PodInfo pod : gang.expected()) {
+            int forTask = neededByTask.getOrDefault(pod.task(), 0);
+            if (forTask > 0) {
+                neededByTask.put(pod.task(), forTask - 1);
+                quorum.add(pod);
+            } else {
+                rest.add(pod);
+            }
+        }
+        for (int i = 0; i < rest.size() && quorum.size() < needed; i++) {
+            quorum.add(rest.get(i));
+        }
+        Map<String, Long> demand = new HashMap<>();
+        for (PodInfo pod : quorum) {
+            pod.requests().asMap().forEach((resource, amount) -> demand.merge(resource, amount, Long::sum));
+        }
+        demand.put(ResourceVector.PODS, (long) quorum.size());
+        return demand;
+    }
+
+    private static String amounts(Map<String, Long> amounts) {
+        List<String> parts = new ArrayList<>();
+        amounts.forEach((resource, amount) -> parts.add(quotaName(resource) + "=" + ResourceVector.quantity(resource, amount)));
+        return String.join(",", parts);
+    }
+
+    /** How the API server names a resource of a pod's requests in a quota's message. */
+    private static String quotaName(String resource) {
+        return ResourceVector.PODS.equals(resource) ? resource : "requests." + resource;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.muster.scheduler.core.queue;
+
+import dev.muster.scheduler.core.cycle.CoschedulingArgs;
+import dev.muster.scheduler.core.cycle.CyclePlan;
+import dev.muster.scheduler.core.cycle.QueuePlanner;
+import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GroupKey;
+import dev.muster.scheduler.core.model.NamespaceQuota;
+import dev.muster.scheduler.core.model.PendingGang;
+import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.placement.GangPlacement;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static dev.muster.scheduler.core.QueueFixtures.T0;
+import static dev.muster.scheduler.core.QueueFixtures.gpuCluster;
+import static dev.muster.scheduler.core.QueueFixtures.gpus;
+import static dev.muster.scheduler.core.QueueFixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A Job's gang is not admitted while the pods of its quorum would take its namespace above a ResourceQuota, which
+ * would refuse them at creation, as Volcano's {@code resourcequota} plugin holds a job at enqueue; what the cycle
+ * admits counts for the gangs after it.
+ */
+class NamespaceQuotaGateTest {
+    private static final String GPU = "nvidia.com/gpu";
+
+    /** A Job's gang waiting for admission: its {@code count} pods of {@code gpusEach} GPUs do not exist yet. */
+    private static PendingGang waitingJob(String namespace, String name, int minMember, int count, long gpusEach,
+                                          int priority) {
+        GangInfo info = new GangInfo(GroupKey.podGroup(namespace, name), minMember, Map.of(), priority, T0, null, null,
+                "a", null);
+        List<PodInfo> expected = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            expected.add(new PodInfo(namespace, name + "-worker-" + i, info.key(), "worker", priority, gpus(gpusEach), Map.of()));
+        }
+        return new PendingGang(info, List.of(), 0, Map.of(), null, expected);
+    }
+
+    private static NamespaceQuota gpuQuota(String namespace, long hard, long used) {
+        return new NamespaceQuota(namespace, "compute", Map.of(GPU, hard, ResourceVector.PODS, 10L),
+                Map.of(GPU, used, ResourceVector.PODS, used == 0 ? 0L : 1L));
+    }
+
+    private static CyclePlan plan(Map<String, List<NamespaceQuota>> quotas, PendingGang... gangs) {
+        return new QueuePlanner(CoschedulingArgs.defaults()).plan(gpuCluster(4).snapshot().withNamespaceQuotas(quotas),
+                List.of(gangs), Map.of(), List.of(queue("a", null, 1, 0, null)), T0);
+    }
+
+    private static List<String> admitted(CyclePlan plan) {
+        return plan.placements().stream().filter(p -> p.outcome() == GangPlacement.Outcome.ADMITTED)
+                .map(p -> p.gang().key().name()).toList();
+    }
+
+    @Test
+    void aGangWhosePodsWouldExceedItsNamespacesQuotaWaitsInTheApiServersWords() {
+        CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 6))), waitingJob("team-a", "train", 1, 1, 4, 0));
+
+        assertThat(admitted(plan)).isEmpty();
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.reason()).isEqualTo(QueueHold.Reason.NAMESPACE_QUOTA);
+            assertThat(hold.reason().reason()).isEqualTo("NamespaceQuotaExceeded");
+            assertThat(hold.message()).isEqualTo("the pods of its quorum would exceed its namespace's quota, and the "
+                    + "API server would refuse them (exceeded quota: compute, requested: requests.nvidia.com/gpu=4, "
+                    + "used: requests.nvidia.com/gpu=6, limited: requests.nvidia.com/gpu=8); it is admitted once the "
+                    + "namespace's pods leave room");
+        });
+    }
+
+    @Test
+    void whatTheCycleAdmitsCountsForTheGangsAfterItInTheSameNamespaceOnly() {
+        CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 0))),
+                waitingJob("team-a", "first", 1, 1, 8, 2), waitingJob("team-a", "second", 1, 1, 8, 1),
+                waitingJob("team-b", "elsewhere", 1, 1, 8, 0));
+
+        assertThat(admitted(plan)).containsExactlyInAnyOrder("first", "elsewhere");
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.gang().key().name()).isEqualTo("second");
+            assertThat(hold.message()).contains("used: requests.nvidia.com/gpu=8, limited: requests.nvidia.com/gpu=8");
+        });
+    }
+
+    @Test
+    void onlyTheQuorumCountsSoAnElasticJobIsAdmittedForWhatFits() {
+        CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 4))), waitingJob("team-a", "elastic", 1, 3, 4, 0));
+
+        assertThat(admitted(plan)).containsExactly("elastic");
+        assertThat(plan.holds()).isEmpty();
+    }
+
+    @Test
+    void eachTasksMinimumIsInTheQuorumBeforeTheOthers() {
+        GangInfo info = new GangInfo(GroupKey.podGroup("team-a", "ps"), 1, Map.of("worker", 1), 0, T0, null, null, "a", null);
+        List<PodInfo> expected = List.of(
+                new PodInfo("team-a", "ps-ps-0", info.key(), "ps", 0, ResourceVector.builder().cpuMillis(1000).build(), Map.of()),
+                new PodInfo("team-a", "ps-worker-0", info.key(), "worker", 0, gpus(4), Map.of()));
+        PendingGang gang = new PendingGang(info, List.of(), 0, Map.of(), null, expected);
+
+        assertThat(NamespaceQuotaGate.quorumDemand(gang)).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 1L)
+                .doesNotContainKey(ResourceVector.CPU);
+        assertThat(plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 6))), gang).holds())
+                .extracting(QueueHold::reason).containsExactly(QueueHold.Reason.NAMESPACE_QUOTA);
+    }
+
+    @Test
+    void aGangWhosePodsExistPassedTheQuotaAtTheirCreationAndIsNeverHeld() {
+        GangInfo info = new GangInfo(GroupKey.podGroup("team-a", "plain"), 1, Map.of(), 0, T0, null, null, "a", null);
+        PendingGang created = new PendingGang(info, List.of(new PodInfo("team-a", "plain-0", info.key(), "", 0, gpus(4),
+                Map.of())), 0, Map.of());
+
+        CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 8))), created);
+
+        assertThat(plan.holds()).isEmpty();
+        assertThat(plan.placements()).extracting(GangPlacement::outcome).containsExactly(GangPlacement.Outcome.PLACED);
+    }
+}
