@@ -9,6 +9,7 @@ import dev.muster.local.admission.FieldValidation;
 import dev.muster.local.admission.MicroTimes;
 import dev.muster.local.admission.ModelFields;
 import dev.muster.local.admission.PodDefaults;
+import dev.muster.local.admission.PodSecurity;
 import dev.muster.local.admission.PodValidation;
 import dev.muster.local.admission.PodWarnings;
 import dev.muster.local.disruption.EvictionSubresource;
@@ -48,6 +49,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -744,8 +746,9 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /**
      * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named and
      * validated ({@link PodValidation}) before it is created, as kube-apiserver does; the name is generated first
-     * because the refusal names the pod. A created pod's answer carries kube-apiserver's warnings about it
-     * ({@link PodWarnings}).
+     * because the refusal names the pod. A valid pod then passes the PodSecurity admission of its namespace's
+     * labels ({@link PodSecurity}), which kube runs after validation, as a validating admission plugin. A created
+     * pod's answer carries kube-apiserver's warnings about it ({@link PodWarnings}), then PodSecurity's.
      */
     private MockResponse createPod(String collectionPath, FieldValidation validation, JsonNode body) {
         Optional<String> undecodable = PodValidation.undecodable(body);
@@ -762,12 +765,30 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             return refused.get();
         }
         JsonNode named = GeneratedNames.named(PodDefaults.apply(pod));
+        String name = named.path("metadata").path("name").asText("");
         List<FieldError> errors = PodValidation.validate(named);
         if (!errors.isEmpty()) {
-            return StatusResponses.invalid(null, "Pod", named.path("metadata").path("name").asText(""), errors);
+            return StatusResponses.invalid(null, "Pod", name, errors);
         }
-        return FieldValidation.withWarnings(validation.warned(handleCreate(request(HttpMethod.POST, collectionPath, named)),
-                unknown), PodWarnings.of(named));
+        PodSecurity.Decision security = PodSecurity.admit(namespaceLabels(collectionPath), named);
+        if (security.refusal().isPresent()) {
+            return StatusResponses.forbidden("pods", name, security.refusal().get());
+        }
+        MockResponse created = FieldValidation.withWarnings(validation.warned(
+                handleCreate(request(HttpMethod.POST, collectionPath, named)), unknown), PodWarnings.of(named));
+        return FieldValidation.withWarnings(created, security.warnings());
+    }
+
+    /** The labels of the namespace of a collection path; none when the namespace is not stored. */
+    private Map<String, String> namespaceLabels(String collectionPath) {
+        Map.Entry<AttributeSet, String> namespace = findResource(getKey(collectionPath.substring(0, collectionPath.lastIndexOf('/'))));
+        if (namespace == null) {
+            return Map.of();
+        }
+        Map<String, String> labels = new HashMap<>();
+        Json.stored(namespace.getValue()).path("metadata").path("labels").fields()
+                .forEachRemaining(label -> labels.put(label.getKey(), label.getValue().asText()));
+        return labels;
     }
 
     /** A pod's update (main resource or status) drops or refuses its unknown fields as its creation does. */
