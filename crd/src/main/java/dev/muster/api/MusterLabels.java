@@ -17,6 +17,10 @@ public final class MusterLabels {
     public static final String LOCAL_RUN_SECONDS = "local.muster.dev/run-seconds";
     /** Simulated kubelet: exit code of every container when the pod terminates (local cluster only). */
     public static final String LOCAL_EXIT_CODE = "local.muster.dev/exit-code";
+    /** Simulated kubelet: seconds each init container that is not a sidecar runs (local cluster only). */
+    public static final String LOCAL_INIT_SECONDS = "local.muster.dev/init-seconds";
+    /** Simulated kubelet: exit code of each init container that is not a sidecar (local cluster only). */
+    public static final String LOCAL_INIT_EXIT_CODE = "local.muster.dev/init-exit-code";
     /** Marks Node objects that the local cluster's simulated kubelet runs. */
     public static final String LOCAL_SIMULATED_NODE = "local.muster.dev/simulated";
 

@@ -62,12 +62,12 @@ public final class SimulatedKubelet implements AutoCloseable {
      * Annotation (or label) of a pod: the seconds each of its init containers runs, sidecars aside; 0 when not
      * given, so that they are through as the pod starts.
      */
-    public static final String INIT_SECONDS = "local.muster.dev/init-seconds";
+    public static final String INIT_SECONDS = MusterLabels.LOCAL_INIT_SECONDS;
     /**
      * Annotation (or label) of a pod: the exit code of each of its init containers, sidecars aside; 0 when not
      * given. A non-zero one stops the pod at its first init container.
      */
-    public static final String INIT_EXIT_CODE = "local.muster.dev/init-exit-code";
+    public static final String INIT_EXIT_CODE = MusterLabels.LOCAL_INIT_EXIT_CODE;
     private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
     private static final int MAX_CONFLICT_RETRIES = 10;
     private static final Duration STOP_RETRY = Duration.ofSeconds(1);
