@@ -39,8 +39,8 @@ final class LogsCommand extends JobCommand {
                         cli.out.println("==> " + name + " <==");
                         cli.out.print(log);
                     } catch (KubernetesClientException e) {
-                        // A pod not started yet, or a cluster without kubelets to serve logs (the local cluster's
-                        // nodes are simulated): one line says so, and the other pods' logs still print.
+                        // A container not started yet, or a cluster that serves no logs: one line says so, and the
+                        // other pods' logs still print.
                         String why = e.getStatus() == null || e.getStatus().getMessage() == null ? ""
                                 : ": " + e.getStatus().getMessage();
                         cli.out.println("==> " + name + ": no logs from the API server (HTTP " + e.getCode() + why + ") <==");

@@ -17,6 +17,10 @@ public final class RawApi {
     public record Response(int code, JsonNode body, List<String> warnings) {
     }
 
+    /** A response read as text: its code, its {@code Content-Type} and its body. */
+    public record Text(int code, String contentType, String body) {
+    }
+
     private final HttpClient http = HttpClient.newHttpClient();
     private final String url;
 
@@ -30,6 +34,21 @@ public final class RawApi {
 
     public Response get(String path, String accept) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Accept", accept).GET().build());
+    }
+
+    /** A GET whose answer is read as text, such as a pod's log. */
+    public Text getText(String path) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url + path)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new Text(response.statusCode(), response.headers().firstValue("Content-Type").orElse(null),
+                    response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     public Response post(String path, Object body) {

@@ -94,6 +94,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final Map<String, Map.Entry<String, CustomResourceDefinition>> decodedCrds = new ConcurrentHashMap<>();
     private final BindingSubresource binder = new BindingSubresource(store);
     private final EvictionSubresource evictions = new EvictionSubresource(store, this::delete, Clock.systemUTC());
+    private final LogSubresource logs = new LogSubresource(store, Clock.systemUTC());
     private final MergePatchHandler mergePatches = new MergePatchHandler(store);
     private final ClusterAccess access = new ClusterAccess();
     private final AccessReviews reviews = new AccessReviews(access);
@@ -183,6 +184,10 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
         if (request.method() == HttpMethod.POST && EvictionSubresource.isEviction(path)) {
             return withBody(request, body -> locked(requestLock.writeLock(), () -> evictions.evict(path, body)));
+        }
+        if (LogSubresource.isLog(path)) {
+            return request.method() == HttpMethod.GET
+                    ? locked(requestLock.readLock(), () -> logs.get(path, request.getPath())) : null;
         }
         if (AccessReviews.isReview(path)) {
             return request.method() == HttpMethod.POST

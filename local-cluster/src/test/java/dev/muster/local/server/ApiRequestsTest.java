@@ -25,6 +25,7 @@ class ApiRequestsTest {
             "GET, /api/v1/pods?watch=true&resourceVersion=5, watch, pods",
             "GET, /api/v1/namespaces/default/pods/p-0, get, pods",
             "POST, /api/v1/namespaces/default/pods/p-0/binding, create, pods/binding",
+            "GET, /api/v1/namespaces/default/pods/p-0/log?container=main&previous=true, get, pods/log",
             "PUT, /apis/batch.muster.dev/v1alpha1/namespaces/default/jobs/j/status, update, jobs/status",
             "PATCH, /apis/scheduling.muster.dev/v1alpha1/namespaces/ns/podgroups/g, patch, podgroups",
             "DELETE, /api/v1/namespaces/default/pods?labelSelector=a%3Db, deletecollection, pods",
