@@ -2,6 +2,8 @@ package dev.muster.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.api.KubeTime;
+import dev.muster.api.MusterLabels;
+import dev.muster.api.PodPhase;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -10,6 +12,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -31,6 +34,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -258,6 +262,41 @@ abstract class KubectlSmokeTests {
         assertThat(Files.readString(dir.resolve("wait.out"))).contains("configmap/awaited condition met");
         assertThat(kubectl("wait", "--for=jsonpath={.data.state}=ready", "configmap/awaited", "--timeout=20s")
                 .exitCode()).isZero();
+    }
+
+    /**
+     * kubectl logs reads the simulated kubelet's account of a container; for a pod of several containers without
+     * {@code -c} it picks the first and says so, and {@code --previous} of a first run is the kubelet's refusal.
+     */
+    @Test
+    void logsTellWhatTheSimulatedKubeletDid() {
+        client.pods().resource(new PodBuilder().withNewMetadata().withName("logged")
+                .addToAnnotations(MusterLabels.LOCAL_RUN_SECONDS, "0.2").endMetadata()
+                .withNewSpec().withRestartPolicy("Never").withNodeName("node-0")
+                .addNewContainer().withName("main").withImage("busybox").endContainer()
+                .addNewContainer().withName("helper").withImage("busybox").endContainer().endSpec().build()).create();
+        await().atMost(Patience.PATIENCE).until(() -> PodPhase.of(client.pods().withName("logged").get()) == PodPhase.Succeeded);
+
+        Result defaulted = kubectl("logs", "logged");
+        Result stamped = kubectl("logs", "logged", "-c", "helper", "--timestamps");
+        Result previous = kubectl("logs", "logged", "--previous");
+        Result missing = kubectl("logs", "no-such-pod");
+
+        assertThat(defaulted.exitCode()).as(defaulted.err()).isZero();
+        assertThat(defaulted.err()).contains("Defaulted container \"main\" out of: main, helper");
+        assertThat(defaulted.out()).startsWith("container \"main\" is simulated: the local cluster pulls and runs no image")
+                .contains("started on node node-0\n")
+                .containsPattern("exited with code 0 after [01]s \\(pod annotations local.muster.dev/run-seconds and"
+                        + " local.muster.dev/exit-code\\)\n$");
+        assertThat(stamped.exitCode()).as(stamped.err()).isZero();
+        assertThat(stamped.out().lines()).hasSize(3)
+                .allMatch(line -> line.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{9}Z \\S.*"));
+        assertThat(stamped.out()).contains("Z container \"helper\" is simulated");
+        assertThat(previous.exitCode()).isEqualTo(1);
+        assertThat(previous.err()).contains("Error from server (BadRequest): previous terminated container \"main\""
+                + " in pod \"logged\" not found");
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).contains("pods \"no-such-pod\" not found");
     }
 
     /** As against a real API server: kubectl apply prints the 422's causes, one per field, and exits 1. */
