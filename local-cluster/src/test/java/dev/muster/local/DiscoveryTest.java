@@ -69,10 +69,10 @@ class DiscoveryTest extends ApiOnlyClusterTests {
     }
 
     @Test
-    void unknownGroupsAndOpenApiV3AreNotFoundButVersionAnswers() {
+    void unknownGroupsAreNotFoundButVersionAnswers() {
         assertThat(api.get("/apis/nothing.example.com/v1").code()).isEqualTo(404);
         assertThat(api.get("/apis/nothing.example.com").code()).isEqualTo(404);
-        assertThat(api.get("/openapi/v3").code()).isEqualTo(404);
+        assertThat(api.get("/openapi/v3/apis/nothing.example.com/v1").code()).isEqualTo(404);
         assertThat(api.get("/openapi/v2").code()).isEqualTo(200);
         assertThat(client.getKubernetesVersion().getMajor()).isEqualTo("1");
         assertThat(client.getKubernetesVersion().getMinor()).isEqualTo("34");

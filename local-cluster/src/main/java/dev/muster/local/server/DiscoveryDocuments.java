@@ -82,7 +82,7 @@ final class DiscoveryDocuments {
     }
 
     private List<String> rootPaths() {
-        List<String> paths = new ArrayList<>(List.of("/api", "/api/v1", "/apis", "/openapi/v2", "/version"));
+        List<String> paths = new ArrayList<>(List.of("/api", "/api/v1", "/apis", "/openapi/v2", "/openapi/v3", "/version"));
         resources().forEach((group, versions) -> {
             if (!group.isEmpty()) {
                 paths.add("/apis/" + group);
@@ -153,7 +153,8 @@ final class DiscoveryDocuments {
      * An OpenAPI v2 document without definitions. kubectl's default {@code --validate=strict} refuses to
      * create anything when it cannot download one; with no definitions it skips client-side validation and
      * computes patches from its compiled-in types. kubectl asks for protobuf, where an empty message is a
-     * valid empty document. (v3 answers 404, after which kubectl falls back to v2.)
+     * valid empty document. (v3 lists CRDs' group-versions only ({@link OpenApiV3Documents}); for a built-in
+     * kind kubectl falls back to v2.)
      */
     private static MockResponse emptyOpenApiV2(String accept) {
         if (accept != null && accept.contains("protobuf")) {

@@ -89,6 +89,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final StoredObjects store = new Store();
     private final ServedResources served = new ServedResources(this::storedCrds, this::storedCrdDefinition);
     private final DiscoveryDocuments discovery = new DiscoveryDocuments(served);
+    private final OpenApiV3Documents openApiV3 = new OpenApiV3Documents(this::storedCrdDocuments);
     private final ServerSideTables tables = new ServerSideTables(this::storedCrds);
     /** Stored CRDs decoded, by name, with the stored document they were decoded from (replaced by every write). */
     private final Map<String, Map.Entry<String, CustomResourceDefinition>> decodedCrds = new ConcurrentHashMap<>();
@@ -170,6 +171,9 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse route(RecordedRequest request, String path) {
+        if (request.method() == HttpMethod.GET && OpenApiV3Documents.isOpenApiV3(path)) {
+            return openApiV3.answer(request.getPath(), request.getHeader("Accept"), request.getHeader("If-None-Match"));
+        }
         if (request.method() == HttpMethod.GET) {
             Optional<MockResponse> discovered = discovery.answer(path, request.getHeader("Accept"), request.getHeader("Host"));
             if (discovered.isPresent()) {
@@ -849,6 +853,12 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private List<CustomResourceDefinition> storedCrds() {
         MockResponse list = handleGet(CRDS_PATH);
         return Serialization.unmarshal(list.getBody().readUtf8(), CustomResourceDefinitionList.class).getItems();
+    }
+
+    private List<JsonNode> storedCrdDocuments() {
+        List<JsonNode> crds = new ArrayList<>();
+        Json.stored(handleGet(CRDS_PATH).getBody().getBytes()).path("items").forEach(crds::add);
+        return crds;
     }
 
     private MockResponse asTable(RecordedRequest request, String path, MockResponse response) {
