@@ -9,6 +9,7 @@ import dev.muster.api.batch.v1alpha1.JobValidationCorpusTest;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.local.protocol.Json;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -365,6 +367,100 @@ abstract class KubectlSmokeTests {
             assertThat(client.resources(Job.class).inNamespace(namespace).withName("train").get()).as(namespace)
                     .matches(created -> (created == null) != admission.isEmpty());
         }
+    }
+
+    /** kubectl explain reads the emulator's OpenAPI v3 document of Muster's CRDs, as of a real cluster's. */
+    @Test
+    void explainOfMusterKindsListsTheirFieldsFromTheCrds() {
+        assumeTrue(minorVersion >= 27, "kubectl explain reads OpenAPI v3 since 1.27");
+        Result tasks = kubectl("explain", "mjob.spec.tasks");
+        Result minMember = kubectl("explain", "podgroups.spec.minMember");
+        Result job = kubectl("explain", "mjob");
+
+        assertThat(tasks.exitCode()).as(tasks.err()).isZero();
+        assertThat(tasks.out()).contains("GROUP:      batch.muster.dev", "KIND:       Job", "VERSION:    v1alpha1",
+                        "FIELD: tasks <[]Object>")
+                .containsPattern("(?m)^  replicas\\t<integer>$").containsPattern("(?m)^  minAvailable\\t<integer>$")
+                .containsPattern("(?m)^  template\\t<Object>$");
+        assertThat(minMember.exitCode()).as(minMember.err()).isZero();
+        assertThat(minMember.out()).contains("KIND:       PodGroup", "FIELD: minMember <integer>");
+        assertThat(job.exitCode()).as(job.err()).isZero();
+        assertThat(job.out()).containsPattern("(?m)^  metadata\\t<ObjectMeta>$")
+                .contains("APIVersion defines the versioned schema of this representation of an object.");
+    }
+
+    /** A user's CRD is explained with its descriptions once created, and no longer once deleted. */
+    @Test
+    void explainOfAUserCrdShowsItsDescriptionsUntilItIsDeleted() {
+        assumeTrue(minorVersion >= 27, "kubectl explain reads OpenAPI v3 since 1.27");
+        var crds = client.apiextensions().v1().customResourceDefinitions();
+        crds.load(KubectlSmokeTests.class.getResourceAsStream("/openapi/gizmos-crd.yaml")).create();
+
+        Result spec = kubectl("explain", "gizmos.spec");
+        crds.withName("gizmos.openapi.example.com").delete();
+        Result deleted = kubectl("explain", "gizmos.spec");
+
+        assertThat(spec.exitCode()).as(spec.err()).isZero();
+        assertThat(spec.out()).contains("GROUP:      openapi.example.com", "KIND:       Gizmo", "FIELD: spec <Object>",
+                        "What the gizmo should do.", "How many cranks the gizmo turns at once.")
+                .containsPattern("(?m)^  cranks\\t<integer> -required-$");
+        // kubectl's discovery cache still knows gizmos, as it would of a real cluster; /openapi/v3 no longer does.
+        assertThat(deleted.exitCode()).isEqualTo(1);
+        assertThat(deleted.err()).contains("couldn't find resource for \"openapi.example.com/v1, Resource=gizmos\"");
+    }
+
+    /** Built-in kinds are not in /openapi/v3 (see OpenApiV3Documents): explain says so, and does not fail worse. */
+    @Test
+    void explainOfABuiltInKindSaysItIsNotPublished() {
+        assumeTrue(minorVersion >= 27, "kubectl explain reads OpenAPI v3 since 1.27");
+        Result pods = kubectl("explain", "pods");
+
+        assertThat(pods.exitCode()).isEqualTo(1);
+        assertThat(pods.err()).isEqualTo("error: couldn't find resource for \"/v1, Resource=pods\"\n");
+    }
+
+    /**
+     * Client-side apply patches a built-in kind's lists by their merge keys: a reapplied container env changes one
+     * variable, deletes the one left out of the manifest and keeps the one someone else added. kubectl takes the
+     * merge keys from /openapi/v3 when it lists the kind's group-version: were apps/v1 listed without them, kubectl
+     * would send the env whole, with no deletion, and the server's strategic merge would keep OLD.
+     */
+    @Test
+    void reapplyOfADeploymentMergesItsContainersEnv() throws IOException {
+        String deployment = """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: merged
+                spec:
+                  replicas: 0
+                  selector: {matchLabels: {app: merged}}
+                  template:
+                    metadata: {labels: {app: merged}}
+                    spec:
+                      containers:
+                      - name: main
+                        image: busybox
+                        env: ENV
+                """;
+        Path first = Files.writeString(dir.resolve("merged-1.yaml"),
+                deployment.replace("ENV", "[{name: MODE, value: one}, {name: OLD, value: gone}]"));
+        Path second = Files.writeString(dir.resolve("merged-2.yaml"), deployment.replace("ENV", "[{name: MODE, value: two}]"));
+        Result applied = kubectl("apply", "-f", first.toString());
+        assertThat(applied.exitCode()).as(applied.err()).isZero();
+        client.apps().deployments().inNamespace("default").withName("merged").edit(d -> {
+            d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                    .add(new EnvVar("EXTRA", "kept", null));
+            return d;
+        });
+
+        Result reapplied = kubectl("apply", "-f", second.toString());
+
+        assertThat(reapplied.exitCode()).as(reapplied.err()).isZero();
+        var env = client.apps().deployments().inNamespace("default").withName("merged").get().getSpec().getTemplate()
+                .getSpec().getContainers().get(0).getEnv();
+        assertThat(env).extracting("name", "value").containsExactlyInAnyOrder(
+                tuple("MODE", "two"), tuple("EXTRA", "kept"));
     }
 
     private Process start(String... args) throws IOException {
