@@ -48,6 +48,21 @@ final class CrdOpenApiDocument {
     private static final List<String> PATCH_TYPES =
             List.of("application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml");
 
+    private static final List<QueryParameter> LIST_PARAMETERS = List.of(
+            new QueryParameter("labelSelector", "string", "Selects the listed objects by their labels."),
+            new QueryParameter("fieldSelector", "string", "Selects the listed objects by their fields."),
+            new QueryParameter("limit", "integer", "The most objects to return in one list call."),
+            new QueryParameter("continue", "string", "The previous list call's continue token, for the next page."),
+            new QueryParameter("resourceVersion", "string", "The resource version the list is at least as new as."),
+            new QueryParameter("watch", "boolean", "Watch for changes to the described resources."));
+    private static final List<QueryParameter> WRITE_PARAMETERS = List.of(
+            new QueryParameter("dryRun", "string", "When All, the request is processed but nothing is persisted."),
+            new QueryParameter("fieldManager", "string", "A name for the actor making these changes."),
+            new QueryParameter("fieldValidation", "string", "How to treat unknown and duplicate fields: Ignore, Warn"
+                    + " or Strict."));
+    private static final QueryParameter FORCE =
+            new QueryParameter("force", "boolean", "Lets an Apply patch take fields other managers own.");
+
     private CrdOpenApiDocument() {
     }
 
@@ -92,6 +107,17 @@ final class CrdOpenApiDocument {
         return name.append(version).append('.').append(kind).toString();
     }
 
+    /** A query parameter an operation takes. */
+    private record QueryParameter(String name, String type, String description) {
+        ObjectNode json() {
+            return queryParameter(name, description, type);
+        }
+    }
+
+    /** An operation of a path item, under its HTTP method. */
+    private record Method(String name, ObjectNode operation) {
+    }
+
     /** One CRD's kind in one served version. */
     private record Kind(String group, String version, String kind, String listKind, String plural, boolean namespaced,
                         JsonNode schema, boolean hasStatus) {
@@ -110,12 +136,14 @@ final class CrdOpenApiDocument {
             String scope = namespaced ? "Namespaced" : "";
             if (namespaced) {
                 paths.set(root + "/" + plural, pathItem(root + "/" + plural,
-                        "get", operation("list", "list" + kind + "ForAllNamespaces", "list objects of kind " + kind,
-                                listKind, null)));
+                        new Method("get", operation("list", "list" + kind + "ForAllNamespaces",
+                                "list objects of kind " + kind, listKind, null))));
             }
             paths.set(collection, pathItem(collection,
-                    "get", operation("list", "list" + scope + kind, "list objects of kind " + kind, listKind, null),
-                    "post", operation("post", "create" + scope + kind, "create " + article() + kind, kind, BODY_TYPES)));
+                    new Method("get", operation("list", "list" + scope + kind, "list objects of kind " + kind, listKind,
+                            null)),
+                    new Method("post", operation("post", "create" + scope + kind, "create " + article() + kind, kind,
+                            BODY_TYPES))));
             String object = collection + "/{name}";
             paths.set(object, objectPathItem(object, "", scope));
             if (hasStatus) {
@@ -126,22 +154,22 @@ final class CrdOpenApiDocument {
         private ObjectNode objectPathItem(String path, String subresource, String scope) {
             String of = subresource.isEmpty() ? "" : " " + subresource.toLowerCase(Locale.ROOT) + " of";
             return pathItem(path,
-                    "get", operation("get", "read" + scope + kind + subresource, "read" + of + " the specified " + kind,
-                            kind, null),
-                    "put", operation("put", "replace" + scope + kind + subresource,
-                            "replace" + of + " the specified " + kind, kind, BODY_TYPES),
-                    "patch", operation("patch", "patch" + scope + kind + subresource,
-                            "partially update" + of + " the specified " + kind, kind, PATCH_TYPES));
+                    new Method("get", operation("get", "read" + scope + kind + subresource,
+                            "read" + of + " the specified " + kind, kind, null)),
+                    new Method("put", operation("put", "replace" + scope + kind + subresource,
+                            "replace" + of + " the specified " + kind, kind, BODY_TYPES)),
+                    new Method("patch", operation("patch", "patch" + scope + kind + subresource,
+                            "partially update" + of + " the specified " + kind, kind, PATCH_TYPES)));
         }
 
         private String article() {
             return "AEIOU".indexOf(kind.isEmpty() ? 'x' : kind.charAt(0)) >= 0 ? "an " : "a ";
         }
 
-        private ObjectNode pathItem(String path, Object... methodsAndOperations) {
+        private ObjectNode pathItem(String path, Method... methods) {
             ObjectNode item = NODES.objectNode();
-            for (int i = 0; i < methodsAndOperations.length; i += 2) {
-                item.set((String) methodsAndOperations[i], (JsonNode) methodsAndOperations[i + 1]);
+            for (Method method : methods) {
+                item.set(method.name(), method.operation());
             }
             ArrayNode parameters = item.putArray("parameters");
             if (path.contains("{name}")) {
@@ -166,24 +194,18 @@ final class CrdOpenApiDocument {
             operation.put("operationId", operationId(verbAndKind));
             ArrayNode parameters = operation.putArray("parameters");
             if (action.equals("list")) {
-                parameters.add(queryParameter("labelSelector", "A selector to restrict the list of returned objects by their labels.", "string"));
-                parameters.add(queryParameter("fieldSelector", "A selector to restrict the list of returned objects by their fields.", "string"));
-                parameters.add(queryParameter("limit", "The maximum number of objects to return in one list call.", "integer"));
-                parameters.add(queryParameter("continue", "The continue token of the previous list call, to fetch the next page.", "string"));
-                parameters.add(queryParameter("resourceVersion", "The resource version the list should be at least as new as.", "string"));
-                parameters.add(queryParameter("watch", "Watch for changes to the described resources.", "boolean"));
+                LIST_PARAMETERS.forEach(parameter -> parameters.add(parameter.json()));
             }
             if (bodyTypes != null) {
-                parameters.add(queryParameter("dryRun", "When present (All), the request is processed but nothing is persisted.", "string"));
-                parameters.add(queryParameter("fieldManager", "A name for the actor making these changes.", "string"));
-                parameters.add(queryParameter("fieldValidation", "How to treat unknown and duplicate fields: Ignore, Warn or Strict.", "string"));
+                WRITE_PARAMETERS.forEach(parameter -> parameters.add(parameter.json()));
                 if (action.equals("patch")) {
-                    parameters.add(queryParameter("force", "Force Apply requests to take fields owned by other managers.", "boolean"));
+                    parameters.add(FORCE.json());
                 }
-                ObjectNode content = operation.putObject("requestBody").putObject("content");
+                ObjectNode requestBody = operation.putObject("requestBody");
+                ObjectNode content = requestBody.putObject("content");
                 JsonNode bodySchema = action.equals("patch") ? NODES.objectNode().put("type", "object") : ref(responseKind);
                 bodyTypes.forEach(type -> content.putObject(type).set("schema", bodySchema));
-                operation.with("requestBody").put("required", true);
+                requestBody.put("required", true);
             }
             ObjectNode responses = operation.putObject("responses");
             responses.set("200", response("OK", responseKind));
@@ -236,7 +258,7 @@ final class CrdOpenApiDocument {
             ObjectNode object;
             if (schema.isObject()) {
                 object = unfolded(schema.deepCopy());
-                ObjectNode properties = object.with("properties");
+                ObjectNode properties = object.withObjectProperty("properties");
                 properties.set("apiVersion", typeMeta(API_VERSION_DESCRIPTION));
                 properties.set("kind", typeMeta(KIND_DESCRIPTION));
                 properties.set("metadata", metadata(OBJECT_META, OBJECT_METADATA_DESCRIPTION));
@@ -276,13 +298,13 @@ final class CrdOpenApiDocument {
             anyOf.addObject().put("type", "string");
         }
         if (schema.path("x-kubernetes-embedded-resource").asBoolean()) {
-            ObjectNode properties = schema.with("properties");
+            ObjectNode properties = schema.withObjectProperty("properties");
             properties.set("apiVersion", typeMeta("apiVersion defines the versioned schema of this representation of"
                     + " an object. More info: " + CONVENTIONS + "#resources"));
             properties.set("kind", typeMeta("kind is a string value representing the type of this object. In"
                     + " CamelCase. More info: " + CONVENTIONS + "#types-kinds"));
             properties.set("metadata", metadata(OBJECT_META, OBJECT_METADATA_DESCRIPTION));
-            ArrayNode required = schema.withArray("required");
+            ArrayNode required = schema.withArrayProperty("required");
             for (String field : List.of("kind", "apiVersion")) {
                 if (!contains(required, field)) {
                     required.add(field);
@@ -385,7 +407,7 @@ final class CrdOpenApiDocument {
         ObjectNode owners = field("array", "Objects this object depends on; when all of them are deleted, this"
                 + " object is garbage collected.").put("x-kubernetes-list-type", "map").put("x-kubernetes-patch-merge-key", "uid")
                 .put("x-kubernetes-patch-strategy", "merge");
-        owners.withArray("x-kubernetes-list-map-keys").add("uid");
+        owners.putArray("x-kubernetes-list-map-keys").add("uid");
         owners.set("items", ownerReference());
         properties.set("ownerReferences", owners);
         properties.set("resourceVersion", field("string", "An opaque value that changes whenever the object does,"
