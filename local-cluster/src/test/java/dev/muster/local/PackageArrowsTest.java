@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The package arrows of the local cluster, as its package-infos describe them. Two sides under the entry point
- * ({@code LocalCluster}): the API server (server, then admission, disruption and fault, then store, then protocol)
+ * ({@code LocalCluster}): the API server (server, then quota, then admission, disruption and fault, then store, then protocol)
  * and the simulated cluster around it (autoscaler, then node, then dra, then informer), which reaches the server
  * only through a Kubernetes client, never through its classes.
  */
@@ -30,6 +30,7 @@ class PackageArrowsTest {
                 .layer("server").definedBy(ROOT + ".server..")
                 .layer("admission").definedBy(ROOT + ".admission..")
                 .layer("disruption").definedBy(ROOT + ".disruption..")
+                .layer("quota").definedBy(ROOT + ".quota..")
                 .layer("fault").definedBy(ROOT + ".fault..")
                 .layer("store").definedBy(ROOT + ".store..")
                 .layer("protocol").definedBy(ROOT + ".protocol..")
@@ -40,16 +41,17 @@ class PackageArrowsTest {
                 .layer("manifest").definedBy(ROOT + ".manifest..")
                 .whereLayer("entry").mayNotBeAccessedByAnyLayer()
                 .whereLayer("server").mayOnlyBeAccessedByLayers("entry")
-                .whereLayer("admission").mayOnlyBeAccessedByLayers("entry", "server")
+                .whereLayer("admission").mayOnlyBeAccessedByLayers("entry", "server", "quota")
                 .whereLayer("disruption").mayOnlyBeAccessedByLayers("entry", "server")
+                .whereLayer("quota").mayOnlyBeAccessedByLayers("entry", "server")
                 .whereLayer("fault").mayOnlyBeAccessedByLayers("entry", "server")
-                .whereLayer("store").mayOnlyBeAccessedByLayers("entry", "server", "disruption")
+                .whereLayer("store").mayOnlyBeAccessedByLayers("entry", "server", "disruption", "quota")
                 .whereLayer("protocol").mayOnlyBeAccessedByLayers("entry", "server", "admission", "disruption",
-                        "fault", "store")
+                        "fault", "store", "quota")
                 .whereLayer("autoscaler").mayOnlyBeAccessedByLayers("entry")
                 .whereLayer("node").mayOnlyBeAccessedByLayers("entry", "autoscaler")
                 .whereLayer("dra").mayOnlyBeAccessedByLayers("entry", "node")
-                .whereLayer("informer").mayOnlyBeAccessedByLayers("autoscaler", "node", "dra", "disruption")
+                .whereLayer("informer").mayOnlyBeAccessedByLayers("autoscaler", "node", "dra", "disruption", "quota")
                 .whereLayer("manifest").mayNotBeAccessedByAnyLayer();
     }
 

@@ -18,6 +18,7 @@ import dev.muster.local.protocol.Json;
 import dev.muster.local.protocol.KubernetesProtobuf;
 import dev.muster.local.protocol.RequestQuery;
 import dev.muster.local.protocol.StatusResponses;
+import dev.muster.local.quota.QuotaAdmission;
 import dev.muster.local.store.CascadingDeleter;
 import dev.muster.local.store.DeleteRequest;
 import dev.muster.local.store.Deletion;
@@ -103,6 +104,8 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final CrdAdmission admission = new CrdAdmission(this::storedCrd);
     private final ObjectIndex index = new ObjectIndex();
     private final OwnerIndex owners = new OwnerIndex();
+    private final QuotaAdmission quotas = new QuotaAdmission(namespace -> storedIn(namespace, "resourcequotas"),
+            namespace -> storedIn(namespace, "pods"), store, Clock.systemUTC());
     private final CascadingDeleter cascadingDeleter =
             new CascadingDeleter(owners::dependentsOf, () -> new ArrayList<>(map.keySet()), this::handleDelete);
     private final WatchHub watches;
@@ -755,9 +758,10 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /**
      * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named and
      * validated ({@link PodValidation}) before it is created, as kube-apiserver does; the name is generated first
-     * because the refusal names the pod. A valid pod then passes the PodSecurity admission of its namespace's
-     * labels ({@link PodSecurity}), which kube runs after validation, as a validating admission plugin. A created
-     * pod's answer carries kube-apiserver's warnings about it ({@link PodWarnings}), then PodSecurity's.
+     * because the refusals name the pod. A valid pod then passes the PodSecurity admission of its namespace's
+     * labels ({@link PodSecurity}) and, last as in kube's order of validating admission plugins, the ResourceQuotas
+     * of its namespace ({@link QuotaAdmission}). A created pod's answer carries kube-apiserver's warnings about it
+     * ({@link PodWarnings}), then PodSecurity's.
      */
     private MockResponse createPod(String collectionPath, FieldValidation validation, JsonNode body) {
         Optional<String> undecodable = PodValidation.undecodable(body);
@@ -783,9 +787,11 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (security.refusal().isPresent()) {
             return StatusResponses.forbidden("pods", name, security.refusal().get());
         }
-        MockResponse created = FieldValidation.withWarnings(validation.warned(
-                handleCreate(request(HttpMethod.POST, collectionPath, named)), unknown), PodWarnings.of(named));
-        return FieldValidation.withWarnings(created, security.warnings());
+        String namespace = parse(collectionPath).get(KubernetesAttributesExtractor.NAMESPACE);
+        MockResponse created = quotas.create(namespace, named, dryRunning.get(),
+                () -> handleCreate(request(HttpMethod.POST, collectionPath, named)));
+        return FieldValidation.withWarnings(FieldValidation.withWarnings(validation.warned(created, unknown),
+                PodWarnings.of(named)), security.warnings());
     }
 
     /** The labels of the namespace of a collection path; none when the namespace is not stored. */
@@ -814,6 +820,20 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private String storedCrd(String name) {
         Map.Entry<AttributeSet, String> stored = findResource(getKey(CRDS_PATH + "/" + name));
         return stored == null ? null : stored.getValue();
+    }
+
+    /** The stored objects of a core resource in a namespace, found through the index rather than a scan of the store. */
+    private List<ObjectNode> storedIn(String namespace, String plural) {
+        List<String> stored = new ArrayList<>();
+        synchronized (map) {
+            for (AttributeSet key : index.keysIn("", plural, namespace)) {
+                String object = map.get(key);
+                if (object != null) {
+                    stored.add(object);
+                }
+            }
+        }
+        return stored.stream().map(Json::stored).toList();
     }
 
     /** The stored CRD of a name decoded, decoded again only when a write has replaced it. */

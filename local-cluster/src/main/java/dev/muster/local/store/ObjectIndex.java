@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -13,25 +15,41 @@ import java.util.concurrent.ConcurrentHashMap;
  * and its attribute match is itself a linear search of the key's attributes, so every read or write of
  * one object cost time in proportion to the whole store; with a few thousand pods that was nine tenths
  * of the local cluster's CPU. This index answers the lookups that name one object in constant time.
- * fabric8 offers no hook for it, hence the hand-kept map.
+ * fabric8 offers no hook for it, hence the hand-kept map. The keys are also kept by collection (one resource in
+ * one namespace), for admission steps that read a namespace's objects on every pod creation.
  */
 public final class ObjectIndex {
     private final Map<String, AttributeSet> keys = new ConcurrentHashMap<>();
+    private final Map<String, Set<AttributeSet>> collections = new ConcurrentHashMap<>();
 
     /** Records the stored key of an object written to the store. */
     public void put(AttributeSet storedKey) {
         String identity = identity(storedKey);
         if (identity != null) {
-            keys.put(identity, storedKey);
+            AttributeSet replaced = keys.put(identity, storedKey);
+            if (replaced != null) {
+                collectionOf(identity).remove(replaced);
+            }
+            collectionOf(identity).add(storedKey);
         }
     }
 
     /** Forgets the object stored under this key. */
     public void remove(AttributeSet storedKey) {
         String identity = identity(storedKey);
-        if (identity != null) {
-            keys.remove(identity, storedKey);
+        if (identity != null && keys.remove(identity, storedKey)) {
+            collectionOf(identity).remove(storedKey);
         }
+    }
+
+    /**
+     * The stored keys of the objects of one resource in one namespace, without matching every stored key.
+     *
+     * @param group the API group; empty for the core group
+     */
+    public List<AttributeSet> keysIn(String group, String plural, String namespace) {
+        Set<AttributeSet> collection = collections.get(group + "/" + plural + "/" + namespace + "/");
+        return collection == null ? List.of() : List.copyOf(collection);
     }
 
     /**
@@ -52,6 +70,13 @@ public final class ObjectIndex {
     /** Forgets every key, as the store is emptied. */
     public void clear() {
         keys.clear();
+        collections.clear();
+    }
+
+    /** The set of keys of the collection an object's identity belongs to. */
+    private Set<AttributeSet> collectionOf(String identity) {
+        return collections.computeIfAbsent(identity.substring(0, identity.lastIndexOf('/') + 1),
+                collection -> ConcurrentHashMap.newKeySet());
     }
 
     /** API group, plural, namespace and name; null without a plural or a name. */
