@@ -14,6 +14,7 @@ import dev.muster.local.dra.SimulatedResourceClaimController;
 import dev.muster.local.fault.FaultPlan;
 import dev.muster.local.node.SimulatedKubelet;
 import dev.muster.local.node.SimulatedNodes;
+import dev.muster.local.quota.SimulatedQuotaController;
 import dev.muster.local.server.ApiEmulator;
 import dev.muster.local.server.ApiRequests;
 import dev.muster.local.server.ClusterAccess;
@@ -51,8 +52,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * emulator on a free port of 127.0.0.1 (plain HTTP) with Muster's CRDs installed and a {@code default}
  * namespace, a pool of simulated nodes {@code node-0 .. node-(n-1)}, and a simulated kubelet that runs the pods
  * bound to any node of the cluster, a disruption controller that keeps the status of PodDisruptionBudgets,
- * which the Eviction API respects, for DRA a GPU driver's ResourceSlices ({@link SimulatedGpuDriver}) and
- * a resourceclaim controller that creates pods' claims from their templates, and, given node groups, a
+ * which the Eviction API respects, a quota controller that keeps the status of ResourceQuotas, which pod
+ * creation respects, for DRA a GPU driver's ResourceSlices ({@link SimulatedGpuDriver}) and a resourceclaim
+ * controller that creates pods' claims from their templates, and, given node groups, a
  * cluster autoscaler ({@link AutoscalerConfig}) that serves ProvisioningRequests and adds and removes group
  * nodes. Connect with {@link #client()} or, from outside the JVM, through
  * {@link #writeKubeconfig(Path)}.
@@ -77,6 +79,7 @@ public final class LocalCluster implements AutoCloseable {
     private final SimulatedKubelet kubelet;
     private final SimulatedDisruptionController disruptionController;
     private final SimulatedResourceClaimController claimController;
+    private final SimulatedQuotaController quotaController;
     /** Null when the configuration has no node groups. */
     private final SimulatedAutoscaler autoscaler;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -84,7 +87,8 @@ public final class LocalCluster implements AutoCloseable {
     private LocalCluster(ApiEmulator emulator, KubernetesClient client, LocalClusterConfig config, SimulatedNodes nodes,
                          SimulatedGpuDriver gpuDriver, SimulatedKubelet kubelet,
                          SimulatedDisruptionController disruptionController,
-                         SimulatedResourceClaimController claimController, SimulatedAutoscaler autoscaler) {
+                         SimulatedResourceClaimController claimController, SimulatedQuotaController quotaController,
+                         SimulatedAutoscaler autoscaler) {
         this.emulator = emulator;
         this.autoscaler = autoscaler;
         this.client = client;
@@ -94,6 +98,7 @@ public final class LocalCluster implements AutoCloseable {
         this.kubelet = kubelet;
         this.disruptionController = disruptionController;
         this.claimController = claimController;
+        this.quotaController = quotaController;
     }
 
     /**
@@ -143,6 +148,7 @@ public final class LocalCluster implements AutoCloseable {
             SimulatedKubelet kubelet = SimulatedKubelet.start(emulator.newClient(true), config.kubeletTimings(), nodes);
             SimulatedDisruptionController disruptionController;
             SimulatedResourceClaimController claimController;
+            SimulatedQuotaController quotaController;
             SimulatedAutoscaler autoscaler = null;
             try {
                 disruptionController = SimulatedDisruptionController.start(emulator.newClient(true));
@@ -157,10 +163,19 @@ public final class LocalCluster implements AutoCloseable {
                 kubelet.close();
                 throw e;
             }
+            try {
+                quotaController = SimulatedQuotaController.start(emulator.newClient(true));
+            } catch (RuntimeException e) {
+                claimController.close();
+                disruptionController.close();
+                kubelet.close();
+                throw e;
+            }
             if (config.autoscaler().enabled()) {
                 try {
                     autoscaler = SimulatedAutoscaler.start(emulator.newClient(true), config.autoscaler(), nodes);
                 } catch (RuntimeException e) {
+                    quotaController.close();
                     claimController.close();
                     disruptionController.close();
                     kubelet.close();
@@ -171,7 +186,7 @@ public final class LocalCluster implements AutoCloseable {
                     config.nodes(), config.nodeCpu(), config.nodeMemory(), config.nodeGpus(),
                     config.gpuApi().name().toLowerCase(Locale.ROOT));
             return new LocalCluster(emulator, client, config, nodes, gpuDriver, kubelet, disruptionController,
-                    claimController, autoscaler);
+                    claimController, quotaController, autoscaler);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -314,7 +329,7 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /**
-     * Stops the autoscaler, the resourceclaim and disruption controllers, the kubelet, the client and the
+     * Stops the autoscaler, the quota, resourceclaim and disruption controllers, the kubelet, the client and the
      * emulator; the cluster's state is lost. Closing again does nothing.
      */
     @Override
@@ -326,6 +341,7 @@ public final class LocalCluster implements AutoCloseable {
             if (autoscaler != null) {
                 autoscaler.close();
             }
+            quotaController.close();
             claimController.close();
             disruptionController.close();
             kubelet.close();

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
+import io.fabric8.kubernetes.api.model.ResourceQuotaStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,8 @@ class QuotaApiTest extends KubeletClusterTests {
     }
 
     private static Map<String, String> used(String namespace, String quota) {
-        return shown(client.resourceQuotas().inNamespace(namespace).withName(quota).get().getStatus().getUsed());
+        ResourceQuotaStatus status = client.resourceQuotas().inNamespace(namespace).withName(quota).get().getStatus();
+        return shown(status == null ? null : status.getUsed());
     }
 
     @Test
@@ -80,6 +82,28 @@ class QuotaApiTest extends KubeletClusterTests {
         assertThat(pods.withName("third").get()).isNull();
         assertThat(shown(client.resourceQuotas().inNamespace("quota-full").withName("compute").get().getStatus()
                 .getHard())).isEqualTo(Map.of("pods", "2", "requests.cpu", "2"));
+    }
+
+    @Test
+    void theControllerCountsThePodsAQuotaFindsAndFreesTheShareOfFinishedAndDeletedOnes() {
+        namespace("quota-freed");
+        var pods = client.pods().inNamespace("quota-freed");
+        pods.resource(pod("long", "500m", 3600)).create();
+        quota("quota-freed", "compute", Map.of("pods", "2", "requests.cpu", "2"));
+        await().atMost(Patience.PATIENCE).untilAsserted(() ->
+                assertThat(used("quota-freed", "compute")).isEqualTo(Map.of("pods", "1", "requests.cpu", "500m")));
+
+        pods.resource(pod("short", "1", 0)).create();
+        client.bindings().inNamespace("quota-freed").resource(Fixtures.binding("short", "node-0")).create();
+        await().atMost(Patience.PATIENCE).untilAsserted(() ->
+                assertThat(used("quota-freed", "compute")).isEqualTo(Map.of("pods", "1", "requests.cpu", "500m")));
+        assertThat(pods.withName("short").get().getStatus().getPhase()).isEqualTo("Succeeded");
+
+        pods.resource(pod("third", "1", 3600)).create();
+        assertThat(used("quota-freed", "compute")).isEqualTo(Map.of("pods", "2", "requests.cpu", "1500m"));
+        pods.withName("long").withGracePeriod(0).delete();
+        await().atMost(Patience.PATIENCE).untilAsserted(() ->
+                assertThat(used("quota-freed", "compute")).isEqualTo(Map.of("pods", "1", "requests.cpu", "1")));
     }
 
     @Test
