@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.MicroTime;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -75,6 +76,41 @@ abstract class KubectlSmokeTests {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    /** A quota's Used against its Hard in kubectl describe, and kubectl's words for a pod it refuses. */
+    @Test
+    void describeQuotaShowsUsedAndHardAndCreateShowsTheRefusal() throws IOException {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("smoke-quota").endMetadata()
+                .build()).create();
+        Path manifest = Files.writeString(dir.resolve("quota.yaml"), """
+                apiVersion: v1
+                kind: ResourceQuota
+                metadata: {name: compute, namespace: smoke-quota}
+                spec: {hard: {pods: "1", requests.cpu: "2"}}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: first, namespace: smoke-quota}
+                spec: {containers: [{name: main, image: busybox, resources: {requests: {cpu: 500m}}}]}
+                """);
+        assertThat(kubectl("create", "-f", manifest.toString()).exitCode()).isZero();
+        Path second = Files.writeString(dir.resolve("second.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: second, namespace: smoke-quota}
+                spec: {containers: [{name: main, image: busybox, resources: {requests: {cpu: 500m}}}]}
+                """);
+
+        Result refused = kubectl("create", "-f", second.toString());
+        Result described = kubectl("describe", "quota", "compute", "-n", "smoke-quota");
+
+        assertThat(refused.exitCode()).isNotZero();
+        assertThat(refused.err()).contains("Error from server (Forbidden)").contains("pods \"second\" is forbidden: "
+                + "exceeded quota: compute, requested: pods=1, used: pods=1, limited: pods=1");
+        assertThat(described.exitCode()).as(described.err()).isZero();
+        assertThat(described.out()).containsPattern("Resource\\s+Used\\s+Hard")
+                .containsPattern("\\npods\\s+1\\s+1\\n").containsPattern("\\nrequests.cpu\\s+500m\\s+2\\n");
     }
 
     /** DRA's kinds: the simulated driver's slice of an added GPU node and its device class, with their columns. */
