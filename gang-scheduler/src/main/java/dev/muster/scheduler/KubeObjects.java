@@ -538,14 +538,14 @@ final class KubeObjects {
 
     /**
      * A quota's amounts by the resource of a pod's requests they count: {@code requests.cpu} and {@code cpu} as
-     * {@code cpu}, {@code requests.nvidia.com/gpu} as {@code nvidia.com/gpu}, {@code count/pods} and {@code pods} as
-     * {@code pods}; other names ({@code limits.*}, storage, object counts) are left out.
+     * {@code cpu}, {@code requests.nvidia.com/gpu} as {@code nvidia.com/gpu}, and the pod counts {@code pods} and
+     * {@code count/pods}; other names ({@code limits.*}, storage, other object counts) are left out.
      */
     private static Map<String, Long> podRequestAmounts(Map<String, Quantity> amounts) {
         String requestsPrefix = "requests.";
         Map<String, Long> byResource = new HashMap<>();
         amounts.forEach((name, quantity) -> {
-            String resource = name.equals("count/pods") ? ResourceVector.PODS
+            String resource = name.equals(NamespaceQuota.OBJECT_COUNT_PODS) ? name
                     : name.startsWith(requestsPrefix) ? name.substring(requestsPrefix.length())
                     : name.equals(ResourceVector.CPU) || name.equals(ResourceVector.MEMORY) || name.equals(ResourceVector.PODS)
                     || name.equals("ephemeral-storage") ? name : null;

@@ -5,10 +5,10 @@ import java.util.Objects;
 
 /**
  * A namespace's ResourceQuota, as far as the scheduler judges gangs by it: its hard limits and what the API server
- * counts as used, per resource of a pod's requests ({@code cpu} in millicores, {@code memory} in bytes,
- * {@code pods}, an extended resource such as {@code nvidia.com/gpu}), read from the quota's names
- * ({@code requests.cpu} and {@code cpu} alike, {@code count/pods} and {@code pods} alike). What a pod's requests do
- * not say ({@code limits.*}, storage, object counts) is not here, nor are quotas with scopes.
+ * counts as used, per resource of a pod's requests ({@code cpu} in millicores, {@code memory} in bytes, an extended
+ * resource such as {@code nvidia.com/gpu}; {@code requests.cpu} and {@code cpu} alike) and the pod counts
+ * ({@code pods}, the pods not finished; {@link #OBJECT_COUNT_PODS}, every pod stored, finished or not). What a pod's
+ * requests do not say ({@code limits.*}, storage, other object counts) is not here, nor are quotas with scopes.
  *
  * @param namespace the quota's namespace
  * @param name      the quota's name
@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param used      per resource, what they ask for now, as the quota's status says
  */
 public record NamespaceQuota(String namespace, String name, Map<String, Long> hard, Map<String, Long> used) {
+    /** The object count of pods: unlike {@code pods}, it counts finished pods until they are deleted. */
+    public static final String OBJECT_COUNT_PODS = "count/pods";
 
     public NamespaceQuota {
         Objects.requireNonNull(namespace, "namespace");

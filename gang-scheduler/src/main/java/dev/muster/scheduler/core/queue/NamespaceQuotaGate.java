@@ -108,6 +108,7 @@ public final class NamespaceQuotaGate {
             pod.requests().asMap().forEach((resource, amount) -> demand.merge(resource, amount, Long::sum));
         }
         demand.put(ResourceVector.PODS, (long) quorum.size());
+        demand.put(NamespaceQuota.OBJECT_COUNT_PODS, (long) quorum.size());
         return demand;
     }
 
@@ -119,6 +120,7 @@ public final class NamespaceQuotaGate {
 
     /** How the API server names a resource of a pod's requests in a quota's message. */
     private static String quotaName(String resource) {
-        return ResourceVector.PODS.equals(resource) ? resource : "requests." + resource;
+        return ResourceVector.PODS.equals(resource) || NamespaceQuota.OBJECT_COUNT_PODS.equals(resource) ? resource
+                : "requests." + resource;
     }
 }

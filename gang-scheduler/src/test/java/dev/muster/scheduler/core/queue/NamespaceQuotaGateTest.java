@@ -86,6 +86,17 @@ class NamespaceQuotaGateTest {
     }
 
     @Test
+    void finishedPodsStillCountForTheObjectCountOfPodsButNotForPods() {
+        NamespaceQuota counts = new NamespaceQuota("team-a", "counts", Map.of(ResourceVector.PODS, 2L,
+                NamespaceQuota.OBJECT_COUNT_PODS, 3L), Map.of(ResourceVector.PODS, 1L, NamespaceQuota.OBJECT_COUNT_PODS, 3L));
+
+        CyclePlan plan = plan(Map.of("team-a", List.of(counts)), waitingJob("team-a", "next", 1, 1, 1, 0));
+
+        assertThat(plan.holds()).singleElement().extracting(QueueHold::message).asString()
+                .contains("(exceeded quota: counts, requested: count/pods=1, used: count/pods=3, limited: count/pods=3)");
+    }
+
+    @Test
     void onlyTheQuorumCountsSoAnElasticJobIsAdmittedForWhatFits() {
         CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 4))), waitingJob("team-a", "elastic", 1, 3, 4, 0));
 
