@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -29,22 +30,29 @@ public class LifecyclePolicy {
     private String timeout;
 
     /** One of AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob (not ResumeJob: see {@link JobPolicies#ACTIONS}). */
+    @JsonPropertyDescription("One of AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob.")
     public String getAction() { return action; }
     public void setAction(String action) { this.action = action; }
 
     /** A single event: PodFailed, PodEvicted, PodPending, Unknown, TaskCompleted, TaskFailed or {@code *}. */
+    @JsonPropertyDescription("A single event: PodFailed, PodEvicted, PodPending, Unknown, TaskCompleted, "
+            + "TaskFailed or *; not together with exitCode.")
     public String getEvent() { return event; }
     public void setEvent(String event) { this.event = event; }
 
     /** Several events that trigger the same action. */
+    @JsonPropertyDescription("Several events that trigger the same action.")
     public List<String> getEvents() { return events; }
     public void setEvents(List<String> events) { this.events = events; }
 
     /** Matches when any container of a pod terminated with this non-zero code. */
+    @JsonPropertyDescription("Matches when any container of a pod terminated with this non-zero code; "
+            + "not together with event or events.")
     public Integer getExitCode() { return exitCode; }
     public void setExitCode(Integer exitCode) { this.exitCode = exitCode; }
 
     /** Delay before the action is taken, as a Go duration ({@code 30s}, {@code 5m}). */
+    @JsonPropertyDescription("Delay before the action is taken, as a Go duration (30s, 5m).")
     public String getTimeout() { return timeout; }
     public void setTimeout(String timeout) { this.timeout = timeout; }
 }

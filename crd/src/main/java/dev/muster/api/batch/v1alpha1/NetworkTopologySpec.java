@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -28,14 +29,19 @@ public class NetworkTopologySpec {
     private String highestTierName;
 
     /** {@code hard} (the default, as in Volcano) or {@code soft}. */
+    @JsonPropertyDescription("hard (the default, as in Volcano) or soft.")
     public String getMode() { return mode; }
     public void setMode(String mode) { this.mode = mode; }
 
     /** The highest tier, counted from 1 (the tightest), whose one domain the gang must fit in. */
+    @JsonPropertyDescription("The highest tier, counted from 1 (the tightest), whose one domain the gang "
+            + "must fit in.")
     public Integer getHighestTierAllowed() { return highestTierAllowed; }
     public void setHighestTierAllowed(Integer highestTierAllowed) { this.highestTierAllowed = highestTierAllowed; }
 
     /** The highest tier by name (in Muster, its node label key); not together with {@code highestTierAllowed}. */
+    @JsonPropertyDescription("The highest tier by name (in Muster, its node label key); not together "
+            + "with highestTierAllowed.")
     public String getHighestTierName() { return highestTierName; }
     public void setHighestTierName(String highestTierName) { this.highestTierName = highestTierName; }
 }

@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 
@@ -22,18 +23,22 @@ public class PartitionPolicySpec {
     private Integer minPartitions;
 
     /** How many partitions the task's pods form. */
+    @JsonPropertyDescription("How many partitions the task's pods form.")
     public Integer getTotalPartitions() { return totalPartitions; }
     public void setTotalPartitions(Integer totalPartitions) { this.totalPartitions = totalPartitions; }
 
     /** Pods in each partition. */
+    @JsonPropertyDescription("Pods in each partition.")
     public Integer getPartitionSize() { return partitionSize; }
     public void setPartitionSize(Integer partitionSize) { this.partitionSize = partitionSize; }
 
     /** Where each partition must land. */
+    @JsonPropertyDescription("Where each partition must land.")
     public NetworkTopologySpec getNetworkTopology() { return networkTopology; }
     public void setNetworkTopology(NetworkTopologySpec networkTopology) { this.networkTopology = networkTopology; }
 
     /** Partitions that must be placed for the task to run. */
+    @JsonPropertyDescription("Partitions that must be placed for the task to run.")
     public Integer getMinPartitions() { return minPartitions; }
     public void setMinPartitions(Integer minPartitions) { this.minPartitions = minPartitions; }
 }

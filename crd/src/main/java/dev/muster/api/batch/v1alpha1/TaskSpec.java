@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Min;
@@ -42,34 +43,45 @@ public class TaskSpec {
     private String topologyPolicy;
 
     /** Task name, a DNS-1123 label unique within the job. */
+    @JsonPropertyDescription("Task name, a DNS-1123 label unique within the job; the task's pods are "
+            + "named <job>-<task>-<index>.")
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
 
     /** Number of pods; defaults to 1. */
+    @JsonPropertyDescription("Number of pods; defaults to 1.")
     public Integer getReplicas() { return replicas; }
     public void setReplicas(Integer replicas) { this.replicas = replicas; }
 
     /** Pods of this task that must run at once, and succeed for the job to complete; defaults to replicas. */
+    @JsonPropertyDescription("Pods of this task that must run at once, and succeed for the job to "
+            + "complete; defaults to replicas.")
     public Integer getMinAvailable() { return minAvailable; }
     public void setMinAvailable(Integer minAvailable) { this.minAvailable = minAvailable; }
 
     /** Template of the task's pods. */
+    @JsonPropertyDescription("Template of the task's pods.")
     public PodTemplateSpec getTemplate() { return template; }
     public void setTemplate(PodTemplateSpec template) { this.template = template; }
 
     /** Task-level lifecycle policies; they win over the job's. */
+    @JsonPropertyDescription("Task-level lifecycle policies; they win over the job's.")
     public List<LifecyclePolicy> getPolicies() { return policies; }
     public void setPolicies(List<LifecyclePolicy> policies) { this.policies = policies; }
 
     /** Tasks that must be up before this task's pods are created. */
+    @JsonPropertyDescription("Tasks that must be up before this task's pods are created.")
     public DependsOn getDependsOn() { return dependsOn; }
     public void setDependsOn(DependsOn dependsOn) { this.dependsOn = dependsOn; }
 
     /** Restarts in place a pod of this task may take before the task fails. */
+    @JsonPropertyDescription("Restarts in place a pod of this task may take before the task fails; "
+            + "defaults to the job's maxRetry.")
     public Integer getMaxRetry() { return maxRetry; }
     public void setMaxRetry(Integer maxRetry) { this.maxRetry = maxRetry; }
 
     /** Volcano's partitions of the task's pods; accepted, not honoured (the job says so). */
+    @JsonPropertyDescription("Volcano's partitions of the task's pods; accepted, not honoured (the job says so).")
     public PartitionPolicySpec getPartitionPolicy() { return partitionPolicy; }
     public void setPartitionPolicy(PartitionPolicySpec partitionPolicy) { this.partitionPolicy = partitionPolicy; }
 
@@ -77,6 +89,8 @@ public class TaskSpec {
      * Volcano's NUMA policy of the task's pods ({@code none}, {@code best-effort}, {@code restricted},
      * {@code single-numa-node}); accepted, not honoured (the job says so).
      */
+    @JsonPropertyDescription("Volcano's NUMA policy of the task's pods (none, best-effort, restricted, "
+            + "single-numa-node); accepted, not honoured (the job says so).")
     public String getTopologyPolicy() { return topologyPolicy; }
     public void setTopologyPolicy(String topologyPolicy) { this.topologyPolicy = topologyPolicy; }
 }

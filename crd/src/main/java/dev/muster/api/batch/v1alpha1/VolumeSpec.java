@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Required;
@@ -24,14 +25,19 @@ public class VolumeSpec {
     private PersistentVolumeClaimSpec volumeClaim;
 
     /** Where the volume is mounted in every container. */
+    @JsonPropertyDescription("Where the volume is mounted in every container; an absolute path, one per volume.")
     public String getMountPath() { return mountPath; }
     public void setMountPath(String mountPath) { this.mountPath = mountPath; }
 
     /** Name of the PersistentVolumeClaim to mount. */
+    @JsonPropertyDescription("Name of an existing PersistentVolumeClaim to mount; exactly one of "
+            + "volumeClaimName and volumeClaim.")
     public String getVolumeClaimName() { return volumeClaimName; }
     public void setVolumeClaimName(String volumeClaimName) { this.volumeClaimName = volumeClaimName; }
 
     /** Spec of a claim the job creates for itself. */
+    @JsonPropertyDescription("Spec of a claim the job creates for itself; exactly one of volumeClaimName "
+            + "and volumeClaim.")
     public PersistentVolumeClaimSpec getVolumeClaim() { return volumeClaim; }
     public void setVolumeClaim(PersistentVolumeClaimSpec volumeClaim) { this.volumeClaim = volumeClaim; }
 }

@@ -1,6 +1,7 @@
 package dev.muster.api.scheduling.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 
 import java.util.List;
@@ -24,10 +25,13 @@ public class PodGroupSchedulingConstraints {
     private String topologyPolicy;
 
     /** The levels, tightest first; the quorum goes into one domain of the first level that holds it. */
+    @JsonPropertyDescription("The levels, tightest first; the quorum goes into one domain of the first "
+            + "level that holds it.")
     public List<TopologyConstraint> getTopology() { return topology; }
     public void setTopology(List<TopologyConstraint> topology) { this.topology = topology; }
 
     /** {@code Required} (the default, as in Kubernetes) or {@code Preferred}. */
+    @JsonPropertyDescription("Required (the default, as in Kubernetes) or Preferred.")
     public String getTopologyPolicy() { return topologyPolicy; }
     public void setTopologyPolicy(String topologyPolicy) { this.topologyPolicy = topologyPolicy; }
 }
