@@ -1,6 +1,7 @@
 package dev.muster.api.scheduling.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
@@ -26,30 +27,37 @@ public class PodGroupSpec {
     private String runningEstimate;
 
     /** Pods that must be placed at once; defaults to 1. */
+    @JsonPropertyDescription("Pods that must be placed at once; defaults to 1.")
     public Integer getMinMember() { return minMember; }
     public void setMinMember(Integer minMember) { this.minMember = minMember; }
 
     /** Per task (pod label {@code batch.muster.dev/task-name}), pods that must be placed at once. */
+    @JsonPropertyDescription("Per task (pod label batch.muster.dev/task-name), pods that must be placed at once.")
     public Map<String, Integer> getMinTaskMember() { return minTaskMember; }
     public void setMinTaskMember(Map<String, Integer> minTaskMember) { this.minTaskMember = minTaskMember; }
 
     /** Resources the gang needs at least, summed over its minimum members. */
+    @JsonPropertyDescription("Resources the gang needs at least, summed over its minimum members.")
     public Map<String, Quantity> getMinResources() { return minResources; }
     public void setMinResources(Map<String, Quantity> minResources) { this.minResources = minResources; }
 
     /** Overrides the scheduler's waiting time for this group. */
+    @JsonPropertyDescription("Overrides the scheduler's waiting time for this group, in seconds.")
     public Integer getScheduleTimeoutSeconds() { return scheduleTimeoutSeconds; }
     public void setScheduleTimeoutSeconds(Integer scheduleTimeoutSeconds) { this.scheduleTimeoutSeconds = scheduleTimeoutSeconds; }
 
     /** The {@link Queue} the gang is in; unset, it is in {@link Queue#DEFAULT}. */
+    @JsonPropertyDescription("The Queue the gang is in; unset, it is in the queue named default.")
     public String getQueue() { return queue; }
     public void setQueue(String queue) { this.queue = queue; }
 
     /** PriorityClass that orders this group against others. */
+    @JsonPropertyDescription("PriorityClass that orders this group against others.")
     public String getPriorityClassName() { return priorityClassName; }
     public void setPriorityClassName(String priorityClassName) { this.priorityClassName = priorityClassName; }
 
     /** The gang's topology; without it, the scheduler's default gang locality applies. */
+    @JsonPropertyDescription("The gang's topology; without it, the scheduler's default gang locality applies.")
     public PodGroupSchedulingConstraints getSchedulingConstraints() { return schedulingConstraints; }
     public void setSchedulingConstraints(PodGroupSchedulingConstraints schedulingConstraints) {
         this.schedulingConstraints = schedulingConstraints;
@@ -59,6 +67,8 @@ public class PodGroupSpec {
      * How long the gang may run once started, as a Go duration; its workload ends it then (a Job's
      * {@code spec.maxRuntime}, copied here). The scheduler reads it as when the gang's room frees at the latest.
      */
+    @JsonPropertyDescription("How long the gang may run once started, as a Go duration (a Job's "
+            + "spec.maxRuntime, copied here); the scheduler reads it as when the gang's room frees at the latest.")
     public String getMaxRuntime() { return maxRuntime; }
     public void setMaxRuntime(String maxRuntime) { this.maxRuntime = maxRuntime; }
 
@@ -67,6 +77,9 @@ public class PodGroupSpec {
      * {@code spec.runningEstimate}, copied here). Without {@code maxRuntime}, the scheduler's backfill plans
      * with it as when the gang's room frees; a gang that runs longer makes such a plan late.
      */
+    @JsonPropertyDescription("How long the gang is expected to run once started, as a Go duration, not "
+            + "enforced (a Job's spec.runningEstimate, copied here); without maxRuntime, backfill plans with it as "
+            + "when the gang's room frees.")
     public String getRunningEstimate() { return runningEstimate; }
     public void setRunningEstimate(String runningEstimate) { this.runningEstimate = runningEstimate; }
 }

@@ -1,6 +1,7 @@
 package dev.muster.api.scheduling.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.muster.api.batch.v1alpha1.GoDuration;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
@@ -23,14 +24,19 @@ public class QueuePreemptionSpec {
     private String reclaimDelay;
 
     /** {@code Never} or {@code LowerPriority} (the default). */
+    @JsonPropertyDescription("Never: gangs of the queue never preempt one another; LowerPriority (the "
+            + "default): a gang may preempt gangs of the same queue of lower priority.")
     public String getWithinQueue() { return withinQueue; }
     public void setWithinQueue(String withinQueue) { this.withinQueue = withinQueue; }
 
     /** Whether the queue's waiting gangs may evict gangs of queues above their fair share; defaults to true. */
+    @JsonPropertyDescription("Whether the queue's waiting gangs may evict gangs of queues above their "
+            + "fair share; defaults to true.")
     public Boolean getReclaim() { return reclaim; }
     public void setReclaim(Boolean reclaim) { this.reclaim = reclaim; }
 
     /** How long a gang waits before it reclaims, as a Go duration ({@code 30s}, {@code 5m}); defaults to 30s. */
+    @JsonPropertyDescription("How long a gang waits before it reclaims, as a Go duration (30s, 5m); defaults to 30s.")
     public String getReclaimDelay() { return reclaimDelay; }
     public void setReclaimDelay(String reclaimDelay) { this.reclaimDelay = reclaimDelay; }
 }
