@@ -1,5 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.muster.api.read.LenientCustomResource;
 import dev.muster.api.read.LenientResourceReader;
@@ -17,6 +19,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * A batch job of one or more tasks, each a set of identical pods, gang-scheduled through a PodGroup.
  * Field names follow Volcano's vcjob so that a vcjob manifest ports by changing its {@code apiVersion}.
  */
+@JsonClassDescription("A batch job of one or more tasks, each a set of identical pods, gang-scheduled through a "
+        + "PodGroup.")
 @Group(Job.GROUP)
 @Version(Job.VERSION)
 @Singular("job")
@@ -36,6 +40,20 @@ public class Job extends LenientCustomResource<JobSpec, JobStatus> implements Na
     public static final String VERSION = "v1alpha1";
     public static final String API_VERSION = GROUP + "/" + VERSION;
     public static final String KIND = "Job";
+
+    // The generator describes a property by its getter's (or field's) annotation; spec and status are
+    // CustomResource's, so they are overridden here only to carry one.
+    @Override
+    @JsonPropertyDescription("Desired state of the job.")
+    public JobSpec getSpec() {
+        return super.getSpec();
+    }
+
+    @Override
+    @JsonPropertyDescription("Observed state of the job; written only by the job controller.")
+    public JobStatus getStatus() {
+        return super.getStatus();
+    }
 
     @Override
     protected JobSpec initSpec() {

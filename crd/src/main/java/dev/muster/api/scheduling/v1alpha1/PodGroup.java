@@ -1,5 +1,7 @@
 package dev.muster.api.scheduling.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.muster.api.read.LenientCustomResource;
 import dev.muster.api.read.LenientResourceReader;
@@ -16,6 +18,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * A gang: pods labelled {@code scheduling.muster.dev/pod-group: <name>} that are bound all-or-nothing
  * once {@code minMember} of them (and each task's {@code minTaskMember}) fit at once.
  */
+@JsonClassDescription("A gang: pods labelled scheduling.muster.dev/pod-group: <name> that are bound all-or-nothing "
+        + "once minMember of them (and each task's minTaskMember) fit at once.")
 @Group(PodGroup.GROUP)
 @Version(PodGroup.VERSION)
 @Singular("podgroup")
@@ -33,6 +37,20 @@ public class PodGroup extends LenientCustomResource<PodGroupSpec, PodGroupStatus
     public static final String VERSION = "v1alpha1";
     public static final String API_VERSION = GROUP + "/" + VERSION;
     public static final String KIND = "PodGroup";
+
+    // The generator describes a property by its getter's (or field's) annotation; spec and status are
+    // CustomResource's, so they are overridden here only to carry one.
+    @Override
+    @JsonPropertyDescription("Desired gang of the PodGroup.")
+    public PodGroupSpec getSpec() {
+        return super.getSpec();
+    }
+
+    @Override
+    @JsonPropertyDescription("Observed state of the PodGroup; written only by the PodGroup controller.")
+    public PodGroupStatus getStatus() {
+        return super.getStatus();
+    }
 
     @Override
     protected PodGroupSpec initSpec() {

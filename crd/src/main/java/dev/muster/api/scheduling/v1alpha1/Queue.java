@@ -1,5 +1,7 @@
 package dev.muster.api.scheduling.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.muster.api.read.LenientCustomResource;
 import dev.muster.api.read.LenientResourceReader;
@@ -20,6 +22,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * schema: {@link QueueTreeValidator} checks them and the scheduler reports them in the {@code Valid}
  * condition.
  */
+@JsonClassDescription("A cluster-wide queue of gangs: a share of the cluster by weight, a guarantee it always gets "
+        + "when it asks, a limit on its subtree, and how its gangs may preempt.")
 @Group(Queue.GROUP)
 @Version(Queue.VERSION)
 @Singular("queue")
@@ -42,6 +46,20 @@ public class Queue extends LenientCustomResource<QueueSpec, QueueStatus> {
     public static final String KIND = "Queue";
     /** The queue of gangs that name none; the manager creates it at start when it is absent. */
     public static final String DEFAULT = "default";
+
+    // The generator describes a property by its getter's (or field's) annotation; spec and status are
+    // CustomResource's, so they are overridden here only to carry one.
+    @Override
+    @JsonPropertyDescription("Desired share of the queue.")
+    public QueueSpec getSpec() {
+        return super.getSpec();
+    }
+
+    @Override
+    @JsonPropertyDescription("Observed state of the queue; written only by the scheduler.")
+    public QueueStatus getStatus() {
+        return super.getStatus();
+    }
 
     @Override
     protected QueueSpec initSpec() {
