@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 import java.util.Map;
 import java.util.Objects;
@@ -18,6 +19,7 @@ public class TaskState {
         this.phase = new TreeMap<>(phase);
     }
 
+    @JsonPropertyDescription("Pod counts of the task by pod phase (Pending, Running, Succeeded, Failed, ...).")
     public Map<String, Integer> getPhase() { return phase; }
     public void setPhase(Map<String, Integer> phase) { this.phase = phase; }
 

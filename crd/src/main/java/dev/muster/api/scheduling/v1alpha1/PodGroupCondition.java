@@ -1,6 +1,7 @@
 package dev.muster.api.scheduling.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /**
  * A PodGroup condition with the fields of Volcano's PodGroup condition (type, status, transitionID,
@@ -36,24 +37,30 @@ public class PodGroupCondition {
     private String message;
 
     /** {@code Unschedulable} or {@code Scheduled}. */
+    @JsonPropertyDescription("Unschedulable or Scheduled.")
     public String getType() { return type; }
     public void setType(String type) { this.type = type; }
 
     /** {@code True}, {@code False} or {@code Unknown}. */
+    @JsonPropertyDescription("True, False or Unknown.")
     public String getStatus() { return status; }
     public void setStatus(String status) { this.status = status; }
 
     /** Identifies the scheduling attempt that set the condition. */
+    @JsonPropertyDescription("Identifies the scheduling attempt that set the condition.")
     public String getTransitionID() { return transitionID; }
     public void setTransitionID(String transitionID) { this.transitionID = transitionID; }
 
     /** Changes only when {@code status} changes. */
+    @JsonPropertyDescription("RFC 3339 time; changes only when status changes.")
     public String getLastTransitionTime() { return lastTransitionTime; }
     public void setLastTransitionTime(String lastTransitionTime) { this.lastTransitionTime = lastTransitionTime; }
 
+    @JsonPropertyDescription("One CamelCase word for programs, e.g. NotEnoughResources.")
     public String getReason() { return reason; }
     public void setReason(String reason) { this.reason = reason; }
 
+    @JsonPropertyDescription("Human-readable detail.")
     public String getMessage() { return message; }
     public void setMessage(String message) { this.message = message; }
 }

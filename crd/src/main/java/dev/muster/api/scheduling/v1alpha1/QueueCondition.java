@@ -1,6 +1,7 @@
 package dev.muster.api.scheduling.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
 
 import java.util.List;
@@ -42,22 +43,27 @@ public class QueueCondition {
     }
 
     /** E.g. {@code Valid}. */
+    @JsonPropertyDescription("The condition's type, e.g. Valid.")
     public String getType() { return type; }
     public void setType(String type) { this.type = type; }
 
     /** {@code True}, {@code False} or {@code Unknown}. */
+    @JsonPropertyDescription("True, False or Unknown.")
     public String getStatus() { return status; }
     public void setStatus(String status) { this.status = status; }
 
     /** One CamelCase word for programs. */
+    @JsonPropertyDescription("One CamelCase word for programs.")
     public String getReason() { return reason; }
     public void setReason(String reason) { this.reason = reason; }
 
     /** For people. */
+    @JsonPropertyDescription("Human-readable detail.")
     public String getMessage() { return message; }
     public void setMessage(String message) { this.message = message; }
 
     /** RFC 3339; changes only when {@code status} changes. */
+    @JsonPropertyDescription("RFC 3339 time; changes only when status changes.")
     public String getLastTransitionTime() { return lastTransitionTime; }
     public void setLastTransitionTime(String lastTransitionTime) { this.lastTransitionTime = lastTransitionTime; }
 }
