@@ -46,6 +46,19 @@ class CrdDescriptionsTest {
         assertThat(undescribed).as(kind.getSimpleName() + " fields without a description").isEmpty();
     }
 
+    /**
+     * Descriptions are what makes a CRD grow. {@code kubectl apply} (client-side) copies the whole object into its
+     * {@code last-applied-configuration} annotation, and the API server refuses annotations above 256 KiB in all.
+     * Half of that, so that a growing CRD is noticed while there is room to act.
+     */
+    @ParameterizedTest
+    @ValueSource(classes = {Job.class, PodGroup.class, Queue.class})
+    void theCrdLeavesRoomForClientSideApply(Class<? extends HasMetadata> kind) throws IOException {
+        try (InputStream in = CrdDescriptionsTest.class.getResourceAsStream(resource(kind))) {
+            assertThat(in.readAllBytes().length).as(resource(kind)).isLessThan(128 * 1024);
+        }
+    }
+
     private static void collectUndescribed(String kind, String path, JSONSchemaProps property, List<String> undescribed) {
         if (isBlank(property.getDescription())) {
             undescribed.add(path);
@@ -80,10 +93,13 @@ class CrdDescriptionsTest {
     }
 
     private static JSONSchemaProps schema(Class<? extends HasMetadata> kind) throws IOException {
-        try (InputStream in = CrdDescriptionsTest.class.getResourceAsStream(
-                "/META-INF/fabric8/" + HasMetadata.getFullResourceName(kind) + "-v1.yml")) {
+        try (InputStream in = CrdDescriptionsTest.class.getResourceAsStream(resource(kind))) {
             CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
             return crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
         }
+    }
+
+    private static String resource(Class<? extends HasMetadata> kind) {
+        return "/META-INF/fabric8/" + HasMetadata.getFullResourceName(kind) + "-v1.yml";
     }
 }
