@@ -405,11 +405,15 @@ abstract class KubectlSmokeTests {
         }
     }
 
-    /** kubectl explain reads the emulator's OpenAPI v3 document of Muster's CRDs, as of a real cluster's. */
+    /**
+     * kubectl explain reads the emulator's OpenAPI v3 document of Muster's CRDs, as of a real cluster's, with the
+     * descriptions the CRDs carry (kubectl wraps them, hence the whitespace made single).
+     */
     @Test
     void explainOfMusterKindsListsTheirFieldsFromTheCrds() {
         assumeTrue(minorVersion >= 27, "kubectl explain reads OpenAPI v3 since 1.27");
         Result tasks = kubectl("explain", "mjob.spec.tasks");
+        Result minAvailable = kubectl("explain", "mjob.spec.minAvailable");
         Result minMember = kubectl("explain", "podgroups.spec.minMember");
         Result job = kubectl("explain", "mjob");
 
@@ -417,12 +421,26 @@ abstract class KubectlSmokeTests {
         assertThat(tasks.out()).contains("GROUP:      batch.muster.dev", "KIND:       Job", "VERSION:    v1alpha1",
                         "FIELD: tasks <[]Object>")
                 .containsPattern("(?m)^  replicas\\t<integer>$").containsPattern("(?m)^  minAvailable\\t<integer>$")
-                .containsPattern("(?m)^  template\\t<Object>$");
+                .containsPattern("(?m)^  template\\t<Object>$")
+                .doesNotContain("<no description>");
+        assertThat(singleSpaced(tasks.out())).contains("The job's tasks; at least one, at most 64, with unique names.",
+                "Number of pods; defaults to 1.");
+        assertThat(minAvailable.exitCode()).as(minAvailable.err()).isZero();
+        assertThat(singleSpaced(minAvailable.out())).contains("FIELD: minAvailable <integer>",
+                "Pods that must run at once for the job to run, and Succeeded pods a finished job needs; defaults to"
+                        + " the sum of the tasks' minAvailable.");
         assertThat(minMember.exitCode()).as(minMember.err()).isZero();
-        assertThat(minMember.out()).contains("KIND:       PodGroup", "FIELD: minMember <integer>");
+        assertThat(singleSpaced(minMember.out())).contains("KIND: PodGroup", "FIELD: minMember <integer>",
+                "Pods that must be placed at once; defaults to 1.");
         assertThat(job.exitCode()).as(job.err()).isZero();
         assertThat(job.out()).containsPattern("(?m)^  metadata\\t<ObjectMeta>$")
                 .contains("APIVersion defines the versioned schema of this representation of an object.");
+        assertThat(singleSpaced(job.out())).contains("A batch job of one or more tasks, each a set of identical pods,"
+                + " gang-scheduled through a PodGroup.", "Desired state of the job.");
+    }
+
+    private static String singleSpaced(String text) {
+        return text.replaceAll("\\s+", " ");
     }
 
     /** A user's CRD is explained with its descriptions once created, and no longer once deleted. */
