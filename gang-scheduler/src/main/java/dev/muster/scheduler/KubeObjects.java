@@ -512,11 +512,6 @@ final class KubeObjects {
     }
 
     /**
-     * A Queue as the placement core sees it, with {@link QueueDefaults} for what it leaves unset. A
-     * {@code reclaimDelay} that is not a duration counts as the default; {@link QueueTreeValidator} reports it
-     * in the queue's {@code Valid} condition.
-     */
-    /**
      * What the scheduler judges gangs by in a ResourceQuota ({@link NamespaceQuota}): its hard limits on what pods
      * request, and their use as its status says; empty for a quota with scopes (they select pods by what the
      * scheduler does not check: priority class, deadline, QoS) or that limits nothing pods request.
@@ -556,6 +551,11 @@ final class KubeObjects {
         return byResource;
     }
 
+    /**
+     * A Queue as the placement core sees it, with {@link QueueDefaults} for what it leaves unset. A
+     * {@code reclaimDelay} that is not a duration counts as the default; {@link QueueTreeValidator} reports it
+     * in the queue's {@code Valid} condition.
+     */
     static QueueInfo queueInfo(Queue queue) {
         QueueSpec spec = queue.getSpec();
         Duration reclaimDelay;
