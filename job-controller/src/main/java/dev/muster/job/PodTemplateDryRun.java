@@ -45,7 +45,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>The verdicts are kept per namespace and per what shapes a task's pods (its template, the job's plugins,
  * volumes, scheduler and priority class) for {@link #REMEMBERED}, so a thousand jobs made from one template cost one
- * request; an answer that says nothing about the template (a quota exceeded for now, a timeout) is not kept. The
+ * request; an answer that says nothing about the template (a quota exceeded for now, a timeout) is not kept, nor a
+ * refusal by the namespace's Pod Security level, which its administrator may relax. The
  * warnings of a verdict are recorded on each job once, as Warning Events {@value #WARNING_REASON}.
  */
 final class PodTemplateDryRun {
@@ -90,7 +91,7 @@ final class PodTemplateDryRun {
             if (verdict == null) {
                 // Not Cache.get(key, loader): the loader would hold a lock of the cache's map through a round trip.
                 verdict = ask(i, JobPodRenderer.pod(job, tasks.get(i), 0, 0, volcanoLabels)).orElse(null);
-                if (verdict != null) {
+                if (verdict != null && verdict.lasting()) {
                     verdicts.put(key, verdict);
                 }
             }

@@ -81,6 +81,33 @@ class PodSecurityLocalClusterTest extends LocalClusterTestBase {
     }
 
     @Test
+    void aJobSubmittedAgainAfterTheNamespacesLevelIsRelaxedRuns() {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("relaxed")
+                .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build()).create();
+        Job refused = newJob("again", 1, runFor("1", task("worker", 1, null)));
+        refused.getMetadata().setNamespace("relaxed");
+        create(refused);
+        await().atMost(PATIENCE).until(() -> statusIn("relaxed", "again"), s -> s != null && in(Failed).test(s));
+
+        client.namespaces().withName("relaxed").edit(ns -> {
+            ns.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "baseline");
+            return ns;
+        });
+        client.resources(Job.class).inNamespace("relaxed").withName("again").delete();
+        await().atMost(PATIENCE).until(() -> client.resources(Job.class).inNamespace("relaxed").withName("again").get() == null);
+        Job resubmitted = newJob("again", 1, runFor("1", task("worker", 1, null)));
+        resubmitted.getMetadata().setNamespace("relaxed");
+        create(resubmitted);
+
+        await().atMost(PATIENCE).until(() -> statusIn("relaxed", "again"), s -> s != null && in(Completed).test(s));
+    }
+
+    private static JobStatus statusIn(String namespace, String name) {
+        Job job = client.resources(Job.class).inNamespace(namespace).withName(name).get();
+        return job == null ? null : job.getStatus();
+    }
+
+    @Test
     void aPyTorchJobWhoseTemplateMeetsTheLevelRunsWithThePluginsWaitContainer() {
         Job job = newJob("ddp", null, restricted(runFor("1", task("master", 1, null))),
                 restricted(runFor("1", task("worker", 2, null))));

@@ -19,8 +19,10 @@ import java.util.regex.Pattern;
  *
  * @param refusals the refused fields, each with the API server's reason; empty when it accepted the pod
  * @param warnings the texts of its {@code Warning} headers
+ * @param lasting  whether the verdict holds as long as the template and namespace do; not a refusal by the
+ *                 namespace's Pod Security labels, which an administrator may relax before the job is submitted again
  */
-public record PodTemplateVerdict(List<FieldError> refusals, List<String> warnings) {
+public record PodTemplateVerdict(List<FieldError> refusals, List<String> warnings, boolean lasting) {
     private static final Pattern UNKNOWN_FIELD = Pattern.compile("unknown field \"([^\"]+)\"");
     private static final Pattern DUPLICATE_FIELD = Pattern.compile("duplicate field \"([^\"]+)\"");
     /**
@@ -44,7 +46,7 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
      */
     public static Optional<PodTemplateVerdict> of(int taskIndex, String pod, int code, Status status, List<String> warnings) {
         if (code >= 200 && code < 300) {
-            return Optional.of(new PodTemplateVerdict(List.of(), warnings));
+            return Optional.of(new PodTemplateVerdict(List.of(), warnings, true));
         }
         String message = status == null || status.getMessage() == null ? "refused with code " + code : status.getMessage();
         if (code != 400 && code != 422 && !(code == 403 && message.contains(POD_SECURITY_VIOLATION))) {
@@ -69,7 +71,7 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
         String refused = "the API server refused pod " + pod + " in a dry run";
         refusals.add(new FieldError(template, fields.isEmpty() ? refused + ": " + message : refused));
         refusals.addAll(fields);
-        return Optional.of(new PodTemplateVerdict(refusals, warnings));
+        return Optional.of(new PodTemplateVerdict(refusals, warnings, code != 403));
     }
 
     /** The events of this verdict's warnings: the field path of the task's template, then the API server's text. */
