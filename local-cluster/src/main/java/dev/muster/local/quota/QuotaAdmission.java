@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -77,7 +78,11 @@ public final class QuotaAdmission {
             }
             MockResponse created = create.get();
             if (!dryRun && created.code() == HttpURLConnection.HTTP_CREATED) {
-                raise(namespace);
+                // The namespace's pods as read above and the one just stored: creations here take the lock, so
+                // reading them all again would find no other.
+                List<JsonNode> after = new ArrayList<>(pods);
+                after.add(pod);
+                raise(namespace, after);
             }
             return created;
         } finally {
@@ -86,13 +91,13 @@ public final class QuotaAdmission {
     }
 
     /** Brings the status of the namespace's quotas up to its pods, the pod just created included. */
-    private void raise(String namespace) {
+    private void raise(String namespace, List<JsonNode> pods) {
         for (ObjectNode quota : quotasIn.apply(namespace)) {
             String path = "/api/v1/namespaces/" + namespace + "/resourcequotas/"
                     + quota.path("metadata").path("name").asText() + "/status";
             ObjectNode current = quota;
             for (int attempt = 1; attempt <= STATUS_ATTEMPTS; attempt++) {
-                ObjectNode status = PodQuota.status(current, podsIn.apply(namespace), clock.instant());
+                ObjectNode status = PodQuota.status(current, pods, clock.instant());
                 if (status.equals(current.path("status"))) {
                     break;
                 }

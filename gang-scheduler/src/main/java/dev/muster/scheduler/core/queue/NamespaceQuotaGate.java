@@ -23,9 +23,6 @@ import java.util.TreeMap;
  * admitted into room only one has.
  */
 public final class NamespaceQuotaGate {
-    /** A gate with no quotas: holds nothing. */
-    public static final NamespaceQuotaGate NONE = new NamespaceQuotaGate(Map.of());
-
     private final Map<String, List<NamespaceQuota>> quotas;
     /** Per namespace, what the gangs admitted this cycle will ask for once their pods exist. */
     private final Map<String, Map<String, Long>> admitted = new HashMap<>();
