@@ -82,8 +82,7 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
     void workerExitingNonZeroFailsTheJobNamingTheTask() {
         create(newJob("train", null, runFor("1", task("master", 1, null)), runFor("2", task("worker", 3, 3))));
         await().atMost(PATIENCE).until(() -> pods("train").size() == 4);
-        client.pods().withName("train-worker-1")
-                .edit(pod -> { pod.getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, "1"); return pod; });
+        failPodWith("train-worker-1", 1);
 
         bindUnboundPods("train");
 

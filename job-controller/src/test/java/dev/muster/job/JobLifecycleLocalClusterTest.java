@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -79,14 +78,9 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         job.getSpec().getTasks().get(0).setPolicies(List.of(policy("PodFailed", null, "RestartPod")));
         create(job);
         await().atMost(PATIENCE).until(() -> pods("flaky").size() == 3);
-        // Only this pod fails (the scheduler binds it at once, so it runs long enough for the edit to land first);
-        // the one that replaces it is made from the template and succeeds. The scheduler and the kubelet write the
-        // pod meanwhile, so a conflict is tried again.
-        await().atMost(PATIENCE).ignoreException(KubernetesClientException.class).until(() -> {
-            client.pods().withName("flaky-worker-1")
-                    .edit(pod -> { pod.getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, "1"); return pod; });
-            return true;
-        });
+        // Only this pod fails (the scheduler binds it at once, so it runs long enough for the patch to land first);
+        // the one that replaces it is made from the template and succeeds.
+        failPodWith("flaky-worker-1", 1);
 
         JobStatus status = bindUntil("flaky", in(Completed));
 

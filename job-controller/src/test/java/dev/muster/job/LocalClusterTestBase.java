@@ -21,6 +21,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -122,6 +125,17 @@ abstract class LocalClusterTestBase {
     static TaskSpec exitWith(int code, TaskSpec task) {
         task.getTemplate().getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, Integer.toString(code));
         return task;
+    }
+
+    /**
+     * Makes the simulated kubelet end this one pod with that exit code. A JSON merge patch of the annotation alone:
+     * the scheduler and the kubelet write the pod meanwhile, and an edit carrying the resourceVersion read before
+     * them would be refused with a conflict.
+     */
+    static void failPodWith(String podName, int code) {
+        client.pods().withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE),
+                Serialization.asJson(Map.of("metadata", Map.of("annotations",
+                        Map.of(MusterLabels.LOCAL_EXIT_CODE, Integer.toString(code))))));
     }
 
     static void create(Job job) {

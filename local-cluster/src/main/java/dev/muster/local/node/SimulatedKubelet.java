@@ -328,7 +328,10 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
     }
 
-    /** The informer's version of the pod if it has the same one, which has the claims recorded since it was queued. */
+    /**
+     * The informer's version of the pod if it has the same uid, which has what was written since it was queued: the
+     * claims recorded, annotations added.
+     */
     private Pod latest(Pod pod) {
         Pod latest = podInformer.getStore().get(pod);
         return latest != null && uid(latest).equals(uid(pod)) ? latest : pod;
@@ -340,7 +343,8 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     private void finish(Pod pod) {
-        int exitCode = exitCode(pod);
+        // Read as the container ends, not as it started: an exit code annotated on a running pod is how it ends.
+        int exitCode = exitCode(latest(pod));
         if (restartsAfter(pod, exitCode)) {
             exitToRestart(pod, exitCode);
             return;

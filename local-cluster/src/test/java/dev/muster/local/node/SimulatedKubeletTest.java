@@ -86,6 +86,25 @@ class SimulatedKubeletTest extends KubeletClusterTests {
     }
 
     @Test
+    void exitCodeAnnotatedOnARunningPodIsHowItEnds() {
+        Pod pod = Fixtures.pod("annotated-late");
+        pod.getMetadata().setAnnotations(Map.of(MusterLabels.LOCAL_RUN_SECONDS, "1.5"));
+        client.resource(pod).create();
+        bind("annotated-late", "node-0");
+        await().until(() -> phase("annotated-late"), "Running"::equals);
+
+        client.pods().withName("annotated-late").edit(p -> {
+            p.getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, "4");
+            return p;
+        });
+
+        await().until(() -> phase("annotated-late"), phase -> !phase.equals("Running"));
+        assertThat(phase("annotated-late")).isEqualTo("Failed");
+        assertThat(client.pods().withName("annotated-late").get().getStatus().getContainerStatuses()).singleElement()
+                .satisfies(s -> assertThat(s.getState().getTerminated().getExitCode()).isEqualTo(4));
+    }
+
+    @Test
     void unboundPodStaysPendingAndAlwaysRestartingPodKeepsRunning() {
         client.resource(Fixtures.pod("unbound")).create();
         Pod service = Fixtures.pod("service");
