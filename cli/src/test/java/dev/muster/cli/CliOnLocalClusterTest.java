@@ -4,7 +4,8 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.QueueAccess;
-import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.manager.MusterApplication;
@@ -89,11 +90,9 @@ class CliOnLocalClusterTest {
         // The default queue's gangs may reclaim from research, which holds more than its fair share: a delay of an
         // hour keeps them waiting, as the pages below show them, for the whole class.
         await().atMost(PATIENCE).until(() -> cluster.client().resources(Queue.class).withName(Queue.DEFAULT).get() != null);
-        cluster.client().resources(Queue.class).withName(Queue.DEFAULT).edit(queue -> {
-            queue.getSpec().setPreemption(new QueuePreemptionSpec());
-            queue.getSpec().getPreemption().setReclaimDelay("1h");
-            return queue;
-        });
+        // A merge patch: the scheduler writes the queue's status meanwhile, which an edit would meet as a conflict.
+        cluster.client().resources(Queue.class).withName(Queue.DEFAULT).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"preemption\":{\"reclaimDelay\":\"1h\"}}}");
         CliRunner.apply(cluster, dir, job("tune", null, "urgent", 2, 4, false));
         CliRunner.apply(cluster, dir, job("eval", null, "normal", 1, 4, false));
         CliRunner.apply(cluster, dir, job("giant", null, null, 1, 16, false));

@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -93,10 +95,8 @@ class SimulatedKubeletTest extends KubeletClusterTests {
         bind("annotated-late", "node-0");
         await().until(() -> phase("annotated-late"), "Running"::equals);
 
-        client.pods().withName("annotated-late").edit(p -> {
-            p.getMetadata().getAnnotations().put(MusterLabels.LOCAL_EXIT_CODE, "4");
-            return p;
-        });
+        client.pods().withName("annotated-late").patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"annotations\":{\"" + MusterLabels.LOCAL_EXIT_CODE + "\":\"4\"}}}");
 
         await().until(() -> phase("annotated-late"), phase -> !phase.equals("Running"));
         assertThat(phase("annotated-late")).isEqualTo("Failed");
