@@ -6,6 +6,7 @@ import dev.muster.scheduler.core.model.PodInfo;
 import dev.muster.scheduler.core.model.ResourceVector;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,16 +21,27 @@ import java.util.TreeMap;
  *
  * <p>One gate per cycle: what it admits counts against the namespace's quotas for the gangs tried after it, as the
  * API server raises a quota's {@code used} at each creation, so that two gangs of one namespace cannot both be
- * admitted into room only one has.
+ * admitted into room only one has. So do, from the start of the cycle, the quorum pods that gangs admitted before
+ * still have to create: a large gang's pods are created over seconds, and a quota's {@code used} counts only those
+ * created so far.
  */
 public final class NamespaceQuotaGate {
     private final Map<String, List<NamespaceQuota>> quotas;
     /** Per namespace, what the gangs admitted this cycle will ask for once their pods exist. */
     private final Map<String, Map<String, Long>> admitted = new HashMap<>();
 
-    /** @param quotas per namespace, its quotas */
-    public NamespaceQuotaGate(Map<String, List<NamespaceQuota>> quotas) {
+    /**
+     * @param quotas per namespace, its quotas
+     * @param gangs  the cycle's gangs: those whose workload is creating their pods count what their quorum still
+     *               lacks
+     */
+    public NamespaceQuotaGate(Map<String, List<NamespaceQuota>> quotas, Collection<PendingGang> gangs) {
         this.quotas = quotas;
+        for (PendingGang gang : gangs) {
+            if (!gang.waitsForAdmission() && !gang.expected().isEmpty()) {
+                count(gang);
+            }
+        }
     }
 
     /**
@@ -71,21 +83,31 @@ public final class NamespaceQuotaGate {
 
     /** Counts the admitted gang's quorum against its namespace's quotas for the rest of the cycle. */
     public void admitted(PendingGang gang) {
-        if (gang.waitsForAdmission() && quotas.containsKey(gang.gang().key().namespace())) {
+        if (gang.waitsForAdmission()) {
+            count(gang);
+        }
+    }
+
+    private void count(PendingGang gang) {
+        if (quotas.containsKey(gang.gang().key().namespace())) {
             Map<String, Long> tally = admitted.computeIfAbsent(gang.gang().key().namespace(), ns -> new HashMap<>());
             quorumDemand(gang).forEach((resource, amount) -> tally.merge(resource, amount, Long::sum));
         }
     }
 
     /**
-     * What the pods the gang still needs for its quorum ask for: each task's minimum first, then the others in the
-     * order the workload creates them, up to {@code minMember}; its bound pods count toward both, as for placement.
-     * The pods beyond the quorum are the workload's to create as the quota allows, as an elastic job's are.
+     * What the pods the gang's quorum still lacks, and its workload has yet to create, ask for: each task's minimum
+     * first, then the others in the order the workload creates them, up to {@code minMember}; its bound pods and
+     * those created and pending count toward both, as they count in the quota's {@code used} already. The pods
+     * beyond the quorum are the workload's to create as the quota allows, as an elastic job's are.
      */
     static Map<String, Long> quorumDemand(PendingGang gang) {
-        int needed = Math.max(0, gang.gang().minMember() - gang.bound());
+        int needed = Math.max(0, gang.gang().minMember() - gang.bound() - gang.pending().size());
+        Map<String, Integer> created = new HashMap<>();
+        gang.pending().forEach(pod -> created.merge(pod.task(), 1, Integer::sum));
         Map<String, Integer> neededByTask = new HashMap<>();
-        gang.gang().minTaskMember().forEach((task, min) -> neededByTask.put(task, Math.max(0, min - gang.boundOf(task))));
+        gang.gang().minTaskMember().forEach((task, min) -> neededByTask.put(task,
+                Math.max(0, min - gang.boundOf(task) - created.getOrDefault(task, 0))));
         List<PodInfo> quorum = new ArrayList<>();
         List<PodInfo> rest = new ArrayList<>();
         for (PodInfo pod : gang.expected()) {

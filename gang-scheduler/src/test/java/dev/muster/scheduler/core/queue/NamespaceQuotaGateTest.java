@@ -129,4 +129,27 @@ class NamespaceQuotaGateTest {
         assertThat(plan.holds()).isEmpty();
         assertThat(plan.placements()).extracting(GangPlacement::outcome).containsExactly(GangPlacement.Outcome.PLACED);
     }
+
+    @Test
+    void theQuorumPodsAGangAdmittedBeforeHasYetToCreateCountAgainstItsNamespace() {
+        // Admitted in an earlier cycle: 2 of its 4 quorum pods created (and counted in the quota's used), 2 to come.
+        GangInfo info = new GangInfo(GroupKey.podGroup("team-a", "big"), 4, Map.of(), 5, T0, null, null, "a", null);
+        List<PodInfo> created = List.of(
+                new PodInfo("team-a", "big-worker-0", info.key(), "worker", 5, gpus(2), Map.of()),
+                new PodInfo("team-a", "big-worker-1", info.key(), "worker", 5, gpus(2), Map.of()));
+        List<PodInfo> toCome = List.of(
+                new PodInfo("team-a", "big-worker-2", info.key(), "worker", 5, gpus(2), Map.of()),
+                new PodInfo("team-a", "big-worker-3", info.key(), "worker", 5, gpus(2), Map.of()));
+        PendingGang creating = new PendingGang(info, created, 0, Map.of(), null, toCome);
+
+        CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 4))), creating,
+                waitingJob("team-a", "later", 1, 1, 4, 0));
+
+        assertThat(NamespaceQuotaGate.quorumDemand(creating)).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 2L);
+        assertThat(admitted(plan)).doesNotContain("later");
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.gang().key().name()).isEqualTo("later");
+            assertThat(hold.message()).contains("requested: requests.nvidia.com/gpu=4, used: requests.nvidia.com/gpu=8");
+        });
+    }
 }
