@@ -66,7 +66,10 @@ import java.util.function.Predicate;
  * {@link DraWarnings}); a cycle runs on one thread whenever something happened that can make a pod schedulable, and at least every
  * {@link GangSchedulerConfig#cyclePeriod()}. Bindings and pod condition writes run on a bounded pool
  * beside it. Verdicts per PodGroup go to the {@link GangVerdictBoard}, whose listener (the PodGroup
- * controller) writes PodGroup status; this class never writes it.
+ * controller) writes PodGroup status; this class never writes it. Where the API server serves Kubernetes' own
+ * PodGroups ({@code scheduling.k8s.io}), pods that name one in {@code spec.schedulingGroup} are gang-scheduled by
+ * it too, and their group's scheduled condition is written here ({@link WorkloadPodGroupConditions}), as
+ * kube-scheduler writes it.
  */
 public final class GangScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GangScheduler.class);
@@ -83,8 +86,11 @@ public final class GangScheduler implements AutoCloseable {
     private final List<Runnable> handlerRemovals = new ArrayList<>();
     /** Read by the cycle thread, so not guarded by this object's lock, which stop() holds while waiting for it. */
     private volatile List<SharedIndexInformer<?>> watched = List.of();
-    /** The DRA kinds' informers, the scheduler's own (see {@link #watchDevices}). */
-    private final List<SharedIndexInformer<?>> draInformers = new ArrayList<>();
+    /**
+     * The informers on kinds fabric8 has no model of, the scheduler's own: the DRA kinds ({@link #watchDevices}) and
+     * Kubernetes PodGroups ({@link #watchWorkloadPodGroups}).
+     */
+    private final List<SharedIndexInformer<?>> ownInformers = new ArrayList<>();
     /** Per watched informer, whether its handler has been given its listing. */
     private final List<ListingDelivery> delivered = new CopyOnWriteArrayList<>();
     private volatile boolean caughtUp;
@@ -196,11 +202,12 @@ public final class GangScheduler implements AutoCloseable {
         List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(nodes, pods, podGroups, priorityClasses, jobs,
                 namespaces, resourceQuotas, claims, volumes, storageClasses, queues));
         watchDevices(trigger, all, new DraWarnings(eventRecorder));
+        watchWorkloadPodGroups(trigger, all, clock, events);
         watched = List.copyOf(all);
         if (ownsInformers) {
             informers.start();
         }
-        draInformers.forEach(SharedIndexInformer::start);
+        ownInformers.forEach(SharedIndexInformer::start);
         trigger.start(config.cyclePeriod());
         log.info("gang scheduler started (cycle period {}, {} concurrent API calls, {})", config.cyclePeriod(),
                 config.bindConcurrency(), config.coscheduling());
@@ -296,8 +303,8 @@ public final class GangScheduler implements AutoCloseable {
         if (ownsInformers) {
             informers.close();
         }
-        draInformers.forEach(SharedIndexInformer::close);
-        draInformers.clear();
+        ownInformers.forEach(SharedIndexInformer::close);
+        ownInformers.clear();
         apiCalls.shutdown();
         try {
             if (!apiCalls.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -336,13 +343,13 @@ public final class GangScheduler implements AutoCloseable {
             // retry, so that devices are not ignored for the life of the process because of a passing failure.
             log.warn("discovery of {} failed, watching its kinds anyway: {}", DraObjects.API_VERSION, e.toString());
         }
-        SharedIndexInformer<GenericKubernetesResource> slices = draInformer(DraObjects.API_VERSION, "ResourceSlice",
+        SharedIndexInformer<GenericKubernetesResource> slices = ownInformer(DraObjects.API_VERSION, "ResourceSlice",
                 "resourceslices", false);
-        SharedIndexInformer<GenericKubernetesResource> classes = draInformer(DraObjects.API_VERSION, "DeviceClass",
+        SharedIndexInformer<GenericKubernetesResource> classes = ownInformer(DraObjects.API_VERSION, "DeviceClass",
                 "deviceclasses", false);
-        SharedIndexInformer<GenericKubernetesResource> claims = draInformer(DraObjects.API_VERSION, "ResourceClaim",
+        SharedIndexInformer<GenericKubernetesResource> claims = ownInformer(DraObjects.API_VERSION, "ResourceClaim",
                 "resourceclaims", true);
-        SharedIndexInformer<GenericKubernetesResource> templates = draInformer(DraObjects.API_VERSION,
+        SharedIndexInformer<GenericKubernetesResource> templates = ownInformer(DraObjects.API_VERSION,
                 "ResourceClaimTemplate", "resourceclaimtemplates", true);
         watch(slices, trigger, slice -> {
             warnings.slice(slice);
@@ -357,7 +364,7 @@ public final class GangScheduler implements AutoCloseable {
         all.addAll(List.of(slices, classes, claims, templates));
         if (taintRules != null) {
             String rulesVersion = taintRules;
-            SharedIndexInformer<GenericKubernetesResource> rules = draInformer(rulesVersion, "DeviceTaintRule",
+            SharedIndexInformer<GenericKubernetesResource> rules = ownInformer(rulesVersion, "DeviceTaintRule",
                     ServedApis.DEVICE_TAINT_RULES, false);
             watch(rules, trigger, object -> {
                 DeviceTaintRule rule = DraObjects.taintRule(object);
@@ -372,7 +379,47 @@ public final class GangScheduler implements AutoCloseable {
         }
     }
 
-    private SharedIndexInformer<GenericKubernetesResource> draInformer(String apiVersion, String kind, String plural,
+    /**
+     * Watches Kubernetes PodGroups ({@link WorkloadPodGroups}) at the newest version discovery says the API server
+     * serves, and writes their scheduled condition ({@link WorkloadPodGroupConditions}); where none is served (before
+     * Kubernetes 1.36, or with the {@code GenericWorkload} gate off) no pod can name one, the API server dropping the
+     * field, and nothing is watched.
+     */
+    private void watchWorkloadPodGroups(CycleTrigger trigger, List<SharedIndexInformer<?>> all, Clock clock,
+                                        SchedulingEvents events) {
+        String apiVersion = null;
+        try {
+            for (String version : WorkloadPodGroups.VERSIONS) {
+                if (ServedApis.serves(client, version, WorkloadPodGroups.PLURAL)) {
+                    apiVersion = version;
+                    break;
+                }
+            }
+        } catch (KubernetesClientException e) {
+            log.warn("discovery of {} failed; Kubernetes PodGroups are not watched: {}", WorkloadPodGroups.GROUP,
+                    e.toString());
+            return;
+        }
+        if (apiVersion == null) {
+            return;
+        }
+        SharedIndexInformer<GenericKubernetesResource> podGroups = ownInformer(apiVersion, WorkloadPodGroups.KIND,
+                WorkloadPodGroups.PLURAL, true);
+        watch(podGroups, trigger, cache::putWorkloadPodGroup, podGroup -> {
+            board.forget(podGroup.getMetadata().getNamespace(), WorkloadPodGroups.key(podGroup).name());
+            return cache.removeWorkloadPodGroup(podGroup);
+        });
+        WorkloadPodGroupConditions conditions = new WorkloadPodGroupConditions(client, apiVersion, podGroups.getStore(),
+                apiCalls, clock);
+        board.addListener(conditions);
+        handlerRemovals.add(() -> board.removeListener(conditions));
+        events.workloadPodGroups(podGroups.getStore());
+        all.add(podGroups);
+        log.info("{} podgroups are served: pods that name one in spec.schedulingGroup are gang-scheduled by it",
+                apiVersion);
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> ownInformer(String apiVersion, String kind, String plural,
                                                                        boolean namespaced) {
         ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
                 .withGroup(ApiVersionUtil.trimGroup(apiVersion)).withVersion(ApiVersionUtil.trimVersion(apiVersion))
@@ -384,7 +431,7 @@ public final class GangScheduler implements AutoCloseable {
             log.warn("informer for {}: list or watch failed, retrying: {}", kind, failure.toString());
             return true;
         });
-        draInformers.add(informer);
+        ownInformers.add(informer);
         return informer;
     }
 

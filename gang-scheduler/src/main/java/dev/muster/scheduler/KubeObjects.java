@@ -105,10 +105,15 @@ final class KubeObjects {
 
     /**
      * The fields of the pod spec that bear on placement in kube-scheduler and that this scheduler does
-     * not evaluate: none now that DRA claims are allocated; kept as the one place to name such a field.
+     * not evaluate: {@code spec.workloadRef}, how a pod joined a gang in Kubernetes 1.35's Workload API
+     * ({@code v1alpha1}, replaced in 1.36 by the {@code spec.schedulingGroup} that {@link WorkloadPodGroups} reads).
      */
     static SortedSet<String> notEvaluated(PodSpec spec) {
-        return new TreeSet<>();
+        SortedSet<String> fields = new TreeSet<>();
+        if (spec.getAdditionalProperties() != null && spec.getAdditionalProperties().get("workloadRef") != null) {
+            fields.add("spec.workloadRef");
+        }
+        return fields;
     }
 
     /**
@@ -423,11 +428,17 @@ final class KubeObjects {
         return null;
     }
 
-    /** The pod's PodGroup by label, or the pod itself as a gang of one. */
+    /**
+     * The pod's PodGroup by label ({@link PodGroupLabel}), else the Kubernetes PodGroup its
+     * {@code spec.schedulingGroup} names ({@link WorkloadPodGroups}), else the pod itself as a gang of one. Labels
+     * first, as the PodGroup controller counts a pod by them.
+     */
     static GroupKey groupKey(Pod pod) {
         var metadata = pod.getMetadata();
         return PodGroupLabel.groupName(pod)
                 .map(group -> GroupKey.podGroup(metadata.getNamespace(), group))
+                .or(() -> WorkloadPodGroups.podGroupName(pod)
+                        .map(group -> GroupKey.workloadPodGroup(metadata.getNamespace(), group)))
                 .orElseGet(() -> GroupKey.standalonePod(metadata.getNamespace(), metadata.getName()));
     }
 

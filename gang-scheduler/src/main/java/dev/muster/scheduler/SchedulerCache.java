@@ -303,8 +303,30 @@ final class SchedulerCache {
 
     /** @return whether the PodGroup is new or its requirements changed while pods of it wait */
     synchronized boolean putPodGroup(PodGroup podGroup) {
-        GroupKey key = KubeObjects.groupKey(podGroup);
-        GangRequirements now = KubeObjects.gangRequirements(podGroup);
+        return putRequirements(KubeObjects.groupKey(podGroup), KubeObjects.gangRequirements(podGroup));
+    }
+
+    /**
+     * A Kubernetes PodGroup ({@link WorkloadPodGroups}); one whose policy does not read is treated as absent.
+     *
+     * @return whether the group is new or its requirements changed while pods of it wait, or pods of it wait
+     *         and it went away
+     */
+    synchronized boolean putWorkloadPodGroup(GenericKubernetesResource podGroup) {
+        Optional<GangRequirements> requirements = WorkloadPodGroups.requirements(podGroup);
+        return requirements.isPresent() ? putRequirements(WorkloadPodGroups.key(podGroup), requirements.get())
+                : removeWorkloadPodGroup(podGroup);
+    }
+
+    /** @return whether pods of the Kubernetes PodGroup wait, which must now be told that their group is missing */
+    synchronized boolean removeWorkloadPodGroup(GenericKubernetesResource podGroup) {
+        GroupKey key = WorkloadPodGroups.key(podGroup);
+        podGroups.remove(key);
+        GroupPods waiting = groups.get(key);
+        return waiting != null && !waiting.pending.isEmpty();
+    }
+
+    private boolean putRequirements(GroupKey key, GangRequirements now) {
         GangRequirements before = podGroups.put(key, now);
         if (before != null && before.ownerJobKey() != null && !before.ownerJobKey().equals(now.ownerJobKey())) {
             forgetOwner(key, before);

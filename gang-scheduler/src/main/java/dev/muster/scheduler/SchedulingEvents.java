@@ -10,6 +10,7 @@ import dev.muster.scheduler.core.placement.GangPlacement;
 import dev.muster.scheduler.core.preemption.Eviction;
 import dev.muster.scheduler.core.queue.QueueHold;
 import dev.muster.support.event.EventRecorder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -20,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -57,6 +59,9 @@ final class SchedulingEvents {
     private Map<GroupKey, SortedSet<String>> toldNotEvaluated = new HashMap<>();
     /** Per pod waiting for a missing PodGroup, the message of the event it got. */
     private Map<String, String> toldMissing = new HashMap<>();
+
+    /** Set once, from the thread that starts the scheduler, read by the cycle's. */
+    private volatile Store<GenericKubernetesResource> workloadPodGroups;
 
     SchedulingEvents(EventRecorder recorder, Store<PodGroup> podGroups, Store<Pod> pods, Executor executor) {
         this.recorder = recorder;
@@ -158,7 +163,21 @@ final class SchedulingEvents {
                 + (eviction.wholeGang() ? ", the whole gang)" : " beyond its minimum)");
     }
 
+    /** Gangs of Kubernetes PodGroups ({@link WorkloadPodGroups}) get their Events on them, once they are watched. */
+    void workloadPodGroups(Store<GenericKubernetesResource> store) {
+        workloadPodGroups = store;
+    }
+
     private void record(GroupKey key, String type, String reason, String message) {
+        Optional<String> workloadPodGroup = key.workloadPodGroupName();
+        Store<GenericKubernetesResource> kubernetesGroups = workloadPodGroups;
+        if (workloadPodGroup.isPresent()) {
+            if (kubernetesGroups != null) {
+                record(kubernetesGroups.getByKey(Cache.namespaceKeyFunc(key.namespace(), workloadPodGroup.get())),
+                        type, reason, message);
+            }
+            return;
+        }
         String storeKey = Cache.namespaceKeyFunc(key.namespace(), key.name());
         record(key.standalonePod() ? pods.getByKey(storeKey) : podGroups.getByKey(storeKey), type, reason, message);
     }

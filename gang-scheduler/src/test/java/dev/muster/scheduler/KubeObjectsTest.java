@@ -226,6 +226,10 @@ class KubeObjectsTest {
                 .withNewEphemeral().endEphemeral().endVolume().build())).containsExactly("spec.volumes[].ephemeral");
         assertThat(KubeObjects.notEvaluatedInTemplate(new PodSpecBuilder().addNewVolume().withName("tmp")
                 .withNewEmptyDir().endEmptyDir().endVolume().build())).isEmpty();
+        // Kubernetes 1.35's way into a gang, which 1.36 replaced with spec.schedulingGroup: said, not ignored.
+        PodSpec joined135 = new PodSpecBuilder().build();
+        joined135.setAdditionalProperty("workloadRef", Map.of("name", "training", "podGroup", "workers"));
+        assertThat(KubeObjects.notEvaluated(joined135)).containsExactly("spec.workloadRef");
     }
 
     @Test

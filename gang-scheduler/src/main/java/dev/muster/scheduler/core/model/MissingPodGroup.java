@@ -21,8 +21,13 @@ public record MissingPodGroup(GroupKey group, List<PodInfo> pods) {
         pods = List.copyOf(pods);
     }
 
-    /** Why the pods wait, e.g. {@code pod group "default/nginx" not found}. */
+    /**
+     * Why the pods wait, e.g. {@code pod group "default/nginx" not found}, or for a Kubernetes PodGroup
+     * {@code podgroups.scheduling.k8s.io "default/nginx" not found}.
+     */
     public String message() {
-        return "pod group \"" + group.namespace() + "/" + group.name() + "\" not found";
+        return group.workloadPodGroupName()
+                .map(name -> "podgroups.scheduling.k8s.io \"" + group.namespace() + "/" + name + "\" not found")
+                .orElseGet(() -> "pod group \"" + group.namespace() + "/" + group.name() + "\" not found");
     }
 }
