@@ -78,6 +78,11 @@ public record FieldError(Type type, String field, Object value, String detail) {
                 + supported.stream().map(FieldError::quoted).collect(Collectors.joining(", ")));
     }
 
+    /** A field that may not be set or changed, saying why ({@code FieldValueForbidden}). */
+    public static FieldError forbidden(String field, String detail) {
+        return new FieldError(Type.FORBIDDEN, field, null, detail);
+    }
+
     /** A value that must be unique and is not ({@code FieldValueDuplicate}). */
     public static FieldError duplicate(String field, Object value) {
         return new FieldError(Type.DUPLICATE, field, value, "");
