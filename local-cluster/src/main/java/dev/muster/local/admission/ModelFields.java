@@ -1,5 +1,6 @@
 package dev.muster.local.admission;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.util.ArrayList;
@@ -22,14 +24,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * and dropped: what kube-apiserver's strict decoder reports as unknown fields, at the same paths
  * ({@code spec.containers[0].resorces}). Maps (labels, annotations, nodeSelector, resource lists) and classes the
  * model reads with a deserializer of their own ({@code Quantity}, {@code IntOrString}) or declares no property
- * for ({@code FieldsV1}) are free-form. A field newer than the model (kubernetes-model 7.4) counts as unknown.
+ * for ({@code FieldsV1}) are free-form. A field newer than the model (kubernetes-model 7.4, Kubernetes 1.34) counts
+ * as unknown, except those in {@link #NEWER_THAN_MODEL}, which the emulator serves ahead of the model.
  */
 public final class ModelFields {
     private static final ObjectMapper MAPPER = Serialization.jsonMapper();
     /** Per model class, its JSON properties and their types; an empty map for a free-form class. */
     private static final Map<Class<?>, Map<String, JavaType>> PROPERTIES = new ConcurrentHashMap<>();
 
+    /**
+     * Fields Kubernetes added after kubernetes-model 7.4 that the emulator serves, by the model class they belong
+     * to: a pod's {@code spec.schedulingGroup} (1.36's alpha Workload API, gate GenericWorkload), which names the
+     * PodGroup the scheduler gang-schedules the pod with. Each is walked as the class it maps to, so a misspelt
+     * field inside it is still unknown.
+     */
+    private static final Map<Class<?>, Map<String, Class<?>>> NEWER_THAN_MODEL =
+            Map.of(PodSpec.class, Map.of("schedulingGroup", PodSchedulingGroup.class));
+
     private ModelFields() {
+    }
+
+    /** A pod's {@code spec.schedulingGroup}, shaped as Kubernetes 1.36 has it, for the walk only. */
+    private static final class PodSchedulingGroup {
+        @JsonProperty
+        private String podGroupName;
     }
 
     /**
@@ -79,8 +97,9 @@ public final class ModelFields {
     private static Map<String, JavaType> properties(JavaType type) {
         return PROPERTIES.computeIfAbsent(type.getRawClass(), raw -> {
             JsonDeserialize custom = raw.getAnnotation(JsonDeserialize.class);
-            if (!raw.getName().startsWith("io.fabric8.kubernetes.api.model")
-                    || custom != null && custom.using() != JsonDeserializer.None.class) {
+            boolean model = raw.getName().startsWith("io.fabric8.kubernetes.api.model")
+                    || raw.getEnclosingClass() == ModelFields.class;
+            if (!model || custom != null && custom.using() != JsonDeserializer.None.class) {
                 return Map.of();
             }
             BeanDescription description = MAPPER.getDeserializationConfig().introspect(type);
@@ -90,6 +109,8 @@ public final class ModelFields {
                     properties.put(property.getName(), property.getPrimaryType());
                 }
             }
+            NEWER_THAN_MODEL.getOrDefault(raw, Map.of())
+                    .forEach((name, newer) -> properties.put(name, MAPPER.constructType(newer)));
             return properties;
         });
     }

@@ -24,6 +24,9 @@ class ModelFieldsTest {
             at the top and deep  | {colour: blue, spec: {securityContext: {runAsUsr: 1}}, status: {phse: Running}} | colour; spec.securityContext.runAsUsr; status.phse
             managed fields       | {metadata: {managedFields: [{manager: kubectl, fieldsV1: {f:spec: {f:containers: {}}}}]}} |
             int or string        | {spec: {containers: [{name: m, livenessProbe: {httpGet: {port: http, hostt: x}}}]}} | spec.containers[0].livenessProbe.httpGet.hostt
+            newer: scheduling group  | {spec: {schedulingGroup: {podGroupName: g}}} |
+            misspelt in the group    | {spec: {schedulingGroup: {podGroupNam: g}}} | spec.schedulingGroup.podGroupNam
+            other newer pod field    | {spec: {workloadRef: {name: w}}} | spec.workloadRef
             """)
     void unknownFieldsAreFoundAgainstFabric8sModelAndDropped(String description, String pod, String expected) throws JsonProcessingException {
         ObjectNode object = (ObjectNode) YAML.readTree(pod);
