@@ -414,7 +414,8 @@ abstract class KubectlSmokeTests {
         assumeTrue(minorVersion >= 27, "kubectl explain reads OpenAPI v3 since 1.27");
         Result tasks = kubectl("explain", "mjob.spec.tasks");
         Result minAvailable = kubectl("explain", "mjob.spec.minAvailable");
-        Result minMember = kubectl("explain", "podgroups.spec.minMember");
+        // By its short name: plain "podgroups" is Kubernetes' scheduling.k8s.io kind, built-in groups coming first.
+        Result minMember = kubectl("explain", "pg.spec.minMember");
         Result job = kubectl("explain", "mjob");
 
         assertThat(tasks.exitCode()).as(tasks.err()).isZero();
@@ -515,6 +516,31 @@ abstract class KubectlSmokeTests {
                 .getSpec().getContainers().get(0).getEnv();
         assertThat(env).extracting("name", "value").containsExactlyInAnyOrder(
                 tuple("MODE", "two"), tuple("EXTRA", "kept"));
+    }
+
+    /** Kubernetes 1.36's Workload API, which neither kubectl release knows but reads from discovery. */
+    @Test
+    void applyAWorkloadItsPodGroupAndAPodOfTheGroup() {
+        Result applied = kubectl("apply", "-f", manifest("workload-podgroup-and-pod.yaml"));
+        assertThat(applied.exitCode()).as(applied.err()).isZero();
+        assertThat(applied.out()).contains("workload.scheduling.k8s.io/trainer created",
+                "podgroup.scheduling.k8s.io/trainer-workers created", "pod/trainer-worker-0 created");
+
+        Result groups = kubectl("get", "podgroups.scheduling.k8s.io");
+        assertThat(groups.exitCode()).as(groups.err()).isZero();
+        assertThat(groups.out()).containsPattern("(?m)^trainer-workers\\s");
+        Result workloads = kubectl("get", "workloads");
+        assertThat(workloads.exitCode()).as(workloads.err()).isZero();
+        assertThat(workloads.out()).containsPattern("(?m)^trainer\\s");
+        Result group = kubectl("get", "pod", "trainer-worker-0", "-o", "jsonpath={.spec.schedulingGroup.podGroupName}");
+        assertThat(group.exitCode()).as(group.err()).isZero();
+        assertThat(group.out()).isEqualTo("trainer-workers");
+
+        Result reapplied = kubectl("apply", "-f", manifest("workload-podgroup-and-pod.yaml"));
+        assertThat(reapplied.exitCode()).as(reapplied.err()).isZero();
+        assertThat(reapplied.out()).contains("podgroup.scheduling.k8s.io/trainer-workers unchanged");
+        Result deleted = kubectl("delete", "-f", manifest("workload-podgroup-and-pod.yaml"), "--wait=false");
+        assertThat(deleted.exitCode()).as(deleted.err()).isZero();
     }
 
     private Process start(String... args) throws IOException {

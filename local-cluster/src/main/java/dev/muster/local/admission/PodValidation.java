@@ -97,6 +97,7 @@ public final class PodValidation {
         } else if (!RESTART_POLICIES.contains(restartPolicy)) {
             errors.add(FieldError.notSupported("spec.restartPolicy", restartPolicy, RESTART_POLICIES));
         }
+        errors.addAll(WorkloadApiValidation.podSchedulingGroup(pod, null));
         for (String list : CONTAINER_LISTS) {
             JsonNode listed = spec.path(list);
             for (int i = 0; i < listed.size(); i++) {

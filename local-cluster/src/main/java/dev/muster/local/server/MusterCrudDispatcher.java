@@ -327,7 +327,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     /**
      * Where creates and updates meet: a MicroTime Go cannot decode is refused as kube-apiserver refuses it, then
-     * custom resources pass their admission.
+     * the Workload API's objects and pods' groups pass {@link WorkloadApiAdmission}, custom resources theirs.
      */
     private MockResponse admit(RecordedRequest request, Function<String, Optional<ObjectNode>> current,
                                Function<RecordedRequest, MockResponse> write) {
@@ -336,7 +336,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (undecodable.isPresent()) {
             return StatusResponses.badRequest(undecodable.get());
         }
-        return admission.admit(request, current, write);
+        return WorkloadApiAdmission.admit(request, current, admitted -> admission.admit(admitted, current, write));
     }
 
     /** The request with the name kube-apiserver would generate ({@link GeneratedNames}) when it asks for one. */

@@ -160,6 +160,13 @@ public final class ServedResources {
             // DeviceTaintRules, alpha in 1.34 (the DRADeviceTaints gate and the v1alpha3 API on), served so that a
             // scheduler's handling of them can be seen; v1 stays the group's preferred version, being listed first.
             Resource.withoutModel(DRA_GROUP, "v1alpha3", "DeviceTaintRule", "devicetaintrules", false, NONE),
+            // Kubernetes 1.36's alpha Workload API (gate GenericWorkload), which Muster's scheduler gang-schedules
+            // by; served though the emulator otherwise imitates 1.34. v1, PriorityClasses', stays the group's
+            // preferred version, being listed first.
+            Resource.withoutModel(WorkloadApiAdmission.GROUP, WorkloadApiAdmission.VERSION, "Workload", "workloads",
+                    true, NONE),
+            Resource.withoutModel(WorkloadApiAdmission.GROUP, WorkloadApiAdmission.VERSION, "PodGroup", "podgroups",
+                    true, STATUS),
             Resource.builtIn(NetworkPolicy.class, List.of("netpol"), NONE, NONE),
             Resource.builtIn(Ingress.class, List.of("ing"), STATUS, NONE),
             Resource.builtIn(IngressClass.class, NONE, NONE, NONE),
