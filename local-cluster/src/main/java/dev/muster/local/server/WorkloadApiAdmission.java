@@ -54,6 +54,10 @@ final class WorkloadApiAdmission {
         }
         String plural = matched.group(1);
         boolean statusWrite = matched.group(3) != null || matched.group(5) != null;
+        if (plural == null && (create || statusWrite)) {
+            // PodValidation checks a new pod's group; the kubelet's many status writes cannot change it.
+            return write.apply(request);
+        }
         JsonNode body;
         try {
             body = Json.parse(request.getBody().getBytes());
@@ -66,7 +70,9 @@ final class WorkloadApiAdmission {
             return write.apply(request);
         }
         if (plural == null) {
-            return admitPod(request, object, old.orElse(null), statusWrite, write);
+            List<FieldError> errors = WorkloadApiValidation.podSchedulingGroup(object, old.get());
+            return errors.isEmpty() ? write.apply(request)
+                    : StatusResponses.invalid(null, "Pod", object.path("metadata").path("name").asText(""), errors);
         }
         ObjectNode admitted = object.deepCopy();
         if ("podgroups".equals(plural)) {
@@ -83,17 +89,6 @@ final class WorkloadApiAdmission {
                     admitted.path("metadata").path("name").asText(""), errors);
         }
         return write.apply(withBody(request, admitted));
-    }
-
-    /** Pods are validated on create with the rest of their spec; an update may not change their group. */
-    private static MockResponse admitPod(RecordedRequest request, ObjectNode pod, ObjectNode old, boolean statusWrite,
-                                         Function<RecordedRequest, MockResponse> write) {
-        if (old == null || statusWrite) {
-            return write.apply(request);
-        }
-        List<FieldError> errors = WorkloadApiValidation.podSchedulingGroup(pod, old);
-        return errors.isEmpty() ? write.apply(request)
-                : StatusResponses.invalid(null, "Pod", pod.path("metadata").path("name").asText(""), errors);
     }
 
     private static void keepStatusApart(ObjectNode podGroup, ObjectNode old, boolean statusWrite) {
