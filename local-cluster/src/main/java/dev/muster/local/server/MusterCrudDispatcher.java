@@ -24,6 +24,8 @@ import dev.muster.local.store.DeleteRequest;
 import dev.muster.local.store.Deletion;
 import dev.muster.local.store.GeneratedNames;
 import dev.muster.local.store.JsonPatches;
+import dev.muster.local.store.ListTypes;
+import dev.muster.local.store.ManagedFields;
 import dev.muster.local.store.ObjectIndex;
 import dev.muster.local.store.OwnerIndex;
 import dev.muster.local.store.Selectors;
@@ -68,7 +70,8 @@ import java.util.function.UnaryOperator;
  * ({@link EvictionSubresource}, PodDisruptionBudgets respected), graceful and
  * cascading deletion ({@link Deletion}), the fields an update cannot change (a pod's status, the deletion
  * marks), pod defaults, validation and unknown fields ({@link PodValidation}, {@link ModelFields}), dry runs
- * ({@link DryRun}), RFC-conformant merge patches, full label and field selectors, discovery, kubectl's
+ * ({@link DryRun}), RFC-conformant merge patches, server-side apply and the managedFields of every write
+ * ({@link ManagedFields}), full label and field selectors, discovery, kubectl's
  * Tables, the admission of custom resources against their stored CRDs ({@link CrdAdmission}), and
  * {@code Status} bodies like the API server's. Storage, uid, resourceVersion, generation, optimistic
  * locking of updates and the status subresources of registered CRDs are the stock dispatcher's.
@@ -97,7 +100,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private final BindingSubresource binder = new BindingSubresource(store);
     private final EvictionSubresource evictions = new EvictionSubresource(store, this::delete, Clock.systemUTC());
     private final LogSubresource logs = new LogSubresource(store, Clock.systemUTC());
-    private final MergePatchHandler mergePatches = new MergePatchHandler(store);
+    private final MergePatchHandler mergePatches = new MergePatchHandler(store, this::listTypes, this::appliedBy);
     private final ClusterAccess access = new ClusterAccess();
     private final AccessReviews reviews = new AccessReviews(access);
     private final SelectedCollections selected = new SelectedCollections(super::dispatch);
@@ -121,6 +124,15 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
      * dry-run storage skips etcd.
      */
     private final ThreadLocal<Boolean> dryRunning = ThreadLocal.withInitial(() -> false);
+    /**
+     * The manager kube would record for the request this thread answers: its {@code fieldManager}, else its
+     * User-Agent up to the first '/'.
+     */
+    private final ThreadLocal<String> fieldManager = ThreadLocal.withInitial(() -> "");
+    /** The managedFields an apply under way computed, which its write stores as they are. */
+    private final ThreadLocal<ArrayNode> appliedManagedFields = new ThreadLocal<>();
+    /** The API path of the update under way, which {@link #preserveMetadata} is not told. */
+    private final ThreadLocal<String> updatedPath = new ThreadLocal<>();
 
     MusterCrudDispatcher(int watchHistory) {
         watches = new WatchHub(map, watchHistory);
@@ -147,9 +159,12 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         MockResponse response;
         try {
             dryRunning.set(dryRun.requested());
+            fieldManager.set(managerOf(request));
             response = route(request, path);
         } finally {
             dryRunning.remove();
+            fieldManager.remove();
+            appliedManagedFields.remove();
             // Even after a failure: what was removed has dependents to delete, and the queue is this thread's.
             cascadingDeleter.drain();
         }
@@ -274,7 +289,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 Optional<MergePatchHandler.Flavour> flavour = MergePatchHandler.Flavour.of(request.getHeader(CONTENT_TYPE));
                 if (flavour.isPresent()) {
                     String body = new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
-                    return locked(requestLock.writeLock(), () -> mergePatches.patch(path, flavour.get(), body));
+                    return locked(requestLock.writeLock(), () -> mergePatches.patch(path, request.getPath(), flavour.get(), body));
                 }
             }
             default -> {
@@ -306,8 +321,66 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /** Every create, whatever its route, passes the admission of custom resources first. */
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
-        return admit(withGeneratedName(request), path -> Optional.empty(),
-                dryRunning.get() ? this::dryRunCreate : super::handleCreate);
+        Function<RecordedRequest, MockResponse> write = dryRunning.get() ? this::dryRunCreate : super::handleCreate;
+        return admit(withGeneratedName(request), path -> Optional.empty(), admitted -> write.apply(withManagedFields(admitted)));
+    }
+
+    /** A create's body with the managedFields of its creator, or those of the apply that creates it. */
+    private RecordedRequest withManagedFields(RecordedRequest request) {
+        JsonNode body;
+        try {
+            body = Json.parse(request.getBody().getBytes());
+        } catch (IOException e) {
+            // The stock handler answers a body that is not JSON.
+            return request;
+        }
+        if (!(body.path("metadata") instanceof ObjectNode metadata)) {
+            return request;
+        }
+        ArrayNode applied = appliedManagedFields.get();
+        String path = withoutQuery(request.getPath());
+        metadata.set("managedFields", applied != null ? applied : ManagedFields.update(null, body,
+                ManagedFields.Manager.update(fieldManager.get(), body.path("apiVersion").asText(""), ""),
+                listTypes(path), Instant.now()));
+        return withNewBody(request, body);
+    }
+
+    /**
+     * The name kube gives the manager of a write that names none: the User-Agent's first token up to '/', at
+     * most 128 printable characters.
+     */
+    private static String managerOf(RecordedRequest request) {
+        List<String> named = RequestQuery.values(request.getPath(), "fieldManager");
+        if (!named.isEmpty() && !named.get(0).isEmpty()) {
+            return named.get(0);
+        }
+        String agent = Objects.requireNonNullElse(request.getHeader("User-Agent"), "");
+        String prefix = agent.split("/", 2)[0].codePoints().filter(c -> !Character.isISOControl(c))
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return prefix.length() > 128 ? prefix.substring(0, 128) : prefix;
+    }
+
+    /** Told the managedFields of an apply before it writes them. */
+    private void appliedBy(ArrayNode managedFields) {
+        appliedManagedFields.set(managedFields);
+    }
+
+    /**
+     * How apply treats the lists of the kind at a path: a custom resource's as its CRD's schema says, a built-in
+     * kind's as {@link ListTypes#BUILT_IN}.
+     */
+    private ListTypes listTypes(String path) {
+        Map<String, String> parsed = parse(path);
+        String group = parsed.get(KubernetesAttributesExtractor.API);
+        if (group == null || !group.contains(".")) {
+            return ListTypes.BUILT_IN;
+        }
+        CustomResourceDefinition crd = storedCrdDefinition(parsed.get(KubernetesAttributesExtractor.PLURAL) + "." + group);
+        String version = parsed.get(KubernetesAttributesExtractor.VERSION);
+        return crd == null ? ListTypes.BUILT_IN : crd.getSpec().getVersions().stream()
+                .filter(served -> served.getName().equals(version) && served.getSchema() != null)
+                .findFirst().map(served -> ListTypes.of(served.getSchema().getOpenAPIV3Schema()))
+                .orElse(ListTypes.BUILT_IN);
     }
 
     /**
@@ -371,7 +444,14 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** An update as the request has it, past admission. */
     private MockResponse update(RecordedRequest request) {
-        return admit(request, store::get, super::handleUpdate);
+        return admit(request, store::get, admitted -> {
+            updatedPath.set(withoutQuery(admitted.getPath()));
+            try {
+                return super.handleUpdate(admitted);
+            } finally {
+                updatedPath.remove();
+            }
+        });
     }
 
     /**
@@ -437,6 +517,13 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             } else {
                 updated.remove(field);
             }
+        }
+        String path = updatedPath.get();
+        if (path != null) {
+            ArrayNode applied = appliedManagedFields.get();
+            updated.set("managedFields", applied != null ? applied : ManagedFields.update(currentResource, updatedResource,
+                    ManagedFields.Manager.update(fieldManager.get(), updatedResource.path("apiVersion").asText(""),
+                            path.endsWith(STATUS_SUFFIX) ? "status" : ""), listTypes(path), Instant.now()));
         }
     }
 
