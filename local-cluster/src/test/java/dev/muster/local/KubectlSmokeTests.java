@@ -209,6 +209,82 @@ abstract class KubectlSmokeTests {
         assertThat(client.pods().withName("smoke-pod").get()).isNull();
     }
 
+    /**
+     * Server-side apply as kubectl does it: a second apply removes what it no longer sets, another manager's change
+     * is a conflict kubectl reports until {@code --force-conflicts}, and {@code --show-managed-fields} shows the owners.
+     */
+    @Test
+    void serverSideApplyOwnsRemovesAndConflicts() throws IOException {
+        Path first = Files.writeString(dir.resolve("ssa-first.yaml"), """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: ssa, namespace: default, labels: {a: "1", b: "2"}}
+                data: {x: "1", y: "2"}
+                """);
+        Path second = Files.writeString(dir.resolve("ssa-second.yaml"), """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: ssa, namespace: default, labels: {a: "1"}}
+                data: {x: "1"}
+                """);
+        assertThat(kubectl("apply", "--server-side", "-f", first.toString()).exitCode()).isZero();
+
+        Result reapplied = kubectl("apply", "--server-side", "-f", second.toString());
+        Result edited = kubectl("patch", "cm", "ssa", "--type=merge", "-p", "{\"data\":{\"x\":\"changed\"}}",
+                "--field-manager=editor");
+        Result conflicting = kubectl("apply", "--server-side", "-f", second.toString());
+        String afterConflict = client.configMaps().withName("ssa").get().getData().get("x");
+        Result forced = kubectl("apply", "--server-side", "--force-conflicts", "-f", second.toString());
+        Result shown = kubectl("get", "cm", "ssa", "-o", "yaml", "--show-managed-fields");
+
+        assertThat(reapplied.exitCode()).as(reapplied.err()).isZero();
+        assertThat(edited.exitCode()).as(edited.err()).isZero();
+        assertThat(conflicting.exitCode()).isNotZero();
+        assertThat(conflicting.err()).contains("Apply failed with 1 conflict: conflict with \"editor\" using v1: .data.x");
+        assertThat(afterConflict).isEqualTo("changed");
+        assertThat(forced.exitCode()).as(forced.err()).isZero();
+        var stored = client.configMaps().withName("ssa").get();
+        assertThat(stored.getMetadata().getLabels()).containsOnlyKeys("a");
+        assertThat(stored.getData()).containsExactlyEntriesOf(java.util.Map.of("x", "1"));
+        assertThat(shown.exitCode()).as(shown.err()).isZero();
+        assertThat(shown.out()).contains("managedFields:").contains("manager: kubectl").contains("operation: Apply")
+                .contains("fieldsType: FieldsV1").contains("f:x: {}").doesNotContain("manager: editor");
+    }
+
+    /** A Muster Job applied server-side twice: its spec.tasks, atomic in the CRD's schema, is owned whole. */
+    @Test
+    void serverSideApplyOfAMusterJob() throws IOException {
+        String job = """
+                apiVersion: batch.muster.dev/v1alpha1
+                kind: Job
+                metadata:
+                  name: ssa-job
+                  labels: {team: a%s}
+                spec:
+                  minAvailable: 1
+                  tasks:
+                  - name: worker
+                    replicas: 1
+                    template:
+                      spec:
+                        containers:
+                        - name: main
+                          image: busybox
+                """;
+        Path first = Files.writeString(dir.resolve("ssa-job-first.yaml"), job.formatted(", tier: b"));
+        Path second = Files.writeString(dir.resolve("ssa-job-second.yaml"), job.formatted(""));
+
+        Result applied = kubectl("apply", "--server-side", "-f", first.toString());
+        Result again = kubectl("apply", "--server-side", "-f", second.toString());
+        Result shown = kubectl("get", "mj", "ssa-job", "-o", "yaml", "--show-managed-fields");
+
+        assertThat(applied.exitCode()).as(applied.err()).isZero();
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(client.resources(Job.class).withName("ssa-job").get().getMetadata().getLabels()).containsOnlyKeys("team");
+        assertThat(shown.out()).contains("manager: kubectl").contains("operation: Apply").contains("f:tasks: {}")
+                .doesNotContain("f:tier");
+    }
+
     @Test
     void createMusterJobAndReportMissingObjects() {
         Result created = kubectl("create", "-f", manifest("job.yaml"));
