@@ -149,7 +149,8 @@ class CrdAdmissionTest extends ApiOnlyClusterTests {
         Job replaced = client.resources(Job.class).withName("routes").get();
         replaced.getSpec().getTasks().get(0).setMinAvailable(9);
         assertThat(causes(() -> client.resource(replaced).update())).as("PUT").containsExactly(above);
-        RawApi.Response applied = api.patch(path + "?fieldManager=test", "application/apply-patch+yaml",
+        // Forced: spec.tasks is the creator's, and an unforced apply would stop at the conflict, before admission.
+        RawApi.Response applied = api.patch(path + "?fieldManager=test&force=true", "application/apply-patch+yaml",
                 "{\"apiVersion\":\"batch.muster.dev/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"routes\"},"
                         + "\"spec\":{\"tasks\":[{\"name\":\"worker\",\"replicas\":1,\"minAvailable\":9}]}}");
         assertThat(applied.code()).as("server-side apply").isEqualTo(422);
