@@ -131,11 +131,16 @@ public final class FieldSet {
         if (type.kind() == ListTypes.Kind.SET) {
             return element.isValueNode() ? "v:" + element : null;
         }
+        ObjectNode key = keyOf(element, type);
+        return key == null ? null : "k:" + key;
+    }
+
+    /** The key of an element of a keyed list, its fields sorted by name as kube writes them; null if it has none. */
+    private static ObjectNode keyOf(JsonNode element, ListTypes.ListType type) {
         if (type.kind() != ListTypes.Kind.MAP || !element.isObject() || type.keys().isEmpty()) {
             return null;
         }
         ObjectNode key = JsonNodeFactory.instance.objectNode();
-        // kube writes a key's fields sorted by name.
         for (String name : type.keys().stream().sorted().toList()) {
             JsonNode value = element.hasNonNull(name) ? element.get(name) : KEY_DEFAULTS.get(name);
             if (value == null) {
@@ -143,7 +148,7 @@ public final class FieldSet {
             }
             key.set(name, value);
         }
-        return "k:" + key;
+        return key;
     }
 
     private static JsonNode child(JsonNode parent, String element) {
@@ -212,7 +217,7 @@ public final class FieldSet {
             for (Map.Entry<String, JsonNode> element : elements.entrySet()) {
                 List<String> elementPath = with(path, element.getKey());
                 fields.put(elementPath, type.kind() == ListTypes.Kind.SET ? element.getValue()
-                        : key(element.getKey().substring(2)));
+                        : keyOf(element.getValue(), type));
                 if (type.kind() == ListTypes.Kind.MAP) {
                     walk(element.getValue(), elementPath, names, lists, fields);
                 }
