@@ -1,8 +1,8 @@
 package dev.muster.local.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.local.protocol.FieldError;
 import dev.muster.local.protocol.Json;
 import dev.muster.local.protocol.RequestQuery;
@@ -30,9 +30,9 @@ import java.util.function.Function;
  * PATCH requests other than JSON Patch, which the stock dispatcher handles itself: JSON merge patch (fabric8's
  * {@code patch()} of a whole object, kubectl on custom resources), strategic merge patch (kubectl on built-in
  * kinds) and server-side apply ({@link ManagedFields#apply}: field ownership, conflicts, removal of what the
- * applier no longer sets; an apply to a missing object creates it). The patched object is written as a PUT of the whole object, which keeps the stock
- * dispatcher's status-subresource rules and optimistic locking: a patch carrying a stale
- * {@code metadata.resourceVersion} answers 409.
+ * applier no longer sets; an apply to a missing object creates it). The patched object is written as a PUT of
+ * the whole object, which keeps the stock dispatcher's status-subresource rules and optimistic locking: a
+ * patch carrying a stale {@code metadata.resourceVersion} answers 409.
  */
 final class MergePatchHandler {
     /** The merge flavours, by PATCH content type. */
@@ -78,8 +78,9 @@ final class MergePatchHandler {
     }
 
     /**
-     * Applies a patch to the object at {@code path} (without query). The caller must keep other writes out
-     * until this returns, since the read and the write are one step.
+     * Applies a patch to the object at {@code path} (without query; {@code pathWithQuery} carries an apply's
+     * {@code fieldManager} and {@code force}). The caller must keep other writes out until this returns, since
+     * the read and the write are one step.
      */
     MockResponse patch(String path, String pathWithQuery, Flavour flavour, String body) {
         JsonNode patch;
