@@ -11,6 +11,7 @@ import dev.muster.scheduler.core.dra.DeviceTaintRule;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.gang.GangVerdictBoard;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.informer.WithoutManagedFields;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -424,9 +425,10 @@ public final class GangScheduler implements AutoCloseable {
         ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
                 .withGroup(ApiVersionUtil.trimGroup(apiVersion)).withVersion(ApiVersionUtil.trimVersion(apiVersion))
                 .withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
-        SharedIndexInformer<GenericKubernetesResource> informer = namespaced
+        SharedIndexInformer<GenericKubernetesResource> informer = (namespaced
                 ? client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(0)
-                : client.genericKubernetesResources(context).runnableInformer(0);
+                : client.genericKubernetesResources(context).runnableInformer(0))
+                .itemStore(new WithoutManagedFields<>());
         informer.exceptionHandler((wasStarted, failure) -> {
             log.warn("informer for {}: list or watch failed, retrying: {}", kind, failure.toString());
             return true;

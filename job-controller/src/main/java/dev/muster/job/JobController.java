@@ -17,6 +17,7 @@ import dev.muster.support.controller.ManagedController;
 import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.support.informer.SharedInformers;
+import dev.muster.support.informer.WithoutManagedFields;
 import dev.muster.support.status.StatusRecorder;
 import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -204,14 +205,20 @@ public final class JobController extends ManagedController {
         pluginObjects.values().forEach(SharedIndexInformer::start);
     }
 
+    private static <T extends HasMetadata> SharedIndexInformer<T> pluginObjectInformer(KubernetesClient client,
+                                                                                        Class<T> type) {
+        // Every claim: a job's pods wait for the claims it names, which it did not make and are not labelled.
+        var objects = client.resources(type).inAnyNamespace();
+        SharedIndexInformer<T> informer = type == PersistentVolumeClaim.class ? objects.runnableInformer(0)
+                : objects.withLabel(MusterLabels.JOB_NAME).runnableInformer(0);
+        return informer.itemStore(new WithoutManagedFields<>());
+    }
+
     private static Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjectInformers(
             KubernetesClient client) {
         Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = new LinkedHashMap<>();
         for (Class<? extends HasMetadata> type : JobPlugins.OBJECT_TYPES) {
-            // Every claim: a job's pods wait for the claims it names, which it did not make and are not labelled.
-            SharedIndexInformer<? extends HasMetadata> informer = type == PersistentVolumeClaim.class
-                    ? client.resources(type).inAnyNamespace().runnableInformer(0)
-                    : client.resources(type).inAnyNamespace().withLabel(MusterLabels.JOB_NAME).runnableInformer(0);
+            SharedIndexInformer<? extends HasMetadata> informer = pluginObjectInformer(client, type);
             // As the shared informers do: a failed list or watch is retried, never the end of the informer,
             // whose cache the controller waits for before any reconcile.
             informer.exceptionHandler((wasStarted, failure) -> {

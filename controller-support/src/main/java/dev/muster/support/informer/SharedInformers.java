@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * One informer per kind for the whole process, shared by the controllers and the scheduler so that
  * every kind is listed and watched once. fabric8's own factory creates a new informer on every call,
- * hence this get-or-create map.
+ * hence this get-or-create map. Their stores drop each object's managed fields ({@link WithoutManagedFields}).
  *
  * <p>No informer stops for good: every exception a list or watch raises is logged and retried (with
  * fabric8's backoff), and kinds read leniently ({@link LenientlyRead}) never raise one for a malformed
@@ -49,7 +49,8 @@ public final class SharedInformers implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(Class<T> type) {
         return (SharedIndexInformer<T>) informers.computeIfAbsent(type, t -> {
-            SharedIndexInformer<T> informer = client.resources(type).inAnyNamespace().runnableInformer(0);
+            SharedIndexInformer<T> informer = client.resources(type).inAnyNamespace().runnableInformer(0)
+                    .itemStore(new WithoutManagedFields<>());
             informer.exceptionHandler((wasStarted, failure) -> {
                 log.warn("informer for {}: list or watch failed, retrying: {}", type.getSimpleName(), failure.toString());
                 return true;

@@ -11,6 +11,7 @@ import dev.muster.scheduler.core.model.GroupKey;
 import dev.muster.scheduler.core.model.PendingGang;
 import dev.muster.scheduler.core.placement.GangPlacement;
 import dev.muster.support.autoscaling.ProvisioningConsumption;
+import dev.muster.support.informer.WithoutManagedFields;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -94,7 +95,8 @@ public final class CapacityProvisioner implements AutoscalerSignal {
         this.decisions = new ProvisioningDecisions(config.retryBackoff(), config.maxRetryBackoff());
         this.meters = meters;
         this.informer = client.genericKubernetesResources(ProvisioningRequestApi.CONTEXT).inAnyNamespace()
-                .withLabel(ProvisioningRequestApi.ATTEMPT_LABEL).runnableInformer(0);
+                .withLabel(ProvisioningRequestApi.ATTEMPT_LABEL).runnableInformer(0)
+                .itemStore(new WithoutManagedFields<>());
         // As the shared informers do: a failed first list (the API server busy) is retried, not the end of it.
         informer.exceptionHandler((wasStarted, failure) -> {
             log.warn("informer for ProvisioningRequests: list or watch failed, retrying: {}", failure.toString());
