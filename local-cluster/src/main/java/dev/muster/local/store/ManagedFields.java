@@ -94,8 +94,9 @@ public final class ManagedFields {
         if (sent.isArray() && sent.isEmpty()) {
             return JsonNodeFactory.instance.arrayNode();
         }
-        FieldSet old = FieldSet.of(before, lists);
-        FieldSet updated = FieldSet.of(after, lists);
+        JsonNode[] cut = ChangedSubtrees.of(before, after);
+        FieldSet old = FieldSet.of(cut[0], lists);
+        FieldSet updated = FieldSet.of(cut[1], lists);
         Set<List<String>> changed = new LinkedHashSet<>();
         updated.fields().forEach((path, value) -> {
             if (!value.equals(old.get(path))) {
