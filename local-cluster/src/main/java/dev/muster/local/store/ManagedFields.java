@@ -81,6 +81,21 @@ public final class ManagedFields {
     private record Entry(Manager manager, Set<List<String>> paths, String time) {
     }
 
+    /** What an update does to an object's fields: those it sets to a new value, and those it takes away. */
+    record Changes(Set<List<String>> changed, Set<List<String>> removed) {
+        static Changes between(FieldSet old, FieldSet updated) {
+            Set<List<String>> changed = new LinkedHashSet<>();
+            updated.fields().forEach((path, value) -> {
+                if (!value.equals(old.get(path))) {
+                    changed.add(path);
+                }
+            });
+            Set<List<String>> removed = new HashSet<>(old.paths());
+            removed.removeAll(updated.paths());
+            return new Changes(changed, removed);
+        }
+    }
+
     private ManagedFields() {
     }
 
@@ -95,16 +110,9 @@ public final class ManagedFields {
             return JsonNodeFactory.instance.arrayNode();
         }
         JsonNode[] cut = ChangedSubtrees.of(before, after);
-        FieldSet old = FieldSet.of(cut[0], lists);
-        FieldSet updated = FieldSet.of(cut[1], lists);
-        Set<List<String>> changed = new LinkedHashSet<>();
-        updated.fields().forEach((path, value) -> {
-            if (!value.equals(old.get(path))) {
-                changed.add(path);
-            }
-        });
-        Set<List<String>> removed = new HashSet<>(old.paths());
-        removed.removeAll(updated.paths());
+        Changes changes = Changes.between(FieldSet.of(cut[0], lists), FieldSet.of(cut[1], lists));
+        Set<List<String>> changed = changes.changed();
+        Set<List<String>> removed = changes.removed();
         List<Entry> entries = entries(before);
         if (changed.isEmpty() && removed.isEmpty()) {
             return serialise(entries);

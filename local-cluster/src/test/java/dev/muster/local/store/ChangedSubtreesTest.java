@@ -9,11 +9,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,19 +24,9 @@ class ChangedSubtreesTest {
     private static final String[] NAMES = {"a", "b", "c", "d"};
 
     /** What an update changes and removes, from the whole objects or from the cut-down pair. */
-    private static List<Set<List<String>>> changes(JsonNode before, JsonNode after, boolean cut) {
+    private static ManagedFields.Changes changes(JsonNode before, JsonNode after, boolean cut) {
         JsonNode[] pair = cut ? ChangedSubtrees.of(before, after) : new JsonNode[] {before, after};
-        FieldSet old = FieldSet.of(pair[0], ListTypes.BUILT_IN);
-        FieldSet updated = FieldSet.of(pair[1], ListTypes.BUILT_IN);
-        Set<List<String>> changed = new LinkedHashSet<>();
-        updated.fields().forEach((path, value) -> {
-            if (!value.equals(old.get(path))) {
-                changed.add(path);
-            }
-        });
-        Set<List<String>> removed = new HashSet<>(old.paths());
-        removed.removeAll(updated.paths());
-        return List.of(changed, removed);
+        return ManagedFields.Changes.between(FieldSet.of(pair[0], ListTypes.BUILT_IN), FieldSet.of(pair[1], ListTypes.BUILT_IN));
     }
 
     @Test
