@@ -423,12 +423,14 @@ final class DraObjects {
         return text == null ? null : text.toString();
     }
 
+    /** A field of a {@link GenericKubernetesResource} read as a map; empty when it is absent or not a map. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value) {
+    static Map<String, Object> map(Object value) {
         return value instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
     }
 
-    private static List<Object> list(Object value) {
+    /** A field read as a list, copied; empty when it is absent or not a list. */
+    static List<Object> list(Object value) {
         return value instanceof List<?> list ? new ArrayList<>(list) : List.of();
     }
 

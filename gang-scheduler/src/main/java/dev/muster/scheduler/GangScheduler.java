@@ -388,14 +388,9 @@ public final class GangScheduler implements AutoCloseable {
      */
     private void watchWorkloadPodGroups(CycleTrigger trigger, List<SharedIndexInformer<?>> all, Clock clock,
                                         SchedulingEvents events) {
-        String apiVersion = null;
+        String apiVersion;
         try {
-            for (String version : WorkloadPodGroups.VERSIONS) {
-                if (ServedApis.serves(client, version, WorkloadPodGroups.PLURAL)) {
-                    apiVersion = version;
-                    break;
-                }
-            }
+            apiVersion = ServedApis.workloadPodGroups(client);
         } catch (KubernetesClientException e) {
             log.warn("discovery of {} failed; Kubernetes PodGroups are not watched: {}", WorkloadPodGroups.GROUP,
                     e.toString());

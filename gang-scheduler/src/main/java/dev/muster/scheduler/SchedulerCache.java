@@ -320,10 +320,7 @@ final class SchedulerCache {
 
     /** @return whether pods of the Kubernetes PodGroup wait, which must now be told that their group is missing */
     synchronized boolean removeWorkloadPodGroup(GenericKubernetesResource podGroup) {
-        GroupKey key = WorkloadPodGroups.key(podGroup);
-        podGroups.remove(key);
-        GroupPods waiting = groups.get(key);
-        return waiting != null && !waiting.pending.isEmpty();
+        return removeRequirements(WorkloadPodGroups.key(podGroup));
     }
 
     private boolean putRequirements(GroupKey key, GangRequirements now) {
@@ -397,11 +394,17 @@ final class SchedulerCache {
     /** @return whether pods of the group wait, which must now be told that their group is missing */
     synchronized boolean removePodGroup(PodGroup podGroup) {
         GroupKey key = KubeObjects.groupKey(podGroup);
-        GangRequirements before = podGroups.remove(key);
+        GangRequirements before = podGroups.get(key);
         if (before != null && before.ownerJobKey() != null) {
             forgetOwner(key, before);
         }
         waitingForAdmission.remove(key);
+        return removeRequirements(key);
+    }
+
+    /** @return whether pods of the group wait, which must now be told that their group is missing */
+    private boolean removeRequirements(GroupKey key) {
+        podGroups.remove(key);
         GroupPods waiting = groups.get(key);
         return waiting != null && !waiting.pending.isEmpty();
     }

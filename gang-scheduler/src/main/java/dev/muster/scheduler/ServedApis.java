@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Which optional APIs the API server serves, by discovery, the one way the scheduler finds out: discovery is
  * allowed to everyone ({@code system:discovery}), so asking needs no grant beyond the chart's. Read once when the
- * scheduler starts: Dynamic Resource Allocation's ResourceSlices and DeviceTaintRules, Cluster Autoscaler's ProvisioningRequests, and
+ * scheduler starts: Dynamic Resource Allocation's ResourceSlices and DeviceTaintRules, Kubernetes' PodGroups, Cluster Autoscaler's ProvisioningRequests, and
  * Karpenter's NodePools, whose presence says an autoscaler that watches pending pods runs.
  */
 public final class ServedApis {
@@ -41,8 +41,21 @@ public final class ServedApis {
      * (the alpha and beta APIs are off unless the cluster enables them).
      */
     public static String deviceTaintRules(KubernetesClient client) {
-        for (String version : DEVICE_TAINT_RULE_VERSIONS) {
-            if (serves(client, version, DEVICE_TAINT_RULES)) {
+        return newestServing(client, DEVICE_TAINT_RULE_VERSIONS, DEVICE_TAINT_RULES);
+    }
+
+    /**
+     * The newest {@code scheduling.k8s.io} version that serves Kubernetes' own PodGroups ({@link WorkloadPodGroups}),
+     * or {@code null} if none does (before Kubernetes 1.36, or with the {@code GenericWorkload} gate off).
+     */
+    public static String workloadPodGroups(KubernetesClient client) {
+        return newestServing(client, WorkloadPodGroups.VERSIONS, WorkloadPodGroups.PLURAL);
+    }
+
+    /** The first of the group versions, newest first, whose resource list names the resource; {@code null} if none. */
+    private static String newestServing(KubernetesClient client, List<String> versions, String plural) {
+        for (String version : versions) {
+            if (serves(client, version, plural)) {
                 return version;
             }
         }

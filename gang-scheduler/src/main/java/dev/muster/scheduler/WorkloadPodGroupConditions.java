@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
@@ -99,18 +98,18 @@ final class WorkloadPodGroupConditions implements Consumer<GangVerdict> {
      * status, reason and message, or a condition already True, which stays.
      */
     GenericKubernetesResource withCondition(GenericKubernetesResource podGroup, GangVerdict verdict) {
-        Map<String, Object> status = new LinkedHashMap<>(WorkloadPodGroups.map(podGroup.getAdditionalProperties().get("status")));
-        List<Object> conditions = new ArrayList<>(WorkloadPodGroups.list(status.get("conditions")));
+        Map<String, Object> status = new LinkedHashMap<>(DraObjects.map(podGroup.getAdditionalProperties().get("status")));
+        List<Object> conditions = new ArrayList<>(DraObjects.list(status.get("conditions")));
         String wanted = status(verdict);
         String reason = verdict.outcome() == GangVerdict.Outcome.SCHEDULED ? REASON_SCHEDULED : REASON_UNSCHEDULABLE;
         String message = verdict.message() == null ? "" : verdict.message();
         int index = -1;
         for (int i = 0; i < conditions.size(); i++) {
-            if (conditionType.equals(WorkloadPodGroups.map(conditions.get(i)).get("type"))) {
+            if (conditionType.equals(DraObjects.map(conditions.get(i)).get("type"))) {
                 index = i;
             }
         }
-        Map<String, Object> before = index < 0 ? Map.of() : WorkloadPodGroups.map(conditions.get(index));
+        Map<String, Object> before = index < 0 ? Map.of() : DraObjects.map(conditions.get(index));
         if ("True".equals(before.get("status")) || wanted.equals(before.get("status"))
                 && reason.equals(before.get("reason")) && message.equals(before.get("message"))) {
             return null;
@@ -138,6 +137,6 @@ final class WorkloadPodGroupConditions implements Consumer<GangVerdict> {
     }
 
     private static String status(GangVerdict verdict) {
-        return Objects.equals(verdict.outcome(), GangVerdict.Outcome.SCHEDULED) ? "True" : "False";
+        return verdict.outcome() == GangVerdict.Outcome.SCHEDULED ? "True" : "False";
     }
 }

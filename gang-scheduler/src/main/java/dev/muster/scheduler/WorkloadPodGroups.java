@@ -55,7 +55,7 @@ final class WorkloadPodGroups {
         if (pod.getSpec() == null || pod.getSpec().getAdditionalProperties() == null) {
             return Optional.empty();
         }
-        Object name = map(pod.getSpec().getAdditionalProperties().get("schedulingGroup")).get("podGroupName");
+        Object name = DraObjects.map(pod.getSpec().getAdditionalProperties().get("schedulingGroup")).get("podGroupName");
         return name instanceof String text && !text.isBlank() ? Optional.of(text) : Optional.empty();
     }
 
@@ -69,11 +69,11 @@ final class WorkloadPodGroups {
      * a missing group rather than be placed by a minimum nobody set.
      */
     static Optional<GangRequirements> requirements(GenericKubernetesResource podGroup) {
-        Map<String, Object> spec = map(podGroup.getAdditionalProperties().get("spec"));
-        Map<String, Object> policy = map(spec.get("schedulingPolicy"));
+        Map<String, Object> spec = DraObjects.map(podGroup.getAdditionalProperties().get("spec"));
+        Map<String, Object> policy = DraObjects.map(spec.get("schedulingPolicy"));
         int minMember;
         if (policy.get("gang") != null) {
-            Object minCount = map(policy.get("gang")).get("minCount");
+            Object minCount = DraObjects.map(policy.get("gang")).get("minCount");
             if (!(minCount instanceof Number number) || number.intValue() < 1) {
                 return Optional.empty();
             }
@@ -88,8 +88,8 @@ final class WorkloadPodGroups {
     }
 
     private static GangTopology topology(Map<String, Object> spec) {
-        for (Object constraint : list(map(spec.get("schedulingConstraints")).get("topology"))) {
-            Object key = map(constraint).get("key");
+        for (Object constraint : DraObjects.list(DraObjects.map(spec.get("schedulingConstraints")).get("topology"))) {
+            Object key = DraObjects.map(constraint).get("key");
             if (key instanceof String text && !text.isBlank()) {
                 return new GangTopology(List.of(text), true);
             }
@@ -99,8 +99,9 @@ final class WorkloadPodGroups {
 
     /** When the group's scheduled condition became True, of either name. */
     private static Instant scheduledAt(GenericKubernetesResource podGroup) {
-        for (Object condition : list(map(podGroup.getAdditionalProperties().get("status")).get("conditions"))) {
-            Map<String, Object> fields = map(condition);
+        Map<String, Object> status = DraObjects.map(podGroup.getAdditionalProperties().get("status"));
+        for (Object condition : DraObjects.list(status.get("conditions"))) {
+            Map<String, Object> fields = DraObjects.map(condition);
             Object type = fields.get("type");
             if ((SCHEDULED_V1ALPHA2.equals(type) || INITIALLY_SCHEDULED.equals(type)) && "True".equals(fields.get("status"))
                     && fields.get("lastTransitionTime") instanceof String time) {
@@ -108,15 +109,5 @@ final class WorkloadPodGroups {
             }
         }
         return null;
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> map(Object value) {
-        return value instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
-    }
-
-    @SuppressWarnings("unchecked")
-    static List<Object> list(Object value) {
-        return value instanceof List<?> list ? (List<Object>) list : List.of();
     }
 }
