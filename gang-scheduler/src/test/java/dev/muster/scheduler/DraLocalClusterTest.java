@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.muster.api.MusterLabels;
+import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.Queue;
+import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
@@ -21,6 +23,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -251,6 +254,40 @@ class DraLocalClusterTest {
                 .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNull()));
     }
 
+    /**
+     * Reclaim for GPUs asked through claims: the victims' claims, made from templates for them alone, are freed
+     * by their eviction, so the waiting gang's trial counts their devices (kube-scheduler's preemption does not);
+     * it binds once the victims are gone and the resourceclaim controller has deleted their claims.
+     */
+    @Test
+    void aQueueBelowItsFairShareReclaimsTheGpusOfAGangFromTheQueueAboveIt() {
+        createReclaimingQueue("a");
+        createReclaimingQueue("b");
+        createGang("a-old", 2, "eight-gpus", "a");
+        await().atMost(PATIENCE).until(() -> bound("a-old") == 2);
+        // Victims are taken newest first, by creation time in whole seconds.
+        long second = Instant.now().getEpochSecond();
+        await().until(() -> Instant.now().getEpochSecond() > second);
+        createGang("a-new", 2, "eight-gpus", "a");
+        await().atMost(PATIENCE).until(() -> bound("a-new") == 2);
+        Set<String> victimClaims = new HashSet<>(allocationsOf("a-new").keySet());
+
+        // Every GPU is taken; queue b, below its fair share of 16, reclaims a's newest gang whole.
+        createGang("b-0", 2, "eight-gpus", "b");
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("a-new")).allSatisfy(pod ->
+                assertThat(PodPreemption.isPreempted(pod)).isTrue()));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pods("b-0"))
+                .hasSize(2).allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).isNotNull()));
+        assertThat(allocationsOf("b-0")).hasSize(2).allSatisfy((claim, allocation) ->
+                assertThat(list(map(map(allocation).get("devices")).get("results"))).hasSize(8));
+        assertThat(victimClaims).doesNotContainAnyElementsOf(allocationsOf("b-0").keySet());
+        assertThat(pods("a-old")).hasSize(2).allSatisfy(pod -> {
+            assertThat(pod.getMetadata().getDeletionTimestamp()).isNull();
+            assertThat(pod.getSpec().getNodeName()).isNotNull();
+        });
+    }
+
     private Map<String, Object> allocationsOf(String gang) {
         Map<String, Object> allocations = new java.util.TreeMap<>();
         for (Pod pod : pods(gang)) {
@@ -278,6 +315,19 @@ class DraLocalClusterTest {
                 "constraints", List.of(Map.of("requests", List.of("gpus"), "matchAttribute", CLIQUE))))));
         client.genericKubernetesResources("resource.k8s.io/v1", "ResourceClaimTemplate").inNamespace(NS)
                 .resource(template).create();
+    }
+
+    private void createReclaimingQueue(String name) {
+        Queue queue = new Queue();
+        queue.getMetadata().setName(name);
+        QueuePreemptionSpec preemption = new QueuePreemptionSpec();
+        preemption.setReclaimDelay("0s");
+        queue.getSpec().setPreemption(preemption);
+        client.resources(Queue.class).resource(queue).create();
+    }
+
+    private long bound(String gang) {
+        return pods(gang).stream().filter(pod -> pod.getSpec().getNodeName() != null).count();
     }
 
     private void createGang(String name, int members, String template) {

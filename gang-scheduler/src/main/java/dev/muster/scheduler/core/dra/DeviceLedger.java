@@ -4,19 +4,34 @@ import dev.muster.scheduler.core.model.NodeInfo;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which devices are allocated, and to which claim, during one cycle: the claims' allocations as their
  * status showed them when the cycle began, plus what the cycle's trials allocated since. A device is
  * allocated to one claim at a time. Gang trials change it through their placement statement, which undoes
- * the changes of a discarded trial. Not thread-safe: the cycle thread owns it.
+ * the changes of a discarded trial.
+ *
+ * <p>A trial that evicts a bound pod (preemption, or a reservation counting on pods that end) frees the
+ * claims of the pod that no one else uses: those whose every consumer in {@code status.reservedFor} is
+ * evicted too. That is what follows the eviction in the cluster, where the resourceclaim controller drops
+ * the gone pod from {@code reservedFor}, deallocates a claim no pod uses and deletes a claim made for the pod
+ * from a template. kube-scheduler's preemption does not do this (its DynamicResources plugin has no
+ * {@code PreFilterExtensions}, so a victim's devices stay taken in its dry run, KEP-5690), which leaves a
+ * GPU job unable to preempt a lower-priority one for devices asked through claims. Not thread-safe: the
+ * cycle thread owns it.
  */
 public final class DeviceLedger {
     private final DeviceInventory inventory;
     private final Map<String, DeviceClaim> claims = new HashMap<>();
     private final Map<String, DeviceAllocation> allocations = new HashMap<>();
     private final BitSet inUse = new BitSet();
+    /** The pods ({@code namespace/name}) the cycle's trials evicted, as far as they were not undone. */
+    private final Set<String> evicted = new HashSet<>();
 
     /** The ledger of the claims as they are; an allocated claim's devices are in use. */
     public DeviceLedger(DeviceInventory inventory, Collection<DeviceClaim> known) {
@@ -92,6 +107,64 @@ public final class DeviceLedger {
                 inUse.clear(index);
             }
         }
+    }
+
+    /**
+     * Records the eviction of a bound pod and frees the claims of it that no pod left uses: those whose every
+     * consumer ({@code status.reservedFor}, the pod itself included) is now evicted.
+     *
+     * @param namespace the pod's namespace
+     * @param pod       the pod's name
+     * @param claimKeys the pod's claims as {@code namespace/name}
+     * @return per claim freed, the allocation it had, for {@link #unevict}
+     */
+    public Map<String, DeviceAllocation> evict(String namespace, String pod, List<String> claimKeys) {
+        evicted.add(namespace + "/" + pod);
+        Map<String, DeviceAllocation> freed = new LinkedHashMap<>();
+        for (String key : claimKeys) {
+            DeviceAllocation allocation = allocations.get(key);
+            DeviceClaim claim = claims.get(key);
+            if (allocation != null && claim != null && everyConsumerEvicted(claim)) {
+                release(key);
+                freed.put(key, allocation);
+            }
+        }
+        return freed;
+    }
+
+    /** Undoes {@link #evict}: the pod is no longer evicted and the claims it freed are allocated again. */
+    public void unevict(String namespace, String pod, Map<String, DeviceAllocation> freed) {
+        freed.forEach(this::allocate);
+        evicted.remove(namespace + "/" + pod);
+    }
+
+    /**
+     * Whether the claim is still allocated for none but the given pods: once they are gone, the resourceclaim
+     * controller will deallocate or delete it, but until the scheduler sees that, its devices are taken.
+     *
+     * @param claimKey the claim as {@code namespace/name}
+     * @param pods     pods as {@code namespace/name}
+     */
+    public boolean heldOnlyFor(String claimKey, Set<String> pods) {
+        DeviceClaim claim = claims.get(claimKey);
+        if (claim == null || allocations.get(claimKey) == null) {
+            return false;
+        }
+        for (String consumer : claim.reservedFor()) {
+            if (!pods.contains(claim.namespace() + "/" + consumer)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean everyConsumerEvicted(DeviceClaim claim) {
+        for (String consumer : claim.reservedFor()) {
+            if (!evicted.contains(claim.namespace() + "/" + consumer)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether a pod on the node can use an allocation: every device on the node or reachable from it. */

@@ -7,6 +7,7 @@ import dev.muster.scheduler.core.dra.DeviceLedger;
 import dev.muster.scheduler.core.model.PodInfo;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The log of what one gang's trial does to a {@link ClusterSnapshot}, in the spirit of the session
@@ -17,7 +18,8 @@ import java.util.List;
  * <ul>
  *   <li>{@link #allocate} places a pending pod on a node;</li>
  *   <li>{@link #evict} frees the room a pod bound to a node takes, as preemption will to make room for
- *       a gang; nothing is deleted until the caller acts on a committed eviction;</li>
+ *       a gang, and the devices of its claims that no pod left uses ({@link DeviceLedger#evict}); nothing is
+ *       deleted until the caller acts on a committed eviction;</li>
  *   <li>{@link #allocateDevices} records a claim's device allocation in the cycle's {@link DeviceLedger},
  *       so a discarded gang gives its devices back.</li>
  * </ul>
@@ -67,9 +69,19 @@ public final class PlacementStatement {
         });
     }
 
-    /** Frees the room the pod, bound to the node, takes. */
+    /** Frees the room the pod, bound to the node, takes, and the devices only it (and pods evicted) uses. */
     public void evict(PodInfo pod, NodeState node) {
         apply(new Operation(false, pod, node));
+        if (!pod.deviceClaims().isEmpty()) {
+            Map<String, DeviceAllocation> freed = devices.evict(pod.namespace(), pod.name(), pod.deviceClaims());
+            operations.add((forward, nodeChanges, podLayout) -> {
+                if (forward) {
+                    devices.evict(pod.namespace(), pod.name(), pod.deviceClaims());
+                } else {
+                    devices.unevict(pod.namespace(), pod.name(), freed);
+                }
+            });
+        }
     }
 
     /** Keeps every operation on the snapshot. */

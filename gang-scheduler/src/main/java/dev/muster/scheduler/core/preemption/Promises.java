@@ -13,6 +13,7 @@ import dev.muster.scheduler.core.placement.PlacementStatement;
 import dev.muster.scheduler.core.placement.PodPlacement;
 import dev.muster.scheduler.core.queue.QueueLedger;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -79,12 +80,19 @@ public final class Promises {
     public GangPlacement attempt(GangTrial trial, PendingGang gang, ClusterSnapshot snapshot) {
         List<PodPlacement> remaining = remaining(gang.gang().key(), snapshot);
         if (!remaining.isEmpty()) {
-            keepRoom(trial, gang.gang().key(), byGang.get(gang.gang().key()), remaining, snapshot);
+            List<PodPlacement> terminating = remaining.stream().filter(victim -> onNode(victim, snapshot)).toList();
+            keepRoom(trial, gang.gang().key(), byGang.get(gang.gang().key()), terminating, snapshot);
             String victims = remaining.stream().map(victim -> victim.pod().group().toString()).distinct().sorted()
                     .collect(Collectors.joining(", "));
+            int gone = remaining.size() - terminating.size();
+            String what = terminating.isEmpty() ? ""
+                    : terminating.size() + " pod(s) of " + victims + " evicted for it are still terminating";
+            if (gone > 0) {
+                what += (what.isEmpty() ? "" : "; ") + "the ResourceClaims of " + gone + " pod(s) of " + victims
+                        + " evicted for it are still allocated";
+            }
             return new GangPlacement(gang.gang(), GangPlacement.Outcome.RESERVED, List.of(), gang.pending(), null,
-                    remaining.size() + " pod(s) of " + victims + " evicted for it are still terminating; their room "
-                            + "is held for it.");
+                    what + "; their room is held for it.");
         }
         LocalityDomains.Pinned pinned = promised(gang);
         GangPlacement result = pinned.unpin(gang.waitsForAdmission() ? trial.admit(pinned.gang())
@@ -177,12 +185,37 @@ public final class Promises {
         return pod.namespace() + "/" + pod.name();
     }
 
-    /** The victims of the gang's promise still on their nodes in the snapshot. */
+    /**
+     * The victims of the gang's promise still on their nodes in the snapshot, or gone with a ResourceClaim
+     * still allocated for none but the promise's victims: its devices are free only once the resourceclaim
+     * controller has deallocated or deleted it, and until the informer shows that, the gang would not fit.
+     */
     List<PodPlacement> remaining(GroupKey gang, ClusterSnapshot snapshot) {
-        return byGang.get(gang).victims().stream().filter(victim -> snapshot.node(victim.nodeName())
+        List<PodPlacement> victims = byGang.get(gang).victims();
+        Set<String> victimKeys = null;
+        List<PodPlacement> remaining = new ArrayList<>();
+        for (PodPlacement victim : victims) {
+            boolean stays = onNode(victim, snapshot);
+            if (!stays && !victim.pod().deviceClaims().isEmpty()) {
+                if (victimKeys == null) {
+                    victimKeys = victims.stream().map(v -> key(v.pod())).collect(Collectors.toSet());
+                }
+                Set<String> leaving = victimKeys;
+                stays = victim.pod().deviceClaims().stream()
+                        .anyMatch(claim -> snapshot.devices().heldOnlyFor(claim, leaving));
+            }
+            if (stays) {
+                remaining.add(victim);
+            }
+        }
+        return remaining;
+    }
+
+    private static boolean onNode(PodPlacement victim, ClusterSnapshot snapshot) {
+        return snapshot.node(victim.nodeName())
                 .map(node -> node.snapshotPods().stream().anyMatch(pod -> pod.name().equals(victim.pod().name())
                         && pod.namespace().equals(victim.pod().namespace())))
-                .orElse(false)).toList();
+                .orElse(false);
     }
 
     /** Counts the victims still terminating for their preemptor's queue instead of their own. */
@@ -190,6 +223,9 @@ public final class Promises {
         byGang.forEach((gang, promise) -> {
             int to = ledger.leafOfGang(gang);
             for (PodPlacement victim : remaining(gang, snapshot)) {
+                if (!onNode(victim, snapshot)) {
+                    continue;
+                }
                 int from = ledger.leafOfGang(victim.pod().group());
                 if (from >= 0 && to >= 0) {
                     ledger.allocate(from, victim.pod().requests(), -1);
