@@ -107,6 +107,54 @@ public final class EffectiveRequests {
         return arithmetic.plus(arithmetic.max(requests, initPeak), overhead);
     }
 
+    /**
+     * The pod's limits as a ResourceQuota's {@code limits.*} count them (kube's {@code PodLimits}): the larger of the
+     * app containers' and sidecars' sum and each regular init container's with the sidecars started before it, plus
+     * the pod overhead on the resources that have a limit. Only limits that are set count: a container without a
+     * limit on a resource adds nothing to it.
+     */
+    public static <V> V limits(PodSpec spec, Arithmetic<V> arithmetic) {
+        V limits = arithmetic.zero();
+        for (Container container : list(spec.getContainers())) {
+            limits = arithmetic.plus(limits, arithmetic.of(limitsOf(container)));
+        }
+        V sidecars = arithmetic.zero();
+        V initPeak = arithmetic.zero();
+        for (Container init : list(spec.getInitContainers())) {
+            V own = arithmetic.of(limitsOf(init));
+            if (Sidecars.isSidecar(init)) {
+                limits = arithmetic.plus(limits, own);
+                sidecars = arithmetic.plus(sidecars, own);
+                initPeak = arithmetic.max(initPeak, sidecars);
+            } else {
+                initPeak = arithmetic.max(initPeak, arithmetic.plus(own, sidecars));
+            }
+        }
+        V total = arithmetic.max(limits, initPeak);
+        if (spec.getOverhead() == null) {
+            return total;
+        }
+        Map<String, Quantity> overhead = new HashMap<>();
+        Map<String, Quantity> limited = new HashMap<>();
+        for (Container container : list(spec.getContainers())) {
+            limited.putAll(limitsOf(container));
+        }
+        for (Container init : list(spec.getInitContainers())) {
+            limited.putAll(limitsOf(init));
+        }
+        spec.getOverhead().forEach((name, quantity) -> {
+            if (limited.containsKey(name)) {
+                overhead.put(name, quantity);
+            }
+        });
+        return arithmetic.plus(total, arithmetic.of(overhead));
+    }
+
+    private static Map<String, Quantity> limitsOf(Container container) {
+        ResourceRequirements resources = container.getResources();
+        return resources == null || resources.getLimits() == null ? Map.of() : withoutPods(resources.getLimits());
+    }
+
     private static <V> V of(Container container, Arithmetic<V> arithmetic) {
         ResourceRequirements resources = container.getResources();
         if (resources == null) {

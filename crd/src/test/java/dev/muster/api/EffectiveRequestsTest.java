@@ -52,6 +52,23 @@ class EffectiveRequestsTest {
                 .containsExactly(Map.entry("nvidia.com/gpu", "2"));
     }
 
+    @Test
+    void limitsCountOnlyWhatIsSetWithInitPeaksSidecarsAndOverheadOnLimitedResources() {
+        Container sidecar = new ContainerBuilder().withName("proxy").withRestartPolicy("Always").withNewResources()
+                .addToLimits("cpu", new Quantity("1")).endResources().build();
+        Container migrate = new ContainerBuilder().withName("migrate").withNewResources()
+                .addToLimits("cpu", new Quantity("3")).addToLimits("memory", new Quantity("1Gi")).endResources().build();
+        Container app = new ContainerBuilder(container("app", "1", "1Gi")).editResources()
+                .addToLimits("cpu", new Quantity("2")).endResources().build();
+        PodSpec spec = new PodSpecBuilder().withInitContainers(sidecar, migrate).withContainers(app)
+                .withOverhead(Map.of("cpu", new Quantity("100m"), "ephemeral-storage", new Quantity("1Gi"))).build();
+
+        // cpu: migrate beside the sidecar (4) beats app with the sidecar (3), plus the overhead; memory: only migrate
+        // sets a limit; ephemeral-storage: no container limits it, so its overhead does not count.
+        assertThat(plain(EffectiveRequests.limits(spec, EffectiveRequests.AMOUNTS))).containsExactly(
+                Map.entry("cpu", "4.1"), Map.entry("memory", String.valueOf(1L << 30)));
+    }
+
     /** Amounts as plain numbers, so that 4 and 4.000 compare equal. */
     private static Map<String, String> plain(Map<String, BigDecimal> amounts) {
         Map<String, String> plain = new TreeMap<>();

@@ -97,6 +97,18 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
     }
 
     /**
+     * What the job's pods count for a ResourceQuota's {@code limits.*}, by {@code namespace/name}, for those that set
+     * a limit quotas count.
+     */
+    void addQuotaLimits(Map<String, Map<String, Long>> byPod) {
+        for (PlannedPod pod : pods) {
+            if (!pod.quotaLimits().isEmpty()) {
+                byPod.put(pod.key(), pod.quotaLimits());
+            }
+        }
+    }
+
+    /**
      * A pod the job will create, as the scheduler reads it from the rendered pod.
      *
      * @param key          its key in the scheduler's cache, {@code namespace/name}, made once rather than every cycle
@@ -106,11 +118,12 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      * @param claims       the existing claims it will mount ({@code persistentVolumeClaim} volumes, its own
      *                     plugin-added ones included); an ephemeral volume's claim is made with the pod
      * @param deviceClaims its ResourceClaims ({@link DraObjects#claimKeys}): a template's is one still to be made
+     * @param quotaLimits  what it will count for a ResourceQuota's {@code limits.*} ({@link PodRequests#quotaLimits})
      */
     record PlannedPod(String name, String key, String task, ResourceVector requests, PlacementConstraints constraints,
                       Integer priority, String priorityClassName, Map<String, String> labels,
                       InterPodTerms interPod, SortedSet<String> notEvaluated, List<String> claims,
-                      List<String> deviceClaims) {
+                      List<String> deviceClaims, Map<String, Long> quotaLimits) {
 
         static PlannedPod of(Pod pod) {
             PodSpec spec = pod.getSpec();
@@ -120,7 +133,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
                     KubeObjects.constraints(spec), spec.getPriority(), spec.getPriorityClassName(), labels,
                     KubeObjects.interPodTerms(spec, pod.getMetadata().getNamespace(), labels),
                     KubeObjects.notEvaluatedInTemplate(spec), KubeObjects.persistentClaimNames(spec),
-                    DraObjects.claimKeys(pod));
+                    DraObjects.claimKeys(pod), PodRequests.quotaLimits(spec));
         }
     }
 }

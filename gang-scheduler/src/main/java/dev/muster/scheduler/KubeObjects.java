@@ -72,6 +72,9 @@ import java.util.TreeSet;
 
 /** Reads what the scheduler needs from fabric8's Kubernetes objects into the core's records. */
 final class KubeObjects {
+    /** The limits a ResourceQuota counts for pods, as it names them. */
+    private static final Set<String> LIMITED_IN_QUOTAS = Set.of("limits.cpu", "limits.memory", "limits.ephemeral-storage");
+
     private KubeObjects() {
     }
 
@@ -544,13 +547,19 @@ final class KubeObjects {
 
     /**
      * A quota's amounts by the resource of a pod's requests they count: {@code requests.cpu} and {@code cpu} as
-     * {@code cpu}, {@code requests.nvidia.com/gpu} as {@code nvidia.com/gpu}, and the pod counts {@code pods} and
-     * {@code count/pods}; other names ({@code limits.*}, storage, other object counts) are left out.
+     * {@code cpu}, {@code requests.nvidia.com/gpu} as {@code nvidia.com/gpu}, the limits {@code limits.cpu},
+     * {@code limits.memory} and {@code limits.ephemeral-storage} by those names, and the pod counts {@code pods} and
+     * {@code count/pods}; other names (storage, other object counts) are left out.
      */
     private static Map<String, Long> podRequestAmounts(Map<String, Quantity> amounts) {
         String requestsPrefix = "requests.";
         Map<String, Long> byResource = new HashMap<>();
         amounts.forEach((name, quantity) -> {
+            if (LIMITED_IN_QUOTAS.contains(name)) {
+                byResource.put(name, ResourceQuantities.amount(name.substring(NamespaceQuota.LIMITS_PREFIX.length()),
+                        quantity));
+                return;
+            }
             String resource = name.equals(NamespaceQuota.OBJECT_COUNT_PODS) ? name
                     : name.startsWith(requestsPrefix) ? name.substring(requestsPrefix.length())
                     : name.equals(ResourceVector.CPU) || name.equals(ResourceVector.MEMORY) || name.equals(ResourceVector.PODS)

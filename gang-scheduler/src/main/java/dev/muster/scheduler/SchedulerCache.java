@@ -510,7 +510,8 @@ final class SchedulerCache {
         }
         Map<String, List<NamespaceQuota>> quotaLists = new HashMap<>();
         quotas.forEach((namespace, byName) -> quotaLists.put(namespace, List.copyOf(byName.values())));
-        return new CycleInput(snapshot.withDevices(devices.ledger(toBeCreated)).withNamespaceQuotas(quotaLists), gangs,
+        return new CycleInput(snapshot.withDevices(devices.ledger(toBeCreated))
+                .withNamespaceQuotas(quotaLists, expectedPodLimits(gangs, quotaLists)), gangs,
                 missing, runningGangs(), queueInfos(), refused);
     }
 
@@ -544,6 +545,24 @@ final class SchedulerCache {
             list.add(QueueInfo.of(QueueInfo.DEFAULT, 1));
         }
         return list;
+    }
+
+    /**
+     * The {@code limits.*} of the pods that the waiting Jobs will create, for the gangs of namespaces with a quota on
+     * them: their requests do not say them, and only such quotas need them.
+     */
+    private Map<String, Map<String, Long>> expectedPodLimits(List<PendingGang> gangs,
+                                                             Map<String, List<NamespaceQuota>> quotaLists) {
+        Map<String, Map<String, Long>> byPod = new HashMap<>();
+        for (PendingGang gang : gangs) {
+            GroupKey key = gang.gang().key();
+            if (!gang.expected().isEmpty() && quotaLists.getOrDefault(key.namespace(), List.of()).stream()
+                    .anyMatch(quota -> quota.hard().keySet().stream()
+                            .anyMatch(name -> name.startsWith(NamespaceQuota.LIMITS_PREFIX)))) {
+                ownerJob(podGroups.get(key)).addQuotaLimits(byPod);
+            }
+        }
+        return byPod;
     }
 
     /**

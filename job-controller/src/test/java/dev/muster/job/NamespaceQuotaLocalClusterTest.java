@@ -1,8 +1,11 @@
 package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +25,12 @@ import static org.awaitility.Awaitility.await;
 @Tag("emulator")
 class NamespaceQuotaLocalClusterTest extends LocalClusterTestBase {
 
+    /** The tests share a cluster; each one's quota would hold the other's pods. */
+    @AfterEach
+    void deleteQuotas() {
+        client.resourceQuotas().delete();
+    }
+
     @Test
     void aJobWhosePodsTheQuotaWouldRefuseWaitsNamingItAndRunsWhenThereIsRoom() {
         client.resourceQuotas().resource(new ResourceQuotaBuilder().withNewMetadata().withName("one-pod").endMetadata()
@@ -39,5 +48,32 @@ class NamespaceQuotaLocalClusterTest extends LocalClusterTestBase {
         assertThat(pods("second")).isEmpty();
         await().atMost(PATIENCE).until(() -> status("second"), in(Completed));
         assertThat(eventReasons("second")).doesNotContain("FailedCreatePod");
+    }
+
+    @Test
+    void aQuotaOnLimitsCountsTheLimitsTheJobsPodsWillHave() {
+        client.resourceQuotas().resource(new ResourceQuotaBuilder().withNewMetadata().withName("cpu-limits").endMetadata()
+                .withNewSpec().addToHard("limits.cpu", new Quantity("3")).endSpec().build()).create();
+        create(newJob("limited-first", 1, runFor("3", limitedTo("2", task("worker", 1, null)))));
+        await().atMost(PATIENCE).until(() -> status("limited-first"), in(Running));
+
+        // Its pod asks for no cpu, but its 2-cpu limit would take the namespace past the quota's 3.
+        create(newJob("limited-second", 1, runFor("1", limitedTo("2", task("worker", 1, null)))));
+
+        JobStatus waiting = await().atMost(PATIENCE).until(() -> status("limited-second"),
+                s -> s != null && s.getState() != null && s.getState().getMessage() != null
+                        && s.getState().getMessage().contains("exceeded quota"));
+        assertThat(waiting.getState().getMessage()).contains("(exceeded quota: cpu-limits, requested: limits.cpu=2, "
+                + "used: limits.cpu=2, limited: limits.cpu=3)");
+        assertThat(pods("limited-second")).isEmpty();
+        await().atMost(PATIENCE).until(() -> status("limited-second"), in(Completed));
+        assertThat(eventReasons("limited-second")).doesNotContain("FailedCreatePod");
+    }
+
+    /** The task's container limited to that much cpu, with no request of its own. */
+    private static TaskSpec limitedTo(String cpu, TaskSpec task) {
+        task.getTemplate().getSpec().getContainers().get(0).setResources(new ResourceRequirementsBuilder()
+                .addToLimits("cpu", new Quantity(cpu)).build());
+        return task;
     }
 }

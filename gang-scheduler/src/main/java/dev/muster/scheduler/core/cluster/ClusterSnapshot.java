@@ -21,27 +21,42 @@ public final class ClusterSnapshot {
     private final Map<String, Map<String, String>> namespaceLabels;
     private final DeviceLedger devices;
     private final Map<String, List<NamespaceQuota>> namespaceQuotas;
+    private final Map<String, Map<String, Long>> expectedPodLimits;
 
     ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels) {
-        this(nodes, namespaceLabels, DeviceLedger.empty(), Map.of());
+        this(nodes, namespaceLabels, DeviceLedger.empty(), Map.of(), Map.of());
     }
 
     private ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels, DeviceLedger devices,
-                            Map<String, List<NamespaceQuota>> namespaceQuotas) {
+                            Map<String, List<NamespaceQuota>> namespaceQuotas,
+                            Map<String, Map<String, Long>> expectedPodLimits) {
         this.nodes = nodes;
         this.namespaceLabels = namespaceLabels;
         this.devices = devices;
         this.namespaceQuotas = namespaceQuotas;
+        this.expectedPodLimits = expectedPodLimits;
     }
 
-    /** This snapshot with the namespaces' ResourceQuotas, which hold gangs whose pods they would refuse. */
-    public ClusterSnapshot withNamespaceQuotas(Map<String, List<NamespaceQuota>> quotas) {
-        return new ClusterSnapshot(nodes, namespaceLabels, devices, Map.copyOf(quotas));
+    /**
+     * This snapshot with the namespaces' ResourceQuotas, which hold gangs whose pods they would refuse.
+     *
+     * @param quotas            per namespace, its quotas
+     * @param expectedPodLimits per pod still to be created ({@code namespace/name}) in a namespace whose quotas limit
+     *                          {@code limits.*}, what it will count for them ({@link NamespaceQuota#LIMITS_PREFIX})
+     */
+    public ClusterSnapshot withNamespaceQuotas(Map<String, List<NamespaceQuota>> quotas,
+                                               Map<String, Map<String, Long>> expectedPodLimits) {
+        return new ClusterSnapshot(nodes, namespaceLabels, devices, Map.copyOf(quotas), Map.copyOf(expectedPodLimits));
     }
 
     /** Per namespace that has any, its ResourceQuotas as the scheduler judges gangs by them. */
     public Map<String, List<NamespaceQuota>> namespaceQuotas() {
         return namespaceQuotas;
+    }
+
+    /** Per pod still to be created, by {@code namespace/name}, its limits as quotas count them; see above. */
+    public Map<String, Map<String, Long>> expectedPodLimits() {
+        return expectedPodLimits;
     }
 
     /**
@@ -65,7 +80,7 @@ public final class ClusterSnapshot {
                     info.allocatable().plus(ResourceVector.of(totals)), info.ready(), info.unschedulable(), info.taints());
             withDevices[n] = node.withInfo(extended);
         }
-        return new ClusterSnapshot(withDevices, namespaceLabels, ledger, namespaceQuotas);
+        return new ClusterSnapshot(withDevices, namespaceLabels, ledger, namespaceQuotas, expectedPodLimits);
     }
 
     /** The cycle's devices and claims, with what its trials allocated so far. */

@@ -6,9 +6,10 @@ import java.util.Objects;
 /**
  * A namespace's ResourceQuota, as far as the scheduler judges gangs by it: its hard limits and what the API server
  * counts as used, per resource of a pod's requests ({@code cpu} in millicores, {@code memory} in bytes, an extended
- * resource such as {@code nvidia.com/gpu}; {@code requests.cpu} and {@code cpu} alike) and the pod counts
- * ({@code pods}, the pods not finished; {@link #OBJECT_COUNT_PODS}, every pod stored, finished or not). What a pod's
- * requests do not say ({@code limits.*}, storage, other object counts) is not here, nor are quotas with scopes.
+ * resource such as {@code nvidia.com/gpu}; {@code requests.cpu} and {@code cpu} alike), per limit of its containers
+ * ({@code limits.cpu}, {@code limits.memory}, {@code limits.ephemeral-storage}, in the same units) and the pod counts
+ * ({@code pods}, the pods not finished; {@link #OBJECT_COUNT_PODS}, every pod stored, finished or not). Storage and
+ * other object counts are not here, nor are quotas with scopes.
  *
  * @param namespace the quota's namespace
  * @param name      the quota's name
@@ -18,6 +19,8 @@ import java.util.Objects;
 public record NamespaceQuota(String namespace, String name, Map<String, Long> hard, Map<String, Long> used) {
     /** The object count of pods: unlike {@code pods}, it counts finished pods until they are deleted. */
     public static final String OBJECT_COUNT_PODS = "count/pods";
+    /** How a quota names a limit of the pods' containers: {@code limits.cpu}. */
+    public static final String LIMITS_PREFIX = "limits.";
 
     public NamespaceQuota {
         Objects.requireNonNull(namespace, "namespace");

@@ -27,16 +27,22 @@ import java.util.TreeMap;
  */
 public final class NamespaceQuotaGate {
     private final Map<String, List<NamespaceQuota>> quotas;
+    /** Per pod still to be created, its {@code limits.*} as quotas count them. */
+    private final Map<String, Map<String, Long>> podLimits;
     /** Per namespace, what the gangs admitted this cycle will ask for once their pods exist. */
     private final Map<String, Map<String, Long>> admitted = new HashMap<>();
 
     /**
-     * @param quotas per namespace, its quotas
-     * @param gangs  the cycle's gangs: those whose workload is creating their pods count what their quorum still
-     *               lacks
+     * @param quotas    per namespace, its quotas
+     * @param podLimits per pod still to be created ({@code namespace/name}), what it counts for {@code limits.*}; a pod
+     *                  not named counts nothing there
+     * @param gangs     the cycle's gangs: those whose workload is creating their pods count what their quorum still
+     *                  lacks
      */
-    public NamespaceQuotaGate(Map<String, List<NamespaceQuota>> quotas, Collection<PendingGang> gangs) {
+    public NamespaceQuotaGate(Map<String, List<NamespaceQuota>> quotas, Map<String, Map<String, Long>> podLimits,
+                              Collection<PendingGang> gangs) {
         this.quotas = quotas;
+        this.podLimits = podLimits;
         for (PendingGang gang : gangs) {
             if (!gang.waitsForAdmission() && !gang.expected().isEmpty()) {
                 count(gang);
@@ -56,7 +62,7 @@ public final class NamespaceQuotaGate {
         if (limits.isEmpty()) {
             return null;
         }
-        Map<String, Long> asked = quorumDemand(gang);
+        Map<String, Long> asked = quorumDemand(gang, podLimits);
         Map<String, Long> before = admitted.getOrDefault(gang.gang().key().namespace(), Map.of());
         for (NamespaceQuota quota : limits) {
             Map<String, Long> requested = new TreeMap<>();
@@ -91,7 +97,7 @@ public final class NamespaceQuotaGate {
     private void count(PendingGang gang) {
         if (quotas.containsKey(gang.gang().key().namespace())) {
             Map<String, Long> tally = admitted.computeIfAbsent(gang.gang().key().namespace(), ns -> new HashMap<>());
-            quorumDemand(gang).forEach((resource, amount) -> tally.merge(resource, amount, Long::sum));
+            quorumDemand(gang, podLimits).forEach((resource, amount) -> tally.merge(resource, amount, Long::sum));
         }
     }
 
@@ -99,9 +105,10 @@ public final class NamespaceQuotaGate {
      * What the pods the gang's quorum still lacks, and its workload has yet to create, ask for: each task's minimum
      * first, then the others in the order the workload creates them, up to {@code minMember}; its bound pods and
      * those created and pending count toward both, as they count in the quota's {@code used} already. The pods
-     * beyond the quorum are the workload's to create as the quota allows, as an elastic job's are.
+     * beyond the quorum are the workload's to create as the quota allows, as an elastic job's are. Their limits count
+     * under {@code limits.*}.
      */
-    static Map<String, Long> quorumDemand(PendingGang gang) {
+    static Map<String, Long> quorumDemand(PendingGang gang, Map<String, Map<String, Long>> podLimits) {
         int needed = Math.max(0, gang.gang().minMember() - gang.bound() - gang.pending().size());
         Map<String, Integer> created = new HashMap<>();
         gang.pending().forEach(pod -> created.merge(pod.task(), 1, Integer::sum));
@@ -125,6 +132,8 @@ public final class NamespaceQuotaGate {
         Map<String, Long> demand = new HashMap<>();
         for (PodInfo pod : quorum) {
             pod.requests().asMap().forEach((resource, amount) -> demand.merge(resource, amount, Long::sum));
+            podLimits.getOrDefault(pod.namespace() + "/" + pod.name(), Map.of())
+                    .forEach((limit, amount) -> demand.merge(limit, amount, Long::sum));
         }
         demand.put(ResourceVector.PODS, (long) quorum.size());
         demand.put(NamespaceQuota.OBJECT_COUNT_PODS, (long) quorum.size());
@@ -133,13 +142,15 @@ public final class NamespaceQuotaGate {
 
     private static String amounts(Map<String, Long> amounts) {
         List<String> parts = new ArrayList<>();
-        amounts.forEach((resource, amount) -> parts.add(quotaName(resource) + "=" + ResourceVector.quantity(resource, amount)));
+        amounts.forEach((resource, amount) -> parts.add(quotaName(resource) + "=" + ResourceVector.quantity(
+                resource.startsWith(NamespaceQuota.LIMITS_PREFIX)
+                        ? resource.substring(NamespaceQuota.LIMITS_PREFIX.length()) : resource, amount)));
         return String.join(",", parts);
     }
 
-    /** How the API server names a resource of a pod's requests in a quota's message. */
+    /** How the API server names a resource of a pod's requests, or a limit, in a quota's message. */
     private static String quotaName(String resource) {
-        return ResourceVector.PODS.equals(resource) || NamespaceQuota.OBJECT_COUNT_PODS.equals(resource) ? resource
-                : "requests." + resource;
+        return ResourceVector.PODS.equals(resource) || NamespaceQuota.OBJECT_COUNT_PODS.equals(resource)
+                || resource.startsWith(NamespaceQuota.LIMITS_PREFIX) ? resource : "requests." + resource;
     }
 }

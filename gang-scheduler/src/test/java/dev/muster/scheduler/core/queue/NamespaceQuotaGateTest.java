@@ -48,8 +48,14 @@ class NamespaceQuotaGateTest {
     }
 
     private static CyclePlan plan(Map<String, List<NamespaceQuota>> quotas, PendingGang... gangs) {
-        return new QueuePlanner(CoschedulingArgs.defaults()).plan(gpuCluster(4).snapshot().withNamespaceQuotas(quotas),
-                List.of(gangs), Map.of(), List.of(queue("a", null, 1, 0, null)), T0);
+        return plan(quotas, Map.of(), gangs);
+    }
+
+    private static CyclePlan plan(Map<String, List<NamespaceQuota>> quotas, Map<String, Map<String, Long>> podLimits,
+                                  PendingGang... gangs) {
+        return new QueuePlanner(CoschedulingArgs.defaults()).plan(gpuCluster(4).snapshot()
+                        .withNamespaceQuotas(quotas, podLimits), List.of(gangs), Map.of(),
+                List.of(queue("a", null, 1, 0, null)), T0);
     }
 
     private static List<String> admitted(CyclePlan plan) {
@@ -112,7 +118,7 @@ class NamespaceQuotaGateTest {
                 new PodInfo("team-a", "ps-worker-0", info.key(), "worker", 0, gpus(4), Map.of()));
         PendingGang gang = new PendingGang(info, List.of(), 0, Map.of(), null, expected);
 
-        assertThat(NamespaceQuotaGate.quorumDemand(gang)).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 1L)
+        assertThat(NamespaceQuotaGate.quorumDemand(gang, Map.of())).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 1L)
                 .doesNotContainKey(ResourceVector.CPU);
         assertThat(plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 6))), gang).holds())
                 .extracting(QueueHold::reason).containsExactly(QueueHold.Reason.NAMESPACE_QUOTA);
@@ -145,11 +151,29 @@ class NamespaceQuotaGateTest {
         CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 4))), creating,
                 waitingJob("team-a", "later", 1, 1, 4, 0));
 
-        assertThat(NamespaceQuotaGate.quorumDemand(creating)).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 2L);
+        assertThat(NamespaceQuotaGate.quorumDemand(creating, Map.of())).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 2L);
         assertThat(admitted(plan)).doesNotContain("later");
         assertThat(plan.holds()).singleElement().satisfies(hold -> {
             assertThat(hold.gang().key().name()).isEqualTo("later");
             assertThat(hold.message()).contains("requested: requests.nvidia.com/gpu=4, used: requests.nvidia.com/gpu=8");
         });
+    }
+
+    @Test
+    void theLimitsOfTheQuorumsPodsCountAgainstAQuotaOnLimits() {
+        NamespaceQuota limits = new NamespaceQuota("team-a", "limits", Map.of("limits.cpu", 8_000L,
+                "limits.memory", 64L << 30), Map.of("limits.cpu", 5_000L, "limits.memory", 0L));
+        PendingGang train = waitingJob("team-a", "train", 2, 2, 1, 0);
+        // Each worker will be created with a 2-cpu limit: its requests say nothing of it.
+        Map<String, Map<String, Long>> podLimits = Map.of("team-a/train-worker-0", Map.of("limits.cpu", 2_000L),
+                "team-a/train-worker-1", Map.of("limits.cpu", 2_000L));
+
+        CyclePlan plan = plan(Map.of("team-a", List.of(limits)), podLimits, train);
+
+        assertThat(admitted(plan)).isEmpty();
+        assertThat(plan.holds()).singleElement().extracting(QueueHold::message).asString()
+                .contains("(exceeded quota: limits, requested: limits.cpu=4, used: limits.cpu=5, limited: limits.cpu=8)");
+        assertThat(admitted(plan(Map.of("team-a", List.of(limits)), Map.of(), waitingJob("team-a", "train", 2, 2, 1, 0))))
+                .as("without the pods' limits the same gang is admitted").containsExactly("train");
     }
 }
