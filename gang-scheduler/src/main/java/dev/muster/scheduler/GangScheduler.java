@@ -17,6 +17,7 @@ import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -160,6 +161,7 @@ public final class GangScheduler implements AutoCloseable {
         SharedIndexInformer<Queue> queues = informers.informer(Queue.class);
         SharedIndexInformer<Namespace> namespaces = informers.informer(Namespace.class);
         SharedIndexInformer<ResourceQuota> resourceQuotas = informers.informer(ResourceQuota.class);
+        SharedIndexInformer<LimitRange> limitRanges = informers.informer(LimitRange.class);
         SharedIndexInformer<PersistentVolumeClaim> claims = informers.informer(PersistentVolumeClaim.class);
         SharedIndexInformer<PersistentVolume> volumes = informers.informer(PersistentVolume.class);
         SharedIndexInformer<StorageClass> storageClasses = informers.informer(StorageClass.class);
@@ -197,11 +199,13 @@ public final class GangScheduler implements AutoCloseable {
         watch(queues, trigger, cache::putQueue, cache::removeQueue);
         watch(namespaces, trigger, cache::putNamespace, cache::removeNamespace);
         watch(resourceQuotas, trigger, cache::putResourceQuota, cache::removeResourceQuota);
+        watch(limitRanges, trigger, range -> cache.putLimitRange(range) && putJobsAgain(jobs, range),
+                range -> cache.removeLimitRange(range) && putJobsAgain(jobs, range));
         watch(claims, trigger, cache::putClaim, cache::removeClaim);
         watch(volumes, trigger, cache::putVolume, cache::removeVolume);
         watch(storageClasses, trigger, cache::putStorageClass, cache::removeStorageClass);
         List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(nodes, pods, podGroups, priorityClasses, jobs,
-                namespaces, resourceQuotas, claims, volumes, storageClasses, queues));
+                namespaces, resourceQuotas, limitRanges, claims, volumes, storageClasses, queues));
         watchDevices(trigger, all, new DraWarnings(eventRecorder));
         watchWorkloadPodGroups(trigger, all, clock, events);
         watched = List.copyOf(all);
@@ -430,6 +434,25 @@ public final class GangScheduler implements AutoCloseable {
         });
         ownInformers.add(informer);
         return informer;
+    }
+
+    /**
+     * Puts the Jobs of the LimitRange's namespace into the cache again, once its container defaults changed, so that
+     * the pods they will create are read with them.
+     *
+     * @return whether that changed what a waiting gang's Job will create
+     */
+    private boolean putJobsAgain(SharedIndexInformer<Job> jobs, LimitRange range) {
+        boolean changed = false;
+        String namespace = range.getMetadata().getNamespace();
+        for (Job job : jobs.getStore().list()) {
+            if (namespace.equals(job.getMetadata().getNamespace())) {
+                changed |= cache.putJob(job);
+            }
+        }
+        log.info("limitrange {}/{}: container defaults of the namespace changed; its jobs' pods are read again",
+                namespace, range.getMetadata().getName());
+        return changed;
     }
 
     private <T extends HasMetadata> void watch(SharedIndexInformer<T> informer, CycleTrigger trigger, Predicate<T> put,

@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.LimitRangeDefaults;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.rendering.JobPodRenderer;
@@ -38,7 +39,7 @@ import java.util.function.Predicate;
  *                  empty (nothing needs them), and empty for a job the controller refuses
  *                  ({@link JobPodRenderer#errors}), which gets no pods
  * @param renderedFrom the job's uid, {@code metadata.generation} and {@code status.version} the pods were
- *                  rendered from, {@code null} if none were
+ *                  rendered from, with the LimitRange defaults applied to them, {@code null} if none were
  */
 record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<PlannedPod> pods,
                        String renderedFrom) {
@@ -49,20 +50,24 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      * (and informer resyncs) would otherwise render every pod of every waiting job again.
      *
      * @param volcanoLabels whether the Job controller gives the pods Volcano's labels too
+     * @param defaults the container defaults of the job's namespace's LimitRanges, which the API server will give
+     *               the pods' containers that lack them
      * @param before the view of the job's previous version, {@code null} if none
      */
-    static JobPodTemplates of(Job job, JobAdmissionRule rule, boolean volcanoLabels, JobPodTemplates before) {
+    static JobPodTemplates of(Job job, JobAdmissionRule rule, boolean volcanoLabels, LimitRangeDefaults defaults,
+                              JobPodTemplates before) {
         boolean waiting = rule.waitsForAdmission(job);
         List<PlannedPod> pods = List.of();
         String from = null;
         if (waiting) {
             Long generation = job.getMetadata().getGeneration();
             from = generation == null ? null
-                    : job.getMetadata().getUid() + "/" + generation + "/" + version(job);
+                    : job.getMetadata().getUid() + "/" + generation + "/" + version(job) + "/" + defaults;
             if (from != null && before != null && from.equals(before.renderedFrom())) {
                 pods = before.pods();
             } else if (JobPodRenderer.errors(job).isEmpty()) {
-                pods = JobPodRenderer.pods(job, version(job), volcanoLabels).stream().map(PlannedPod::of).toList();
+                pods = JobPodRenderer.pods(job, version(job), volcanoLabels).stream()
+                        .map(pod -> PlannedPod.of(pod, defaults)).toList();
             }
         }
         return new JobPodTemplates(job.getMetadata().getName(), KubeObjects.createdAt(job), waiting, pods, from);
@@ -125,8 +130,9 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
                       InterPodTerms interPod, SortedSet<String> notEvaluated, List<String> claims,
                       List<String> deviceClaims, Map<String, Long> quotaLimits) {
 
-        static PlannedPod of(Pod pod) {
-            PodSpec spec = pod.getSpec();
+        /** The pod as the API server will create it: its containers given the LimitRange defaults they lack. */
+        static PlannedPod of(Pod pod, LimitRangeDefaults defaults) {
+            PodSpec spec = defaults.applyTo(pod.getSpec());
             Map<String, String> labels = Map.copyOf(pod.getMetadata().getLabels());
             return new PlannedPod(pod.getMetadata().getName(), Cache.metaNamespaceKeyFunc(pod),
                     labels.get(MusterLabels.TASK_NAME), PodRequests.of(spec),

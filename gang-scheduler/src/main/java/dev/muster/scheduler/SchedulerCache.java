@@ -1,5 +1,6 @@
 package dev.muster.scheduler;
 
+import dev.muster.api.LimitRangeDefaults;
 import dev.muster.api.PodNode;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
@@ -31,6 +32,7 @@ import dev.muster.scheduler.core.model.VolumeCatalog;
 import dev.muster.scheduler.core.placement.PodPlacement;
 import dev.muster.scheduler.core.queue.QueueHold;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -89,6 +91,10 @@ final class SchedulerCache {
     private final Map<String, QueueInfo> queues = new TreeMap<>();
     /** The Queues' specs by name, as {@link QueueAccess} reads them (the tree and each namespaceSelector). */
     private final Map<String, QueueSpec> queueSpecs = new HashMap<>();
+    /** Per namespace, its LimitRanges by name. */
+    private final Map<String, Map<String, LimitRange>> limitRanges = new HashMap<>();
+    /** Per namespace with any, the container defaults of its LimitRanges. */
+    private final Map<String, LimitRangeDefaults> limitRangeDefaults = new HashMap<>();
     /** Per namespace, its ResourceQuotas by name, as the scheduler judges gangs by them. */
     private final Map<String, Map<String, NamespaceQuota>> quotas = new HashMap<>();
     private final VolumeCatalog volumes = new VolumeCatalog();
@@ -227,6 +233,38 @@ final class SchedulerCache {
         return known && !waitingForAdmission.isEmpty();
     }
 
+    /**
+     * Records a LimitRange.
+     *
+     * @return whether the container defaults of its namespace changed: the Jobs there are then to be put again, so
+     *         that the pods they will create are read with the defaults the API server will give them
+     */
+    synchronized boolean putLimitRange(LimitRange range) {
+        String namespace = range.getMetadata().getNamespace();
+        limitRanges.computeIfAbsent(namespace, ns -> new TreeMap<>()).put(range.getMetadata().getName(), range);
+        return recomputeLimitRangeDefaults(namespace);
+    }
+
+    /** @return whether the container defaults of its namespace changed, as {@link #putLimitRange} */
+    synchronized boolean removeLimitRange(LimitRange range) {
+        String namespace = range.getMetadata().getNamespace();
+        Map<String, LimitRange> ofNamespace = limitRanges.get(namespace);
+        if (ofNamespace == null || ofNamespace.remove(range.getMetadata().getName()) == null) {
+            return false;
+        }
+        if (ofNamespace.isEmpty()) {
+            limitRanges.remove(namespace);
+        }
+        return recomputeLimitRangeDefaults(namespace);
+    }
+
+    private boolean recomputeLimitRangeDefaults(String namespace) {
+        LimitRangeDefaults now = LimitRangeDefaults.of(List.copyOf(limitRanges.getOrDefault(namespace, Map.of()).values()));
+        LimitRangeDefaults before = now.isEmpty() ? limitRangeDefaults.remove(namespace)
+                : limitRangeDefaults.put(namespace, now);
+        return !now.equals(before == null ? LimitRangeDefaults.NONE : before);
+    }
+
     /** @return whether the namespace's labels changed, which can change what a namespaceSelector selects */
     synchronized boolean putNamespace(Namespace namespace) {
         return cluster.putNamespace(namespace.getMetadata().getName(), namespace.getMetadata().getLabels());
@@ -343,7 +381,8 @@ final class SchedulerCache {
      */
     synchronized boolean putJob(Job job) {
         String key = Cache.metaNamespaceKeyFunc(job);
-        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission, volcanoPodLabels, jobs.get(key));
+        JobPodTemplates now = JobPodTemplates.of(job, jobAdmission, volcanoPodLabels,
+                limitRangeDefaults.getOrDefault(job.getMetadata().getNamespace(), LimitRangeDefaults.NONE), jobs.get(key));
         JobPodTemplates before = jobs.put(key, now);
         groupsOfJob.getOrDefault(key, Set.of()).forEach(this::recheckAdmission);
         return !now.equals(before) && (now.waiting() || before != null && before.waiting())

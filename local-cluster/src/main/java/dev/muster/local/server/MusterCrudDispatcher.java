@@ -3,9 +3,11 @@ package dev.muster.local.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.muster.api.LimitRangeDefaults;
 import dev.muster.local.admission.ClaimDefaults;
 import dev.muster.local.admission.CrdAdmission;
 import dev.muster.local.admission.FieldValidation;
+import dev.muster.local.admission.LimitRanger;
 import dev.muster.local.admission.MicroTimes;
 import dev.muster.local.admission.ModelFields;
 import dev.muster.local.admission.PodDefaults;
@@ -31,6 +33,7 @@ import dev.muster.local.store.OwnerIndex;
 import dev.muster.local.store.Selectors;
 import dev.muster.local.store.StoredObjects;
 import dev.muster.local.store.WatchHub;
+import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Status;
@@ -844,8 +847,9 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     /**
      * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named and
-     * validated ({@link PodValidation}) before it is created, as kube-apiserver does; the name is generated first
-     * because the refusals name the pod. A valid pod then passes the PodSecurity admission of its namespace's
+     * given the container defaults of its namespace's LimitRanges ({@link LimitRanger}) and validated
+     * ({@link PodValidation}) before it is created, as kube-apiserver does; the name is generated first because the
+     * refusals name the pod. A valid pod then passes the PodSecurity admission of its namespace's
      * labels ({@link PodSecurity}) and, last as in kube's order of validating admission plugins, the ResourceQuotas
      * of its namespace ({@link QuotaAdmission}). A created pod's answer carries kube-apiserver's warnings about it
      * ({@link PodWarnings}), then PodSecurity's.
@@ -864,7 +868,8 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (refused.isPresent()) {
             return refused.get();
         }
-        JsonNode named = GeneratedNames.named(PodDefaults.apply(pod));
+        String namespace = parse(collectionPath).get(KubernetesAttributesExtractor.NAMESPACE);
+        JsonNode named = GeneratedNames.named(LimitRanger.apply(PodDefaults.apply(pod), limitRangeDefaults(namespace)));
         String name = named.path("metadata").path("name").asText("");
         List<FieldError> errors = PodValidation.validate(named);
         if (!errors.isEmpty()) {
@@ -874,11 +879,20 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (security.refusal().isPresent()) {
             return StatusResponses.forbidden("pods", name, security.refusal().get());
         }
-        String namespace = parse(collectionPath).get(KubernetesAttributesExtractor.NAMESPACE);
         MockResponse created = quotas.create(namespace, named, dryRunning.get(),
                 () -> handleCreate(request(HttpMethod.POST, collectionPath, named)));
         return FieldValidation.withWarnings(FieldValidation.withWarnings(validation.warned(created, unknown),
                 PodWarnings.of(named)), security.warnings());
+    }
+
+    /** The container defaults of the namespace's LimitRanges. */
+    private LimitRangeDefaults limitRangeDefaults(String namespace) {
+        List<ObjectNode> stored = storedIn(namespace, "limitranges");
+        if (stored.isEmpty()) {
+            return LimitRangeDefaults.NONE;
+        }
+        return LimitRangeDefaults.of(stored.stream()
+                .map(range -> Serialization.jsonMapper().convertValue(range, LimitRange.class)).toList());
     }
 
     /** The labels of the namespace of a collection path; none when the namespace is not stored. */
