@@ -30,6 +30,13 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
      * PodSecurity "restricted:latest": ...}: the policy judges the pod's spec against its namespace's labels only.
      */
     private static final String POD_SECURITY_VIOLATION = "is forbidden: violates PodSecurity \"";
+    /**
+     * How kube-apiserver's LimitRanger refuses a container outside its namespace's LimitRanges
+     * ({@code pods "x" is forbidden: maximum cpu usage per Container is 2, but limit is 4}): a refusal of every pod
+     * of that template in that namespace while the LimitRange stands.
+     */
+    private static final Pattern LIMIT_RANGE_VIOLATION = Pattern.compile(
+            "is forbidden: \\[?(?:(?:minimum|maximum) \\S+ usage per Container is |\\S+ max limit to request ratio per Container is )");
 
     public PodTemplateVerdict {
         refusals = List.copyOf(refusals);
@@ -40,8 +47,8 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
      * The verdict of a dry-run create of pod {@code pod} of the task at {@code taskIndex}, from the answer's code,
      * its Status (for a refusal) and its warnings; nothing when the answer says nothing about the template. What
      * judges it: 400 (the body could not be decoded: a misspelt or unknown field under strict field validation),
-     * 422 (invalid), and the 403 of Pod Security admission enforcing its namespace's level, which refuses every pod
-     * of that template in that namespace. What does not: another 403 (a quota exceeded for now, a webhook's or
+     * 422 (invalid), and the 403s of Pod Security admission enforcing its namespace's level and of LimitRanger holding
+     * a container to its namespace's LimitRanges, which refuse every pod of that template in that namespace. What does not: another 403 (a quota exceeded for now, a webhook's or
      * authorizer's refusal, which may not be about the template), a conflict, a server error.
      */
     public static Optional<PodTemplateVerdict> of(int taskIndex, String pod, int code, Status status, List<String> warnings) {
@@ -49,7 +56,8 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
             return Optional.of(new PodTemplateVerdict(List.of(), warnings, true));
         }
         String message = status == null || status.getMessage() == null ? "refused with code " + code : status.getMessage();
-        if (code != 400 && code != 422 && !(code == 403 && message.contains(POD_SECURITY_VIOLATION))) {
+        if (code != 400 && code != 422 && !(code == 403 && (message.contains(POD_SECURITY_VIOLATION)
+                || LIMIT_RANGE_VIOLATION.matcher(message).find()))) {
             return Optional.empty();
         }
         String template = "spec.tasks[" + taskIndex + "].template";

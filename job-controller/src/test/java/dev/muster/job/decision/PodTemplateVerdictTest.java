@@ -78,6 +78,20 @@ class PodTemplateVerdictTest {
     }
 
     @Test
+    void limitRangerHoldingAContainerToItsNamespacesBoundsJudgesTheTemplate() {
+        String one = "pods \"train-worker-0\" is forbidden: maximum cpu usage per Container is 2, but limit is 4";
+        String several = "pods \"train-worker-0\" is forbidden: [minimum memory usage per Container is 64Mi, but request "
+                + "is 32Mi, cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000]";
+
+        for (String refusal : List.of(one, several)) {
+            Status forbidden = new StatusBuilder().withCode(403).withReason("Forbidden").withMessage(refusal).build();
+            assertThat(PodTemplateVerdict.of(0, "train-worker-0", 403, forbidden, List.of()).orElseThrow().refusals())
+                    .containsExactly(new FieldError("spec.tasks[0].template",
+                            "the API server refused pod train-worker-0 in a dry run: " + refusal));
+        }
+    }
+
+    @Test
     void anAnswerThatSaysNothingOfTheTemplateIsNoVerdict() {
         Status quota = new StatusBuilder().withCode(403).withReason("Forbidden")
                 .withMessage("pods \"train-worker-0\" is forbidden: exceeded quota: compute").build();

@@ -3,21 +3,32 @@ package dev.muster.local.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.api.LimitRangeDefaults;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.LimitRangeItem;
 import io.fabric8.kubernetes.api.model.Quantity;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * kube-apiserver's LimitRanger admission as it defaults a new pod: each container, init containers included, gets
  * the limits and requests of its namespace's LimitRanges that it does not set ({@link LimitRangeDefaults}), and the
  * pod records what was set in the annotation {@value #ANNOTATION}, in kube's words
- * ({@code LimitRanger plugin set: cpu, memory request for container main; cpu limit for container main}). The
- * LimitRanges' {@code min}, {@code max} and {@code maxLimitRequestRatio} are not enforced here.
+ * ({@code LimitRanger plugin set: cpu, memory request for container main; cpu limit for container main}). Then
+ * each container is held to the {@code min}, {@code max} and {@code maxLimitRequestRatio} of the {@code Container}
+ * items ({@link #refusal}), in kube's words, the first LimitRange by name that a container breaks refusing the pod.
+ * The {@code Pod} and {@code PersistentVolumeClaim} item types are not enforced.
  */
 public final class LimitRanger {
+    private static final String CONTAINER = "Container";
+
     /** Where kube-apiserver says what LimitRanger set. */
     public static final String ANNOTATION = "kubernetes.io/limit-ranger";
 
@@ -68,6 +79,101 @@ public final class LimitRanger {
             said.add(String.join(", ", setLimits) + " limit for " + kind + " " + name);
         }
         return said;
+    }
+
+    /**
+     * Why LimitRanger's validation refuses the defaulted pod, as kube-apiserver words it after
+     * {@code pods "<name>" is forbidden: } (one reason alone, several in brackets), or empty when every container
+     * keeps within the {@code Container} items of every LimitRange. A container's request is its limit where it sets
+     * no request, as the API server's defaulting makes it.
+     *
+     * @param ranges the namespace's LimitRanges; the first by name that the pod breaks is the one reported
+     */
+    public static Optional<String> refusal(JsonNode pod, List<LimitRange> ranges) {
+        List<LimitRange> ordered = new ArrayList<>(ranges);
+        ordered.sort(Comparator.comparing(range -> range.getMetadata().getName()));
+        List<JsonNode> containers = new ArrayList<>();
+        pod.path("spec").path("containers").forEach(containers::add);
+        pod.path("spec").path("initContainers").forEach(containers::add);
+        for (LimitRange range : ordered) {
+            List<String> errors = new ArrayList<>();
+            List<LimitRangeItem> items = range.getSpec() == null || range.getSpec().getLimits() == null ? List.of()
+                    : range.getSpec().getLimits();
+            for (LimitRangeItem item : items) {
+                if (item == null || !CONTAINER.equals(item.getType())) {
+                    continue;
+                }
+                for (JsonNode container : containers) {
+                    Map<String, Quantity> limits = quantities(container.path("resources").path("limits"));
+                    Map<String, Quantity> requests = quantities(container.path("resources").path("requests"));
+                    limits.forEach(requests::putIfAbsent);
+                    sorted(item.getMin()).forEach((resource, min) -> minimum(resource, min, requests, limits)
+                            .ifPresent(errors::add));
+                    sorted(item.getMax()).forEach((resource, max) -> maximum(resource, max, requests, limits)
+                            .ifPresent(errors::add));
+                    sorted(item.getMaxLimitRequestRatio()).forEach((resource, ratio) -> ratio(resource, ratio,
+                            requests, limits).ifPresent(errors::add));
+                }
+            }
+            if (!errors.isEmpty()) {
+                return Optional.of(errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> minimum(String resource, Quantity min, Map<String, Quantity> requests,
+                                            Map<String, Quantity> limits) {
+        String per = "minimum " + resource + " usage per " + CONTAINER + " is " + min;
+        Quantity request = requests.get(resource);
+        if (request == null) {
+            return Optional.of(per + ".  No request is specified");
+        }
+        if (compare(request, min) < 0) {
+            return Optional.of(per + ", but request is " + request);
+        }
+        Quantity limit = limits.get(resource);
+        return limit != null && compare(limit, min) < 0 ? Optional.of(per + ", but limit is " + limit) : Optional.empty();
+    }
+
+    private static Optional<String> maximum(String resource, Quantity max, Map<String, Quantity> requests,
+                                            Map<String, Quantity> limits) {
+        String per = "maximum " + resource + " usage per " + CONTAINER + " is " + max;
+        Quantity limit = limits.get(resource);
+        if (limit == null) {
+            return Optional.of(per + ".  No limit is specified");
+        }
+        if (compare(limit, max) > 0) {
+            return Optional.of(per + ", but limit is " + limit);
+        }
+        Quantity request = requests.get(resource);
+        return request != null && compare(request, max) > 0 ? Optional.of(per + ", but request is " + request)
+                : Optional.empty();
+    }
+
+    private static Optional<String> ratio(String resource, Quantity most, Map<String, Quantity> requests,
+                                          Map<String, Quantity> limits) {
+        String per = resource + " max limit to request ratio per " + CONTAINER + " is " + most;
+        Quantity request = requests.get(resource);
+        Quantity limit = limits.get(resource);
+        if (request == null || request.getNumericalAmount().signum() == 0) {
+            return Optional.of(per + ", but no request is specified or request is 0");
+        }
+        if (limit == null || limit.getNumericalAmount().signum() == 0) {
+            return Optional.of(per + ", but no limit is specified or limit is 0");
+        }
+        BigDecimal observed = limit.getNumericalAmount().divide(request.getNumericalAmount(), MathContext.DECIMAL64);
+        return observed.compareTo(most.getNumericalAmount()) > 0
+                ? Optional.of(per + ", but provided ratio is " + String.format(Locale.ROOT, "%f", observed.doubleValue()))
+                : Optional.empty();
+    }
+
+    private static int compare(Quantity a, Quantity b) {
+        return a.getNumericalAmount().compareTo(b.getNumericalAmount());
+    }
+
+    private static Map<String, Quantity> sorted(Map<String, Quantity> quantities) {
+        return quantities == null ? Map.of() : new TreeMap<>(quantities);
     }
 
     /** Writes the entries of {@code after} that {@code before} lacks; the names of those that came from defaults. */

@@ -848,8 +848,8 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     /**
      * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named and
      * given the container defaults of its namespace's LimitRanges ({@link LimitRanger}) and validated
-     * ({@link PodValidation}) before it is created, as kube-apiserver does; the name is generated first because the
-     * refusals name the pod. A valid pod then passes the PodSecurity admission of its namespace's
+     * ({@link PodValidation}), then held to the LimitRanges' bounds, before it is created, as kube-apiserver does;
+     * the name is generated first because the refusals name the pod. A valid pod then passes the PodSecurity admission of its namespace's
      * labels ({@link PodSecurity}) and, last as in kube's order of validating admission plugins, the ResourceQuotas
      * of its namespace ({@link QuotaAdmission}). A created pod's answer carries kube-apiserver's warnings about it
      * ({@link PodWarnings}), then PodSecurity's.
@@ -869,11 +869,17 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
             return refused.get();
         }
         String namespace = parse(collectionPath).get(KubernetesAttributesExtractor.NAMESPACE);
-        JsonNode named = GeneratedNames.named(LimitRanger.apply(PodDefaults.apply(pod), limitRangeDefaults(namespace)));
+        List<LimitRange> limitRanges = limitRanges(namespace);
+        JsonNode named = GeneratedNames.named(LimitRanger.apply(PodDefaults.apply(pod),
+                limitRanges.isEmpty() ? LimitRangeDefaults.NONE : LimitRangeDefaults.of(limitRanges)));
         String name = named.path("metadata").path("name").asText("");
         List<FieldError> errors = PodValidation.validate(named);
         if (!errors.isEmpty()) {
             return StatusResponses.invalid(null, "Pod", name, errors);
+        }
+        Optional<String> outOfRange = LimitRanger.refusal(named, limitRanges);
+        if (outOfRange.isPresent()) {
+            return StatusResponses.forbidden("pods", name, outOfRange.get());
         }
         PodSecurity.Decision security = PodSecurity.admit(namespaceLabels(collectionPath), named);
         if (security.refusal().isPresent()) {
@@ -885,14 +891,10 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
                 PodWarnings.of(named)), security.warnings());
     }
 
-    /** The container defaults of the namespace's LimitRanges. */
-    private LimitRangeDefaults limitRangeDefaults(String namespace) {
-        List<ObjectNode> stored = storedIn(namespace, "limitranges");
-        if (stored.isEmpty()) {
-            return LimitRangeDefaults.NONE;
-        }
-        return LimitRangeDefaults.of(stored.stream()
-                .map(range -> Serialization.jsonMapper().convertValue(range, LimitRange.class)).toList());
+    /** The namespace's LimitRanges. */
+    private List<LimitRange> limitRanges(String namespace) {
+        return storedIn(namespace, "limitranges").stream()
+                .map(range -> Serialization.jsonMapper().convertValue(range, LimitRange.class)).toList();
     }
 
     /** The labels of the namespace of a collection path; none when the namespace is not stored. */

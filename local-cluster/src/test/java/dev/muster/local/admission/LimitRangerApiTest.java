@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A pod created in a namespace with LimitRanges gets their container defaults, as kube-apiserver's LimitRanger. */
 @Tag("emulator")
@@ -68,5 +70,32 @@ class LimitRangerApiTest extends KubeletClusterTests {
         Map<String, String> shown = new TreeMap<>();
         quantities.forEach((name, quantity) -> shown.put(name, quantity.toString()));
         return shown;
+    }
+
+    @Test
+    void aContainerOutsideTheBoundsIsRefusedInKubesWords() {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("bounded").endMetadata().build())
+                .create();
+        client.limitRanges().inNamespace("bounded").resource(new LimitRangeBuilder().withNewMetadata()
+                .withName("bounds").endMetadata().withNewSpec().addNewLimit().withType("Container")
+                .withMax(Map.of("cpu", new Quantity("2"))).withMin(Map.of("memory", new Quantity("64Mi")))
+                .withMaxLimitRequestRatio(Map.of("cpu", new Quantity("2"))).endLimit().endSpec().build()).create();
+        Container big = new ContainerBuilder().withName("main").withImage("busybox").withNewResources()
+                .addToLimits("cpu", new Quantity("4")).addToRequests("cpu", new Quantity("1"))
+                .addToRequests("memory", new Quantity("32Mi")).endResources().build();
+        Pod pod = new PodBuilder(Fixtures.pod("big")).editMetadata().withNamespace("bounded").endMetadata().editSpec()
+                .withContainers(big).endSpec().build();
+
+        assertThatThrownBy(() -> client.pods().inNamespace("bounded").resource(pod).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(403);
+                    assertThat(e.getStatus().getMessage()).isEqualTo("pods \"big\" is forbidden: [minimum memory usage "
+                            + "per Container is 64Mi, but request is 32Mi, maximum cpu usage per Container is 2, but limit "
+                            + "is 4, cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000]");
+                });
+        Pod small = new PodBuilder(pod).editMetadata().withName("small").endMetadata().editSpec().editFirstContainer()
+                .editResources().addToLimits("cpu", new Quantity("2")).addToRequests("memory", new Quantity("64Mi"))
+                .endResources().endContainer().endSpec().build();
+        assertThat(client.pods().inNamespace("bounded").resource(small).create().getMetadata().getName()).isEqualTo("small");
     }
 }
