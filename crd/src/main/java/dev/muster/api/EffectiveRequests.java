@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * What a pod asks of a node, as kube-scheduler computes it: the larger of the app containers' sum and the peak
@@ -87,24 +88,32 @@ public final class EffectiveRequests {
 
     /** The pod's effective requests, added up by {@code arithmetic}. */
     public static <V> V of(PodSpec spec, Arithmetic<V> arithmetic) {
-        V requests = arithmetic.zero();
+        V overhead = spec.getOverhead() == null ? arithmetic.zero() : arithmetic.of(withoutPods(spec.getOverhead()));
+        return arithmetic.plus(peak(spec, arithmetic, EffectiveRequests::effective), overhead);
+    }
+
+    /**
+     * The larger of the app containers' sum and the peak during init (each regular init container beside the
+     * sidecars started before it), sidecars added to the app containers, of what {@code amounts} reads of each.
+     */
+    private static <V> V peak(PodSpec spec, Arithmetic<V> arithmetic, Function<Container, Map<String, Quantity>> amounts) {
+        V sum = arithmetic.zero();
         for (Container container : list(spec.getContainers())) {
-            requests = arithmetic.plus(requests, of(container, arithmetic));
+            sum = arithmetic.plus(sum, arithmetic.of(amounts.apply(container)));
         }
         V sidecars = arithmetic.zero();
         V initPeak = arithmetic.zero();
         for (Container init : list(spec.getInitContainers())) {
-            V own = of(init, arithmetic);
+            V own = arithmetic.of(amounts.apply(init));
             if (Sidecars.isSidecar(init)) {
-                requests = arithmetic.plus(requests, own);
+                sum = arithmetic.plus(sum, own);
                 sidecars = arithmetic.plus(sidecars, own);
                 initPeak = arithmetic.max(initPeak, sidecars);
             } else {
                 initPeak = arithmetic.max(initPeak, arithmetic.plus(own, sidecars));
             }
         }
-        V overhead = spec.getOverhead() == null ? arithmetic.zero() : arithmetic.of(withoutPods(spec.getOverhead()));
-        return arithmetic.plus(arithmetic.max(requests, initPeak), overhead);
+        return arithmetic.max(sum, initPeak);
     }
 
     /**
@@ -114,34 +123,14 @@ public final class EffectiveRequests {
      * limit on a resource adds nothing to it.
      */
     public static <V> V limits(PodSpec spec, Arithmetic<V> arithmetic) {
-        V limits = arithmetic.zero();
-        for (Container container : list(spec.getContainers())) {
-            limits = arithmetic.plus(limits, arithmetic.of(limitsOf(container)));
-        }
-        V sidecars = arithmetic.zero();
-        V initPeak = arithmetic.zero();
-        for (Container init : list(spec.getInitContainers())) {
-            V own = arithmetic.of(limitsOf(init));
-            if (Sidecars.isSidecar(init)) {
-                limits = arithmetic.plus(limits, own);
-                sidecars = arithmetic.plus(sidecars, own);
-                initPeak = arithmetic.max(initPeak, sidecars);
-            } else {
-                initPeak = arithmetic.max(initPeak, arithmetic.plus(own, sidecars));
-            }
-        }
-        V total = arithmetic.max(limits, initPeak);
+        V total = peak(spec, arithmetic, EffectiveRequests::limitsOf);
         if (spec.getOverhead() == null) {
             return total;
         }
-        Map<String, Quantity> overhead = new HashMap<>();
         Map<String, Quantity> limited = new HashMap<>();
-        for (Container container : list(spec.getContainers())) {
-            limited.putAll(limitsOf(container));
-        }
-        for (Container init : list(spec.getInitContainers())) {
-            limited.putAll(limitsOf(init));
-        }
+        list(spec.getContainers()).forEach(container -> limited.putAll(limitsOf(container)));
+        list(spec.getInitContainers()).forEach(container -> limited.putAll(limitsOf(container)));
+        Map<String, Quantity> overhead = new HashMap<>();
         spec.getOverhead().forEach((name, quantity) -> {
             if (limited.containsKey(name)) {
                 overhead.put(name, quantity);
@@ -155,10 +144,11 @@ public final class EffectiveRequests {
         return resources == null || resources.getLimits() == null ? Map.of() : withoutPods(resources.getLimits());
     }
 
-    private static <V> V of(Container container, Arithmetic<V> arithmetic) {
+    /** A container's requests, its limit standing for a request it does not set. */
+    private static Map<String, Quantity> effective(Container container) {
         ResourceRequirements resources = container.getResources();
         if (resources == null) {
-            return arithmetic.zero();
+            return Map.of();
         }
         Map<String, Quantity> effective = new HashMap<>();
         if (resources.getLimits() != null) {
@@ -167,7 +157,7 @@ public final class EffectiveRequests {
         if (resources.getRequests() != null) {
             effective.putAll(resources.getRequests());
         }
-        return arithmetic.of(withoutPods(effective));
+        return withoutPods(effective);
     }
 
     private static Map<String, Quantity> withoutPods(Map<String, Quantity> quantities) {

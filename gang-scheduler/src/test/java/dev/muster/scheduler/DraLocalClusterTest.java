@@ -9,7 +9,6 @@ import dev.muster.api.PodPreemption;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.Queue;
-import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
 import dev.muster.gang.GangVerdict;
@@ -261,8 +260,8 @@ class DraLocalClusterTest {
      */
     @Test
     void aQueueBelowItsFairShareReclaimsTheGpusOfAGangFromTheQueueAboveIt() {
-        createReclaimingQueue("a");
-        createReclaimingQueue("b");
+        ReclaimingQueues.create(client, "a");
+        ReclaimingQueues.create(client, "b");
         createGang("a-old", 2, "eight-gpus", "a");
         await().atMost(PATIENCE).until(() -> bound("a-old") == 2);
         // Victims are taken newest first, by creation time in whole seconds.
@@ -315,15 +314,6 @@ class DraLocalClusterTest {
                 "constraints", List.of(Map.of("requests", List.of("gpus"), "matchAttribute", CLIQUE))))));
         client.genericKubernetesResources("resource.k8s.io/v1", "ResourceClaimTemplate").inNamespace(NS)
                 .resource(template).create();
-    }
-
-    private void createReclaimingQueue(String name) {
-        Queue queue = new Queue();
-        queue.getMetadata().setName(name);
-        QueuePreemptionSpec preemption = new QueuePreemptionSpec();
-        preemption.setReclaimDelay("0s");
-        queue.getSpec().setPreemption(preemption);
-        client.resources(Queue.class).resource(queue).create();
     }
 
     private long bound(String gang) {

@@ -7,7 +7,6 @@ import dev.muster.api.scheduling.v1alpha1.PodGroupFixtures;
 import dev.muster.api.scheduling.v1alpha1.Queue;
 import dev.muster.api.scheduling.v1alpha1.QueueAccess;
 import dev.muster.api.scheduling.v1alpha1.QueueCondition;
-import dev.muster.api.scheduling.v1alpha1.QueuePreemptionSpec;
 import dev.muster.api.scheduling.v1alpha1.QueueStatus;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
@@ -81,8 +80,8 @@ class GangSchedulerQueueTest {
 
     @Test
     void aQueueBelowItsFairShareReclaimsAWholeGangFromTheQueueAboveIt() throws Exception {
-        createQueue("a");
-        createQueue("b");
+        ReclaimingQueues.create(client, "a");
+        ReclaimingQueues.create(client, "b");
         createGang("a-old", "a");
         await().atMost(PATIENCE).until(() -> running("a-old") == 4);
         long second = Instant.now().getEpochSecond();
@@ -166,15 +165,6 @@ class GangSchedulerQueueTest {
                 .addToLabels("team", "vision").endMetadata().build());
 
         await().atMost(PATIENCE).until(() -> running("sneaky") == 4);
-    }
-
-    private void createQueue(String name) {
-        Queue queue = new Queue();
-        queue.getMetadata().setName(name);
-        QueuePreemptionSpec preemption = new QueuePreemptionSpec();
-        preemption.setReclaimDelay("0s");
-        queue.getSpec().setPreemption(preemption);
-        client.resources(Queue.class).resource(queue).create();
     }
 
     private void createGang(String name, String queue) {
