@@ -8,6 +8,7 @@ import dev.muster.scheduler.core.model.GroupKey;
 import dev.muster.scheduler.core.model.InterPodTerms;
 import dev.muster.scheduler.core.model.PlacementConstraints;
 import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.QuotaFacts;
 import dev.muster.scheduler.core.model.ResourceVector;
 import dev.muster.scheduler.core.model.VolumeCatalog;
 import dev.muster.gang.JobAdmissionRule;
@@ -101,15 +102,10 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
         return expected;
     }
 
-    /**
-     * What the job's pods count for a ResourceQuota's {@code limits.*}, by {@code namespace/name}, for those that set
-     * a limit quotas count.
-     */
-    void addQuotaLimits(Map<String, Map<String, Long>> byPod) {
+    /** What quotas read of the job's pods beyond their requests, by {@code namespace/name}. */
+    void addQuotaFacts(Map<String, QuotaFacts> byPod) {
         for (PlannedPod pod : pods) {
-            if (!pod.quotaLimits().isEmpty()) {
-                byPod.put(pod.key(), pod.quotaLimits());
-            }
+            byPod.put(pod.key(), pod.quotaFacts());
         }
     }
 
@@ -123,12 +119,13 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
      * @param claims       the existing claims it will mount ({@code persistentVolumeClaim} volumes, its own
      *                     plugin-added ones included); an ephemeral volume's claim is made with the pod
      * @param deviceClaims its ResourceClaims ({@link DraObjects#claimKeys}): a template's is one still to be made
-     * @param quotaLimits  what it will count for a ResourceQuota's {@code limits.*} ({@link PodRequests#quotaLimits})
+     * @param quotaFacts   what a ResourceQuota reads of it beyond its requests: its {@code limits.*}
+     *                     ({@link PodRequests#quotaLimits}) and what quotas' scopes select pods by
      */
     record PlannedPod(String name, String key, String task, ResourceVector requests, PlacementConstraints constraints,
                       Integer priority, String priorityClassName, Map<String, String> labels,
                       InterPodTerms interPod, SortedSet<String> notEvaluated, List<String> claims,
-                      List<String> deviceClaims, Map<String, Long> quotaLimits) {
+                      List<String> deviceClaims, QuotaFacts quotaFacts) {
 
         /** The pod as the API server will create it: its containers given the LimitRange defaults they lack. */
         static PlannedPod of(Pod pod, LimitRangeDefaults defaults) {
@@ -139,7 +136,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
                     KubeObjects.constraints(spec), spec.getPriority(), spec.getPriorityClassName(), labels,
                     KubeObjects.interPodTerms(spec, pod.getMetadata().getNamespace(), labels),
                     KubeObjects.notEvaluatedInTemplate(spec), KubeObjects.persistentClaimNames(spec),
-                    DraObjects.claimKeys(pod), PodRequests.quotaLimits(spec));
+                    DraObjects.claimKeys(pod), KubeObjects.quotaFacts(spec, PodRequests.quotaLimits(spec)));
         }
     }
 }

@@ -26,6 +26,8 @@ import dev.muster.scheduler.core.model.InterPodTerms;
 import dev.muster.scheduler.core.model.NodeInfo;
 import dev.muster.scheduler.core.model.ResourceVector;
 import dev.muster.scheduler.core.model.NamespaceQuota;
+import dev.muster.scheduler.core.model.QuotaFacts;
+import dev.muster.scheduler.core.model.QuotaScope;
 import dev.muster.scheduler.core.model.NodeSelectorRequirement;
 import dev.muster.scheduler.core.model.NodeSelectorTerm;
 import dev.muster.scheduler.core.model.PersistentVolumeInfo;
@@ -53,6 +55,8 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuotaSpec;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ScopedResourceSelectorRequirement;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
@@ -527,22 +531,93 @@ final class KubeObjects {
 
     /**
      * What the scheduler judges gangs by in a ResourceQuota ({@link NamespaceQuota}): its hard limits on what pods
-     * request, and their use as its status says; empty for a quota with scopes (they select pods by what the
-     * scheduler does not check: priority class, deadline, QoS) or that limits nothing pods request.
+     * request and limit, their use as its status says, and its scopes; empty for a quota that limits nothing pods
+     * request or that has a scope the scheduler does not know.
      */
     static Optional<NamespaceQuota> namespaceQuota(ResourceQuota quota) {
         ResourceQuotaSpec spec = quota.getSpec();
-        if (spec == null || spec.getHard() == null || spec.getScopes() != null && !spec.getScopes().isEmpty()
-                || spec.getScopeSelector() != null) {
+        if (spec == null || spec.getHard() == null) {
             return Optional.empty();
         }
         Map<String, Long> hard = podRequestAmounts(spec.getHard());
-        if (hard.isEmpty()) {
+        List<QuotaScope> scopes = new ArrayList<>();
+        if (spec.getScopes() != null) {
+            spec.getScopes().forEach(scope -> scopes.add(new QuotaScope(scope, "Exists", List.of())));
+        }
+        if (spec.getScopeSelector() != null && spec.getScopeSelector().getMatchExpressions() != null) {
+            for (ScopedResourceSelectorRequirement expression : spec.getScopeSelector().getMatchExpressions()) {
+                scopes.add(new QuotaScope(expression.getScopeName(), expression.getOperator(), expression.getValues()));
+            }
+        }
+        // A scope the scheduler does not know selects pods by what it cannot tell: the API server judges that quota.
+        if (hard.isEmpty() || scopes.stream().anyMatch(scope -> !QuotaScope.NAMES.contains(scope.scopeName()))) {
             return Optional.empty();
         }
         Map<String, Long> used = quota.getStatus() == null || quota.getStatus().getUsed() == null ? Map.of()
                 : podRequestAmounts(quota.getStatus().getUsed());
-        return Optional.of(new NamespaceQuota(quota.getMetadata().getNamespace(), quota.getMetadata().getName(), hard, used));
+        return Optional.of(new NamespaceQuota(quota.getMetadata().getNamespace(), quota.getMetadata().getName(), hard, used,
+                scopes));
+    }
+
+    /**
+     * What a ResourceQuota reads of a pod to be created beyond its requests ({@link QuotaFacts}), the pod's QoS class
+     * and cross-namespace affinity as kube's pod evaluator reads them.
+     */
+    static QuotaFacts quotaFacts(PodSpec spec, Map<String, Long> limits) {
+        boolean bestEffort = true;
+        List<Container> containers = new ArrayList<>(spec.getContainers() == null ? List.of() : spec.getContainers());
+        if (spec.getInitContainers() != null) {
+            containers.addAll(spec.getInitContainers());
+        }
+        for (Container container : containers) {
+            ResourceRequirements resources = container.getResources();
+            if (resources != null && (sets(resources.getRequests()) || sets(resources.getLimits()))) {
+                bestEffort = false;
+            }
+        }
+        return new QuotaFacts(limits, spec.getPriorityClassName(), spec.getActiveDeadlineSeconds() != null
+                && spec.getActiveDeadlineSeconds() >= 0, bestEffort, crossNamespaceAffinity(spec.getAffinity()));
+    }
+
+    private static boolean sets(Map<String, Quantity> amounts) {
+        if (amounts == null) {
+            return false;
+        }
+        for (String resource : List.of(ResourceVector.CPU, ResourceVector.MEMORY)) {
+            Quantity amount = amounts.get(resource);
+            if (amount != null && amount.getNumericalAmount().signum() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean crossNamespaceAffinity(Affinity affinity) {
+        if (affinity == null) {
+            return false;
+        }
+        List<io.fabric8.kubernetes.api.model.PodAffinityTerm> terms = new ArrayList<>();
+        if (affinity.getPodAffinity() != null) {
+            addTerms(terms, affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    affinity.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
+        }
+        if (affinity.getPodAntiAffinity() != null) {
+            addTerms(terms, affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+                    affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
+        }
+        return terms.stream().anyMatch(term -> term != null && (term.getNamespaces() != null
+                && !term.getNamespaces().isEmpty() || term.getNamespaceSelector() != null));
+    }
+
+    private static void addTerms(List<io.fabric8.kubernetes.api.model.PodAffinityTerm> into,
+                                 List<io.fabric8.kubernetes.api.model.PodAffinityTerm> required,
+                                 List<WeightedPodAffinityTerm> preferred) {
+        if (required != null) {
+            into.addAll(required);
+        }
+        if (preferred != null) {
+            preferred.forEach(weighted -> into.add(weighted.getPodAffinityTerm()));
+        }
     }
 
     /**

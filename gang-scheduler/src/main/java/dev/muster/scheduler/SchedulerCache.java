@@ -19,6 +19,7 @@ import dev.muster.scheduler.core.dra.DeviceLedger;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import dev.muster.scheduler.core.cluster.ClusterState;
 import dev.muster.scheduler.core.model.NamespaceQuota;
+import dev.muster.scheduler.core.model.QuotaFacts;
 import dev.muster.scheduler.core.model.BoundMembers;
 import dev.muster.scheduler.core.model.GangInfo;
 import dev.muster.scheduler.core.model.GroupKey;
@@ -550,7 +551,7 @@ final class SchedulerCache {
         Map<String, List<NamespaceQuota>> quotaLists = new HashMap<>();
         quotas.forEach((namespace, byName) -> quotaLists.put(namespace, List.copyOf(byName.values())));
         return new CycleInput(snapshot.withDevices(devices.ledger(toBeCreated))
-                .withNamespaceQuotas(quotaLists, expectedPodLimits(gangs, quotaLists)), gangs,
+                .withNamespaceQuotas(quotaLists, expectedPodQuotaFacts(gangs, quotaLists)), gangs,
                 missing, runningGangs(), queueInfos(), refused);
     }
 
@@ -587,18 +588,16 @@ final class SchedulerCache {
     }
 
     /**
-     * The {@code limits.*} of the pods that the waiting Jobs will create, for the gangs of namespaces with a quota on
-     * them: their requests do not say them, and only such quotas need them.
+     * What quotas read of the pods that the waiting Jobs will create beyond their requests (limits, and what scopes
+     * select), for the gangs of namespaces with quotas: only those need them.
      */
-    private Map<String, Map<String, Long>> expectedPodLimits(List<PendingGang> gangs,
-                                                             Map<String, List<NamespaceQuota>> quotaLists) {
-        Map<String, Map<String, Long>> byPod = new HashMap<>();
+    private Map<String, QuotaFacts> expectedPodQuotaFacts(List<PendingGang> gangs,
+                                                          Map<String, List<NamespaceQuota>> quotaLists) {
+        Map<String, QuotaFacts> byPod = new HashMap<>();
         for (PendingGang gang : gangs) {
             GroupKey key = gang.gang().key();
-            if (!gang.expected().isEmpty() && quotaLists.getOrDefault(key.namespace(), List.of()).stream()
-                    .anyMatch(quota -> quota.hard().keySet().stream()
-                            .anyMatch(name -> name.startsWith(NamespaceQuota.LIMITS_PREFIX)))) {
-                ownerJob(podGroups.get(key)).addQuotaLimits(byPod);
+            if (!gang.expected().isEmpty() && quotaLists.containsKey(key.namespace())) {
+                ownerJob(podGroups.get(key)).addQuotaFacts(byPod);
             }
         }
         return byPod;

@@ -3,6 +3,8 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import org.junit.jupiter.api.AfterEach;
@@ -74,6 +76,36 @@ class NamespaceQuotaLocalClusterTest extends LocalClusterTestBase {
     private static TaskSpec limitedTo(String cpu, TaskSpec task) {
         task.getTemplate().getSpec().getContainers().get(0).setResources(new ResourceRequirementsBuilder()
                 .addToLimits("cpu", new Quantity(cpu)).build());
+        return task;
+    }
+
+    @Test
+    void aQuotaScopedToAPriorityClassHoldsOnlyThatClassesJobs() {
+        client.resources(PriorityClass.class).resource(new PriorityClassBuilder().withNewMetadata()
+                .withName("quota-high").endMetadata().withValue(1000).build()).create();
+        client.resourceQuotas().resource(new ResourceQuotaBuilder().withNewMetadata().withName("one-high").endMetadata()
+                .withNewSpec().addToHard("pods", new Quantity("1")).withNewScopeSelector().addNewMatchExpression()
+                .withScopeName("PriorityClass").withOperator("In").withValues("quota-high").endMatchExpression()
+                .endScopeSelector().endSpec().build()).create();
+        create(newJob("high-first", 1, runFor("3", ofClass("quota-high", task("worker", 1, null)))));
+        await().atMost(PATIENCE).until(() -> status("high-first"), in(Running));
+
+        create(newJob("high-second", 1, runFor("1", ofClass("quota-high", task("worker", 1, null)))));
+        create(newJob("unscoped", 1, runFor("1", task("worker", 1, null))));
+
+        JobStatus waiting = await().atMost(PATIENCE).until(() -> status("high-second"),
+                s -> s != null && s.getState() != null && s.getState().getMessage() != null
+                        && s.getState().getMessage().contains("exceeded quota"));
+        assertThat(waiting.getState().getMessage()).contains("(exceeded quota: one-high, requested: pods=1, used: pods=1, "
+                + "limited: pods=1)");
+        assertThat(pods("high-second")).isEmpty();
+        await().atMost(PATIENCE).until(() -> status("unscoped"), in(Completed));
+        await().atMost(PATIENCE).until(() -> status("high-second"), in(Completed));
+        assertThat(eventReasons("high-second")).doesNotContain("FailedCreatePod");
+    }
+
+    private static TaskSpec ofClass(String priorityClass, TaskSpec task) {
+        task.getTemplate().getSpec().setPriorityClassName(priorityClass);
         return task;
     }
 }

@@ -3,6 +3,7 @@ package dev.muster.scheduler.core.cluster;
 import dev.muster.scheduler.core.dra.DeviceLedger;
 import dev.muster.scheduler.core.model.NamespaceQuota;
 import dev.muster.scheduler.core.model.NodeInfo;
+import dev.muster.scheduler.core.model.QuotaFacts;
 import dev.muster.scheduler.core.model.ResourceVector;
 import java.util.Arrays;
 import java.util.Collections;
@@ -21,7 +22,7 @@ public final class ClusterSnapshot {
     private final Map<String, Map<String, String>> namespaceLabels;
     private final DeviceLedger devices;
     private final Map<String, List<NamespaceQuota>> namespaceQuotas;
-    private final Map<String, Map<String, Long>> expectedPodLimits;
+    private final Map<String, QuotaFacts> expectedPodQuotaFacts;
 
     ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels) {
         this(nodes, namespaceLabels, DeviceLedger.empty(), Map.of(), Map.of());
@@ -29,24 +30,24 @@ public final class ClusterSnapshot {
 
     private ClusterSnapshot(NodeState[] nodes, Map<String, Map<String, String>> namespaceLabels, DeviceLedger devices,
                             Map<String, List<NamespaceQuota>> namespaceQuotas,
-                            Map<String, Map<String, Long>> expectedPodLimits) {
+                            Map<String, QuotaFacts> expectedPodQuotaFacts) {
         this.nodes = nodes;
         this.namespaceLabels = namespaceLabels;
         this.devices = devices;
         this.namespaceQuotas = namespaceQuotas;
-        this.expectedPodLimits = expectedPodLimits;
+        this.expectedPodQuotaFacts = expectedPodQuotaFacts;
     }
 
     /**
      * This snapshot with the namespaces' ResourceQuotas, which hold gangs whose pods they would refuse.
      *
-     * @param quotas            per namespace, its quotas
-     * @param expectedPodLimits per pod still to be created ({@code namespace/name}) in a namespace whose quotas limit
-     *                          {@code limits.*}, what it will count for them ({@link NamespaceQuota#LIMITS_PREFIX})
+     * @param quotas                per namespace, its quotas
+     * @param expectedPodQuotaFacts per pod still to be created ({@code namespace/name}) in a namespace with quotas,
+     *                              its limits and what the quotas' scopes select it by
      */
     public ClusterSnapshot withNamespaceQuotas(Map<String, List<NamespaceQuota>> quotas,
-                                               Map<String, Map<String, Long>> expectedPodLimits) {
-        return new ClusterSnapshot(nodes, namespaceLabels, devices, Map.copyOf(quotas), Map.copyOf(expectedPodLimits));
+                                               Map<String, QuotaFacts> expectedPodQuotaFacts) {
+        return new ClusterSnapshot(nodes, namespaceLabels, devices, Map.copyOf(quotas), Map.copyOf(expectedPodQuotaFacts));
     }
 
     /** Per namespace that has any, its ResourceQuotas as the scheduler judges gangs by them. */
@@ -54,9 +55,9 @@ public final class ClusterSnapshot {
         return namespaceQuotas;
     }
 
-    /** Per pod still to be created, by {@code namespace/name}, its limits as quotas count them; see above. */
-    public Map<String, Map<String, Long>> expectedPodLimits() {
-        return expectedPodLimits;
+    /** Per pod still to be created, by {@code namespace/name}, what quotas read of it beyond its requests. */
+    public Map<String, QuotaFacts> expectedPodQuotaFacts() {
+        return expectedPodQuotaFacts;
     }
 
     /**
@@ -80,7 +81,7 @@ public final class ClusterSnapshot {
                     info.allocatable().plus(ResourceVector.of(totals)), info.ready(), info.unschedulable(), info.taints());
             withDevices[n] = node.withInfo(extended);
         }
-        return new ClusterSnapshot(withDevices, namespaceLabels, ledger, namespaceQuotas, expectedPodLimits);
+        return new ClusterSnapshot(withDevices, namespaceLabels, ledger, namespaceQuotas, expectedPodQuotaFacts);
     }
 
     /** The cycle's devices and claims, with what its trials allocated so far. */

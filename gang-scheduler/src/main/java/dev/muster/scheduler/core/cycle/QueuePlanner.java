@@ -97,7 +97,7 @@ public final class QueuePlanner {
         GangTrial trial = new GangTrial(snapshot, args.scoring(), args.localityTopologyKey());
         List<PendingGang> others = tryPromised(trial, snapshot, gangs, ledger, placements, holds);
         QueueOrder order = new QueueOrder(ledger, new BackfillReservation(snapshot, running, now),
-                new NamespaceQuotaGate(snapshot.namespaceQuotas(), snapshot.expectedPodLimits(), gangs));
+                new NamespaceQuotaGate(snapshot.namespaceQuotas(), snapshot.expectedPodQuotaFacts(), gangs));
         List<GangPlacement> admittedByPromise = placements.stream()
                 .filter(result -> result.outcome() == GangPlacement.Outcome.ADMITTED).toList();
         placements.addAll(gangQueue.plan(others, now, order, trial));

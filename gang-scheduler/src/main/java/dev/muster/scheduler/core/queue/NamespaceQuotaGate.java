@@ -3,6 +3,7 @@ package dev.muster.scheduler.core.queue;
 import dev.muster.scheduler.core.model.NamespaceQuota;
 import dev.muster.scheduler.core.model.PendingGang;
 import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.QuotaFacts;
 import dev.muster.scheduler.core.model.ResourceVector;
 
 import java.util.ArrayList;
@@ -23,26 +24,27 @@ import java.util.TreeMap;
  * API server raises a quota's {@code used} at each creation, so that two gangs of one namespace cannot both be
  * admitted into room only one has. So do, from the start of the cycle, the quorum pods that gangs admitted before
  * still have to create: a large gang's pods are created over seconds, and a quota's {@code used} counts only those
- * created so far.
+ * created so far. A quota with scopes counts only the quorum pods its scopes select (a quota on the pods of priority
+ * class {@code high}, on those with a deadline).
  */
 public final class NamespaceQuotaGate {
     private final Map<String, List<NamespaceQuota>> quotas;
-    /** Per pod still to be created, its {@code limits.*} as quotas count them. */
-    private final Map<String, Map<String, Long>> podLimits;
-    /** Per namespace, what the gangs admitted this cycle will ask for once their pods exist. */
+    /** Per pod still to be created, what quotas read of it beyond its requests. */
+    private final Map<String, QuotaFacts> podFacts;
+    /** Per quota ({@code namespace/name}), what the gangs admitted this cycle will ask of it once their pods exist. */
     private final Map<String, Map<String, Long>> admitted = new HashMap<>();
 
     /**
-     * @param quotas    per namespace, its quotas
-     * @param podLimits per pod still to be created ({@code namespace/name}), what it counts for {@code limits.*}; a pod
-     *                  not named counts nothing there
-     * @param gangs     the cycle's gangs: those whose workload is creating their pods count what their quorum still
-     *                  lacks
+     * @param quotas   per namespace, its quotas
+     * @param podFacts per pod still to be created ({@code namespace/name}), its limits and what quotas' scopes select
+     *                 it by; a pod not named counts no limits and only for quotas without scopes
+     * @param gangs    the cycle's gangs: those whose workload is creating their pods count what their quorum still
+     *                 lacks
      */
-    public NamespaceQuotaGate(Map<String, List<NamespaceQuota>> quotas, Map<String, Map<String, Long>> podLimits,
+    public NamespaceQuotaGate(Map<String, List<NamespaceQuota>> quotas, Map<String, QuotaFacts> podFacts,
                               Collection<PendingGang> gangs) {
         this.quotas = quotas;
-        this.podLimits = podLimits;
+        this.podFacts = podFacts;
         for (PendingGang gang : gangs) {
             if (!gang.waitsForAdmission() && !gang.expected().isEmpty()) {
                 count(gang);
@@ -62,9 +64,10 @@ public final class NamespaceQuotaGate {
         if (limits.isEmpty()) {
             return null;
         }
-        Map<String, Long> asked = quorumDemand(gang, podLimits);
-        Map<String, Long> before = admitted.getOrDefault(gang.gang().key().namespace(), Map.of());
+        List<PodInfo> quorum = quorum(gang);
         for (NamespaceQuota quota : limits) {
+            Map<String, Long> asked = demand(quorum, quota, podFacts);
+            Map<String, Long> before = admitted.getOrDefault(key(quota), Map.of());
             Map<String, Long> requested = new TreeMap<>();
             Map<String, Long> used = new TreeMap<>();
             Map<String, Long> limited = new TreeMap<>();
@@ -95,20 +98,28 @@ public final class NamespaceQuotaGate {
     }
 
     private void count(PendingGang gang) {
-        if (quotas.containsKey(gang.gang().key().namespace())) {
-            Map<String, Long> tally = admitted.computeIfAbsent(gang.gang().key().namespace(), ns -> new HashMap<>());
-            quorumDemand(gang, podLimits).forEach((resource, amount) -> tally.merge(resource, amount, Long::sum));
+        List<NamespaceQuota> ofNamespace = quotas.getOrDefault(gang.gang().key().namespace(), List.of());
+        if (ofNamespace.isEmpty()) {
+            return;
+        }
+        List<PodInfo> quorum = quorum(gang);
+        for (NamespaceQuota quota : ofNamespace) {
+            Map<String, Long> tally = admitted.computeIfAbsent(key(quota), q -> new HashMap<>());
+            demand(quorum, quota, podFacts).forEach((resource, amount) -> tally.merge(resource, amount, Long::sum));
         }
     }
 
+    private static String key(NamespaceQuota quota) {
+        return quota.namespace() + "/" + quota.name();
+    }
+
     /**
-     * What the pods the gang's quorum still lacks, and its workload has yet to create, ask for: each task's minimum
-     * first, then the others in the order the workload creates them, up to {@code minMember}; its bound pods and
-     * those created and pending count toward both, as they count in the quota's {@code used} already. The pods
-     * beyond the quorum are the workload's to create as the quota allows, as an elastic job's are. Their limits count
-     * under {@code limits.*}.
+     * The pods the gang's quorum still lacks, and its workload has yet to create: each task's minimum first, then the
+     * others in the order the workload creates them, up to {@code minMember}; its bound pods and those created and
+     * pending count toward both, as they count in the quota's {@code used} already. The pods beyond the quorum are
+     * the workload's to create as the quota allows, as an elastic job's are.
      */
-    static Map<String, Long> quorumDemand(PendingGang gang, Map<String, Map<String, Long>> podLimits) {
+    static List<PodInfo> quorum(PendingGang gang) {
         int needed = Math.max(0, gang.gang().minMember() - gang.bound() - gang.pending().size());
         Map<String, Integer> created = new HashMap<>();
         gang.pending().forEach(pod -> created.merge(pod.task(), 1, Integer::sum));
@@ -129,14 +140,29 @@ public final class NamespaceQuotaGate {
         for (int i = 0; i < rest.size() && quorum.size() < needed; i++) {
             quorum.add(rest.get(i));
         }
+        return quorum;
+    }
+
+    /**
+     * What the pods ask of the quota: the requests, limits ({@code limits.*}) and pod counts of those its scopes
+     * select.
+     */
+    static Map<String, Long> demand(List<PodInfo> pods, NamespaceQuota quota, Map<String, QuotaFacts> podFacts) {
         Map<String, Long> demand = new HashMap<>();
-        for (PodInfo pod : quorum) {
+        long counted = 0;
+        for (PodInfo pod : pods) {
+            QuotaFacts facts = podFacts.get(pod.namespace() + "/" + pod.name());
+            if (!quota.selects(facts)) {
+                continue;
+            }
+            counted++;
             pod.requests().asMap().forEach((resource, amount) -> demand.merge(resource, amount, Long::sum));
-            podLimits.getOrDefault(pod.namespace() + "/" + pod.name(), Map.of())
-                    .forEach((limit, amount) -> demand.merge(limit, amount, Long::sum));
+            if (facts != null) {
+                facts.limits().forEach((limit, amount) -> demand.merge(limit, amount, Long::sum));
+            }
         }
-        demand.put(ResourceVector.PODS, (long) quorum.size());
-        demand.put(NamespaceQuota.OBJECT_COUNT_PODS, (long) quorum.size());
+        demand.put(ResourceVector.PODS, counted);
+        demand.put(NamespaceQuota.OBJECT_COUNT_PODS, counted);
         return demand;
     }
 

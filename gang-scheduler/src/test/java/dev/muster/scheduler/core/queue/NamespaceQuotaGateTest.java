@@ -8,6 +8,8 @@ import dev.muster.scheduler.core.model.GroupKey;
 import dev.muster.scheduler.core.model.NamespaceQuota;
 import dev.muster.scheduler.core.model.PendingGang;
 import dev.muster.scheduler.core.model.PodInfo;
+import dev.muster.scheduler.core.model.QuotaFacts;
+import dev.muster.scheduler.core.model.QuotaScope;
 import dev.muster.scheduler.core.model.ResourceVector;
 import dev.muster.scheduler.core.placement.GangPlacement;
 import org.junit.jupiter.api.Test;
@@ -44,17 +46,17 @@ class NamespaceQuotaGateTest {
 
     private static NamespaceQuota gpuQuota(String namespace, long hard, long used) {
         return new NamespaceQuota(namespace, "compute", Map.of(GPU, hard, ResourceVector.PODS, 10L),
-                Map.of(GPU, used, ResourceVector.PODS, used == 0 ? 0L : 1L));
+                Map.of(GPU, used, ResourceVector.PODS, used == 0 ? 0L : 1L), List.of());
     }
 
     private static CyclePlan plan(Map<String, List<NamespaceQuota>> quotas, PendingGang... gangs) {
         return plan(quotas, Map.of(), gangs);
     }
 
-    private static CyclePlan plan(Map<String, List<NamespaceQuota>> quotas, Map<String, Map<String, Long>> podLimits,
+    private static CyclePlan plan(Map<String, List<NamespaceQuota>> quotas, Map<String, QuotaFacts> podFacts,
                                   PendingGang... gangs) {
         return new QueuePlanner(CoschedulingArgs.defaults()).plan(gpuCluster(4).snapshot()
-                        .withNamespaceQuotas(quotas, podLimits), List.of(gangs), Map.of(),
+                        .withNamespaceQuotas(quotas, podFacts), List.of(gangs), Map.of(),
                 List.of(queue("a", null, 1, 0, null)), T0);
     }
 
@@ -94,7 +96,8 @@ class NamespaceQuotaGateTest {
     @Test
     void finishedPodsStillCountForTheObjectCountOfPodsButNotForPods() {
         NamespaceQuota counts = new NamespaceQuota("team-a", "counts", Map.of(ResourceVector.PODS, 2L,
-                NamespaceQuota.OBJECT_COUNT_PODS, 3L), Map.of(ResourceVector.PODS, 1L, NamespaceQuota.OBJECT_COUNT_PODS, 3L));
+                NamespaceQuota.OBJECT_COUNT_PODS, 3L), Map.of(ResourceVector.PODS, 1L, NamespaceQuota.OBJECT_COUNT_PODS, 3L),
+                List.of());
 
         CyclePlan plan = plan(Map.of("team-a", List.of(counts)), waitingJob("team-a", "next", 1, 1, 1, 0));
 
@@ -118,7 +121,7 @@ class NamespaceQuotaGateTest {
                 new PodInfo("team-a", "ps-worker-0", info.key(), "worker", 0, gpus(4), Map.of()));
         PendingGang gang = new PendingGang(info, List.of(), 0, Map.of(), null, expected);
 
-        assertThat(NamespaceQuotaGate.quorumDemand(gang, Map.of())).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 1L)
+        assertThat(demand(gang)).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 1L)
                 .doesNotContainKey(ResourceVector.CPU);
         assertThat(plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 6))), gang).holds())
                 .extracting(QueueHold::reason).containsExactly(QueueHold.Reason.NAMESPACE_QUOTA);
@@ -151,7 +154,7 @@ class NamespaceQuotaGateTest {
         CyclePlan plan = plan(Map.of("team-a", List.of(gpuQuota("team-a", 8, 4))), creating,
                 waitingJob("team-a", "later", 1, 1, 4, 0));
 
-        assertThat(NamespaceQuotaGate.quorumDemand(creating, Map.of())).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 2L);
+        assertThat(demand(creating)).containsEntry(GPU, 4L).containsEntry(ResourceVector.PODS, 2L);
         assertThat(admitted(plan)).doesNotContain("later");
         assertThat(plan.holds()).singleElement().satisfies(hold -> {
             assertThat(hold.gang().key().name()).isEqualTo("later");
@@ -162,11 +165,11 @@ class NamespaceQuotaGateTest {
     @Test
     void theLimitsOfTheQuorumsPodsCountAgainstAQuotaOnLimits() {
         NamespaceQuota limits = new NamespaceQuota("team-a", "limits", Map.of("limits.cpu", 8_000L,
-                "limits.memory", 64L << 30), Map.of("limits.cpu", 5_000L, "limits.memory", 0L));
+                "limits.memory", 64L << 30), Map.of("limits.cpu", 5_000L, "limits.memory", 0L), List.of());
         PendingGang train = waitingJob("team-a", "train", 2, 2, 1, 0);
         // Each worker will be created with a 2-cpu limit: its requests say nothing of it.
-        Map<String, Map<String, Long>> podLimits = Map.of("team-a/train-worker-0", Map.of("limits.cpu", 2_000L),
-                "team-a/train-worker-1", Map.of("limits.cpu", 2_000L));
+        QuotaFacts twoCpus = new QuotaFacts(Map.of("limits.cpu", 2_000L), "", false, false, false);
+        Map<String, QuotaFacts> podLimits = Map.of("team-a/train-worker-0", twoCpus, "team-a/train-worker-1", twoCpus);
 
         CyclePlan plan = plan(Map.of("team-a", List.of(limits)), podLimits, train);
 
@@ -175,5 +178,30 @@ class NamespaceQuotaGateTest {
                 .contains("(exceeded quota: limits, requested: limits.cpu=4, used: limits.cpu=5, limited: limits.cpu=8)");
         assertThat(admitted(plan(Map.of("team-a", List.of(limits)), Map.of(), waitingJob("team-a", "train", 2, 2, 1, 0))))
                 .as("without the pods' limits the same gang is admitted").containsExactly("train");
+    }
+
+    @Test
+    void aScopedQuotaCountsOnlyThePodsItsScopesSelect() {
+        NamespaceQuota highOnly = new NamespaceQuota("team-a", "high-gpus", Map.of(GPU, 4L), Map.of(GPU, 4L),
+                List.of(new QuotaScope("PriorityClass", "In", List.of("high"))));
+        PendingGang high = waitingJob("team-a", "urgent", 1, 1, 4, 0);
+        PendingGang low = waitingJob("team-a", "sweep", 1, 1, 4, 0);
+        Map<String, QuotaFacts> facts = Map.of(
+                "team-a/urgent-worker-0", new QuotaFacts(Map.of(), "high", false, false, false),
+                "team-a/sweep-worker-0", new QuotaFacts(Map.of(), "low", false, false, false));
+
+        CyclePlan plan = plan(Map.of("team-a", List.of(highOnly)), facts, high, low);
+
+        assertThat(admitted(plan)).containsExactly("sweep");
+        assertThat(plan.holds()).singleElement().satisfies(hold -> {
+            assertThat(hold.gang().key().name()).isEqualTo("urgent");
+            assertThat(hold.message()).contains("(exceeded quota: high-gpus, requested: requests.nvidia.com/gpu=4,");
+        });
+    }
+
+    /** What the gang's quorum asks of a quota without scopes. */
+    private static Map<String, Long> demand(PendingGang gang) {
+        NamespaceQuota any = new NamespaceQuota(gang.gang().key().namespace(), "any", Map.of(), Map.of(), List.of());
+        return NamespaceQuotaGate.demand(NamespaceQuotaGate.quorum(gang), any, Map.of());
     }
 }
