@@ -22,8 +22,9 @@ import java.util.TreeMap;
  * {@code type: Container} items of its namespace's LimitRanges: a missing limit takes the item's {@code default},
  * a missing request its {@code defaultRequest}. An item's own defaults are completed first, as the API server
  * defaults a stored LimitRange: a {@code default} missing for a resource with a {@code max} is the max, a
- * {@code defaultRequest} missing for one with a {@code default} is that default, else the {@code min}. Several
- * LimitRanges apply in name order, each filling only what is still missing. A container that sets a limit and no
+ * {@code defaultRequest} missing for one with a {@code default} is that default, else the {@code min}. Within one
+ * LimitRange a later item's default wins; several LimitRanges apply in name order, each filling only what is still
+ * missing. A container that sets a limit and no
  * request has the limit as its request before LimitRanger runs (the API server's defaulting), so no default request
  * replaces it.
  *
@@ -57,6 +58,9 @@ public record LimitRangeDefaults(Map<String, Quantity> limits, Map<String, Quant
             if (range.getSpec() == null || range.getSpec().getLimits() == null) {
                 continue;
             }
+            // Within one LimitRange a later item's default wins, as LimitRanger collects them.
+            Map<String, Quantity> rangeLimits = new LinkedHashMap<>();
+            Map<String, Quantity> rangeRequests = new LinkedHashMap<>();
             for (LimitRangeItem item : range.getSpec().getLimits()) {
                 if (item == null || !CONTAINER.equals(item.getType())) {
                     continue;
@@ -66,9 +70,11 @@ public record LimitRangeDefaults(Map<String, Quantity> limits, Map<String, Quant
                 Map<String, Quantity> itemRequests = new LinkedHashMap<>(orEmpty(item.getDefaultRequest()));
                 itemLimits.forEach(itemRequests::putIfAbsent);
                 orEmpty(item.getMin()).forEach(itemRequests::putIfAbsent);
-                itemLimits.forEach(limits::putIfAbsent);
-                itemRequests.forEach(requests::putIfAbsent);
+                rangeLimits.putAll(itemLimits);
+                rangeRequests.putAll(itemRequests);
             }
+            rangeLimits.forEach(limits::putIfAbsent);
+            rangeRequests.forEach(requests::putIfAbsent);
         }
         return limits.isEmpty() && requests.isEmpty() ? NONE : new LimitRangeDefaults(limits, requests);
     }

@@ -37,6 +37,19 @@ class LimitRangeDefaultsTest {
     }
 
     @Test
+    void withinOneLimitRangeALaterItemsDefaultWins() {
+        LimitRangeItem first = new LimitRangeItemBuilder().withType("Container")
+                .withDefault(Map.of("cpu", new Quantity("1"))).build();
+        LimitRangeItem second = new LimitRangeItemBuilder().withType("Container")
+                .withDefault(Map.of("cpu", new Quantity("3"))).build();
+
+        LimitRangeDefaults defaults = LimitRangeDefaults.of(List.of(range("both", first, second)));
+
+        assertThat(defaults.limits()).containsExactly(Map.entry("cpu", new Quantity("3")));
+        assertThat(defaults.requests()).containsExactly(Map.entry("cpu", new Quantity("3")));
+    }
+
+    @Test
     void aContainersOwnLimitStandsForItsRequestAndInitContainersAreDefaultedToo() {
         LimitRangeDefaults defaults = LimitRangeDefaults.of(List.of(range("defaults", new LimitRangeItemBuilder()
                 .withType("Container").withDefault(Map.of("cpu", new Quantity("2")))
