@@ -132,10 +132,12 @@ class ControllerFailureTest {
     @Test
     void aWorkerKilledFromOutsideShowsAsDead() {
         FlakyReconciler reconciler = new FlakyReconciler(0);
-        Controller controller = new Controller("test", reconciler, 2);
+        // A name no other test's controller has: a worker of an earlier test's controller may still be ending, and
+        // interrupting it instead would leave this controller's workers alive.
+        Controller controller = new Controller("killed", reconciler, 2);
         controller.start();
         Thread worker = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("test-worker-0")).findFirst().orElseThrow();
+                .filter(t -> t.getName().equals("killed-worker-0")).findFirst().orElseThrow();
 
         worker.interrupt();
 
