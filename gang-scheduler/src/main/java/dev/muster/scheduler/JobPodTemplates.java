@@ -136,7 +136,7 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
                     KubeObjects.constraints(spec), spec.getPriority(), spec.getPriorityClassName(), labels,
                     KubeObjects.interPodTerms(spec, pod.getMetadata().getNamespace(), labels),
                     KubeObjects.notEvaluatedInTemplate(spec), KubeObjects.persistentClaimNames(spec),
-                    DraObjects.claimKeys(pod), KubeObjects.quotaFacts(spec, PodRequests.quotaLimits(spec)));
+                    DraObjects.claimKeys(pod), KubeObjects.quotaFacts(spec));
         }
     }
 }

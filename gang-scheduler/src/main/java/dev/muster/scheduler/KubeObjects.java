@@ -76,9 +76,6 @@ import java.util.TreeSet;
 
 /** Reads what the scheduler needs from fabric8's Kubernetes objects into the core's records. */
 final class KubeObjects {
-    /** The limits a ResourceQuota counts for pods, as it names them. */
-    private static final Set<String> LIMITED_IN_QUOTAS = Set.of("limits.cpu", "limits.memory", "limits.ephemeral-storage");
-
     private KubeObjects() {
     }
 
@@ -560,10 +557,11 @@ final class KubeObjects {
     }
 
     /**
-     * What a ResourceQuota reads of a pod to be created beyond its requests ({@link QuotaFacts}), the pod's QoS class
-     * and cross-namespace affinity as kube's pod evaluator reads them.
+     * What a ResourceQuota reads of a pod to be created beyond its requests ({@link QuotaFacts}): its limits
+     * ({@link PodRequests#quotaLimits}), and its QoS class and cross-namespace affinity as kube's pod evaluator reads
+     * them.
      */
-    static QuotaFacts quotaFacts(PodSpec spec, Map<String, Long> limits) {
+    static QuotaFacts quotaFacts(PodSpec spec) {
         boolean bestEffort = true;
         List<Container> containers = new ArrayList<>(spec.getContainers() == null ? List.of() : spec.getContainers());
         if (spec.getInitContainers() != null) {
@@ -575,7 +573,7 @@ final class KubeObjects {
                 bestEffort = false;
             }
         }
-        return new QuotaFacts(limits, spec.getPriorityClassName(), spec.getActiveDeadlineSeconds() != null
+        return new QuotaFacts(PodRequests.quotaLimits(spec), spec.getPriorityClassName(), spec.getActiveDeadlineSeconds() != null
                 && spec.getActiveDeadlineSeconds() >= 0, bestEffort, crossNamespaceAffinity(spec.getAffinity()));
     }
 
@@ -630,9 +628,10 @@ final class KubeObjects {
         String requestsPrefix = "requests.";
         Map<String, Long> byResource = new HashMap<>();
         amounts.forEach((name, quantity) -> {
-            if (LIMITED_IN_QUOTAS.contains(name)) {
-                byResource.put(name, ResourceQuantities.amount(name.substring(NamespaceQuota.LIMITS_PREFIX.length()),
-                        quantity));
+            String limited = name.startsWith(NamespaceQuota.LIMITS_PREFIX)
+                    ? name.substring(NamespaceQuota.LIMITS_PREFIX.length()) : null;
+            if (limited != null && NamespaceQuota.LIMITED_RESOURCES.contains(limited)) {
+                byResource.put(name, ResourceQuantities.amount(limited, quantity));
                 return;
             }
             String resource = name.equals(NamespaceQuota.OBJECT_COUNT_PODS) ? name

@@ -6,7 +6,6 @@ import dev.muster.scheduler.core.model.ResourceVector;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -34,9 +33,6 @@ final class PodRequests {
         }
     };
 
-    /** The resources whose limits a ResourceQuota counts for pods. */
-    private static final List<String> LIMITED = List.of(ResourceVector.CPU, ResourceVector.MEMORY, "ephemeral-storage");
-
     private PodRequests() {
     }
 
@@ -52,7 +48,7 @@ final class PodRequests {
     static Map<String, Long> quotaLimits(PodSpec spec) {
         ResourceVector limits = EffectiveRequests.limits(spec, VECTORS);
         Map<String, Long> byName = new TreeMap<>();
-        for (String resource : LIMITED) {
+        for (String resource : NamespaceQuota.LIMITED_RESOURCES) {
             long amount = limits.get(resource);
             if (amount > 0) {
                 byName.put(NamespaceQuota.LIMITS_PREFIX + resource, amount);

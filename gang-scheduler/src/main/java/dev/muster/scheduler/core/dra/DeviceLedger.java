@@ -124,7 +124,7 @@ public final class DeviceLedger {
         for (String key : claimKeys) {
             DeviceAllocation allocation = allocations.get(key);
             DeviceClaim claim = claims.get(key);
-            if (allocation != null && claim != null && everyConsumerEvicted(claim)) {
+            if (allocation != null && claim != null && usedOnlyBy(claim, evicted)) {
                 release(key);
                 freed.put(key, allocation);
             }
@@ -147,20 +147,13 @@ public final class DeviceLedger {
      */
     public boolean heldOnlyFor(String claimKey, Set<String> pods) {
         DeviceClaim claim = claims.get(claimKey);
-        if (claim == null || allocations.get(claimKey) == null) {
-            return false;
-        }
-        for (String consumer : claim.reservedFor()) {
-            if (!pods.contains(claim.namespace() + "/" + consumer)) {
-                return false;
-            }
-        }
-        return true;
+        return claim != null && allocations.get(claimKey) != null && usedOnlyBy(claim, pods);
     }
 
-    private boolean everyConsumerEvicted(DeviceClaim claim) {
+    /** Whether every consumer of the claim ({@code status.reservedFor}) is among the pods ({@code namespace/name}). */
+    private static boolean usedOnlyBy(DeviceClaim claim, Set<String> pods) {
         for (String consumer : claim.reservedFor()) {
-            if (!evicted.contains(claim.namespace() + "/" + consumer)) {
+            if (!pods.contains(claim.namespace() + "/" + consumer)) {
                 return false;
             }
         }

@@ -24,6 +24,9 @@ public record NamespaceQuota(String namespace, String name, Map<String, Long> ha
     public static final String OBJECT_COUNT_PODS = "count/pods";
     /** How a quota names a limit of the pods' containers: {@code limits.cpu}. */
     public static final String LIMITS_PREFIX = "limits.";
+    /** The resources whose limits a quota counts for pods, each under {@link #LIMITS_PREFIX}. */
+    public static final List<String> LIMITED_RESOURCES = List.of(ResourceVector.CPU, ResourceVector.MEMORY,
+            "ephemeral-storage");
 
     public NamespaceQuota {
         Objects.requireNonNull(namespace, "namespace");

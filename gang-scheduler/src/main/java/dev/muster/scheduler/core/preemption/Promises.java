@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The room freed by evictions, promised to the gangs it was freed for until they bind. While a
@@ -78,21 +79,23 @@ public final class Promises {
      * promises' room included.
      */
     public GangPlacement attempt(GangTrial trial, PendingGang gang, ClusterSnapshot snapshot) {
-        List<PodPlacement> remaining = remaining(gang.gang().key(), snapshot);
-        if (!remaining.isEmpty()) {
-            List<PodPlacement> terminating = remaining.stream().filter(victim -> onNode(victim, snapshot)).toList();
+        List<PodPlacement> terminating = terminating(gang.gang().key(), snapshot);
+        List<PodPlacement> holdingClaims = goneHoldingClaims(gang.gang().key(), snapshot);
+        if (!terminating.isEmpty() || !holdingClaims.isEmpty()) {
             keepRoom(trial, gang.gang().key(), byGang.get(gang.gang().key()), terminating, snapshot);
-            String victims = remaining.stream().map(victim -> victim.pod().group().toString()).distinct().sorted()
+            String victims = Stream.concat(terminating.stream(), holdingClaims.stream())
+                    .map(victim -> victim.pod().group().toString()).distinct().sorted()
                     .collect(Collectors.joining(", "));
-            int gone = remaining.size() - terminating.size();
-            String what = terminating.isEmpty() ? ""
-                    : terminating.size() + " pod(s) of " + victims + " evicted for it are still terminating";
-            if (gone > 0) {
-                what += (what.isEmpty() ? "" : "; ") + "the ResourceClaims of " + gone + " pod(s) of " + victims
-                        + " evicted for it are still allocated";
+            List<String> why = new ArrayList<>();
+            if (!terminating.isEmpty()) {
+                why.add(terminating.size() + " pod(s) of " + victims + " evicted for it are still terminating");
+            }
+            if (!holdingClaims.isEmpty()) {
+                why.add("the ResourceClaims of " + holdingClaims.size() + " pod(s) of " + victims
+                        + " evicted for it are still allocated");
             }
             return new GangPlacement(gang.gang(), GangPlacement.Outcome.RESERVED, List.of(), gang.pending(), null,
-                    what + "; their room is held for it.");
+                    String.join("; ", why) + "; their room is held for it.");
         }
         LocalityDomains.Pinned pinned = promised(gang);
         GangPlacement result = pinned.unpin(gang.waitsForAdmission() ? trial.admit(pinned.gang())
@@ -185,30 +188,24 @@ public final class Promises {
         return pod.namespace() + "/" + pod.name();
     }
 
+    /** The victims of the gang's promise still on their nodes in the snapshot. */
+    private List<PodPlacement> terminating(GroupKey gang, ClusterSnapshot snapshot) {
+        return byGang.get(gang).victims().stream().filter(victim -> onNode(victim, snapshot)).toList();
+    }
+
     /**
-     * The victims of the gang's promise still on their nodes in the snapshot, or gone with a ResourceClaim
-     * still allocated for none but the promise's victims: its devices are free only once the resourceclaim
-     * controller has deallocated or deleted it, and until the informer shows that, the gang would not fit.
+     * The victims of the gang's promise that are gone with a ResourceClaim still allocated for none but the promise's
+     * victims: its devices are free only once the resourceclaim controller has deallocated or deleted it, and until
+     * the informer shows that, the gang would not fit.
      */
-    List<PodPlacement> remaining(GroupKey gang, ClusterSnapshot snapshot) {
+    private List<PodPlacement> goneHoldingClaims(GroupKey gang, ClusterSnapshot snapshot) {
         List<PodPlacement> victims = byGang.get(gang).victims();
-        Set<String> victimKeys = null;
-        List<PodPlacement> remaining = new ArrayList<>();
-        for (PodPlacement victim : victims) {
-            boolean stays = onNode(victim, snapshot);
-            if (!stays && !victim.pod().deviceClaims().isEmpty()) {
-                if (victimKeys == null) {
-                    victimKeys = victims.stream().map(v -> key(v.pod())).collect(Collectors.toSet());
-                }
-                Set<String> leaving = victimKeys;
-                stays = victim.pod().deviceClaims().stream()
-                        .anyMatch(claim -> snapshot.devices().heldOnlyFor(claim, leaving));
-            }
-            if (stays) {
-                remaining.add(victim);
-            }
+        if (victims.stream().allMatch(victim -> victim.pod().deviceClaims().isEmpty())) {
+            return List.of();
         }
-        return remaining;
+        Set<String> victimKeys = victims.stream().map(victim -> key(victim.pod())).collect(Collectors.toSet());
+        return victims.stream().filter(victim -> !onNode(victim, snapshot) && victim.pod().deviceClaims().stream()
+                .anyMatch(claim -> snapshot.devices().heldOnlyFor(claim, victimKeys))).toList();
     }
 
     private static boolean onNode(PodPlacement victim, ClusterSnapshot snapshot) {
@@ -222,10 +219,7 @@ public final class Promises {
     public void attribute(QueueLedger ledger, ClusterSnapshot snapshot) {
         byGang.forEach((gang, promise) -> {
             int to = ledger.leafOfGang(gang);
-            for (PodPlacement victim : remaining(gang, snapshot)) {
-                if (!onNode(victim, snapshot)) {
-                    continue;
-                }
+            for (PodPlacement victim : terminating(gang, snapshot)) {
                 int from = ledger.leafOfGang(victim.pod().group());
                 if (from >= 0 && to >= 0) {
                     ledger.allocate(from, victim.pod().requests(), -1);
