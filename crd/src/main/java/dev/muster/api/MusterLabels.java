@@ -11,6 +11,11 @@ public final class MusterLabels {
     public static final String JOB_NAME = "batch.muster.dev/job-name";
     public static final String TASK_NAME = "batch.muster.dev/task-name";
     public static final String TASK_INDEX = "batch.muster.dev/task-index";
+    /**
+     * A pod's partition in its task, {@code index / partitionSize}, on the pods of a task with a
+     * {@code partitionPolicy}: the sub-group of the PodGroup's {@code subGroupPolicy} it is placed with.
+     */
+    public static final String PARTITION_ID = "batch.muster.dev/partition-id";
     public static final String JOB_VERSION = "batch.muster.dev/job-version";
 
     /** Simulated kubelet: seconds a pod runs before it terminates (local cluster only). */

@@ -29,7 +29,8 @@ class CrdDescriptionsTest {
      */
     private static final Set<String> KUBERNETES_TYPES = Set.of(
             "Job .status.controllerConditions", // metav1.Condition
-            "Queue .spec.namespaceSelector"); // metav1.LabelSelector
+            "Queue .spec.namespaceSelector", // metav1.LabelSelector
+            "PodGroup .spec.subGroupPolicy[].labelSelector"); // metav1.LabelSelector
 
     @ParameterizedTest
     @ValueSource(classes = {Job.class, PodGroup.class, Queue.class})

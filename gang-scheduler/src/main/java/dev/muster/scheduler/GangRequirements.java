@@ -2,9 +2,11 @@ package dev.muster.scheduler;
 
 import dev.muster.scheduler.core.model.GangTopology;
 import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.model.SubGroupRule;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,9 +29,10 @@ import java.util.Map;
  *                          is not; when the running gang's quorum was bound
  * @param evictions         how many times the gang was evicted whole ({@link PodEvictor#EVICTIONS_ANNOTATION})
  * @param minResources      the group's {@code minResources}, {@link ResourceVector#ZERO} if it sets none
+ * @param subGroups         the group's {@code subGroupPolicy}, empty if it sets none
  */
 record GangRequirements(int minMember, Map<String, Integer> minTaskMember, String priorityClassName,
                         Instant createdAt, Duration scheduleTimeout, String ownerJobKey, GangTopology topology,
                         String queue, Duration maxRuntime, Instant scheduledAt, int evictions,
-                        ResourceVector minResources) {
+                        ResourceVector minResources, List<SubGroupRule> subGroups) {
 }

@@ -17,6 +17,7 @@ import dev.muster.api.scheduling.v1alpha1.QueueTreeValidator;
 import dev.muster.api.scheduling.v1alpha1.PodGroupDefaults;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSchedulingConstraints;
 import dev.muster.api.scheduling.v1alpha1.PodGroupSpec;
+import dev.muster.api.scheduling.v1alpha1.SubGroupPolicy;
 import dev.muster.api.scheduling.v1alpha1.TopologyConstraint;
 import dev.muster.scheduler.core.model.ClaimInfo;
 import dev.muster.scheduler.core.model.GangTopology;
@@ -30,6 +31,7 @@ import dev.muster.scheduler.core.model.QuotaFacts;
 import dev.muster.scheduler.core.model.QuotaScope;
 import dev.muster.scheduler.core.model.NodeSelectorRequirement;
 import dev.muster.scheduler.core.model.NodeSelectorTerm;
+import dev.muster.scheduler.core.model.SubGroupRule;
 import dev.muster.scheduler.core.model.PersistentVolumeInfo;
 import dev.muster.scheduler.core.model.PlacementConstraints;
 import dev.muster.scheduler.core.model.PodAffinityTerm;
@@ -69,6 +71,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
@@ -471,7 +474,34 @@ final class KubeObjects {
                 topology(spec),
                 QueueDefaults.queueOf(spec == null ? null : spec.getQueue()),
                 maxRuntime(spec), scheduledAt(podGroup), evictions(podGroup),
-                ResourceQuantities.toVector(spec == null ? null : spec.getMinResources()));
+                ResourceQuantities.toVector(spec == null ? null : spec.getMinResources()), subGroups(spec));
+    }
+
+    /**
+     * The PodGroup's {@code subGroupPolicy}: each policy with its size (1 unset), minimum (0 unset), pods
+     * (all unset) and topology, which {@link #topology} reads as it reads the group's.
+     */
+    static List<SubGroupRule> subGroups(PodGroupSpec spec) {
+        if (spec == null || spec.getSubGroupPolicy() == null) {
+            return List.of();
+        }
+        List<SubGroupRule> rules = new ArrayList<>();
+        for (SubGroupPolicy policy : spec.getSubGroupPolicy()) {
+            if (policy == null) {
+                continue;
+            }
+            List<NodeSelectorRequirement> selector = policy.getLabelSelector() == null ? List.of()
+                    : labelSelector(policy.getLabelSelector());
+            PodGroupSpec topologyOnly = new PodGroupSpec();
+            topologyOnly.setSchedulingConstraints(policy.getSchedulingConstraints());
+            rules.add(new SubGroupRule(policy.getName() == null ? "" : policy.getName(),
+                    policy.getSubGroupSize() == null ? 1 : Math.max(1, policy.getSubGroupSize()),
+                    policy.getMinSubGroups() == null ? 0 : Math.max(0, policy.getMinSubGroups()), selector,
+                    policy.getMatchLabelKeys() == null ? List.of()
+                            : policy.getMatchLabelKeys().stream().filter(Objects::nonNull).toList(),
+                    topology(topologyOnly)));
+        }
+        return rules;
     }
 
     /**

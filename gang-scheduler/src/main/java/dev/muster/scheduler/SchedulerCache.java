@@ -643,7 +643,7 @@ final class SchedulerCache {
         return new GangInfo(key, spec.minMember(),
                 PodGroupDefaults.enforcedMinTaskMember(spec.minMember(), spec.minTaskMember()), priority,
                 job != null ? job.createdAt() : spec.createdAt(), spec.scheduleTimeout(), spec.topology(), spec.queue(),
-                spec.maxRuntime(), spec.minResources());
+                spec.maxRuntime(), spec.minResources(), spec.subGroups());
     }
 
     /**

@@ -84,7 +84,8 @@ final class WorkloadPodGroups {
             return Optional.empty();
         }
         return Optional.of(new GangRequirements(minMember, Map.of(), null, KubeObjects.createdAt(podGroup), null,
-                null, topology(spec), QueueInfo.DEFAULT, null, scheduledAt(podGroup), 0, ResourceVector.ZERO));
+                null, topology(spec), QueueInfo.DEFAULT, null, scheduledAt(podGroup), 0, ResourceVector.ZERO,
+                List.of()));
     }
 
     private static GangTopology topology(Map<String, Object> spec) {

@@ -38,7 +38,8 @@ final class FieldsNotHonoured {
         if (spec == null) {
             return notes;
         }
-        tiers.map(spec.getNetworkTopology()).notHonoured().ifPresent(why -> notes.add("spec.networkTopology: " + why));
+        tiers.map(spec.getNetworkTopology()).notHonoured().ifPresent(why -> notes.add("spec.networkTopology: " + why
+                + "; the gang is placed as if networkTopology were absent"));
         List<TaskSpec> tasks = JobDefaults.tasksOf(spec);
         for (int i = 0; i < tasks.size(); i++) {
             TaskSpec task = tasks.get(i);
@@ -47,8 +48,9 @@ final class FieldsNotHonoured {
             }
             String path = "spec.tasks[" + i + "]";
             if (task.getPartitionPolicy() != null) {
-                notes.add(path + ".partitionPolicy: partitions are not placed as sub-gangs; the task's pods are placed "
-                        + "with the job's gang as if it were absent");
+                tiers.map(task.getPartitionPolicy().getNetworkTopology()).notHonoured().ifPresent(why -> notes.add(
+                        path + ".partitionPolicy.networkTopology: " + why + "; each partition is placed whole, in "
+                                + "no particular domain"));
             }
             if (task.getTopologyPolicy() != null) {
                 notes.add(path + ".topologyPolicy: NUMA alignment is not evaluated; the task's pods are placed as if "

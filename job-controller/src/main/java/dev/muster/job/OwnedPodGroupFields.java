@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The fields of a PodGroup's spec the job controller owns ({@code minMember}, {@code minTaskMember}, queue,
- * priorityClassName, schedulingConstraints, maxRuntime, runningEstimate), compared with and merged into the spec
+ * priorityClassName, schedulingConstraints, subGroupPolicy, maxRuntime, runningEstimate), compared with and merged into the spec
  * as read, for {@link JobResourceWriter}'s update with the resourceVersion it read; the other fields stay as users
  * set them. Kept by the writer, not by {@code PodGroupPlanner}, because it compares and copies through fabric8's
  * JSON serialisation, which the pure decisions do not use.
@@ -25,6 +25,7 @@ final class OwnedPodGroupFields {
                 && Objects.equals(actual.getQueue(), desired.getQueue())
                 && Objects.equals(actual.getPriorityClassName(), desired.getPriorityClassName())
                 && StatusWriter.sameJson(actual.getSchedulingConstraints(), desired.getSchedulingConstraints())
+                && StatusWriter.sameJson(actual.getSubGroupPolicy(), desired.getSubGroupPolicy())
                 && Objects.equals(actual.getMaxRuntime(), desired.getMaxRuntime())
                 && Objects.equals(actual.getRunningEstimate(), desired.getRunningEstimate());
     }
@@ -37,6 +38,7 @@ final class OwnedPodGroupFields {
         merged.setQueue(desired.getQueue());
         merged.setPriorityClassName(desired.getPriorityClassName());
         merged.setSchedulingConstraints(desired.getSchedulingConstraints());
+        merged.setSubGroupPolicy(desired.getSubGroupPolicy());
         merged.setMaxRuntime(desired.getMaxRuntime());
         merged.setRunningEstimate(desired.getRunningEstimate());
         return merged;

@@ -28,6 +28,9 @@ class FieldsNotHonouredTest {
         PartitionPolicySpec partitions = new PartitionPolicySpec();
         partitions.setTotalPartitions(2);
         partitions.setPartitionSize(2);
+        NetworkTopologySpec beyondTheTiers = new NetworkTopologySpec();
+        beyondTheTiers.setHighestTierAllowed(2);
+        partitions.setNetworkTopology(beyondTheTiers);
         worker.setPartitionPolicy(partitions);
         TaskSpec ps = task("ps", 1, null);
         ps.setTopologyPolicy("single-numa-node");
@@ -48,18 +51,27 @@ class FieldsNotHonouredTest {
                         + "[topology.muster.dev/switch]; the gang is placed as if networkTopology were absent",
                 "spec.tasks[0].topologyPolicy: NUMA alignment is not evaluated; the task's pods are placed as if it "
                         + "were absent",
-                "spec.tasks[1].partitionPolicy: partitions are not placed as sub-gangs; the task's pods are placed with "
-                        + "the job's gang as if it were absent");
+                "spec.tasks[1].partitionPolicy.networkTopology: highestTierAllowed 2 is not one of this cluster's "
+                        + "tiers 1 to 1 [topology.muster.dev/switch]; each partition is placed whole, in no particular "
+                        + "domain");
     }
 
     @Test
-    void aNetworkTopologyThatMapsOntoTheTiersIsHonouredAndNotNamed() {
+    void aNetworkTopologyOrPartitionsThatMapOntoTheTiersAreHonouredAndNotNamed() {
         Job job = job("train", task("worker", 2, null));
         NetworkTopologySpec topology = new NetworkTopologySpec();
         topology.setHighestTierAllowed(1);
         job.getSpec().setNetworkTopology(topology);
 
         assertThat(FieldsNotHonoured.of(job.getSpec(), TIERS)).isEmpty();
+        TaskSpec partitioned = task("ps", 4, null);
+        PartitionPolicySpec partitions = new PartitionPolicySpec();
+        partitions.setTotalPartitions(2);
+        partitions.setPartitionSize(2);
+        partitions.setNetworkTopology(topology);
+        partitioned.setPartitionPolicy(partitions);
+        job.getSpec().getTasks().add(partitioned);
+        assertThat(FieldsNotHonoured.of(job.getSpec(), TIERS)).as("partitions within tier 1").isEmpty();
         JobStatus next = new JobStatus();
         assertThat(FieldsNotHonoured.apply(job, next, TIERS, NOW)).isEmpty();
         assertThat(next.getControllerConditions()).isNull();

@@ -5,6 +5,7 @@ import dev.muster.api.PodGroupLabel;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
+import dev.muster.api.batch.v1alpha1.PartitionPolicySpec;
 import dev.muster.api.batch.v1alpha1.TaskPods;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.batch.v1alpha1.validation.FieldError;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -108,6 +110,18 @@ public final class JobPodRenderer {
     }
 
     /**
+     * The partition of pod {@code index} of a task with a {@code partitionPolicy}, as Volcano's job controller
+     * numbers them: {@code index / partitionSize}, from 0; empty for a task without one.
+     */
+    static Optional<String> partitionOf(TaskSpec task, int index) {
+        PartitionPolicySpec partitions = task.getPartitionPolicy();
+        if (partitions == null || partitions.getPartitionSize() == null || partitions.getPartitionSize() < 1) {
+            return Optional.empty();
+        }
+        return Optional.of(Integer.toString(index / partitions.getPartitionSize()));
+    }
+
+    /**
      * The scheduler of the task's pods, as in Volcano's {@code createJobPod}: the template's own
      * {@code schedulerName} if it names one, else the job's ({@link JobDefaults#schedulerName}, Muster's when
      * the job names none either).
@@ -120,7 +134,8 @@ public final class JobPodRenderer {
 
     /**
      * Pod {@code index} of {@code task}: the template with the job pod's labels ({@link MusterLabels#JOB_NAME},
-     * {@link MusterLabels#TASK_NAME}, {@link MusterLabels#TASK_INDEX}, the pod group's), the
+     * {@link MusterLabels#TASK_NAME}, {@link MusterLabels#TASK_INDEX}, {@link MusterLabels#PARTITION_ID} in a task
+     * with a {@code partitionPolicy}, the pod group's), the
      * {@link MusterLabels#JOB_VERSION} annotation, the Job as controlling owner, its {@link #schedulerName},
      * the job's {@code priorityClassName} unless the template names a class, and the edits of the job's
      * plugins; with Volcano's labels ({@link VolcanoPodLabels}), the production default.
@@ -147,6 +162,7 @@ public final class JobPodRenderer {
         labels.put(MusterLabels.JOB_NAME, jobName);
         labels.put(MusterLabels.TASK_NAME, task.getName());
         labels.put(MusterLabels.TASK_INDEX, Integer.toString(index));
+        partitionOf(task, index).ifPresent(partition -> labels.put(MusterLabels.PARTITION_ID, partition));
         PodGroupLabel.join(labels, JobDefaults.podGroupName(jobName));
 
         Map<String, String> annotations = new LinkedHashMap<>(

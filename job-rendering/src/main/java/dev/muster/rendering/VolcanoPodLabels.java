@@ -19,6 +19,8 @@ public final class VolcanoPodLabels {
     public static final String TASK_SPEC = "volcano.sh/task-spec";
     /** The pod's index in its task (label and annotation). */
     public static final String TASK_INDEX = "volcano.sh/task-index";
+    /** The pod's partition in its task, on the pods of a task with a {@code partitionPolicy} (label only). */
+    public static final String PARTITION_ID = "volcano.sh/partition-id";
     /** The job's namespace (label only, as in Volcano). */
     public static final String JOB_NAMESPACE = "volcano.sh/job-namespace";
     /** The job's queue, {@code default} when it names none (label and annotation). */
@@ -42,6 +44,7 @@ public final class VolcanoPodLabels {
         labels.put(TASK_SPEC, task.getName());
         labels.put(JOB_NAMESPACE, job.getMetadata().getNamespace());
         labels.put(QUEUE_NAME, queue);
+        JobPodRenderer.partitionOf(task, index).ifPresent(partition -> labels.put(PARTITION_ID, partition));
         annotations.put(TASK_INDEX, taskIndex);
         annotations.put(TASK_SPEC, task.getName());
         annotations.put(JOB_NAME, jobName);

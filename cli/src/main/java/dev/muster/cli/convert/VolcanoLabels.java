@@ -21,11 +21,12 @@ import java.util.regex.Pattern;
  * default, which the converter, working offline, cannot see; it says so.
  */
 final class VolcanoLabels {
-    /** Volcano label (pkg/apis batch labels: job-name, task-spec, task-index) → Muster label. */
+    /** Volcano label (pkg/apis batch labels: job-name, task-spec, task-index, partition-id) → Muster label. */
     static final Map<String, String> TO_MUSTER = Map.of(
             "volcano.sh/job-name", MusterLabels.JOB_NAME,
             "volcano.sh/task-spec", MusterLabels.TASK_NAME,
-            "volcano.sh/task-index", MusterLabels.TASK_INDEX);
+            "volcano.sh/task-index", MusterLabels.TASK_INDEX,
+            "volcano.sh/partition-id", MusterLabels.PARTITION_ID);
 
     /** Volcano labels Muster has no label of its own for, which its pods carry while the setting is on. */
     static final List<String> KEPT_WHILE_ON = List.of("volcano.sh/job-namespace", "volcano.sh/queue-name");

@@ -165,6 +165,33 @@ class VolcanoConverterTest {
     }
 
     @Test
+    void aPodGroupsSubGroupPolicyIsKeptAndItsNetworkTopologySaidNotCarried() throws Exception {
+        Conversion group = convert("""
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: PodGroup
+                metadata: {name: g}
+                spec:
+                  minMember: 4
+                  subGroupPolicy:
+                  - name: worker
+                    subGroupSize: 2
+                    minSubGroups: 1
+                    labelSelector: {matchLabels: {volcano.sh/task-spec: worker}}
+                    matchLabelKeys: [volcano.sh/partition-id]
+                    networkTopology: {mode: hard, highestTierAllowed: 1}
+                """).get(0);
+
+        JsonNode policy = group.result().path("spec").path("subGroupPolicy").path(0);
+        assertThat(policy.path("subGroupSize").asInt()).isEqualTo(2);
+        assertThat(policy.path("minSubGroups").asInt()).isEqualTo(1);
+        assertThat(policy.path("matchLabelKeys").path(0).asText()).isEqualTo("volcano.sh/partition-id");
+        assertThat(policy.path("labelSelector").path("matchLabels").path("batch.muster.dev/task-name").asText())
+                .as("rewritten as every selector on the task label is").isEqualTo("worker");
+        assertThat(policy.has("networkTopology")).isFalse();
+        assertThat(group.notCarried()).singleElement().asString().startsWith("spec.subGroupPolicy[0].networkTopology");
+    }
+
+    @Test
     void anotherSchedulerIsKeptAndSaid() throws Exception {
         Conversion job = convert("""
                 apiVersion: batch.volcano.sh/v1alpha1

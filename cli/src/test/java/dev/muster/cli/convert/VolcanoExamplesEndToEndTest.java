@@ -1,5 +1,6 @@
 package dev.muster.cli.convert;
 
+import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
@@ -136,6 +137,25 @@ class VolcanoExamplesEndToEndTest {
         PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("elastic-job").get();
         assertThat(group.getSpec().getMinMember()).isEqualTo(3);
         assertThat(group.getSpec().getMinTaskMember()).containsEntry("worker", 0);
+    }
+
+    @Test
+    void pipelineStagesInPartitionsRunAsWholeSubGangsLabelledWithTheirPartitionAndComplete() throws Exception {
+        run("partitions.yaml").forEach(VolcanoExamplesEndToEndTest::awaitCompleted);
+        PodGroup group = env.client().resources(PodGroup.class).inNamespace("default").withName("pipeline-train").get();
+        assertThat(group.getSpec().getSubGroupPolicy()).singleElement().satisfies(policy -> {
+            assertThat(policy.getSubGroupSize()).isEqualTo(4);
+            assertThat(policy.getMatchLabelKeys()).containsExactly(MusterLabels.PARTITION_ID);
+        });
+        Map<String, Long> podsByPartition = env.client().pods().inNamespace("default")
+                .withLabel(MusterLabels.JOB_NAME, "pipeline-train").list().getItems().stream()
+                .collect(Collectors.groupingBy(p -> p.getMetadata().getLabels().get("volcano.sh/partition-id"),
+                        Collectors.counting()));
+        assertThat(podsByPartition).containsOnly(Map.entry("0", 4L), Map.entry("1", 4L));
+        // The downward-API path to Volcano's label was rewritten to Muster's, which the pods always carry.
+        assertThat(env.job("pipeline-train").getSpec().getTasks().get(0).getTemplate().getSpec().getVolumes().get(0)
+                .getDownwardAPI().getItems().get(0).getFieldRef().getFieldPath())
+                .isEqualTo("metadata.labels['" + MusterLabels.PARTITION_ID + "']");
     }
 
     @Test

@@ -68,12 +68,13 @@ public record NetworkTopologyTiers(List<String> keys) {
     }
 
     private static Mapping notHonoured(String why) {
-        return new Mapping(Optional.empty(), Optional.of(why + "; the gang is placed as if networkTopology were absent"));
+        return new Mapping(Optional.empty(), Optional.of(why));
     }
 
     /**
      * @param constraints the gang topology it maps to, when it can be honoured
-     * @param notHonoured why it is not honoured, when it is set and cannot be
+     * @param notHonoured why it is not honoured, when it is set and cannot be; the pods are then placed as if it
+     *                    were absent
      */
     public record Mapping(Optional<PodGroupSchedulingConstraints> constraints, Optional<String> notHonoured) {
     }

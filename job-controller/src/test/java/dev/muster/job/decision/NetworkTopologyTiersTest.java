@@ -68,7 +68,7 @@ class NetworkTopologyTiersTest {
 
         assertThat(mapping.constraints()).isEmpty();
         assertThat(mapping.notHonoured()).hasValue("this cluster configures no network tiers "
-                + "(muster.scheduler.network-topology-tiers); the gang is placed as if networkTopology were absent");
+                + "(muster.scheduler.network-topology-tiers)");
     }
 
     @Test

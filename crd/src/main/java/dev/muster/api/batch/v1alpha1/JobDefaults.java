@@ -24,9 +24,20 @@ public final class JobDefaults {
         return task.getReplicas() == null ? 1 : task.getReplicas();
     }
 
-    /** The task's minimum; its replicas when not set. */
+    /**
+     * The task's minimum; when not set, its {@code partitionPolicy}'s {@code minPartitions × partitionSize} if
+     * it sets {@code minPartitions} above 0 (as Volcano's job webhook defaults it), else its replicas.
+     */
     public static int minAvailable(TaskSpec task) {
-        return task.getMinAvailable() == null ? replicas(task) : task.getMinAvailable();
+        if (task.getMinAvailable() != null) {
+            return task.getMinAvailable();
+        }
+        PartitionPolicySpec partitions = task.getPartitionPolicy();
+        if (partitions != null && partitions.getMinPartitions() != null && partitions.getMinPartitions() > 0
+                && partitions.getPartitionSize() != null) {
+            return partitions.getMinPartitions() * partitions.getPartitionSize();
+        }
+        return replicas(task);
     }
 
     /** The job's minimum; the sum of its tasks' minimums when not set. */

@@ -6,9 +6,10 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 
 /**
- * Volcano's {@code partitionPolicy} of a task: its pods split into partitions of {@code partitionSize}, each
- * to be placed as a sub-gang within one network domain. Accepted so that no client loses it, and not
- * honoured: the job says so in its {@code FieldsNotHonoured} condition (see docs/job-api.md).
+ * Volcano's {@code partitionPolicy} of a task: its pods split into partitions of {@code partitionSize} (pod
+ * {@code i} in partition {@code i / partitionSize}, labelled {@code batch.muster.dev/partition-id}), each placed
+ * as a sub-gang, whole, and within one domain of the tiers its {@code networkTopology} maps onto; at least
+ * {@code minPartitions} of them for the task to run. The Job's PodGroup carries it as a {@code subGroupPolicy}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PartitionPolicySpec {
@@ -32,13 +33,15 @@ public class PartitionPolicySpec {
     public Integer getPartitionSize() { return partitionSize; }
     public void setPartitionSize(Integer partitionSize) { this.partitionSize = partitionSize; }
 
-    /** Where each partition must land. */
-    @JsonPropertyDescription("Where each partition must land.")
+    /** Where each partition must land: within one domain of the tiers up to the one named. */
+    @JsonPropertyDescription("Where each partition must land: within one domain of the tiers up to the one named, "
+            + "as the job's networkTopology.")
     public NetworkTopologySpec getNetworkTopology() { return networkTopology; }
     public void setNetworkTopology(NetworkTopologySpec networkTopology) { this.networkTopology = networkTopology; }
 
-    /** Partitions that must be placed for the task to run. */
-    @JsonPropertyDescription("Partitions that must be placed for the task to run.")
+    /** Partitions that must be placed whole for the task to run; the task's minAvailable defaults to it. */
+    @JsonPropertyDescription("Partitions that must be placed whole for the task to run; the task's minAvailable "
+            + "defaults to minPartitions × partitionSize when this is above 0.")
     public Integer getMinPartitions() { return minPartitions; }
     public void setMinPartitions(Integer minPartitions) { this.minPartitions = minPartitions; }
 }

@@ -80,8 +80,9 @@ public class TaskSpec {
     public Integer getMaxRetry() { return maxRetry; }
     public void setMaxRetry(Integer maxRetry) { this.maxRetry = maxRetry; }
 
-    /** Volcano's partitions of the task's pods; accepted, not honoured (the job says so). */
-    @JsonPropertyDescription("Volcano's partitions of the task's pods; accepted, not honoured (the job says so).")
+    /** Volcano's partitions of the task's pods: each placed whole, within one network domain if it names one. */
+    @JsonPropertyDescription("Volcano's partitions of the task's pods: sub-gangs, each placed whole and, with a "
+            + "networkTopology, within one domain of its tiers.")
     public PartitionPolicySpec getPartitionPolicy() { return partitionPolicy; }
     public void setPartitionPolicy(PartitionPolicySpec partitionPolicy) { this.partitionPolicy = partitionPolicy; }
 

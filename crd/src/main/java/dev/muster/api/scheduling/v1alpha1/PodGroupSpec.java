@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.kubernetes.api.model.Quantity;
 
+import java.util.List;
 import java.util.Map;
 
 /** Desired gang of a {@link PodGroup}. */
@@ -21,6 +22,7 @@ public class PodGroupSpec {
     private String queue;
     private String priorityClassName;
     private PodGroupSchedulingConstraints schedulingConstraints;
+    private List<SubGroupPolicy> subGroupPolicy;
     @Pattern(GoDuration.PATTERN)
     private String maxRuntime;
     @Pattern(GoDuration.PATTERN)
@@ -62,6 +64,12 @@ public class PodGroupSpec {
     public void setSchedulingConstraints(PodGroupSchedulingConstraints schedulingConstraints) {
         this.schedulingConstraints = schedulingConstraints;
     }
+
+    /** Sub-gangs within the gang: sub-groups of its pods, each placed whole, within one domain of its own. */
+    @JsonPropertyDescription("Sub-gangs within the gang (Volcano's subGroupPolicy): sub-groups of its pods, "
+            + "each placed whole and within one domain of its own schedulingConstraints.")
+    public List<SubGroupPolicy> getSubGroupPolicy() { return subGroupPolicy; }
+    public void setSubGroupPolicy(List<SubGroupPolicy> subGroupPolicy) { this.subGroupPolicy = subGroupPolicy; }
 
     /**
      * How long the gang may run once started, as a Go duration; its workload ends it then (a Job's

@@ -205,7 +205,14 @@ public class JobValidationCorpusTest {
                                         + "spec.tasks[0].partitionPolicy.totalPartitions in body should be greater than or equal to 1",
                                 RULES_NOT_CHECKED),
                         List.of("spec.tasks[0].partitionPolicy.totalPartitions: must be >= 1, was 0",
-                                "spec.tasks[0].partitionPolicy.partitionSize: is required")));
+                                "spec.tasks[0].partitionPolicy.partitionSize: is required")),
+                bad("partitions that do not cover the task", "tasks:\n"
+                                + worker(", minAvailable: 3, partitionPolicy: {totalPartitions: 2, partitionSize: 2, minPartitions: 1}"),
+                        List.of(),
+                        List.of("spec.tasks[0].partitionPolicy: totalPartitions × partitionSize must equal the task's "
+                                        + "replicas 3, is 2 × 2",
+                                "spec.tasks[0].partitionPolicy.minPartitions: minPartitions × partitionSize must equal "
+                                        + "the task's minAvailable 3, is 1 × 2; set one of them")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -2,6 +2,7 @@ package dev.muster.scheduler.core.model;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -23,10 +24,19 @@ import java.util.Objects;
  * @param minResources  the PodGroup's {@code minResources}: what the gang needs free, in sum over the
  *                      schedulable nodes and within its queue's limit, before any of its pods may be
  *                      placed (Volcano's enqueue check); {@link ResourceVector#ZERO} when it sets none
+ * @param subGroups     the PodGroup's sub-gangs ({@code subGroupPolicy}), each placed whole; empty for none
  */
 public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
                        Instant createdAt, Duration scheduleTimeout, GangTopology topology, String queue,
-                       Duration maxRuntime, ResourceVector minResources) {
+                       Duration maxRuntime, ResourceVector minResources, List<SubGroupRule> subGroups) {
+
+    /** A gang without sub-gangs. */
+    public GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
+                    Instant createdAt, Duration scheduleTimeout, GangTopology topology, String queue,
+                    Duration maxRuntime, ResourceVector minResources) {
+        this(key, minMember, minTaskMember, priority, createdAt, scheduleTimeout, topology, queue, maxRuntime,
+                minResources, List.of());
+    }
 
     /** A gang that sets no {@code minResources}. */
     public GangInfo(GroupKey key, int minMember, Map<String, Integer> minTaskMember, int priority,
@@ -60,11 +70,12 @@ public record GangInfo(GroupKey key, int minMember, Map<String, Integer> minTask
         Objects.requireNonNull(createdAt, "createdAt");
         queue = queue == null || queue.isEmpty() ? QueueInfo.DEFAULT : queue;
         minResources = minResources == null ? ResourceVector.ZERO : minResources;
+        subGroups = subGroups == null ? List.of() : List.copyOf(subGroups);
     }
 
     /** The same gang in another queue, with the given bound on its runtime. */
     public GangInfo inQueue(String queueName, Duration runtimeBound) {
         return new GangInfo(key, minMember, minTaskMember, priority, createdAt, scheduleTimeout, topology, queueName,
-                runtimeBound, minResources);
+                runtimeBound, minResources, subGroups);
     }
 }

@@ -8,6 +8,7 @@ import dev.muster.scheduler.core.model.GangTopology;
 import dev.muster.scheduler.core.model.PendingGang;
 import dev.muster.scheduler.core.model.PodInfo;
 import dev.muster.scheduler.core.model.ResourceVector;
+import dev.muster.scheduler.core.model.SubGroupRule;
 import dev.muster.scheduler.core.model.UnschedulableMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +49,11 @@ import java.util.Map;
  * by slot counts with the least room to spare ({@link LocalityDomains}), or the one the gang's bound pods
  * are all in; failing that, anywhere, unless the topology is required, and then the gang waits. A required
  * topology holds a partly bound gang's pods beyond its quorum to the bound pods' domain too.
+ *
+ * <p>A gang with sub-groups ({@link SubGroups}, Volcano's partitions) places each sub-group's pending pods
+ * together or none of them, within one domain of the sub-group's own topology as above; a task's minimum is
+ * met with whole sub-groups, each rule's {@code minGroups} must be complete, and the statement rolls back a
+ * sub-group that does not fit whole while the trial goes on.
  *
  * <p>A pod with ResourceClaims fits a node only if its claims can be allocated there ({@link DeviceCheck})
  * from the devices the snapshot's {@link DeviceLedger} has free, so a gang's members take devices from one
@@ -195,6 +201,7 @@ public final class GangTrial {
         if (quorum == null) {
             return notEnoughPods(work, "Waiting for pods: the workload will create fewer than the quorum needs.");
         }
+        quorum = SubGroups.completing(quorum, work.expected(), work.gang().subGroups());
         GangPlacement trial = attempt(new PendingGang(work.gang(), quorum, work.bound(), work.boundByTask()));
         if (!trial.placed()) {
             return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
@@ -303,13 +310,18 @@ public final class GangTrial {
         private final boolean[] placed;
         private final List<PodPlacement> placements = new ArrayList<>();
         private final PlacementStatement statement = new PlacementStatement(changes, layout, devices);
+        /** The gang's sub-groups, each placed whole; {@code null} when it has none. */
+        private final SubGroups subGroups;
         private UnschedulableMessage lastMisfit;
+        /** Why the last sub-group with a required topology found no domain, which no pod's misfit says. */
+        private String subGroupMisfit;
 
         Attempt(PendingGang work) {
             this.work = work;
             this.pending = work.pending();
             this.tried = new boolean[pending.size()];
             this.placed = new boolean[pending.size()];
+            this.subGroups = SubGroups.of(work, nodes);
         }
 
         GangPlacement run(QuorumBounds quorum, boolean mayReserve) {
@@ -317,6 +329,10 @@ public final class GangTrial {
                 if (!placeTaskMinimum(need)) {
                     return discard(need.shortfall(), false);
                 }
+            }
+            String subGroupShortfall = placeSubGroupMinimums();
+            if (subGroupShortfall != null) {
+                return discard(subGroupShortfall, false);
             }
             placeTheRest(quorum.nearFrom());
             if (placements.size() >= quorum.needed()) {
@@ -331,19 +347,159 @@ public final class GangTrial {
         private boolean placeTaskMinimum(QuorumBounds.TaskNeed need) {
             int placedForTask = 0;
             int untried = need.pending();
+            if (subGroups != null) {
+                // A sub-group placed for an earlier task's minimum may hold pods of this one.
+                placedForTask = countOfTask(need.task(), true);
+                untried = countOfTask(need.task(), false);
+            }
             for (int i = 0; i < pending.size() && placedForTask < need.needed(); i++) {
-                if (!pending.get(i).task().equals(need.task())) {
+                if (tried[i] || !pending.get(i).task().equals(need.task())) {
                     continue;
                 }
-                tried[i] = true;
-                untried--;
-                if (tryPlace(i)) {
-                    placedForTask++;
-                } else if (placedForTask + untried < need.needed()) {
+                int ofTask = triedWith(i, need.task());
+                untried -= ofTask;
+                boolean fits = tryPodOrSubGroup(i);
+                placedForTask += fits ? ofTask : 0;
+                if (!fits && placedForTask + untried < need.needed()) {
                     return false;
                 }
             }
             return placedForTask >= need.needed();
+        }
+
+        /**
+         * How many pods trying pending pod {@code i} tries, of the task if one is given: the pod, or the pods of
+         * its sub-group, which are tried together.
+         */
+        private int triedWith(int i, String task) {
+            SubGroups.Group group = subGroups == null ? null : subGroups.of(i);
+            if (group == null) {
+                return 1;
+            }
+            int count = 0;
+            for (int m : group.members()) {
+                if (task == null || pending.get(m).task().equals(task)) {
+                    count++;
+                }
+            }
+            return count;
+        }
+
+        /** Tries pending pod {@code i} or, if it is in a sub-group, the whole sub-group; marks them tried. */
+        private boolean tryPodOrSubGroup(int i) {
+            SubGroups.Group group = subGroups == null ? null : subGroups.of(i);
+            if (group != null) {
+                return placeWhole(group);
+            }
+            tried[i] = true;
+            return tryPlace(i, pending.get(i));
+        }
+
+        /** The task's pods placed so far, or ({@code placedOnes} false) not tried yet. */
+        private int countOfTask(String task, boolean placedOnes) {
+            int count = 0;
+            for (int i = 0; i < pending.size(); i++) {
+                if (pending.get(i).task().equals(task) && (placedOnes ? placed[i] : !tried[i])) {
+                    count++;
+                }
+            }
+            return count;
+        }
+
+        /**
+         * Places untried sub-groups whole until each rule has its {@code minGroups} complete, counting those
+         * bound and those placed for the task minimums.
+         *
+         * @return why a rule's minimum cannot be met, or {@code null} if each is
+         */
+        private String placeSubGroupMinimums() {
+            if (subGroups == null) {
+                return null;
+            }
+            for (SubGroupRule rule : work.gang().subGroups()) {
+                int complete = subGroups.completeBound(rule);
+                for (SubGroups.Group group : subGroups.groups()) {
+                    int first = group.members().get(0);
+                    if (group.rule() == rule && tried[first] && placed[first] && group.canComplete()) {
+                        complete++;
+                    }
+                }
+                for (SubGroups.Group group : subGroups.groups()) {
+                    if (complete >= rule.minGroups()) {
+                        break;
+                    }
+                    if (group.rule() == rule && !tried[group.members().get(0)] && group.canComplete()
+                            && placeWhole(group)) {
+                        complete++;
+                    }
+                }
+                if (complete < rule.minGroups()) {
+                    return "The gang needs " + rule.minGroups() + " sub-group(s) of " + rule.name() + " of "
+                            + rule.size() + " pod(s) placed whole" + (rule.topology() == null ? ""
+                            : ", each within one domain of " + String.join(" or ", rule.topology().levels()))
+                            + "; " + complete + " can be.";
+                }
+            }
+            return null;
+        }
+
+        /**
+         * Places the sub-group's pending pods together, or none of them, once with its bound pods they make the
+         * whole sub-group: within one domain of each level of its
+         * topology in turn (the one its bound pods are in, else the tightest that holds them by slot counts),
+         * then, unless the topology is required, anywhere. Every pod of it counts as tried either way.
+         */
+        private boolean placeWhole(SubGroups.Group group) {
+            group.members().forEach(i -> tried[i] = true);
+            if (!group.canComplete()) {
+                // Its other pods are not created yet, or were deleted: placing part of it would split it.
+                subGroupMisfit = "Waiting for pods: " + group.describe() + " and its " + group.bound()
+                        + " bound pod(s) are fewer than its " + group.rule().size() + ".";
+                return false;
+            }
+            GangTopology topology = group.rule().topology();
+            if (topology != null) {
+                for (String level : topology.levels()) {
+                    LocalityDomains locality = localities.computeIfAbsent(level, key -> new LocalityDomains(nodes, key));
+                    String domain = !group.boundNodes().isEmpty() ? locality.commonDomain(group.boundNodes())
+                            : locality.tightestHolding(indexes.count(podsOf(group), null), group.members().size());
+                    if (domain != null && placeAll(group, locality, domain)) {
+                        return true;
+                    }
+                }
+                if (topology.required()) {
+                    String levels = String.join(", then ", topology.levels());
+                    subGroupMisfit = "No single domain of " + levels + " holds " + group.describe()
+                            + (group.bound() > 0 ? " together with its " + group.bound() + " bound pod(s)" : "") + ".";
+                    // What the pods left pending say, in kube-scheduler's form: the pinned trials' misfits would
+                    // name every node outside the domain tried as not matching the pod's selector.
+                    lastMisfit = new UnschedulableMessage(nodes.length, Map.of("node(s) were in no single domain of "
+                            + levels + " with room for the pod's sub-group of " + group.rule().size(), nodes.length));
+                    return false;
+                }
+            }
+            return placeAll(group, null, null);
+        }
+
+        private List<PodInfo> podsOf(SubGroups.Group group) {
+            List<PodInfo> pods = new ArrayList<>(group.members().size());
+            group.members().forEach(i -> pods.add(pending.get(i)));
+            return pods;
+        }
+
+        /** Places each pod of the sub-group, pinned to the domain if one is given; all of them, or none. */
+        private boolean placeAll(SubGroups.Group group, LocalityDomains locality, String domain) {
+            int mark = statement.mark();
+            int before = placements.size();
+            for (int i : group.members()) {
+                if (!tryPlace(i, locality == null ? pending.get(i) : locality.pin(pending.get(i), domain))) {
+                    statement.rollBackTo(mark);
+                    placements.subList(before, placements.size()).clear();
+                    group.members().forEach(m -> placed[m] = false);
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** Tries every pod not tried yet; gives up once fewer than {@code stopBelow} placements are possible. */
@@ -358,16 +514,18 @@ public final class GangTrial {
                 if (tried[i]) {
                     continue;
                 }
-                tried[i] = true;
-                untried--;
-                if (!tryPlace(i) && placements.size() + untried < stopBelow) {
+                untried -= triedWith(i, null);
+                if (!tryPodOrSubGroup(i) && placements.size() + untried < stopBelow) {
                     return;
                 }
             }
         }
 
-        private boolean tryPlace(int i) {
-            PodInfo pod = pending.get(i);
+        /**
+         * Places pending pod {@code i} as {@code pod}: itself, or a copy of it pinned to a sub-group's domain, which
+         * the statement and the layout hold while the placement names the pod itself.
+         */
+        private boolean tryPlace(int i, PodInfo pod) {
             ShapeIndex index = indexes.of(pod);
             // Pods no filter or score of the pods around a node concerns take the heap's top; kept apart from
             // the rest, so that this path stays small enough for the JIT to inline whole.
@@ -388,7 +546,7 @@ public final class GangTrial {
                     statement.allocateDevices(claim.getKey(), claim.getValue());
                 }
             }
-            placements.add(new PodPlacement(pod, node.name()));
+            placements.add(new PodPlacement(pending.get(i), node.name()));
             placed[i] = true;
             return true;
         }
@@ -454,14 +612,17 @@ public final class GangTrial {
 
         private GangPlacement discard(String gangShortfall, boolean nearQuorum) {
             statement.discard();
+            String message = subGroupMisfit != null ? subGroupMisfit + " " + gangShortfall
+                    : lastMisfit == null ? gangShortfall : gangMessage(work, lastMisfit, gangShortfall);
             return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(), pending,
-                    lastMisfit, gangMessage(work, lastMisfit, gangShortfall), nearQuorum);
+                    lastMisfit, message, nearQuorum);
         }
 
         /** Keeps the partial placement on the snapshot; none of the gang's pods is to be bound yet. */
         private GangPlacement reserve(int needed) {
             keepOrUndo();
-            String message = lastMisfit.message() + " Reserved " + placements.size() + " of the " + needed
+            String message = (subGroupMisfit != null ? subGroupMisfit
+                    : lastMisfit != null ? lastMisfit.message() : "") + " Reserved " + placements.size() + " of the " + needed
                     + " pod(s) minMember " + work.gang().minMember() + " needs while waiting for room for the rest.";
             return new GangPlacement(work.gang(), GangPlacement.Outcome.RESERVED, placements, pending, lastMisfit,
                     message, true);

@@ -77,6 +77,30 @@ public final class LocalityDomains {
         return found < 0 ? null : domains().name(found);
     }
 
+    /**
+     * The domain all the nodes are in, or {@code null} if they are in more than one or one is without the key.
+     *
+     * @param nodeIndexes indexes into the snapshot's nodes; not empty
+     */
+    String commonDomain(List<Integer> nodeIndexes) {
+        int found = -1;
+        for (int n : nodeIndexes) {
+            int domain = domains().of(n);
+            if (domain < 0 || found >= 0 && domain != found) {
+                return null;
+            }
+            found = domain;
+        }
+        return found < 0 ? null : domains().name(found);
+    }
+
+    /** The pod required on the domain, unless it names a domain of its own (as {@link #pin} pins a gang). */
+    PodInfo pin(PodInfo pod, String domain) {
+        Map<String, String> selector = new HashMap<>(pod.constraints().nodeSelector());
+        selector.putIfAbsent(topologyKey, domain);
+        return pod.withConstraints(pod.constraints().withNodeSelector(selector));
+    }
+
     private TopologyDomains domains() {
         if (domains == null) {
             domains = new TopologyDomains(nodes, topologyKey);

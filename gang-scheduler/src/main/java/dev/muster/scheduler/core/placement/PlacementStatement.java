@@ -26,7 +26,8 @@ import java.util.Map;
  *
  * <p>Every change is also written to the cycle's {@link NodeChanges}, undoing included, so the shape
  * indexes rescore the nodes touched, and to its {@link PodLayout}, so inter-pod terms see the gang's
- * pods placed so far and none once discarded. A statement ends with {@link #commit()} or {@link #discard()};
+ * pods placed so far and none once discarded. A trial can also roll back to a {@link #mark()} and go on, as it
+ * does for a sub-group that does not fit whole. A statement ends with {@link #commit()} or {@link #discard()};
  * after that it takes no more operations. Not thread-safe: the cycle thread owns it.
  */
 public final class PlacementStatement {
@@ -81,6 +82,23 @@ public final class PlacementStatement {
                     devices.unevict(pod.namespace(), pod.name(), freed);
                 }
             });
+        }
+    }
+
+    /** A point to {@linkplain #rollBackTo roll back to}: the operations so far. */
+    int mark() {
+        requireOpen();
+        return operations.size();
+    }
+
+    /**
+     * Undoes the operations after the mark, latest first, and keeps the statement open: a sub-group of the gang
+     * that does not fit whole is taken back, and the gang's trial goes on.
+     */
+    void rollBackTo(int mark) {
+        requireOpen();
+        for (int i = operations.size() - 1; i >= mark; i--) {
+            operations.remove(i).change(false, changes, layout);
         }
     }
 

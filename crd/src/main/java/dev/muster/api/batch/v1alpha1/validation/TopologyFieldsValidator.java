@@ -1,6 +1,7 @@
 package dev.muster.api.batch.v1alpha1.validation;
 
 import dev.muster.api.batch.v1alpha1.GoDuration;
+import dev.muster.api.batch.v1alpha1.JobDefaults;
 import dev.muster.api.batch.v1alpha1.JobSpec;
 import dev.muster.api.batch.v1alpha1.NetworkTopologySpec;
 import dev.muster.api.batch.v1alpha1.PartitionPolicySpec;
@@ -51,6 +52,26 @@ final class TopologyFieldsValidator {
         atLeast(at + ".totalPartitions", partitions.getTotalPartitions(), 1, true, errors);
         atLeast(at + ".partitionSize", partitions.getPartitionSize(), 1, true, errors);
         atLeast(at + ".minPartitions", partitions.getMinPartitions(), 0, false, errors);
+        Integer total = partitions.getTotalPartitions();
+        Integer size = partitions.getPartitionSize();
+        if (total != null && size != null && total >= 1 && size >= 1) {
+            // Volcano's job webhook refuses both; its partitions would otherwise not cover the task's pods.
+            int replicas = JobDefaults.replicas(task);
+            if (replicas != total * size) {
+                errors.add(new FieldError(at, "totalPartitions × partitionSize must equal the task's replicas "
+                        + replicas + ", is " + total + " × " + size));
+            }
+            Integer min = partitions.getMinPartitions();
+            if (min != null && min > 0 && task.getMinAvailable() != null && task.getMinAvailable() != min * size) {
+                errors.add(new FieldError(at + ".minPartitions", "minPartitions × partitionSize must equal the "
+                        + "task's minAvailable " + task.getMinAvailable() + ", is " + min + " × " + size
+                        + "; set one of them"));
+            }
+            if (min != null && min > total) {
+                errors.add(new FieldError(at + ".minPartitions", "must be at most totalPartitions " + total
+                        + ", is " + min));
+            }
+        }
         if (partitions.getNetworkTopology() != null) {
             networkTopology(partitions.getNetworkTopology(), at + ".networkTopology", errors);
         }
