@@ -22,6 +22,7 @@ import dev.muster.scheduler.core.model.NamespaceQuota;
 import dev.muster.scheduler.core.model.QuotaFacts;
 import dev.muster.scheduler.core.model.BoundMembers;
 import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GangMember;
 import dev.muster.scheduler.core.model.GroupKey;
 import dev.muster.scheduler.core.model.MissingPodGroup;
 import dev.muster.scheduler.core.model.PendingGang;
@@ -526,7 +527,9 @@ final class SchedulerCache {
             Map<String, Integer> byTask = new HashMap<>(bound.byTask());
             group.succeeded.forEach((task, n) -> byTask.merge(task, n, Integer::sum));
             int members = bound.total() + group.succeeded.values().stream().mapToInt(Integer::intValue).sum();
-            PendingGang pendingGang = new PendingGang(gang, pending, members, byTask, null, expected);
+            // Listed only where sub-groups count them, to spare every other gang the copy each cycle.
+            PendingGang pendingGang = new PendingGang(gang, pending, members, byTask, null, expected,
+                    gang.subGroups().isEmpty() ? List.of() : List.copyOf(group.members.values()));
             Optional<QueueRefusal> refusal = QueueAccess.refusal(gang.queue(), queueSpecs, key.namespace(),
                     snapshot.namespaceLabels().getOrDefault(key.namespace(), Map.of()));
             // A Closed queue's gang stays in its queue, pending there, and the planner holds it (QueueClosed).
@@ -791,7 +794,9 @@ final class SchedulerCache {
         GroupKey key = pod.info().group();
         if (pod.state() == PodState.SUCCEEDED) {
             if (!key.standalonePod()) {
-                groups.computeIfAbsent(key, k -> new GroupPods()).succeeded.merge(pod.info().task(), 1, Integer::sum);
+                GroupPods group = groups.computeIfAbsent(key, k -> new GroupPods());
+                group.succeeded.merge(pod.info().task(), 1, Integer::sum);
+                group.members.put(pod.info().name(), new GangMember(pod.info(), null));
             }
             return;
         }
@@ -802,6 +807,7 @@ final class SchedulerCache {
             if (!key.standalonePod() && !pod.leaving()) {
                 GroupPods group = groups.computeIfAbsent(key, k -> new GroupPods());
                 group.bound.add(pod.nodeName(), pod.info().task());
+                group.members.put(pod.info().name(), new GangMember(pod.info(), pod.nodeName()));
                 group.boundPriorities.merge(pod.info().priority(), 1, Integer::sum);
                 if (group.firstBoundAt == null || pod.boundAt().isBefore(group.firstBoundAt)) {
                     group.firstBoundAt = pod.boundAt();
@@ -817,6 +823,7 @@ final class SchedulerCache {
         if (pod.state() == PodState.SUCCEEDED) {
             if (!key.standalonePod()) {
                 groups.get(key).succeeded.computeIfPresent(pod.info().task(), (task, n) -> n == 1 ? null : n - 1);
+                groups.get(key).members.remove(pod.info().name());
                 if (groups.get(key).isEmpty()) {
                     groups.remove(key);
                 }
@@ -830,6 +837,7 @@ final class SchedulerCache {
             }
             GroupPods group = groups.get(key);
             group.bound.remove(pod.nodeName(), pod.info().task());
+            group.members.remove(pod.info().name());
             group.boundPriorities.computeIfPresent(pod.info().priority(), (priority, n) -> n == 1 ? null : n - 1);
             if (group.bound.isEmpty()) {
                 group.firstBoundAt = null;
@@ -903,6 +911,8 @@ final class SchedulerCache {
         private final TreeMap<String, CachedPod> pending = new TreeMap<>();
         private final BoundMembers bound = new BoundMembers();
         private final Map<String, Integer> succeeded = new HashMap<>();
+        /** The bound pods that are not leaving and the succeeded ones, by name: what sub-groups count. */
+        private final Map<String, GangMember> members = new HashMap<>();
         /** The bound pods' {@code spec.priority}, with how many have each: a running gang's priority. */
         private final TreeMap<Integer, Integer> boundPriorities = new TreeMap<>();
         /** The earliest bind seen since the group last had no pod bound; {@code null} with none bound. */

@@ -50,7 +50,7 @@ public final class JobDefaults {
 
     /**
      * Whether the job is elastic, as Volcano decides it: its {@code minAvailable} is below the sum of its
-     * tasks' minimums (each defaulting to the task's replicas). An elastic job's gang is any
+     * tasks' minimums (each defaulting as {@link #minAvailable(TaskSpec)} says). An elastic job's gang is any
      * {@code minAvailable} of its pods, and its tasks' minimums bind neither the scheduler nor completion,
      * whether the user wrote them or not (Volcano's webhook fills in every task minimum, so it cannot tell).
      */

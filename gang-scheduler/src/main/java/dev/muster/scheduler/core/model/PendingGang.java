@@ -19,15 +19,24 @@ import java.util.Objects;
  * @param expected      pods that do not exist yet and that the gang's workload creates once the gang
  *                      is admitted (a Muster Job's pods, from its task templates), in the order it
  *                      creates them; empty for a workload that creates its pods on its own
+ * @param members       the pods {@code bound} counts, with their nodes; given only for a gang with
+ *                      {@linkplain GangInfo#subGroups() sub-groups}, which count them per sub-group, else empty
  */
 public record PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<String, Integer> boundByTask,
-                          Instant lastFailedAt, List<PodInfo> expected) {
+                          Instant lastFailedAt, List<PodInfo> expected, List<GangMember> members) {
 
     public PendingGang {
         Objects.requireNonNull(gang, "gang");
         pending = List.copyOf(pending);
         boundByTask = boundByTask == null ? Map.of() : Map.copyOf(boundByTask);
         expected = expected == null ? List.of() : List.copyOf(expected);
+        members = members == null ? List.of() : List.copyOf(members);
+    }
+
+    /** A gang whose members are not listed. */
+    public PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<String, Integer> boundByTask,
+                       Instant lastFailedAt, List<PodInfo> expected) {
+        this(gang, pending, bound, boundByTask, lastFailedAt, expected, List.of());
     }
 
     /** A gang whose workload creates its pods on its own. */
@@ -53,6 +62,11 @@ public record PendingGang(GangInfo gang, List<PodInfo> pending, int bound, Map<S
 
     /** This gang, marked as having failed at the given time. */
     public PendingGang failedAt(Instant time) {
-        return new PendingGang(gang, pending, bound, boundByTask, time, expected);
+        return new PendingGang(gang, pending, bound, boundByTask, time, expected, members);
+    }
+
+    /** This gang with other pods to place (a quorum, or its pods pinned to a domain), all else the same. */
+    public PendingGang withPending(List<PodInfo> pods) {
+        return new PendingGang(gang, pods, bound, boundByTask, lastFailedAt, expected, members);
     }
 }

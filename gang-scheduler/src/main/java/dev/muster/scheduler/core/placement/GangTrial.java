@@ -67,6 +67,8 @@ public final class GangTrial {
     private final DeviceLedger devices;
     /** The topology of gangs that name none; {@code null}: no gang locality. */
     private final GangTopology defaultTopology;
+    /** The snapshot index of each node by name, for gangs with sub-groups; built on first use. */
+    private Map<String, Integer> nodeIndexes;
     /** Per topology level, its domains; built on first use. */
     private final Map<String, LocalityDomains> localities = new HashMap<>();
     /** While {@link #probe} runs: what would be kept is undone instead. */
@@ -166,6 +168,11 @@ public final class GangTrial {
         if (missing != null) {
             return notEnoughPods(work, missing);
         }
+        SubGroups subGroups = SubGroups.of(work, this::nodeIndex);
+        String lacking = subGroups == null ? null : subGroups.missingPods(work, quorum);
+        if (lacking != null) {
+            return notEnoughPods(work, lacking);
+        }
         GangPlacement rejected = rejectIfQuorumCannotFit(work, quorum);
         if (rejected != null) {
             return rejected;
@@ -173,7 +180,7 @@ public final class GangTrial {
         GangTopology topology = work.gang().topology() != null ? work.gang().topology() : defaultTopology;
         // A required topology holds the gang's pods beyond its quorum too, once some are bound.
         if (topology != null && (quorum.needed() > 0 || topology.required() && work.bound() > 0)) {
-            GangPlacement local = attemptWithinOneDomain(work, quorum, topology);
+            GangPlacement local = attemptWithinOneDomain(work, quorum, topology, subGroups);
             if (local != null) {
                 return local;
             }
@@ -185,7 +192,18 @@ public final class GangTrial {
                         + ", and the PodGroup's topology is required.");
             }
         }
-        return new Attempt(work).run(quorum, mayReserve);
+        return new Attempt(work, subGroups).run(quorum, mayReserve);
+    }
+
+    /** The snapshot index of the named node, or -1 if the snapshot has none of that name. */
+    private int nodeIndex(String name) {
+        if (nodeIndexes == null) {
+            nodeIndexes = new HashMap<>();
+            for (NodeState node : nodes) {
+                nodeIndexes.put(node.name(), node.index());
+            }
+        }
+        return nodeIndexes.getOrDefault(name, -1);
     }
 
     /**
@@ -201,8 +219,9 @@ public final class GangTrial {
         if (quorum == null) {
             return notEnoughPods(work, "Waiting for pods: the workload will create fewer than the quorum needs.");
         }
-        quorum = SubGroups.completing(quorum, work.expected(), work.gang().subGroups());
-        GangPlacement trial = attempt(new PendingGang(work.gang(), quorum, work.bound(), work.boundByTask()));
+        quorum = SubGroups.completing(quorum, work);
+        GangPlacement trial = attempt(new PendingGang(work.gang(), quorum, work.bound(), work.boundByTask(), null,
+                List.of(), work.members()));
         if (!trial.placed()) {
             return new GangPlacement(work.gang(), GangPlacement.Outcome.NOT_ENOUGH_RESOURCES, List.of(),
                     work.pending(), trial.unschedulable(), trial.message());
@@ -221,7 +240,8 @@ public final class GangTrial {
      * @return the placement, or {@code null} if no domain of any level holds the quorum, leaving the
      *         snapshot as it was
      */
-    private GangPlacement attemptWithinOneDomain(PendingGang work, QuorumBounds quorum, GangTopology topology) {
+    private GangPlacement attemptWithinOneDomain(PendingGang work, QuorumBounds quorum, GangTopology topology,
+                                                 SubGroups subGroups) {
         for (String level : topology.levels()) {
             LocalityDomains locality = localities.computeIfAbsent(level, key -> new LocalityDomains(nodes, key));
             String domain = work.bound() > 0 ? locality.boundDomain(work.gang().key())
@@ -230,7 +250,8 @@ public final class GangTrial {
                 continue;
             }
             LocalityDomains.Pinned pinned = locality.pin(work, domain);
-            GangPlacement result = new Attempt(pinned.gang()).run(quorum.quorumOnly(), false);
+            // The pinned copies are in the order of the pods they copy, so the sub-groups' indexes hold for them.
+            GangPlacement result = new Attempt(pinned.gang(), subGroups).run(quorum.quorumOnly(), false);
             if (result.placed()) {
                 return pinned.unpin(result);
             }
@@ -313,15 +334,18 @@ public final class GangTrial {
         /** The gang's sub-groups, each placed whole; {@code null} when it has none. */
         private final SubGroups subGroups;
         private UnschedulableMessage lastMisfit;
-        /** Why the last sub-group with a required topology found no domain, which no pod's misfit says. */
+        /**
+         * Why the last sub-group with a required topology found no domain, which no pod's misfit says; cleared
+         * when a pod's misfit is newer.
+         */
         private String subGroupMisfit;
 
-        Attempt(PendingGang work) {
+        Attempt(PendingGang work, SubGroups subGroups) {
             this.work = work;
             this.pending = work.pending();
             this.tried = new boolean[pending.size()];
             this.placed = new boolean[pending.size()];
-            this.subGroups = SubGroups.of(work, nodes);
+            this.subGroups = subGroups;
         }
 
         GangPlacement run(QuorumBounds quorum, boolean mayReserve) {
@@ -452,9 +476,8 @@ public final class GangTrial {
         private boolean placeWhole(SubGroups.Group group) {
             group.members().forEach(i -> tried[i] = true);
             if (!group.canComplete()) {
-                // Its other pods are not created yet, or were deleted: placing part of it would split it.
-                subGroupMisfit = "Waiting for pods: " + group.describe() + " and its " + group.bound()
-                        + " bound pod(s) are fewer than its " + group.rule().size() + ".";
+                // Its other pods are not created yet, or were deleted: placing part of it would split it. A gang
+                // that needs it waits for pods (SubGroups.missingPods) before any trial.
                 return false;
             }
             GangTopology topology = group.rule().topology();
@@ -537,6 +560,7 @@ public final class GangTrial {
                     lastMisfit = index.misfit(changes);
                 }
                 lastMisfit = DeviceShortfall.name(lastMisfit, pod, devices);
+                subGroupMisfit = null;
                 return false;
             }
             NodeState node = nodes[best];

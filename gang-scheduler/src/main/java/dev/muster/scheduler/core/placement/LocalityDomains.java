@@ -124,8 +124,8 @@ public final class LocalityDomains {
             originals.put(copy, pod);
             pinned.add(copy);
         }
-        return new Pinned(new PendingGang(work.gang(), pinned, work.bound(), work.boundByTask(), work.lastFailedAt()),
-                originals);
+        return new Pinned(new PendingGang(work.gang(), pinned, work.bound(), work.boundByTask(), work.lastFailedAt(),
+                List.of(), work.members()), originals);
     }
 
     /**

@@ -30,7 +30,7 @@ public final class NodeNamePin {
         List<PodInfo> pending = pin(gang.pending(), nodesOf, pinned, originals);
         List<PodInfo> expected = pin(gang.expected(), nodesOf, pinned, originals);
         return new LocalityDomains.Pinned(new PendingGang(gang.gang(), pending, gang.bound(), gang.boundByTask(),
-                gang.lastFailedAt(), expected), originals);
+                gang.lastFailedAt(), expected, gang.members()), originals);
     }
 
     /** A pod's own constraints and the nodes it is pinned to: pods alike share one pinned copy. */

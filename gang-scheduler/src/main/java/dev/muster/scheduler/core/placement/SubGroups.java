@@ -1,6 +1,6 @@
 package dev.muster.scheduler.core.placement;
 
-import dev.muster.scheduler.core.cluster.NodeState;
+import dev.muster.scheduler.core.model.GangMember;
 import dev.muster.scheduler.core.model.PendingGang;
 import dev.muster.scheduler.core.model.PodInfo;
 import dev.muster.scheduler.core.model.SubGroupRule;
@@ -14,11 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * A gang's pending pods divided into the sub-groups of its {@link SubGroupRule}s (a pod goes to the first rule
- * that puts it in one), with what each sub-group has bound already: the pods, and the nodes they are on, to
- * which a sub-group's topology holds the rest of it. Built once per trial of a gang that has rules.
+ * that puts it in one), with each sub-group's members that are bound or done ({@link PendingGang#members()}):
+ * how many, and the nodes of the bound ones, to which a sub-group's topology holds the rest of it. Built once
+ * per trial of a gang that has rules.
  */
 final class SubGroups {
     /**
@@ -27,8 +29,8 @@ final class SubGroups {
      * @param rule       its rule
      * @param key        its match label values, for messages
      * @param members    its pending pods, as indexes into the gang's pending pods
-     * @param bound      its pods bound already
-     * @param boundNodes the nodes of those, as snapshot indexes
+     * @param bound      its members bound or succeeded already
+     * @param boundNodes the nodes of the bound ones, as snapshot indexes
      */
     record Group(SubGroupRule rule, String key, List<Integer> members, int bound, List<Integer> boundNodes) {
         /** Whether it is complete once its pending pods are placed. */
@@ -44,7 +46,7 @@ final class SubGroups {
 
     private final int[] groupOf;
     private final List<Group> groups;
-    /** Per rule, its sub-groups complete with bound pods alone. */
+    /** Per rule, its sub-groups complete with members bound or done alone. */
     private final Map<SubGroupRule, Integer> completeBound;
 
     private SubGroups(int[] groupOf, List<Group> groups, Map<SubGroupRule, Integer> completeBound) {
@@ -53,25 +55,27 @@ final class SubGroups {
         this.completeBound = completeBound;
     }
 
-    /** The gang's sub-groups; {@code null} when it has no rules. */
-    static SubGroups of(PendingGang work, NodeState[] nodes) {
+    /**
+     * The gang's sub-groups; {@code null} when it has no rules.
+     *
+     * @param nodeIndex the snapshot index of a node by name, or -1 if the snapshot has no such node
+     */
+    static SubGroups of(PendingGang work, ToIntFunction<String> nodeIndex) {
         List<SubGroupRule> rules = work.gang().subGroups();
         if (rules.isEmpty()) {
             return null;
         }
         Map<String, Integer> boundCount = new HashMap<>();
         Map<String, List<Integer>> boundNodes = new HashMap<>();
-        if (work.bound() > 0) {
-            for (NodeState node : nodes) {
-                for (PodInfo pod : node.snapshotPods()) {
-                    if (pod.group().equals(work.gang().key())) {
-                        String id = idOf(rules, pod);
-                        if (id != null) {
-                            boundCount.merge(id, 1, Integer::sum);
-                            boundNodes.computeIfAbsent(id, k -> new ArrayList<>()).add(node.index());
-                        }
-                    }
-                }
+        for (GangMember member : work.members()) {
+            String id = idOf(rules, member.pod());
+            int node = member.nodeName() == null ? -1 : nodeIndex.applyAsInt(member.nodeName());
+            if (id == null || member.nodeName() != null && node < 0) {
+                continue;
+            }
+            boundCount.merge(id, 1, Integer::sum);
+            if (node >= 0) {
+                boundNodes.computeIfAbsent(id, k -> new ArrayList<>()).add(node);
             }
         }
         int[] groupOf = new int[work.pending().size()];
@@ -114,10 +118,50 @@ final class SubGroups {
     }
 
     /**
-     * The quorum's pods and the expected pods that complete the sub-groups it has pods of: a quorum that is
-     * not a whole number of sub-groups is admitted with the rest of its last ones, as they will be placed.
+     * Why the gang waits for pods rather than room, or {@code null}: some of its sub-groups lack pods (not
+     * created yet, or deleted), and without them its pods that can be placed are too few for the quorum, a
+     * task's minimum or a rule's {@code minGroups}. Placing part of a sub-group would split it, so such a gang is
+     * short of pods, as one with fewer pods than {@code minMember} is.
      */
-    static List<PodInfo> completing(List<PodInfo> quorum, List<PodInfo> expected, List<SubGroupRule> rules) {
+    String missingPods(PendingGang work, QuorumBounds quorum) {
+        List<SubGroupRule> rules = work.gang().subGroups();
+        Group lacking = null;
+        for (Group group : groups) {
+            if (!group.canComplete()) {
+                lacking = group;
+                break;
+            }
+        }
+        if (lacking == null) {
+            return null;
+        }
+        int placeable = 0;
+        Map<String, Integer> placeableByTask = new HashMap<>();
+        for (int i = 0; i < groupOf.length; i++) {
+            if (groupOf[i] < 0 || groups.get(groupOf[i]).canComplete()) {
+                placeable++;
+                placeableByTask.merge(work.pending().get(i).task(), 1, Integer::sum);
+            }
+        }
+        boolean tooFew = placeable < quorum.needed();
+        for (QuorumBounds.TaskNeed need : quorum.tasks()) {
+            tooFew |= placeableByTask.getOrDefault(need.task(), 0) < need.needed();
+        }
+        for (SubGroupRule rule : rules) {
+            long completable = groups.stream().filter(g -> g.rule() == rule && g.canComplete()).count();
+            tooFew |= completeBound(rule) + completable < rule.minGroups();
+        }
+        return tooFew ? "Waiting for pods: " + lacking.describe() + " and its " + lacking.bound()
+                + " member(s) bound or done are fewer than its " + lacking.rule().size() + "." : null;
+    }
+
+    /**
+     * The quorum's pods and the expected pods that complete the sub-groups it has pods of, then whole expected
+     * sub-groups, in the order the workload creates them, until each rule has its {@code minGroups}: a quorum that
+     * is not a whole number of sub-groups, or has fewer than a rule needs, is admitted as it will be placed.
+     */
+    static List<PodInfo> completing(List<PodInfo> quorum, PendingGang work) {
+        List<SubGroupRule> rules = work.gang().subGroups();
         if (rules.isEmpty()) {
             return quorum;
         }
@@ -130,8 +174,27 @@ final class SubGroups {
             }
             in.add(pod);
         }
+        for (GangMember member : work.members()) {
+            String id = idOf(rules, member.pod());
+            if (id != null) {
+                started.add(id);
+            }
+        }
+        for (SubGroupRule rule : rules) {
+            String prefix = rules.indexOf(rule) + ":";
+            long count = started.stream().filter(id -> id.startsWith(prefix)).count();
+            for (PodInfo pod : work.expected()) {
+                if (count >= rule.minGroups()) {
+                    break;
+                }
+                String id = idOf(rules, pod);
+                if (id != null && id.startsWith(prefix) && started.add(id)) {
+                    count++;
+                }
+            }
+        }
         List<PodInfo> completed = new ArrayList<>(quorum);
-        for (PodInfo pod : expected) {
+        for (PodInfo pod : work.expected()) {
             if (!in.contains(pod) && started.contains(idOf(rules, pod))) {
                 completed.add(pod);
             }
@@ -164,7 +227,7 @@ final class SubGroups {
         return groups;
     }
 
-    /** How many of the rule's sub-groups are complete with bound pods alone, none of theirs pending. */
+    /** How many of the rule's sub-groups are complete with members bound or done alone, none pending. */
     int completeBound(SubGroupRule rule) {
         return completeBound.getOrDefault(rule, 0);
     }

@@ -146,8 +146,7 @@ public final class Promises {
     private LocalityDomains.Pinned promised(PendingGang gang) {
         Promise promise = byGang.get(gang.gang().key());
         List<PodInfo> pods = gang.pending().stream().filter(pod -> promise.nodes().containsKey(pod.name())).toList();
-        PendingGang only = pods.isEmpty() ? gang : new PendingGang(gang.gang(), pods, gang.bound(), gang.boundByTask(),
-                gang.lastFailedAt(), gang.expected());
+        PendingGang only = pods.isEmpty() ? gang : gang.withPending(pods);
         return NodeNamePin.pin(only, pod -> {
             String node = promise.nodes().get(pod.name());
             return node == null ? Set.copyOf(promise.nodes().values()) : Set.of(node);

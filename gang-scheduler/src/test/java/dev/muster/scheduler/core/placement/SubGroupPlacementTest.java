@@ -3,6 +3,7 @@ package dev.muster.scheduler.core.placement;
 import dev.muster.scheduler.core.cluster.ClusterSnapshot;
 import dev.muster.scheduler.core.cluster.ClusterState;
 import dev.muster.scheduler.core.model.GangInfo;
+import dev.muster.scheduler.core.model.GangMember;
 import dev.muster.scheduler.core.model.GangTopology;
 import dev.muster.scheduler.core.model.GroupKey;
 import dev.muster.scheduler.core.model.NodeInfo;
@@ -136,16 +137,22 @@ class SubGroupPlacementTest {
         assertThat(racksByPartition(result, snapshot).values()).extracting(Set::size).containsExactlyInAnyOrder(1, 2);
     }
 
+    /** The gang with its bound or finished members listed, as the scheduler's cache gives a gang with sub-groups. */
+    private static PendingGang withMembers(GangInfo gang, List<PodInfo> pending, List<GangMember> members) {
+        return new PendingGang(gang, pending, members.size(), Map.of(WORKER, members.size()), null, List.of(), members);
+    }
+
     @Test
     void theRestOfAPartlyBoundPartitionGoesToTheRackOfItsBoundPods() {
         GangInfo gang = gang(2, partitions(2, 1, RACK_REQUIRED));
         ClusterState state = racks();
-        state.occupy("b1-0", worker(gang, 0, 0, 4));
+        PodInfo bound = worker(gang, 0, 0, 4);
+        state.occupy("b1-0", bound);
         ClusterSnapshot snapshot = state.snapshot();
 
         // By slot counts alone rack a1, with the least room that holds one pod, would be chosen.
-        GangPlacement result = new GangTrial(snapshot)
-                .attempt(new PendingGang(gang, List.of(worker(gang, 1, 0, 4)), 1, Map.of(WORKER, 1)));
+        GangPlacement result = new GangTrial(snapshot).attempt(withMembers(gang, List.of(worker(gang, 1, 0, 4)),
+                List.of(new GangMember(bound, "b1-0"))));
 
         assertThat(result.placed()).as(result.message()).isTrue();
         assertThat(result.placements()).extracting(PodPlacement::nodeName).singleElement()
@@ -202,18 +209,54 @@ class SubGroupPlacementTest {
     }
 
     @Test
-    void aPartitionWithSomeOfItsPodsNotYetCreatedWaitsForThem() {
+    void aPartitionWithSomeOfItsPodsNotYetCreatedWaitsForThemAndAGangThatNeedsItWaitsForPodsNotRoom() {
         GangInfo gang = gang(2, partitions(2, 1, RACK_REQUIRED));
         ClusterState state = racks();
-        state.occupy("b1-0", worker(gang, 0, 0, 4));
-        state.occupy("b1-1", worker(gang, 1, 0, 4));
+        PodInfo first = worker(gang, 0, 0, 4);
+        PodInfo second = worker(gang, 1, 0, 4);
+        state.occupy("b1-0", first);
+        state.occupy("b1-1", second);
 
         // Partition 1's second pod is not created yet; placing its first alone would split it.
-        GangPlacement result = new GangTrial(state.snapshot())
-                .attempt(new PendingGang(gang, List.of(worker(gang, 2, 1, 4)), 2, Map.of(WORKER, 2)));
+        GangPlacement beyondQuorum = new GangTrial(state.snapshot()).attempt(withMembers(gang,
+                List.of(worker(gang, 2, 1, 4)), List.of(new GangMember(first, "b1-0"), new GangMember(second, "b1-1"))));
+        // A new gang whose quorum needs both partitions, one of them short of a pod.
+        GangInfo needsTwo = gang(4, partitions(2, 2, RACK_REQUIRED));
+        GangPlacement waiting = new GangTrial(racks().snapshot()).attempt(new PendingGang(needsTwo,
+                List.of(worker(needsTwo, 0, 0, 4), worker(needsTwo, 1, 0, 4), worker(needsTwo, 2, 1, 4),
+                        worker(needsTwo, 4, 2, 4)), 0, Map.of()));
 
-        assertThat(result.placements()).isEmpty();
-        assertThat(result.unplaced()).extracting(PodInfo::name).containsExactly("train-worker-2");
+        assertThat(beyondQuorum.placements()).isEmpty();
+        assertThat(beyondQuorum.unplaced()).extracting(PodInfo::name).containsExactly("train-worker-2");
+        assertThat(waiting.outcome()).as("not a shortage of room, which would preempt or scale up")
+                .isEqualTo(GangPlacement.Outcome.NOT_ENOUGH_PODS);
+        assertThat(waiting.message()).isEqualTo("Waiting for pods: sub-group worker/1 (1 pod(s)) and its 0 member(s) "
+                + "bound or done are fewer than its 2.");
+    }
+
+    @Test
+    void aSucceededMemberCompletesItsPartitionWithTheReplacementOfAnother() {
+        GangInfo gang = gang(2, partitions(2, 1, RACK_REQUIRED));
+        PodInfo done = worker(gang, 0, 0, 4);
+
+        GangPlacement result = new GangTrial(racks().snapshot())
+                .attempt(withMembers(gang, List.of(worker(gang, 1, 0, 4)), List.of(new GangMember(done, null))));
+
+        assertThat(result.placed()).as(result.message()).isTrue();
+        assertThat(result.placements()).hasSize(1);
+    }
+
+    @Test
+    void anElasticGangIsAdmittedWithAsManyWholePartitionsAsItsRuleNeedsBeyondItsQuorum() {
+        GangInfo gang = gang(2, partitions(2, 2, RACK_REQUIRED));
+        List<PodInfo> expected = workers(gang, 6, 2, 4);
+
+        GangPlacement admitted = new GangTrial(racks().snapshot())
+                .admit(new PendingGang(gang, List.of(), 0, Map.of(), null, expected));
+
+        assertThat(admitted.outcome()).as(admitted.message()).isEqualTo(GangPlacement.Outcome.ADMITTED);
+        assertThat(admitted.placements()).extracting(p -> p.pod().name()).containsExactlyInAnyOrder(
+                "train-worker-0", "train-worker-1", "train-worker-2", "train-worker-3");
     }
 
     @Test
