@@ -25,9 +25,7 @@ class FieldsNotHonouredTest {
 
     private static Job jobWithPartitionsAndNuma() {
         TaskSpec worker = task("worker", 4, null);
-        PartitionPolicySpec partitions = new PartitionPolicySpec();
-        partitions.setTotalPartitions(2);
-        partitions.setPartitionSize(2);
+        PartitionPolicySpec partitions = TestJobs.partitions(2, 2);
         NetworkTopologySpec beyondTheTiers = new NetworkTopologySpec();
         beyondTheTiers.setHighestTierAllowed(2);
         partitions.setNetworkTopology(beyondTheTiers);
@@ -65,9 +63,7 @@ class FieldsNotHonouredTest {
 
         assertThat(FieldsNotHonoured.of(job.getSpec(), TIERS)).isEmpty();
         TaskSpec partitioned = task("ps", 4, null);
-        PartitionPolicySpec partitions = new PartitionPolicySpec();
-        partitions.setTotalPartitions(2);
-        partitions.setPartitionSize(2);
+        PartitionPolicySpec partitions = TestJobs.partitions(2, 2);
         partitions.setNetworkTopology(topology);
         partitioned.setPartitionPolicy(partitions);
         job.getSpec().getTasks().add(partitioned);

@@ -6,6 +6,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobStatus;
 import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
+import dev.muster.api.batch.v1alpha1.PartitionPolicySpec;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborted;
 import static dev.muster.api.batch.v1alpha1.JobPhase.Aborting;
@@ -88,6 +90,33 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         assertThat(status.getVersion()).as("a pod restart keeps the version").isZero();
         assertThat(status.getSucceeded()).isEqualTo(3);
         assertThat(status.getConditions()).extracting(JobCondition::getStatus).contains(Restarting);
+    }
+
+    @Test
+    void restartPartitionReplacesThePodsOfTheFailedPodsPartitionOnlyAndTheJobCompletes() {
+        TaskSpec worker = runFor("2", task("worker", 4, null));
+        PartitionPolicySpec partitions = TestJobs.partitions(2, 2);
+        worker.setPartitionPolicy(partitions);
+        worker.setPolicies(List.of(policy("PodFailed", null, "RestartPartition")));
+        create(newJob("stages", null, worker));
+        await().atMost(PATIENCE).until(() -> pods("stages").size() == 4);
+        Map<String, String> uids = uids("stages");
+        // As in the RestartPod test: this pod alone fails; the ones made again from the template succeed.
+        failPodWith("stages-worker-3", 1);
+
+        JobStatus status = bindUntil("stages", in(Completed));
+
+        assertThat(status.getRetryCount()).isEqualTo(1);
+        assertThat(status.getVersion()).as("a partition restart keeps the version").isZero();
+        Map<String, String> after = uids("stages");
+        assertThat(after).as("partition 0 untouched").containsEntry("stages-worker-0", uids.get("stages-worker-0"))
+                .containsEntry("stages-worker-1", uids.get("stages-worker-1"));
+        assertThat(after.get("stages-worker-2")).as("partition 1 made again").isNotEqualTo(uids.get("stages-worker-2"));
+        assertThat(after.get("stages-worker-3")).isNotEqualTo(uids.get("stages-worker-3"));
+    }
+
+    private static Map<String, String> uids(String job) {
+        return pods(job).stream().collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
     }
 
     @Test
@@ -223,7 +252,7 @@ class JobLifecycleLocalClusterTest extends LocalClusterTestBase {
         assertThat(status.getState().getMessage()).isEqualTo("spec.policies[0]: set either event/events or exitCode, not both; "
                 + "spec.policies[0].exitCode: must not be 0, which means success; "
                 + "spec.policies[0].action: unknown action 'Reboot'; one of AbortJob, RestartJob, RestartTask, RestartPod, "
-                + "TerminateJob, CompleteJob");
+                + "RestartPartition, TerminateJob, CompleteJob");
         assertThat(pods("misconfigured")).isEmpty();
     }
 

@@ -97,9 +97,7 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
     @Test
     void aJobWithPartitionsAndAnUnknownTierRunsItsPartitionsAndSaysWhatIsNotHonoured() {
         TaskSpec worker = needingCpu("100m", task("worker", 2, null));
-        PartitionPolicySpec partitions = new PartitionPolicySpec();
-        partitions.setTotalPartitions(2);
-        partitions.setPartitionSize(1);
+        PartitionPolicySpec partitions = TestJobs.partitions(2, 1);
         worker.setPartitionPolicy(partitions);
         Job job = newJob("parted", null, worker);
         job.getSpec().setNetworkTopology(topology(null, "rack"));
@@ -139,9 +137,7 @@ class NetworkTopologyLocalClusterTest extends LocalClusterTestBase {
     @Test
     void eachPartitionRunsWithinOneSwitchOrWaitsWhole() {
         TaskSpec worker = needingCpu("3", task("worker", 4, null));
-        PartitionPolicySpec partitions = new PartitionPolicySpec();
-        partitions.setTotalPartitions(2);
-        partitions.setPartitionSize(2);
+        PartitionPolicySpec partitions = TestJobs.partitions(2, 2);
         partitions.setMinPartitions(1);
         partitions.setNetworkTopology(topology(1, null));
         worker.setPartitionPolicy(partitions);

@@ -3,6 +3,7 @@ package dev.muster.job;
 import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.PartitionPolicySpec;
 import dev.muster.api.batch.v1alpha1.JobFixtures;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -69,6 +70,14 @@ public final class TestJobs {
         List<Pod> pods = new ArrayList<>(pods(job, "master", 0, 1, phase));
         pods.addAll(pods(job, "worker", 0, 3, phase));
         return pods;
+    }
+
+    /** Volcano's partitions of a task: {@code total} of {@code size} pods each, no minimum, no topology. */
+    public static PartitionPolicySpec partitions(int total, int size) {
+        PartitionPolicySpec partitions = new PartitionPolicySpec();
+        partitions.setTotalPartitions(total);
+        partitions.setPartitionSize(size);
+        return partitions;
     }
 
     /** 1 master and 3 workers, minAvailable defaulting to 4. */

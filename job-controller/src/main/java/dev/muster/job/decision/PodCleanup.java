@@ -42,16 +42,28 @@ final class PodCleanup {
                 }
             }
             case Restarting -> transition.filter(t -> t.to() == JobPhase.Restarting)
-                    .ifPresent(t -> delete.addAll(restartTargets(t.effect(), trigger, current)));
+                    .ifPresent(t -> delete.addAll(restartTargets(t.effect(), trigger, current, pods.current())));
             default -> current.stream().filter(PodPhase::isActive).forEach(delete::add);
         }
         return delete;
     }
 
-    /** Pods of a restarted task or pod; a restart with neither named restarts every pod. */
-    private static List<Pod> restartTargets(Effect effect, Optional<Trigger> trigger, List<Pod> current) {
-        Optional<String> pod = trigger.flatMap(Trigger::pod).filter(p -> effect == Effect.RESTART_POD);
+    /** Pods of a restarted task, partition or pod; a restart with none named restarts every pod. */
+    private static List<Pod> restartTargets(Effect effect, Optional<Trigger> trigger, List<Pod> current,
+                                            List<Pod> all) {
+        Optional<String> pod = trigger.flatMap(Trigger::pod)
+                .filter(p -> effect == Effect.RESTART_POD || effect == Effect.RESTART_PARTITION);
         Optional<String> task = trigger.flatMap(Trigger::task).filter(t -> effect != Effect.RESTART_JOB);
+        if (pod.isPresent() && effect == Effect.RESTART_PARTITION && task.isPresent()) {
+            // The partition as the event's pod is labelled, even if it is being deleted (evicted); a pod of a task
+            // without partitions is one alone.
+            Optional<String> partition = all.stream().filter(p -> p.getMetadata().getName().equals(pod.get()))
+                    .findFirst().map(p -> label(p, MusterLabels.PARTITION_ID));
+            if (partition.isPresent()) {
+                return current.stream().filter(p -> task.get().equals(JobPods.taskOf(p))
+                        && partition.get().equals(label(p, MusterLabels.PARTITION_ID))).toList();
+            }
+        }
         if (pod.isPresent()) {
             return current.stream().filter(p -> p.getMetadata().getName().equals(pod.get())).toList();
         }

@@ -10,6 +10,8 @@ public enum Effect {
     RESTART_JOB("delete all pods, `version`++, `retryCount`++", true, true),
     RESTART_TASK("delete the task's pods, `retryCount`++", false, true),
     RESTART_POD("delete the pod, `retryCount`++", false, true),
+    /** Volcano's: the pods of the partition the event's pod is in; a pod of a task without partitions alone. */
+    RESTART_PARTITION("delete the pods of the pod's partition, `retryCount`++", false, true),
     STOP_ACTIVE_PODS("delete unfinished pods (keep Succeeded/Failed)", false, false),
     /** Like a restart of the job, but a resume is the user's decision, so it consumes no retry. */
     RESUME("delete all pods, `version`++ (`retryCount` unchanged)", true, false),

@@ -6,5 +6,5 @@ package dev.muster.job.lifecycle;
  * it moves a job along when the observed facts say so.
  */
 public enum JobAction {
-    AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob, ResumeJob, SyncJob
+    AbortJob, RestartJob, RestartTask, RestartPod, RestartPartition, TerminateJob, CompleteJob, ResumeJob, SyncJob
 }

@@ -22,6 +22,7 @@ import static dev.muster.api.batch.v1alpha1.JobPhase.Terminating;
 import static dev.muster.job.lifecycle.JobAction.AbortJob;
 import static dev.muster.job.lifecycle.JobAction.CompleteJob;
 import static dev.muster.job.lifecycle.JobAction.RestartJob;
+import static dev.muster.job.lifecycle.JobAction.RestartPartition;
 import static dev.muster.job.lifecycle.JobAction.RestartPod;
 import static dev.muster.job.lifecycle.JobAction.RestartTask;
 import static dev.muster.job.lifecycle.JobAction.ResumeJob;
@@ -65,7 +66,9 @@ public final class JobLifecycle {
             rows.add(new Row(live, RestartJob, Restarting, "a retry is left", Effect.RESTART_JOB, JobFacts::restartable));
             rows.add(new Row(live, RestartTask, Restarting, "a retry is left", Effect.RESTART_TASK, JobFacts::restartable));
             rows.add(new Row(live, RestartPod, Restarting, "a retry is left", Effect.RESTART_POD, JobFacts::restartable));
-            for (JobAction restart : List.of(RestartJob, RestartTask, RestartPod)) {
+            rows.add(new Row(live, RestartPartition, Restarting, "a retry is left", Effect.RESTART_PARTITION,
+                    JobFacts::restartable));
+            for (JobAction restart : List.of(RestartJob, RestartTask, RestartPod, RestartPartition)) {
                 rows.add(new Row(live, restart, Failed, "no retry is left (`RetryLimitReached`)", Effect.NONE,
                         JobFacts::retryLimitReached));
             }

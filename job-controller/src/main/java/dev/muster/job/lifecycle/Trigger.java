@@ -8,7 +8,7 @@ import java.util.Optional;
  * @param action  the action to take
  * @param verdict the event and what happened, e.g. {@code PodFailed}, {@code pod train-worker-2 exited 137 (OOMKilled)}
  * @param task    the task whose pods a {@code RestartTask} deletes
- * @param pod     the pod a {@code RestartPod} deletes
+ * @param pod     the pod a {@code RestartPod} deletes, and whose partition a {@code RestartPartition} does
  */
 public record Trigger(JobAction action, Verdict verdict, Optional<String> task, Optional<String> pod) {
 

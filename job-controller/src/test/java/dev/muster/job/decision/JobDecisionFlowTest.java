@@ -6,12 +6,15 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.LifecyclePolicy;
+import dev.muster.api.batch.v1alpha1.PartitionPolicySpec;
 import dev.muster.api.batch.v1alpha1.SpecFingerprint;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -145,6 +148,44 @@ class JobDecisionFlowTest {
         running(job, this);
 
         assertThat(names(step(job, withFailedWorker(job, "0")).podsToDelete())).containsExactly("qs-worker-1");
+    }
+
+    /** A master and four workers in two partitions of two, Running but for the pods named failed. */
+    private static List<Pod> partitioned(Job job, Set<String> failed) {
+        List<Pod> pods = new ArrayList<>(List.of(pod(job, "master", 0, failed.contains("pp-master-0") ? "Failed" : "Running")));
+        for (int i = 0; i < 4; i++) {
+            Pod worker = pod(job, "worker", i, failed.contains("pp-worker-" + i) ? "Failed" : "Running");
+            Map<String, String> labels = new HashMap<>(worker.getMetadata().getLabels());
+            labels.put(MusterLabels.PARTITION_ID, Integer.toString(i / 2));
+            worker.getMetadata().setLabels(labels);
+            pods.add(worker);
+        }
+        return pods;
+    }
+
+    @Test
+    void restartPartitionDeletesThePodsOfTheFailedPodsPartitionAndAPodWithoutPartitionsAlone() {
+        PartitionPolicySpec partitions = TestJobs.partitions(2, 2);
+        TaskSpec workers = TestJobs.task("worker", 4, null);
+        workers.setPartitionPolicy(partitions);
+        Job job = TestJobs.job("pp", TestJobs.task("master", 1, null), workers);
+        job.getSpec().setPolicies(List.of(onPodFailed("RestartPartition")));
+        step(job, List.of());
+        step(job, partitioned(job, Set.of()));
+        assertThat(job.getStatus().getState().getPhase()).isEqualTo(Running);
+
+        JobDecision restarted = step(job, partitioned(job, Set.of("pp-worker-3")));
+
+        assertThat(restarted.phase()).isEqualTo(Restarting);
+        assertThat(restarted.status().getRetryCount()).isEqualTo(1);
+        assertThat(names(restarted.podsToDelete())).containsExactlyInAnyOrder("pp-worker-2", "pp-worker-3");
+
+        Job other = TestJobs.job("pp", TestJobs.task("master", 1, null), workers);
+        other.getSpec().setPolicies(List.of(onPodFailed("RestartPartition")));
+        step(other, List.of());
+        step(other, partitioned(other, Set.of()));
+        assertThat(names(step(other, partitioned(other, Set.of("pp-master-0"))).podsToDelete()))
+                .containsExactly("pp-master-0");
     }
 
     @Test

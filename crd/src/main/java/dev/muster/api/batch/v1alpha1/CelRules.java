@@ -10,7 +10,7 @@ package dev.muster.api.batch.v1alpha1;
  */
 final class CelRules {
     static final String EVENTS = "['PodFailed', 'PodEvicted', 'PodPending', 'Unknown', 'TaskCompleted', 'TaskFailed', '*']";
-    static final String ACTIONS = "['AbortJob', 'RestartJob', 'RestartTask', 'RestartPod', 'TerminateJob', 'CompleteJob']";
+    static final String ACTIONS = "['AbortJob', 'RestartJob', 'RestartTask', 'RestartPod', 'RestartPartition', 'TerminateJob', 'CompleteJob']";
     static final String PLUGINS = "['ssh', 'svc', 'env', 'pytorch', 'mpi', 'tensorflow', 'ray']";
 
     // One policy.
@@ -20,7 +20,7 @@ final class CelRules {
     static final String EXIT_CODE_NOT_ZERO_MESSAGE = "exitCode must not be 0, which means success";
     static final String KNOWN_ACTION = "self.action == 'ResumeJob' || self.action in " + ACTIONS;
     static final String KNOWN_ACTION_MESSAGE = "action must be one of AbortJob, RestartJob, RestartTask, RestartPod, "
-            + "TerminateJob, CompleteJob";
+            + "RestartPartition, TerminateJob, CompleteJob";
     static final String NOT_RESUME = "self.action != 'ResumeJob'";
     static final String NOT_RESUME_MESSAGE = JobPolicies.RESUME_JOB_MESSAGE;
     static final String KNOWN_EVENTS = "(!has(self.event) || self.event in " + EVENTS + ") && (!has(self.events) || self.events.all(e, e in "

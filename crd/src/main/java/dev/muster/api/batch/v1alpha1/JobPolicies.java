@@ -25,7 +25,7 @@ public final class JobPolicies {
      * clearing {@code spec.suspend} resumes a suspended job.
      */
     public static final List<String> ACTIONS = List.of("AbortJob", "RestartJob", "RestartTask", "RestartPod",
-            "TerminateJob", "CompleteJob");
+            "RestartPartition", "TerminateJob", "CompleteJob");
 
     /** The one action that exists for jobs but not for policies; refused with its own message. */
     public static final String RESUME_JOB = "ResumeJob";

@@ -29,8 +29,9 @@ public class LifecyclePolicy {
     @Size(max = 32)
     private String timeout;
 
-    /** One of AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob (not ResumeJob: see {@link JobPolicies#ACTIONS}). */
-    @JsonPropertyDescription("One of AbortJob, RestartJob, RestartTask, RestartPod, TerminateJob, CompleteJob.")
+    /** One of AbortJob, RestartJob, RestartTask, RestartPod, RestartPartition, TerminateJob, CompleteJob (not ResumeJob: see {@link JobPolicies#ACTIONS}). */
+    @JsonPropertyDescription("One of AbortJob, RestartJob, RestartTask, RestartPod, RestartPartition, TerminateJob, "
+            + "CompleteJob.")
     public String getAction() { return action; }
     public void setAction(String action) { this.action = action; }
 

@@ -94,9 +94,9 @@ public class JobValidationCorpusTest {
                                 + "Unknown, TaskCompleted, TaskFailed, *")),
                 bad("unknown policy action", "policies: [{event: PodFailed, action: Reboot}]\n" + tasks,
                         List.of(OBJECT_AT_POLICY + "action must be one of AbortJob, RestartJob, RestartTask, RestartPod, "
-                                + "TerminateJob, CompleteJob"),
+                                + "RestartPartition, TerminateJob, CompleteJob"),
                         List.of("spec.policies[0].action: unknown action 'Reboot'; one of AbortJob, RestartJob, RestartTask, "
-                                + "RestartPod, TerminateJob, CompleteJob")),
+                                + "RestartPod, RestartPartition, TerminateJob, CompleteJob")),
                 bad("event and exitCode together", "policies: [{event: PodFailed, exitCode: 3, action: RestartJob}]\n" + tasks,
                         List.of(OBJECT_AT_POLICY + "set either event/events or exitCode, exactly one of them"),
                         List.of("spec.policies[0]: set either event/events or exitCode, not both")),
@@ -126,10 +126,10 @@ public class JobValidationCorpusTest {
                 bad("task-level policy problems", "tasks:\n" + worker(", policies: [{exitCode: 0, action: Reboot}]"),
                         List.of("spec.tasks[0].policies[0]: Invalid value: \"object\": exitCode must not be 0, which means success",
                                 "spec.tasks[0].policies[0]: Invalid value: \"object\": action must be one of AbortJob, RestartJob, "
-                                        + "RestartTask, RestartPod, TerminateJob, CompleteJob"),
+                                        + "RestartTask, RestartPod, RestartPartition, TerminateJob, CompleteJob"),
                         List.of("spec.tasks[0].policies[0].exitCode: must not be 0, which means success",
                                 "spec.tasks[0].policies[0].action: unknown action 'Reboot'; one of AbortJob, RestartJob, "
-                                        + "RestartTask, RestartPod, TerminateJob, CompleteJob")),
+                                        + "RestartTask, RestartPod, RestartPartition, TerminateJob, CompleteJob")),
                 bad("dependsOn unknown task", "tasks:\n" + worker(", dependsOn: {name: [ps]}"),
                         List.of("spec: Invalid value: \"object\": dependsOn must name tasks of this job"),
                         List.of("spec.tasks[0].dependsOn.name[0]: unknown task 'ps'")),
