@@ -7,8 +7,10 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -127,12 +129,12 @@ public final class EffectiveRequests {
         if (spec.getOverhead() == null) {
             return total;
         }
-        Map<String, Quantity> limited = new HashMap<>();
-        list(spec.getContainers()).forEach(container -> limited.putAll(limitsOf(container)));
-        list(spec.getInitContainers()).forEach(container -> limited.putAll(limitsOf(container)));
+        Set<String> limited = new HashSet<>();
+        list(spec.getContainers()).forEach(container -> limited.addAll(limitsOf(container).keySet()));
+        list(spec.getInitContainers()).forEach(container -> limited.addAll(limitsOf(container).keySet()));
         Map<String, Quantity> overhead = new HashMap<>();
         spec.getOverhead().forEach((name, quantity) -> {
-            if (limited.containsKey(name)) {
+            if (limited.contains(name)) {
                 overhead.put(name, quantity);
             }
         });

@@ -41,7 +41,8 @@ public record LimitRangeDefaults(Map<String, Quantity> limits, Map<String, Quant
     /** No LimitRange, or none with container defaults. */
     public static final LimitRangeDefaults NONE = new LimitRangeDefaults(Map.of(), Map.of());
 
-    private static final String CONTAINER = "Container";
+    /** The LimitRange item type whose bounds and defaults apply to each container. */
+    public static final String CONTAINER = "Container";
 
     public LimitRangeDefaults {
         limits = Collections.unmodifiableMap(new TreeMap<>(limits));

@@ -30,6 +30,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.utils.ApiVersionUtil;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -445,10 +446,8 @@ public final class GangScheduler implements AutoCloseable {
     private boolean putJobsAgain(SharedIndexInformer<Job> jobs, LimitRange range) {
         boolean changed = false;
         String namespace = range.getMetadata().getNamespace();
-        for (Job job : jobs.getStore().list()) {
-            if (namespace.equals(job.getMetadata().getNamespace())) {
-                changed |= cache.putJob(job);
-            }
+        for (Job job : jobs.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
+            changed |= cache.putJob(job);
         }
         log.info("limitrange {}/{}: container defaults of the namespace changed; its jobs' pods are read again",
                 namespace, range.getMetadata().getName());

@@ -492,14 +492,12 @@ final class KubeObjects {
             }
             List<NodeSelectorRequirement> selector = policy.getLabelSelector() == null ? List.of()
                     : labelSelector(policy.getLabelSelector());
-            PodGroupSpec topologyOnly = new PodGroupSpec();
-            topologyOnly.setSchedulingConstraints(policy.getSchedulingConstraints());
             rules.add(new SubGroupRule(policy.getName() == null ? "" : policy.getName(),
                     policy.getSubGroupSize() == null ? 1 : Math.max(1, policy.getSubGroupSize()),
                     policy.getMinSubGroups() == null ? 0 : Math.max(0, policy.getMinSubGroups()), selector,
                     policy.getMatchLabelKeys() == null ? List.of()
                             : policy.getMatchLabelKeys().stream().filter(Objects::nonNull).toList(),
-                    topology(topologyOnly)));
+                    topology(policy.getSchedulingConstraints())));
         }
         return rules;
     }
@@ -658,8 +656,7 @@ final class KubeObjects {
         String requestsPrefix = "requests.";
         Map<String, Long> byResource = new HashMap<>();
         amounts.forEach((name, quantity) -> {
-            String limited = name.startsWith(NamespaceQuota.LIMITS_PREFIX)
-                    ? name.substring(NamespaceQuota.LIMITS_PREFIX.length()) : null;
+            String limited = NamespaceQuota.limitedResource(name);
             if (limited != null && NamespaceQuota.LIMITED_RESOURCES.contains(limited)) {
                 byResource.put(name, ResourceQuantities.amount(limited, quantity));
                 return;
@@ -702,7 +699,11 @@ final class KubeObjects {
      * policy says Preferred; {@code null} when it lists no level, and the default locality applies.
      */
     static GangTopology topology(PodGroupSpec spec) {
-        PodGroupSchedulingConstraints constraints = spec == null ? null : spec.getSchedulingConstraints();
+        return topology(spec == null ? null : spec.getSchedulingConstraints());
+    }
+
+    /** {@code schedulingConstraints} as a gang topology (a group's or a sub-group's); {@code null} for no level. */
+    private static GangTopology topology(PodGroupSchedulingConstraints constraints) {
         if (constraints == null || constraints.getTopology() == null) {
             return null;
         }

@@ -27,7 +27,6 @@ import java.util.TreeMap;
  * The {@code Pod} and {@code PersistentVolumeClaim} item types are not enforced.
  */
 public final class LimitRanger {
-    private static final String CONTAINER = "Container";
 
     /** Where kube-apiserver says what LimitRanger set. */
     public static final String ANNOTATION = "kubernetes.io/limit-ranger";
@@ -92,25 +91,24 @@ public final class LimitRanger {
     public static Optional<String> refusal(JsonNode pod, List<LimitRange> ranges) {
         List<LimitRange> ordered = new ArrayList<>(ranges);
         ordered.sort(Comparator.comparing(range -> range.getMetadata().getName()));
-        List<JsonNode> containers = new ArrayList<>();
-        pod.path("spec").path("containers").forEach(containers::add);
-        pod.path("spec").path("initContainers").forEach(containers::add);
+        List<Amounts> containers = new ArrayList<>();
+        pod.path("spec").path("containers").forEach(container -> containers.add(Amounts.of(container)));
+        pod.path("spec").path("initContainers").forEach(container -> containers.add(Amounts.of(container)));
         for (LimitRange range : ordered) {
             List<String> errors = new ArrayList<>();
             List<LimitRangeItem> items = range.getSpec() == null || range.getSpec().getLimits() == null ? List.of()
                     : range.getSpec().getLimits();
             for (LimitRangeItem item : items) {
-                if (item == null || !CONTAINER.equals(item.getType())) {
+                if (item == null || !LimitRangeDefaults.CONTAINER.equals(item.getType())) {
                     continue;
                 }
-                for (JsonNode container : containers) {
-                    Map<String, Quantity> limits = quantities(container.path("resources").path("limits"));
-                    Map<String, Quantity> requests = quantities(container.path("resources").path("requests"));
-                    limits.forEach(requests::putIfAbsent);
-                    sorted(item.getMin()).forEach((resource, min) -> minimum(resource, min, requests, limits)
-                            .ifPresent(errors::add));
-                    sorted(item.getMax()).forEach((resource, max) -> maximum(resource, max, requests, limits)
-                            .ifPresent(errors::add));
+                for (Amounts container : containers) {
+                    Map<String, Quantity> limits = container.limits();
+                    Map<String, Quantity> requests = container.requests();
+                    sorted(item.getMin()).forEach((resource, min) -> bound("minimum", resource, min, -1,
+                            requests, "request", limits, "limit").ifPresent(errors::add));
+                    sorted(item.getMax()).forEach((resource, max) -> bound("maximum", resource, max, 1,
+                            limits, "limit", requests, "request").ifPresent(errors::add));
                     sorted(item.getMaxLimitRequestRatio()).forEach((resource, ratio) -> ratio(resource, ratio,
                             requests, limits).ifPresent(errors::add));
                 }
@@ -122,38 +120,44 @@ public final class LimitRanger {
         return Optional.empty();
     }
 
-    private static Optional<String> minimum(String resource, Quantity min, Map<String, Quantity> requests,
-                                            Map<String, Quantity> limits) {
-        String per = "minimum " + resource + " usage per " + CONTAINER + " is " + min;
-        Quantity request = requests.get(resource);
-        if (request == null) {
-            return Optional.of(per + ".  No request is specified");
+    /**
+     * A container's limits and requests, read once per pod; a limit without a request stands for the request,
+     * as the API server's defaulting has made it before LimitRanger runs.
+     */
+    private record Amounts(Map<String, Quantity> limits, Map<String, Quantity> requests) {
+        static Amounts of(JsonNode container) {
+            Map<String, Quantity> limits = quantities(container.path("resources").path("limits"));
+            Map<String, Quantity> requests = quantities(container.path("resources").path("requests"));
+            limits.forEach(requests::putIfAbsent);
+            return new Amounts(limits, requests);
         }
-        if (compare(request, min) < 0) {
-            return Optional.of(per + ", but request is " + request);
-        }
-        Quantity limit = limits.get(resource);
-        return limit != null && compare(limit, min) < 0 ? Optional.of(per + ", but limit is " + limit) : Optional.empty();
     }
 
-    private static Optional<String> maximum(String resource, Quantity max, Map<String, Quantity> requests,
-                                            Map<String, Quantity> limits) {
-        String per = "maximum " + resource + " usage per " + CONTAINER + " is " + max;
-        Quantity limit = limits.get(resource);
-        if (limit == null) {
-            return Optional.of(per + ".  No limit is specified");
+    /**
+     * A {@code min} or {@code max} bound in LimitRanger's words: the amount it reads first (a minimum the request,
+     * a maximum the limit) missing or past it, else the other amount past it.
+     *
+     * @param past the sign of a comparison with the bound that breaks it: -1 below a minimum, 1 above a maximum
+     */
+    private static Optional<String> bound(String word, String resource, Quantity bound, int past,
+                                          Map<String, Quantity> first, String firstName,
+                                          Map<String, Quantity> second, String secondName) {
+        String per = word + " " + resource + " usage per " + LimitRangeDefaults.CONTAINER + " is " + bound;
+        Quantity amount = first.get(resource);
+        if (amount == null) {
+            return Optional.of(per + ".  No " + firstName + " is specified");
         }
-        if (compare(limit, max) > 0) {
-            return Optional.of(per + ", but limit is " + limit);
+        if (Integer.signum(compare(amount, bound)) == past) {
+            return Optional.of(per + ", but " + firstName + " is " + amount);
         }
-        Quantity request = requests.get(resource);
-        return request != null && compare(request, max) > 0 ? Optional.of(per + ", but request is " + request)
-                : Optional.empty();
+        Quantity other = second.get(resource);
+        return other != null && Integer.signum(compare(other, bound)) == past
+                ? Optional.of(per + ", but " + secondName + " is " + other) : Optional.empty();
     }
 
     private static Optional<String> ratio(String resource, Quantity most, Map<String, Quantity> requests,
                                           Map<String, Quantity> limits) {
-        String per = resource + " max limit to request ratio per " + CONTAINER + " is " + most;
+        String per = resource + " max limit to request ratio per " + LimitRangeDefaults.CONTAINER + " is " + most;
         Quantity request = requests.get(resource);
         Quantity limit = limits.get(resource);
         if (request == null || request.getNumericalAmount().signum() == 0) {

@@ -871,7 +871,7 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         String namespace = parse(collectionPath).get(KubernetesAttributesExtractor.NAMESPACE);
         List<LimitRange> limitRanges = limitRanges(namespace);
         JsonNode named = GeneratedNames.named(LimitRanger.apply(PodDefaults.apply(pod),
-                limitRanges.isEmpty() ? LimitRangeDefaults.NONE : LimitRangeDefaults.of(limitRanges)));
+                LimitRangeDefaults.of(limitRanges)));
         String name = named.path("metadata").path("name").asText("");
         List<FieldError> errors = PodValidation.validate(named);
         if (!errors.isEmpty()) {

@@ -28,6 +28,11 @@ public record NamespaceQuota(String namespace, String name, Map<String, Long> ha
     public static final List<String> LIMITED_RESOURCES = List.of(ResourceVector.CPU, ResourceVector.MEMORY,
             "ephemeral-storage");
 
+    /** The resource a quota name limits the containers' limits of ({@code cpu} for {@code limits.cpu}), else null. */
+    public static String limitedResource(String quotaName) {
+        return quotaName.startsWith(LIMITS_PREFIX) ? quotaName.substring(LIMITS_PREFIX.length()) : null;
+    }
+
     public NamespaceQuota {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(name, "name");

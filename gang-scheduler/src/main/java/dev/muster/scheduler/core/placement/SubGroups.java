@@ -65,10 +65,10 @@ final class SubGroups {
         if (rules.isEmpty()) {
             return null;
         }
-        Map<String, Integer> boundCount = new HashMap<>();
-        Map<String, List<Integer>> boundNodes = new HashMap<>();
+        Map<Id, Integer> boundCount = new HashMap<>();
+        Map<Id, List<Integer>> boundNodes = new HashMap<>();
         for (GangMember member : work.members()) {
-            String id = idOf(rules, member.pod());
+            Id id = idOf(rules, member.pod());
             int node = member.nodeName() == null ? -1 : nodeIndex.applyAsInt(member.nodeName());
             if (id == null || member.nodeName() != null && node < 0) {
                 continue;
@@ -79,39 +79,28 @@ final class SubGroups {
             }
         }
         int[] groupOf = new int[work.pending().size()];
-        Map<String, Integer> indexOf = new LinkedHashMap<>();
-        List<List<Integer>> members = new ArrayList<>();
-        List<SubGroupRule> ruleOf = new ArrayList<>();
-        List<String> keyOf = new ArrayList<>();
+        Map<Id, List<Integer>> membersOf = new LinkedHashMap<>();
         for (int i = 0; i < groupOf.length; i++) {
-            PodInfo pod = work.pending().get(i);
-            SubGroupRule rule = ruleOf(rules, pod);
-            if (rule == null) {
+            Id id = idOf(rules, work.pending().get(i));
+            if (id == null) {
                 groupOf[i] = -1;
                 continue;
             }
-            String key = rule.subGroupOf(pod);
-            String id = rules.indexOf(rule) + ":" + key;
-            int g = indexOf.computeIfAbsent(id, k -> {
-                members.add(new ArrayList<>());
-                ruleOf.add(rule);
-                keyOf.add(key);
-                return members.size() - 1;
-            });
-            members.get(g).add(i);
-            groupOf[i] = g;
+            List<Integer> members = membersOf.computeIfAbsent(id, k -> new ArrayList<>());
+            if (members.isEmpty()) {
+                groupOf[i] = membersOf.size() - 1;
+            } else {
+                groupOf[i] = groupOf[members.get(0)];
+            }
+            members.add(i);
         }
-        List<Group> groups = new ArrayList<>(members.size());
-        for (Map.Entry<String, Integer> entry : indexOf.entrySet()) {
-            int g = entry.getValue();
-            groups.add(new Group(ruleOf.get(g), keyOf.get(g), List.copyOf(members.get(g)),
-                    boundCount.getOrDefault(entry.getKey(), 0), boundNodes.getOrDefault(entry.getKey(), List.of())));
-        }
+        List<Group> groups = new ArrayList<>(membersOf.size());
+        membersOf.forEach((id, members) -> groups.add(new Group(id.rule(), id.key(), List.copyOf(members),
+                boundCount.getOrDefault(id, 0), boundNodes.getOrDefault(id, List.of()))));
         Map<SubGroupRule, Integer> completeBound = new HashMap<>();
         boundCount.forEach((id, count) -> {
-            SubGroupRule rule = rules.get(Integer.parseInt(id.substring(0, id.indexOf(':'))));
-            if (!indexOf.containsKey(id) && count >= rule.size()) {
-                completeBound.merge(rule, 1, Integer::sum);
+            if (!membersOf.containsKey(id) && count >= id.rule().size()) {
+                completeBound.merge(id.rule(), 1, Integer::sum);
             }
         });
         return new SubGroups(groupOf, groups, completeBound);
@@ -165,30 +154,29 @@ final class SubGroups {
         if (rules.isEmpty()) {
             return quorum;
         }
-        Set<String> started = new HashSet<>();
+        Set<Id> started = new HashSet<>();
         Set<PodInfo> in = Collections.newSetFromMap(new IdentityHashMap<>());
         for (PodInfo pod : quorum) {
-            String id = idOf(rules, pod);
+            Id id = idOf(rules, pod);
             if (id != null) {
                 started.add(id);
             }
             in.add(pod);
         }
         for (GangMember member : work.members()) {
-            String id = idOf(rules, member.pod());
+            Id id = idOf(rules, member.pod());
             if (id != null) {
                 started.add(id);
             }
         }
         for (SubGroupRule rule : rules) {
-            String prefix = rules.indexOf(rule) + ":";
-            long count = started.stream().filter(id -> id.startsWith(prefix)).count();
+            long count = started.stream().filter(id -> id.rule() == rule).count();
             for (PodInfo pod : work.expected()) {
                 if (count >= rule.minGroups()) {
                     break;
                 }
-                String id = idOf(rules, pod);
-                if (id != null && id.startsWith(prefix) && started.add(id)) {
+                Id id = idOf(rules, pod);
+                if (id != null && id.rule() == rule && started.add(id)) {
                     count++;
                 }
             }
@@ -202,19 +190,19 @@ final class SubGroups {
         return completed;
     }
 
-    private static SubGroupRule ruleOf(List<SubGroupRule> rules, PodInfo pod) {
+    /** A sub-group: its rule, and the values of the rule's match labels. */
+    private record Id(SubGroupRule rule, String key) {
+    }
+
+    /** The pod's sub-group under the first rule that puts it in one; {@code null} if none does. */
+    private static Id idOf(List<SubGroupRule> rules, PodInfo pod) {
         for (SubGroupRule rule : rules) {
-            if (rule.subGroupOf(pod) != null) {
-                return rule;
+            String key = rule.subGroupOf(pod);
+            if (key != null) {
+                return new Id(rule, key);
             }
         }
         return null;
-    }
-
-    /** The pod's sub-group as {@code ruleIndex:key}; {@code null} if in none. */
-    private static String idOf(List<SubGroupRule> rules, PodInfo pod) {
-        SubGroupRule rule = ruleOf(rules, pod);
-        return rule == null ? null : rules.indexOf(rule) + ":" + rule.subGroupOf(pod);
     }
 
     /** The sub-group of the gang's pending pod {@code i}; {@code null} if it is in none. */

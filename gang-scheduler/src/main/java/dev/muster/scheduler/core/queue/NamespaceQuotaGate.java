@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -169,8 +170,7 @@ public final class NamespaceQuotaGate {
     private static String amounts(Map<String, Long> amounts) {
         List<String> parts = new ArrayList<>();
         amounts.forEach((resource, amount) -> parts.add(quotaName(resource) + "=" + ResourceVector.quantity(
-                resource.startsWith(NamespaceQuota.LIMITS_PREFIX)
-                        ? resource.substring(NamespaceQuota.LIMITS_PREFIX.length()) : resource, amount)));
+                Objects.requireNonNullElse(NamespaceQuota.limitedResource(resource), resource), amount)));
         return String.join(",", parts);
     }
 

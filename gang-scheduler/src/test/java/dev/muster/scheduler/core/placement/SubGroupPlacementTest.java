@@ -251,12 +251,16 @@ class SubGroupPlacementTest {
         GangInfo gang = gang(2, partitions(2, 2, RACK_REQUIRED));
         List<PodInfo> expected = workers(gang, 6, 2, 4);
 
-        GangPlacement admitted = new GangTrial(racks().snapshot())
-                .admit(new PendingGang(gang, List.of(), 0, Map.of(), null, expected));
+        GangPlacement admitted = admitOnRacks(gang, expected);
 
         assertThat(admitted.outcome()).as(admitted.message()).isEqualTo(GangPlacement.Outcome.ADMITTED);
         assertThat(admitted.placements()).extracting(p -> p.pod().name()).containsExactlyInAnyOrder(
                 "train-worker-0", "train-worker-1", "train-worker-2", "train-worker-3");
+    }
+
+    /** Admission on the racks of a gang none of whose pods exist yet. */
+    private static GangPlacement admitOnRacks(GangInfo gang, List<PodInfo> expected) {
+        return new GangTrial(racks().snapshot()).admit(new PendingGang(gang, List.of(), 0, Map.of(), null, expected));
     }
 
     @Test
@@ -264,8 +268,7 @@ class SubGroupPlacementTest {
         GangInfo gang = gang(3, partitions(2, 0, RACK_REQUIRED));
         List<PodInfo> expected = workers(gang, 4, 2, 4);
 
-        GangPlacement admitted = new GangTrial(racks().snapshot())
-                .admit(new PendingGang(gang, List.of(), 0, Map.of(), null, expected));
+        GangPlacement admitted = admitOnRacks(gang, expected);
 
         assertThat(admitted.outcome()).as(admitted.message()).isEqualTo(GangPlacement.Outcome.ADMITTED);
         assertThat(admitted.placements()).extracting(p -> p.pod().name()).containsExactlyInAnyOrder(
