@@ -23,6 +23,7 @@ import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
@@ -64,6 +65,8 @@ public final class JobController extends ManagedController {
     private final JobCache cache;
     /** Pod creations in flight at once, across all jobs; each job's go in slow-start batches. */
     private final ExecutorService podCreations;
+    /** The pods created and not yet seen by the cache, whose add events it is told of. */
+    private final CreatedPods created;
 
     /** A controller with the production defaults ({@link JobControllerConfig#defaults()}) on the system clock. */
     public JobController(KubernetesClient client, SharedInformers informers) {
@@ -80,22 +83,24 @@ public final class JobController extends ManagedController {
      * @param clock     source of transition times and running durations
      */
     public JobController(KubernetesClient client, SharedInformers informers, JobControllerConfig config, Clock clock) {
-        this(client, new JobCache(informers), config, clock, podCreationPool());
+        this(client, new JobCache(informers), config, clock, podCreationPool(), new CreatedPods(clock));
     }
 
     private JobController(KubernetesClient client, JobCache cache, JobControllerConfig config, Clock clock,
-                          ExecutorService podCreations) {
-        super(new Controller(NAME, reconciler(client, cache, config, clock, podCreations), config.workers()));
+                          ExecutorService podCreations, CreatedPods created) {
+        super(new Controller(NAME, reconciler(client, cache, config, clock, podCreations, created), config.workers()));
         this.client = client;
         this.cache = cache;
         this.podCreations = podCreations;
+        this.created = created;
     }
 
     private static JobReconciler reconciler(KubernetesClient client, JobCache cache, JobControllerConfig config,
-                                            Clock clock, ExecutorService podCreations) {
+                                            Clock clock, ExecutorService podCreations, CreatedPods created) {
         EventRecorder events = new EventRecorder(client, NAME);
         return new JobReconciler(cache, new JobStatusDecider(new JobLifecycle()), new AdmissionGate(config.admission()),
-                new JobResourceWriter(client, events, podCreations, config.volcanoPodLabels(), config.networkTopologyTiers()),
+                new JobResourceWriter(client, events, podCreations, config.volcanoPodLabels(), config.networkTopologyTiers(),
+                        created),
                 new StatusRecorder<>(new StatusWriter(client), events, config.counterWriteInterval(),
                         JobCounters::countersOnly),
                 new ReconcileFailureRecorder(client, cache, clock), config.networkTopologyTiers(),
@@ -125,6 +130,23 @@ public final class JobController extends ManagedController {
         });
         Controller workers = workers();
         attachments.handler(cache.jobs(), workers.enqueueing(job -> Optional.of(ObjectKey.of(job))));
+        // A pod the cache has seen, even if deleted before the job's next decision, is no longer expected.
+        attachments.handler(cache.pods(), new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                JobCache.jobKey(pod).ifPresent(job -> created.observed(job, pod));
+            }
+
+            @Override
+            public void onUpdate(Pod before, Pod pod) {
+                // Seen at its add.
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                // Seen at its add.
+            }
+        });
         attachments.handler(cache.pods(), workers.enqueueing(JobCache::jobKey));
         // A PodGroup no Job controls may be one a user made for the job of its name, which the job uses as
         // its gang; its admission must wake that job too. For any other such PodGroup the key finds no job.

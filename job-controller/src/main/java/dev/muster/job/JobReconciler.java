@@ -97,6 +97,7 @@ final class JobReconciler implements Reconciler {
             // the background or (propagationPolicy Orphan) not at all, as whoever deleted the job asked.
             log.debug("job {}: gone or being deleted", key);
             deleted.forget(key);
+            children.forget(key);
             recorder.forget(key);
             firstWrites.forget(key);
             templates.forget(key);
@@ -193,7 +194,11 @@ final class JobReconciler implements Reconciler {
         ReconcileResult next = decision.wakeAt()
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
-        return admissionWait.map(wait -> next.sooner(ReconcileResult.after(wait))).orElse(next);
+        // A pod created and never seen by the cache (deleted before it was) is made again once its creation expires.
+        ReconcileResult andUnseen = children.unseenCreationsExpireAt(key)
+                .map(at -> next.sooner(ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK))))
+                .orElse(next);
+        return admissionWait.map(wait -> andUnseen.sooner(ReconcileResult.after(wait))).orElse(andUnseen);
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.ApiErrors;
 import dev.muster.support.controller.GuardedDelete;
+import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.job.plugin.PluginObject;
@@ -23,6 +24,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,25 +53,28 @@ final class JobResourceWriter {
     private final Executor apiCalls;
     private final boolean volcanoPodLabels;
     private final NetworkTopologyTiers tiers;
+    private final CreatedPods created;
 
-    /** As the production defaults ({@link JobControllerConfig#defaults}). */
+    /** As the production defaults ({@link JobControllerConfig#defaults}), on the system clock. */
     JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls) {
         this(client, events, apiCalls, JobControllerConfig.defaults().volcanoPodLabels(),
-                JobControllerConfig.defaults().networkTopologyTiers());
+                JobControllerConfig.defaults().networkTopologyTiers(), new CreatedPods(Clock.systemUTC()));
     }
 
     /**
      * @param apiCalls         runs the pod creations of one job in parallel ({@link SlowStartBatch})
      * @param volcanoPodLabels whether the pods carry Volcano's labels beside Muster's
      * @param tiers            the cluster's network tiers, onto which a job's {@code networkTopology} is mapped
+     * @param created          the pods created and not yet seen by the cache, which are not created again
      */
     JobResourceWriter(KubernetesClient client, EventRecorder events, Executor apiCalls, boolean volcanoPodLabels,
-                      NetworkTopologyTiers tiers) {
+                      NetworkTopologyTiers tiers, CreatedPods created) {
         this.client = client;
         this.events = events;
         this.apiCalls = apiCalls;
         this.volcanoPodLabels = volcanoPodLabels;
         this.tiers = tiers;
+        this.created = created;
     }
 
     /**
@@ -99,7 +104,8 @@ final class JobResourceWriter {
     /**
      * Creates the pods of {@code version} of the open tasks that do not exist yet, in parallel slow-start
      * batches; returns how many this call created, or nothing, creating nothing, when pods are missing and
-     * {@code cacheConfirmed} says the job as cached may be stale. A failed creation is recorded as a
+     * {@code cacheConfirmed} says the job as cached may be stale. A pod this writer created that {@code existing}
+     * (the cache) does not show yet is not created again ({@link CreatedPods}). A failed creation is recorded as a
      * {@code FailedCreatePod} event and rethrown after its batch, so the reconcile retries with backoff.
      */
     OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
@@ -113,7 +119,9 @@ final class JobResourceWriter {
      */
     OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
                                   Map<String, String> annotations, BooleanSupplier cacheConfirmed) {
+        ObjectKey key = ObjectKey.of(job);
         Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        names.addAll(created.notYetCached(key, existing));
         List<Pod> missing = JobPodPlanner.missingPods(job, version, names, openTasks, volcanoPodLabels);
         if (!annotations.isEmpty()) {
             missing.forEach(pod -> {
@@ -129,11 +137,21 @@ final class JobResourceWriter {
             return OptionalInt.empty();
         }
         createUnreadPluginObjects(job);
-        AtomicInteger created = new AtomicInteger();
+        AtomicInteger count = new AtomicInteger();
         try {
             SlowStartBatch.run(missing, apiCalls, pod -> {
-                if (createIfAbsent(pod)) {
-                    created.incrementAndGet();
+                String name = pod.getMetadata().getName();
+                // Expected before it is sent: the cache's add event may come before the call returns.
+                created.expect(key, name);
+                boolean made;
+                try {
+                    made = createIfAbsent(pod);
+                } catch (RuntimeException e) {
+                    created.notCreated(key, name);
+                    throw e;
+                }
+                if (made) {
+                    count.incrementAndGet();
                 }
             });
         } catch (SlowStartBatch.Failure failure) {
@@ -142,7 +160,20 @@ final class JobResourceWriter {
                     "could not create pod " + pod + ": " + failure.getCause().getMessage());
             throw failure.getCause();
         }
-        return OptionalInt.of(created.get());
+        return OptionalInt.of(count.get());
+    }
+
+    /**
+     * When the oldest of the job's creations the cache has not shown stops holding its pod back: the job must be
+     * decided again then, should the cache never show it (deleted before it was seen).
+     */
+    Optional<Instant> unseenCreationsExpireAt(ObjectKey job) {
+        return created.nextExpiry(job);
+    }
+
+    /** Forgets the creations of a job that is gone. */
+    void forget(ObjectKey job) {
+        created.forget(job);
     }
 
     /**

@@ -4,7 +4,12 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.MusterLabels;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import dev.muster.local.LocalCluster;
 import dev.muster.local.LocalClusterConfig;
@@ -69,6 +74,34 @@ class JobResourceWriterLocalClusterTest {
         assertThat(fromCurrent).hasValue(2);
         assertThat(client.pods().inNamespace(created.getMetadata().getNamespace()).list().getItems())
                 .extracting(pod -> pod.getMetadata().getName()).containsExactlyInAnyOrder("lagging-worker-0", "lagging-worker-1");
+    }
+
+    @Test
+    void aPodCreatedAndNotYetCachedIsNotSentAgainToAQuotaItHasFilled() {
+        // A namespace of its own: the quota counts every pod in it.
+        String namespace = "quota-filled";
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+                .create();
+        Job unsaved = job("filled", task("worker", 1, null));
+        unsaved.getMetadata().setNamespace(namespace);
+        Job job = client.resource(unsaved).create();
+        client.resourceQuotas().inNamespace(namespace).resource(new ResourceQuotaBuilder().withNewMetadata()
+                .withName("one-pod").endMetadata().withNewSpec().addToHard("pods", new Quantity("1")).endSpec().build())
+                .create();
+        try {
+            assertThat(writer.createMissingPods(job, 0, List.of(), Set.of("worker"), () -> true)).hasValue(1);
+
+            // The cache has not shown the pod yet. Sent again, the creation would meet the quota before the name
+            // taken: kube-apiserver answers "exceeded quota", not AlreadyExists.
+            assertThat(writer.createMissingPods(job, 0, List.of(), Set.of("worker"), () -> true)).hasValue(0);
+
+            assertThat(client.pods().inNamespace(namespace).withLabel(MusterLabels.JOB_NAME, "filled").list().getItems())
+                    .extracting(pod -> pod.getMetadata().getName()).containsExactly("filled-worker-0");
+            assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                    .extracting(Event::getReason).doesNotContain("FailedCreatePod");
+        } finally {
+            client.resourceQuotas().inNamespace(namespace).withName("one-pod").delete();
+        }
     }
 
     @Test
