@@ -102,10 +102,15 @@ record JobPodTemplates(String name, Instant createdAt, boolean waiting, List<Pla
         return expected;
     }
 
-    /** What quotas read of the job's pods beyond their requests, by {@code namespace/name}. */
-    void addQuotaFacts(Map<String, QuotaFacts> byPod) {
+    /**
+     * What quotas read of the job's pods beyond their requests, by {@code namespace/name}.
+     *
+     * @param globalDefault the global default PriorityClass, which the API server gives a pod naming none; null
+     *                      without one
+     */
+    void addQuotaFacts(Map<String, QuotaFacts> byPod, String globalDefault) {
         for (PlannedPod pod : pods) {
-            byPod.put(pod.key(), pod.quotaFacts());
+            byPod.put(pod.key(), pod.quotaFacts().withDefaultClass(globalDefault));
         }
     }
 

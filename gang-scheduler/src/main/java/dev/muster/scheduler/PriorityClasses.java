@@ -2,13 +2,14 @@ package dev.muster.scheduler;
 
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 
 /** PriorityClass values by name, and which class is the global default; fed by the informer. */
 final class PriorityClasses {
     private final Map<String, Entry> classes = new HashMap<>();
-    private int globalDefault;
+    private String globalDefault;
 
     /** @return whether the class is new or its value or default-ness changed */
     boolean put(PriorityClass priorityClass) {
@@ -33,15 +34,23 @@ final class PriorityClasses {
     }
 
     /**
-     * The value of the global default class, 0 without one. Should several claim it (the API server
-     * forbids it, a race can cause it), the highest wins, so the answer does not depend on map order.
+     * The value of the global default class, 0 without one. Should several claim it (the API server forbids it, a
+     * race can cause it), the lowest wins, as kube-apiserver's Priority admission picks it.
      */
     int globalDefault() {
+        return globalDefault == null ? 0 : classes.get(globalDefault).value();
+    }
+
+    /** The name of the global default class, which the API server gives a pod that names none; null without one. */
+    String globalDefaultName() {
         return globalDefault;
     }
 
-    private int computeGlobalDefault() {
-        return classes.values().stream().filter(Entry::globalDefault).mapToInt(Entry::value).max().orElse(0);
+    private String computeGlobalDefault() {
+        return classes.entrySet().stream().filter(e -> e.getValue().globalDefault())
+                .min(Map.Entry.<String, Entry>comparingByValue(Comparator.comparingInt(Entry::value))
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey).orElse(null);
     }
 
     private record Entry(int value, boolean globalDefault) {

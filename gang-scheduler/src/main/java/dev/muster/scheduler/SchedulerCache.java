@@ -600,7 +600,7 @@ final class SchedulerCache {
         for (PendingGang gang : gangs) {
             GroupKey key = gang.gang().key();
             if (!gang.expected().isEmpty() && quotaLists.containsKey(key.namespace())) {
-                ownerJob(podGroups.get(key)).addQuotaFacts(byPod);
+                ownerJob(podGroups.get(key)).addQuotaFacts(byPod, priorityClasses.globalDefaultName());
             }
         }
         return byPod;

@@ -104,6 +104,34 @@ class NamespaceQuotaLocalClusterTest extends LocalClusterTestBase {
         assertThat(eventReasons("high-second")).doesNotContain("FailedCreatePod");
     }
 
+    @Test
+    void aQuotaScopedToTheGlobalDefaultClassHoldsTheJobsThatNameNoClass() {
+        // The API server gives a pod that names no class the global default's name, and the quota's scope sees it.
+        client.resources(PriorityClass.class).resource(new PriorityClassBuilder().withNewMetadata()
+                .withName("quota-standard").endMetadata().withValue(10).withGlobalDefault(true).build()).create();
+        try {
+            client.resourceQuotas().resource(new ResourceQuotaBuilder().withNewMetadata().withName("one-standard")
+                    .endMetadata().withNewSpec().addToHard("pods", new Quantity("1")).withNewScopeSelector()
+                    .addNewMatchExpression().withScopeName("PriorityClass").withOperator("In")
+                    .withValues("quota-standard").endMatchExpression().endScopeSelector().endSpec().build()).create();
+            create(newJob("standard-first", 1, runFor("3", task("worker", 1, null))));
+            await().atMost(PATIENCE).until(() -> status("standard-first"), in(Running));
+
+            create(newJob("standard-second", 1, runFor("1", task("worker", 1, null))));
+
+            JobStatus waiting = await().atMost(PATIENCE).until(() -> status("standard-second"),
+                    s -> s != null && s.getState() != null && s.getState().getMessage() != null
+                            && s.getState().getMessage().contains("exceeded quota"));
+            assertThat(waiting.getState().getMessage()).contains("the pods of its quorum would exceed its namespace's "
+                    + "quota").contains("(exceeded quota: one-standard, requested: pods=1, used: pods=1, limited: pods=1)");
+            assertThat(pods("standard-second")).isEmpty();
+            await().atMost(PATIENCE).until(() -> status("standard-second"), in(Completed));
+            assertThat(eventReasons("standard-second")).doesNotContain("FailedCreatePod");
+        } finally {
+            client.resources(PriorityClass.class).withName("quota-standard").delete();
+        }
+    }
+
     private static TaskSpec ofClass(String priorityClass, TaskSpec task) {
         task.getTemplate().getSpec().setPriorityClassName(priorityClass);
         return task;

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamedClusterBuilder;
 import io.fabric8.kubernetes.api.model.NamedContextBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
@@ -120,6 +121,13 @@ public final class LocalCluster implements AutoCloseable {
                 client.apiextensions().v1().customResourceDefinitions().resource(generatedCrd(type)).create();
             }
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("default").endMetadata()
+                    .build()).create();
+            // kube-apiserver makes these two at start, and pods of the kube-system kind name them.
+            client.resource(new PriorityClassBuilder().withNewMetadata().withName("system-node-critical").endMetadata()
+                    .withValue(2_000_001_000).withDescription("For critical pods that must not move from their node.")
+                    .build()).create();
+            client.resource(new PriorityClassBuilder().withNewMetadata().withName("system-cluster-critical").endMetadata()
+                    .withValue(2_000_000_000).withDescription("For critical pods that must run, on whichever node.")
                     .build()).create();
             // The default class claims get (ClaimDefaults); nothing provisions volumes, the simulated kubelet needs none.
             client.storage().v1().storageClasses().resource(new StorageClassBuilder().withNewMetadata()

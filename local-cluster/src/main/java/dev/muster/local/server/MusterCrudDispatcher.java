@@ -14,6 +14,7 @@ import dev.muster.local.admission.PodDefaults;
 import dev.muster.local.admission.PodSecurity;
 import dev.muster.local.admission.PodValidation;
 import dev.muster.local.admission.PodWarnings;
+import dev.muster.local.admission.PriorityAdmission;
 import dev.muster.local.disruption.EvictionSubresource;
 import dev.muster.local.protocol.FieldError;
 import dev.muster.local.protocol.Json;
@@ -81,6 +82,7 @@ import java.util.function.UnaryOperator;
  */
 public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private static final String CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    private static final String PRIORITY_CLASS_GROUP = "scheduling.k8s.io";
     private static final String CONTENT_TYPE = "Content-Type";
     private static final String STATUS_SUFFIX = "/status";
     private static final String DEFAULT_NAMESPACE_PATH = "/api/v1/namespaces/default";
@@ -846,8 +848,9 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named and
-     * given the container defaults of its namespace's LimitRanges ({@link LimitRanger}) and validated
+     * A pod is decoded (its unknown fields dropped or refused as {@code validation} says), defaulted, named,
+     * given the container defaults of its namespace's LimitRanges ({@link LimitRanger}) and its priority
+     * ({@link PriorityAdmission}, which refuses a class that does not exist), and validated
      * ({@link PodValidation}), then held to the LimitRanges' bounds, before it is created, as kube-apiserver does;
      * the name is generated first because the refusals name the pod. A valid pod then passes the PodSecurity admission of its namespace's
      * labels ({@link PodSecurity}) and, last as in kube's order of validating admission plugins, the ResourceQuotas
@@ -870,9 +873,15 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         }
         String namespace = parse(collectionPath).get(KubernetesAttributesExtractor.NAMESPACE);
         List<LimitRange> limitRanges = limitRanges(namespace);
-        JsonNode named = GeneratedNames.named(LimitRanger.apply(PodDefaults.apply(pod),
+        JsonNode defaulted = GeneratedNames.named(LimitRanger.apply(PodDefaults.apply(pod),
                 LimitRangeDefaults.of(limitRanges)));
-        String name = named.path("metadata").path("name").asText("");
+        String name = defaulted.path("metadata").path("name").asText("");
+        PriorityAdmission.Outcome priority = PriorityAdmission.admit(defaulted,
+                storedIn(PRIORITY_CLASS_GROUP, "", "priorityclasses"));
+        if (priority.refused().isPresent()) {
+            return StatusResponses.forbidden("pods", name, priority.refused().get());
+        }
+        JsonNode named = priority.pod();
         List<FieldError> errors = PodValidation.validate(named);
         if (!errors.isEmpty()) {
             return StatusResponses.invalid(null, "Pod", name, errors);
@@ -927,9 +936,19 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** The stored objects of a core resource in a namespace, found through the index rather than a scan of the store. */
     private List<ObjectNode> storedIn(String namespace, String plural) {
+        return storedIn("", namespace, plural);
+    }
+
+    /**
+     * The stored objects of a resource in a namespace ({@code ""} for a cluster-scoped resource), found through the
+     * index rather than a scan of the store.
+     *
+     * @param group the API group; empty for the core group
+     */
+    private List<ObjectNode> storedIn(String group, String namespace, String plural) {
         List<String> stored = new ArrayList<>();
         synchronized (map) {
-            for (AttributeSet key : index.keysIn("", plural, namespace)) {
+            for (AttributeSet key : index.keysIn(group, plural, namespace)) {
                 String object = map.get(key);
                 if (object != null) {
                     stored.add(object);

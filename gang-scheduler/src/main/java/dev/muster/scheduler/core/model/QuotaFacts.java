@@ -8,7 +8,8 @@ import java.util.Map;
  *
  * @param limits                 what it counts for {@code limits.cpu}, {@code limits.memory} and
  *                               {@code limits.ephemeral-storage}, by those names ({@link NamespaceQuota#LIMITS_PREFIX})
- * @param priorityClassName      {@code spec.priorityClassName}, empty when unset
+ * @param priorityClassName      {@code spec.priorityClassName} as the API server's Priority admission will have it
+ *                               (the global default class when the pod names none), empty when there is none
  * @param terminating            whether it sets {@code spec.activeDeadlineSeconds}
  * @param bestEffort             whether its QoS class is BestEffort: no container asks for or limits cpu or memory
  * @param crossNamespaceAffinity whether a pod (anti-)affinity term names other namespaces or a namespaceSelector
@@ -18,5 +19,11 @@ public record QuotaFacts(Map<String, Long> limits, String priorityClassName, boo
     public QuotaFacts {
         limits = Map.copyOf(limits);
         priorityClassName = priorityClassName == null ? "" : priorityClassName;
+    }
+
+    /** These facts of a pod that names no class, once the API server has given it {@code globalDefault}. */
+    public QuotaFacts withDefaultClass(String globalDefault) {
+        return priorityClassName.isEmpty() && globalDefault != null && !globalDefault.isEmpty()
+                ? new QuotaFacts(limits, globalDefault, terminating, bestEffort, crossNamespaceAffinity) : this;
     }
 }

@@ -31,8 +31,9 @@ public record QuotaScope(String scopeName, String operator, List<String> values)
             case "PriorityClass" -> switch (operator) {
                 case "Exists" -> !pod.priorityClassName().isEmpty();
                 case "DoesNotExist" -> pod.priorityClassName().isEmpty();
-                case "In" -> values.contains(pod.priorityClassName());
-                case "NotIn" -> !values.contains(pod.priorityClassName());
+                // A pod without a class has no value to match: In never selects it, NotIn always does.
+                case "In" -> !pod.priorityClassName().isEmpty() && values.contains(pod.priorityClassName());
+                case "NotIn" -> pod.priorityClassName().isEmpty() || !values.contains(pod.priorityClassName());
                 default -> false;
             };
             case "CrossNamespacePodAffinity" -> pod.crossNamespaceAffinity();

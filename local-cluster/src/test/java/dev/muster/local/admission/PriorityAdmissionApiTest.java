@@ -1,0 +1,94 @@
+package dev.muster.local.admission;
+
+import dev.muster.local.Fixtures;
+import dev.muster.local.KubeletClusterTests;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A pod's priority is resolved at creation as kube-apiserver's Priority admission resolves it: from the class it
+ * names, else from the global default class; a class that does not exist is refused.
+ */
+@Tag("emulator")
+class PriorityAdmissionApiTest extends KubeletClusterTests {
+
+    @AfterEach
+    void deleteOwnClasses() {
+        for (String name : new String[]{"batch-low", "batch-standard", "urgent"}) {
+            client.resources(PriorityClass.class).withName(name).delete();
+        }
+    }
+
+    @Test
+    void aPodNamingNoClassGetsTheLowestGlobalDefaultsNameValueAndPolicy() {
+        Pod before = client.resource(pod("before-default")).create();
+        assertThat(before.getSpec().getPriorityClassName()).isNull();
+        assertThat(before.getSpec().getPriority()).isZero();
+        assertThat(before.getSpec().getPreemptionPolicy()).isEqualTo("PreemptLowerPriority");
+
+        // Two defaults only by a race; the API server takes the lowest.
+        create("batch-standard", 100, true, null);
+        create("batch-low", 10, true, "Never");
+
+        Pod created = client.resource(pod("defaulted")).create();
+
+        assertThat(created.getSpec().getPriorityClassName()).isEqualTo("batch-low");
+        assertThat(created.getSpec().getPriority()).isEqualTo(10);
+        assertThat(created.getSpec().getPreemptionPolicy()).isEqualTo("Never");
+    }
+
+    @Test
+    void aPodNamingAClassGetsItsValueAndTheClassesKubeApiserverMakesAtStartExist() {
+        create("urgent", 1000, false, null);
+
+        Pod urgent = client.resource(new PodBuilder(pod("urgent-pod")).editSpec().withPriorityClassName("urgent")
+                .endSpec().build()).create();
+        Pod critical = client.resource(new PodBuilder(pod("critical-pod")).editSpec()
+                .withPriorityClassName("system-cluster-critical").endSpec().build()).create();
+
+        assertThat(urgent.getSpec().getPriority()).isEqualTo(1000);
+        assertThat(urgent.getSpec().getPreemptionPolicy()).isEqualTo("PreemptLowerPriority");
+        assertThat(critical.getSpec().getPriority()).isEqualTo(2_000_000_000);
+        assertThat(client.resources(PriorityClass.class).withName("system-node-critical").get().getValue())
+                .isEqualTo(2_000_001_000);
+    }
+
+    @Test
+    void aClassThatDoesNotExistOrAPriorityItsClassDoesNotGiveIsRefusedInTheApiServersWords() {
+        create("urgent", 1000, false, null);
+
+        assertThatThrownBy(() -> client.resource(new PodBuilder(pod("misspelt")).editSpec()
+                .withPriorityClassName("urgnet").endSpec().build()).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(403);
+                    assertThat(e.getStatus().getMessage())
+                            .isEqualTo("pods \"misspelt\" is forbidden: no PriorityClass with name urgnet was found");
+                });
+        assertThatThrownBy(() -> client.resource(new PodBuilder(pod("own-value")).editSpec()
+                .withPriorityClassName("urgent").withPriority(5).endSpec().build()).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getStatus().getMessage())
+                        .isEqualTo("pods \"own-value\" is forbidden: the integer value of priority (5) must not be "
+                                + "provided in pod spec; priority admission controller computed 1000 from the given "
+                                + "PriorityClass name"));
+        assertThat(client.pods().withName("misspelt").get()).isNull();
+        assertThat(client.pods().withName("own-value").get()).isNull();
+    }
+
+    private static void create(String name, int value, boolean globalDefault, String preemptionPolicy) {
+        client.resource(new PriorityClassBuilder().withNewMetadata().withName(name).endMetadata().withValue(value)
+                .withGlobalDefault(globalDefault).withPreemptionPolicy(preemptionPolicy).build()).create();
+    }
+
+    private static Pod pod(String name) {
+        return new PodBuilder(Fixtures.pod(name)).editMetadata().withNamespace("default").endMetadata().build();
+    }
+}
