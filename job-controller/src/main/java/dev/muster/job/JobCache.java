@@ -18,6 +18,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import dev.muster.job.decision.PodPriorityClasses;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 
@@ -38,12 +40,15 @@ final class JobCache {
     static final String JOBS_BY_CLAIM = "muster.dev/jobs-by-claim";
     /** Index of the shared Job informer: the queue each job is in ({@link QueueGate#queueOf}). */
     static final String JOBS_BY_QUEUE = "muster.dev/jobs-by-queue";
+    /** Index of the shared Job informer: each PriorityClass the job's pods name ({@link PodPriorityClasses#named}). */
+    static final String JOBS_BY_PRIORITY_CLASS = "muster.dev/jobs-by-priority-class";
 
     private final SharedIndexInformer<Job> jobs;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<PodGroup> podGroups;
     private final SharedIndexInformer<Queue> queues;
     private final SharedIndexInformer<Namespace> namespaces;
+    private final SharedIndexInformer<PriorityClass> priorityClasses;
     /** Empty while the controller is stopped: the informers of plugin objects are the controller's own. */
     private volatile Map<Class<? extends HasMetadata>, SharedIndexInformer<? extends HasMetadata>> pluginObjects = Map.of();
 
@@ -57,12 +62,14 @@ final class JobCache {
         this.podGroups = informers.informer(PodGroup.class);
         this.queues = informers.informer(Queue.class);
         this.namespaces = informers.informer(Namespace.class);
+        this.priorityClasses = informers.informer(PriorityClass.class);
     }
 
     /** Adds the indexes it reads by to the shared informers, unless they have them. */
     void addIndexes() {
         Attachments.index(jobs, Map.of(JOBS_BY_CLAIM, JobCache::namedClaims,
-                JOBS_BY_QUEUE, job -> List.of(QueueGate.queueOf(job))));
+                JOBS_BY_QUEUE, job -> List.of(QueueGate.queueOf(job)),
+                JOBS_BY_PRIORITY_CLASS, job -> List.copyOf(PodPriorityClasses.named(job))));
         Attachments.index(pods, Map.of(PODS_BY_JOB, pod -> jobKey(pod).map(key -> List.of(key.toString())).orElse(List.of())));
     }
 
@@ -102,6 +109,21 @@ final class JobCache {
 
     SharedIndexInformer<Namespace> namespaces() {
         return namespaces;
+    }
+
+    SharedIndexInformer<PriorityClass> priorityClasses() {
+        return priorityClasses;
+    }
+
+    /** Whether the PriorityClass exists. */
+    boolean priorityClassExists(String name) {
+        return priorityClasses.getStore().getByKey(name) != null;
+    }
+
+    /** The jobs whose pods name the class. */
+    List<ObjectKey> jobsNaming(PriorityClass priorityClass) {
+        return jobs.getIndexer().byIndex(JOBS_BY_PRIORITY_CLASS, priorityClass.getMetadata().getName()).stream()
+                .map(ObjectKey::of).toList();
     }
 
     /** Every queue's spec by name, as {@link QueueAccess} reads the queue tree. */
@@ -153,6 +175,7 @@ final class JobCache {
     boolean hasSynced() {
         var plugins = pluginObjects;
         return jobs.hasSynced() && pods.hasSynced() && podGroups.hasSynced() && queues.hasSynced() && namespaces.hasSynced()
+                && priorityClasses.hasSynced()
                 && !plugins.isEmpty() && plugins.values().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 

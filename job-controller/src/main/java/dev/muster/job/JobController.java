@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
@@ -206,6 +207,21 @@ public final class JobController extends ManagedController {
 
             @Override
             public void onDelete(Namespace namespace, boolean unknownFinalState) {
+            }
+        });
+        // A PriorityClass that appears wakes the jobs whose pods wait for it; one deleted leaves running pods be.
+        attachments.handler(cache.priorityClasses(), new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(PriorityClass priorityClass) {
+                cache.jobsNaming(priorityClass).forEach(workers::enqueue);
+            }
+
+            @Override
+            public void onUpdate(PriorityClass before, PriorityClass priorityClass) {
+            }
+
+            @Override
+            public void onDelete(PriorityClass priorityClass, boolean unknownFinalState) {
             }
         });
         // A claim that appears wakes the jobs whose pods wait for it.

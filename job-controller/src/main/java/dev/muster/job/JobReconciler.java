@@ -4,6 +4,7 @@ import dev.muster.job.decision.Admission;
 import dev.muster.job.decision.AdmissionGate;
 import dev.muster.job.decision.JobDecision;
 import dev.muster.job.decision.JobStatusDecider;
+import dev.muster.job.decision.PodPriorityClasses;
 import dev.muster.job.decision.NetworkTopologyTiers;
 import dev.muster.job.decision.QueueGate;
 import dev.muster.job.lifecycle.PhaseTransition;
@@ -108,11 +109,13 @@ final class JobReconciler implements Reconciler {
         Instant now = clock.instant();
         Optional<PodGroup> group = cache.podGroupOf(job);
         Admission admission = gate.check(job, group);
-        List<String> missingClaims = VolumesPlugin.missingClaims(job, claim -> cache.claimExists(job, claim));
+        // What the pods need that does not exist yet: the API server would refuse them.
+        List<String> missing = new ArrayList<>(VolumesPlugin.missingClaims(job, claim -> cache.claimExists(job, claim)));
+        missing.addAll(PodPriorityClasses.missing(job, cache::priorityClassExists));
         Optional<Verdict> queueHold = QueueGate.hold(job, cache.queueSpecs(), cache.namespaceLabels(job.getMetadata().getNamespace()));
         List<FieldError> refusedFields = notStarted(job, pods) ? templates.refusals(job) : List.of();
         JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
-                missingClaims, queueHold, refusedFields, now);
+                missing, queueHold, refusedFields, now);
         // A job that finishes with a TTL already run out (ttlSecondsAfterFinished: 0) has its finished status
         // written first: the delete is checked against the API server's copy, which must show it finished.
         if (decision.expired() && JobStatusDecider.ttlExpiry(job, job.getStatus()).filter(e -> !now.isBefore(e)).isPresent()) {
@@ -133,7 +136,7 @@ final class JobReconciler implements Reconciler {
         notHonoured.ifPresent(announced::add);
         // While a new job's first write waits, only its PodGroup is made: nothing is deleted (the decision names
         // nothing) and no pod created (admission allows none), so nothing relies on the write's conflict check.
-        Optional<Duration> admissionWait = firstWrites.left(key, mayWaitForAdmission(job, decision, admission, missingClaims), now);
+        Optional<Duration> admissionWait = firstWrites.left(key, mayWaitForAdmission(job, decision, admission, missing), now);
         StatusRecorder.Outcome outcome = admissionWait.isPresent() ? new StatusRecorder.Outcome(false, Optional.empty())
                 : recorder.record(job, new StatusRecorder.Update<>(decision.status(), announced,
                         !decision.podsToDelete().isEmpty()), now);
@@ -171,13 +174,13 @@ final class JobReconciler implements Reconciler {
             // it holds no room. A gang whose queue is Closed is proposed, so that it keeps its place for when the
             // queue opens (QueueRefusal.keepsPlace).
             boolean queueRefuses = decision.queueHold().filter(h -> !QueueAccess.CLOSED.equals(h.reason())).isPresent();
-            if (missingClaims.isEmpty() && !queueRefuses || group.isPresent()) {
+            if (missing.isEmpty() && !queueRefuses || group.isPresent()) {
                 children.ensurePodGroup(job, decision.openTasks(), group);
             }
             // A gang preempted just now waits for the scheduler to admit it again, as the next decisions will
             // find; the admission above was judged on the job as it ran.
             Admission forPods = decision.preempted() ? gate.check(withStatus(job, decision.status()), group) : admission;
-            if (missingClaims.isEmpty() && forPods.allowsPods() && decision.queueHold().isEmpty()) {
+            if (missing.isEmpty() && forPods.allowsPods() && decision.queueHold().isEmpty()) {
                 OptionalInt made = children.createMissingPods(job, decision.status().getVersion(), pods,
                         decision.openTasks(), ProvisioningConsumption.podAnnotations(group.orElse(null)),
                         current::confirmed);
@@ -220,10 +223,10 @@ final class JobReconciler implements Reconciler {
      * before. Only a job that waits for nothing but admission waits: one held by its queue or its claims, or
      * told by the scheduler why it cannot fit, is written at once.
      */
-    static boolean mayWaitForAdmission(Job job, JobDecision decision, Admission admission, List<String> missingClaims) {
+    static boolean mayWaitForAdmission(Job job, JobDecision decision, Admission admission, List<String> missing) {
         return job.getStatus() == null && decision.phase() == JobPhase.Pending
                 && admission.stage() == Admission.Stage.WAITING && admission.unschedulable() == null
-                && decision.podsToDelete().isEmpty() && decision.queueHold().isEmpty() && missingClaims.isEmpty();
+                && decision.podsToDelete().isEmpty() && decision.queueHold().isEmpty() && missing.isEmpty();
     }
 
     /** Whether the cached job is the job as it is: known when this reconcile wrote its status, else read once. */

@@ -4,6 +4,7 @@ import dev.muster.api.MusterLabels;
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.JobCondition;
 import dev.muster.api.batch.v1alpha1.JobStatus;
+import dev.muster.api.batch.v1alpha1.TaskSpec;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.Stillness;
 import dev.muster.support.event.EventRecorder;
@@ -122,6 +123,32 @@ class JobControllerLocalClusterTest extends LocalClusterTestBase {
         PodGroup group = await().atMost(PATIENCE).until(() -> podGroup("elastic").orElseThrow(), g -> g.getSpec().getMinMember() == 2);
         assertThat(group.getSpec().getScheduleTimeoutSeconds()).isEqualTo(30);
         await().atMost(PATIENCE).until(() -> status("elastic").getMinAvailable(), m -> m == 2);
+    }
+
+    @Test
+    void aJobWhosePodsNameAPriorityClassThatDoesNotExistWaitsForItAndRunsOnceItIsMade() {
+        // The API server's Priority admission would refuse every pod: no PriorityClass with name ... was found.
+        TaskSpec evaluator = runFor("1", task("evaluator", 1, null));
+        evaluator.getTemplate().getSpec().setPriorityClassName("missing-eval");
+        Job job = newJob("unclassed", null, runFor("1", task("worker", 1, null)), evaluator);
+        job.getSpec().setPriorityClassName("missing-train");
+        create(job);
+
+        JobStatus waiting = await().atMost(PATIENCE).until(() -> status("unclassed"), s -> s != null
+                && s.getState().getMessage() != null && s.getState().getMessage().contains("PriorityClass"));
+        assertThat(phaseOf(waiting)).isEqualTo(Pending);
+        assertThat(waiting.getState().getMessage()).isEqualTo("waiting for PriorityClass missing-train "
+                + "(spec.priorityClassName), PriorityClass missing-eval (spec.tasks[1].template.spec.priorityClassName) "
+                + "to exist");
+        assertThat(podGroup("unclassed")).as("no gang is proposed for pods the API server would refuse").isEmpty();
+
+        for (String name : List.of("missing-train", "missing-eval")) {
+            client.resource(new PriorityClassBuilder().withNewMetadata().withName(name).endMetadata().withValue(10)
+                    .build()).create();
+        }
+
+        bindUntil("unclassed", in(Completed));
+        assertThat(eventReasons("unclassed")).doesNotContain("FailedCreatePod");
     }
 
     @Test

@@ -77,7 +77,7 @@ public final class JobStatusDecider {
         return decide(job, pods, group, deletedUids, Admission.NOT_GATED, now);
     }
 
-    /** Decides for a job none of whose named claims is missing, and that its queue does not hold. */
+    /** Decides for a job whose pods need nothing that is missing, and that its queue does not hold. */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
                               Admission admission, Instant now) {
         return decide(job, pods, group, deletedUids, admission, List.of(), Optional.empty(), List.of(), now);
@@ -91,8 +91,9 @@ public final class JobStatusDecider {
      * @param deletedUids   uids of pods the controller deleted that may still show in {@code pods}
      * @param admission     how the job stands with the scheduler that admits gangs ({@link AdmissionGate});
      *                      a gated job in Pending says so in {@code status.state.message}
-     * @param missingClaims the claims the job names in {@code spec.volumes} that do not exist, described
-     *                      ({@link dev.muster.job.plugin.VolumesPlugin#missingClaims}); its pods wait for them,
+     * @param missing       what the job's pods need that does not exist, described: the claims it names in
+     *                      {@code spec.volumes} ({@link dev.muster.job.plugin.VolumesPlugin#missingClaims}) and the
+     *                      PriorityClasses they name ({@link PodPriorityClasses#missing}); its pods wait for them,
      *                      and a Pending job says so in {@code status.state.message}
      * @param queueHold     why the job's queue keeps it from starting ({@link QueueGate}), if it does: a Pending
      *                      job then has that reason and message, and its pods count as waiting like those of a
@@ -103,7 +104,7 @@ public final class JobStatusDecider {
      * @param now           the time of the decision
      */
     public JobDecision decide(Job job, Collection<Pod> pods, Optional<PodGroup> group, Set<String> deletedUids,
-                              Admission admission, List<String> missingClaims, Optional<Verdict> queueHold,
+                              Admission admission, List<String> missing, Optional<Verdict> queueHold,
                               List<FieldError> refusedFields, Instant now) {
         Observation seen = Observation.of(job.getSpec() == null ? withEmptySpec(job) : job, pods, deletedUids);
         Validation validation = validate(seen, refusedFields);
@@ -115,7 +116,7 @@ public final class JobStatusDecider {
                 ? suspension(seen.job(), seen.phase(), seen.previousReason()).or(policies::trigger) : Optional.empty();
         Optional<Verdict> overrun = validation.valid() ? maxRuntimeExceeded(seen, now) : Optional.empty();
         Optional<PhaseTransition> transition = transition(seen, validation, policies, trigger, overrun);
-        return plan(seen, validation, policies, trigger, transition, admission, missingClaims, queueHold, now);
+        return plan(seen, validation, policies, trigger, transition, admission, missing, queueHold, now);
     }
 
     /**
@@ -195,7 +196,7 @@ public final class JobStatusDecider {
     /** The status to write and what to do about the job's pods and the job itself. */
     private static JobDecision plan(Observation seen, Validation validation, PolicyOutcome policies,
                                     Optional<Trigger> trigger, Optional<PhaseTransition> transition, Admission admission,
-                                    List<String> missingClaims, Optional<Verdict> queueHold, Instant now) {
+                                    List<String> missing, Optional<Verdict> queueHold, Instant now) {
         Job job = seen.job();
         JobStatus next = nextStatus(job, seen.previous(), seen.counts(), transition, now);
         JobState state = next.getState();
@@ -207,8 +208,8 @@ public final class JobStatusDecider {
             state.setMessage(created(job).message());
         }
         describeAdmission(state, job, admission);
-        if (pending && !missingClaims.isEmpty()) {
-            state.setMessage("waiting for " + String.join(", ", missingClaims) + " to exist");
+        if (pending && !missing.isEmpty()) {
+            state.setMessage("waiting for " + String.join(", ", missing) + " to exist");
         }
         hold.ifPresent(h -> {
             state.setReason(h.reason());
