@@ -274,6 +274,12 @@ class SchedulerCacheTest {
         cache.removePriorityClass(priorityClass("urgent", 1000, false));
         assertThat(priorities()).as("a PodGroup naming an unknown class falls back to its pods")
                 .containsEntry("a", 5);
+
+        // Two defaults only by a race: kube-apiserver's Priority admission gives pods the lowest.
+        cache.putPriorityClass(priorityClass("batch-high", 50, true));
+        assertThat(priorities()).containsEntry("solo", 5);
+        cache.removePriorityClass(priorityClass("batch", 5, true));
+        assertThat(priorities()).containsEntry("solo", 50);
     }
 
     @Test

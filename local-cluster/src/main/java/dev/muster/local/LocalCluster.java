@@ -320,13 +320,13 @@ public final class LocalCluster implements AutoCloseable {
      */
     public GenericKubernetesResource createWithoutAdmissionForTests(GenericKubernetesResource object) {
         String namespace = object.getMetadata().getNamespace() == null ? "default" : object.getMetadata().getNamespace();
-        String plural = client.getApiResources(object.getApiVersion()).getResources().stream()
-                .filter(r -> r.getKind().equals(object.getKind()) && !r.getName().contains("/"))
-                .map(APIResource::getName).findFirst()
+        APIResource resource = client.getApiResources(object.getApiVersion()).getResources().stream()
+                .filter(r -> r.getKind().equals(object.getKind()) && !r.getName().contains("/")).findFirst()
                 .orElseThrow(() -> new KubernetesClientException("no resource of kind " + object.getKind()
                         + " in " + object.getApiVersion()));
         String path = (object.getApiVersion().contains("/") ? "/apis/" : "/api/") + object.getApiVersion()
-                + "/namespaces/" + namespace + "/" + plural;
+                + (Boolean.FALSE.equals(resource.getNamespaced()) ? "" : "/namespaces/" + namespace) + "/"
+                + resource.getName();
         MockResponse response = emulator.createWithoutAdmission(path, Serialization.jsonMapper().valueToTree(object));
         String body = response.getBody() == null ? "" : response.getBody().readUtf8();
         if (response.code() >= 300) {

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * kube-apiserver's {@code Priority} admission plugin on pod creation: a pod naming a PriorityClass gets its value as
+ * kube-apiserver's {@code Priority} admission plugin. On PriorityClasses: a class may be the global default only while
+ * no other is. On pod creation: a pod naming a PriorityClass gets its value as
  * {@code spec.priority} and its {@code preemptionPolicy}; a pod naming none gets the global default class's name,
  * value and policy (the lowest-valued default, should a race have made several), else priority 0 and
  * {@code PreemptLowerPriority}. A pod naming a class that does not exist is refused (403
@@ -68,6 +69,38 @@ public final class PriorityAdmission {
         spec.put("priority", value);
         spec.put("preemptionPolicy", policy);
         return new Outcome(admitted, null);
+    }
+
+    /**
+     * Why the API server refuses to store {@code priorityClass} (created, or replaced), if it does: a second global
+     * default, in kube's words, naming the one there is.
+     *
+     * @param stored the stored PriorityClasses
+     */
+    public static Optional<String> classRefusal(JsonNode priorityClass, List<? extends JsonNode> stored) {
+        if (!priorityClass.path("globalDefault").asBoolean(false)) {
+            return Optional.empty();
+        }
+        String name = priorityClass.path("metadata").path("name").asText();
+        return stored.stream().filter(pc -> pc.path("globalDefault").asBoolean(false))
+                .map(pc -> pc.path("metadata").path("name").asText()).filter(other -> !other.equals(name)).findFirst()
+                .map(other -> "PriorityClass " + other + " is already marked as default. Only one default can exist");
+    }
+
+    /**
+     * Keeps in {@code update}, a pod's new version, the priority and preemption policy admission gave the
+     * {@code stored} one, where the update leaves them out, as the plugin does on update.
+     */
+    public static void keepResolved(JsonNode stored, ObjectNode update) {
+        JsonNode storedSpec = stored.path("spec");
+        if (!(update.path("spec") instanceof ObjectNode spec)) {
+            return;
+        }
+        for (String field : new String[]{"priority", "preemptionPolicy"}) {
+            if (!spec.hasNonNull(field) && storedSpec.hasNonNull(field)) {
+                spec.set(field, storedSpec.get(field).deepCopy());
+            }
+        }
     }
 
     /**

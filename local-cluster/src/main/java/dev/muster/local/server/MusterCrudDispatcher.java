@@ -83,6 +83,7 @@ import java.util.function.UnaryOperator;
 public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
     private static final String CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final String PRIORITY_CLASS_GROUP = "scheduling.k8s.io";
+    private static final String PRIORITY_CLASSES_PATH = "/apis/" + PRIORITY_CLASS_GROUP + "/v1/priorityclasses";
     private static final String CONTENT_TYPE = "Content-Type";
     private static final String STATUS_SUFFIX = "/status";
     private static final String DEFAULT_NAMESPACE_PATH = "/api/v1/namespaces/default";
@@ -414,7 +415,29 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         if (undecodable.isPresent()) {
             return StatusResponses.badRequest(undecodable.get());
         }
+        Optional<MockResponse> secondDefault = secondDefaultClass(request);
+        if (secondDefault.isPresent()) {
+            return secondDefault.get();
+        }
         return WorkloadApiAdmission.admit(request, current, admitted -> admission.admit(admitted, current, write));
+    }
+
+    /** kube-apiserver's refusal of a PriorityClass written as a second global default ({@link PriorityAdmission}). */
+    private Optional<MockResponse> secondDefaultClass(RecordedRequest request) {
+        String path = withoutQuery(request.getPath());
+        if (!path.startsWith(PRIORITY_CLASSES_PATH) || request.getBody() == null) {
+            return Optional.empty();
+        }
+        JsonNode priorityClass;
+        try {
+            priorityClass = Json.parse(request.getBody().getBytes());
+        } catch (IOException e) {
+            // The stock handler answers a body that is not JSON.
+            return Optional.empty();
+        }
+        return PriorityAdmission.classRefusal(priorityClass, storedIn(PRIORITY_CLASS_GROUP, "", "priorityclasses"))
+                .map(refusal -> StatusResponses.forbidden("priorityclasses." + PRIORITY_CLASS_GROUP,
+                        priorityClass.path("metadata").path("name").asText(), refusal));
     }
 
     /** The request with the name kube-apiserver would generate ({@link GeneratedNames}) when it asks for one. */
@@ -926,7 +949,11 @@ public final class MusterCrudDispatcher extends KubernetesCrudDispatcher {
         ObjectNode pod = object.deepCopy();
         List<String> unknown = ModelFields.prune(pod, Pod.class);
         Optional<MockResponse> refused = validation.refusal("Pod", "v1", unknown);
-        return refused.orElseGet(() -> validation.warned(store.replace(path, pod), unknown));
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        store.get(path).ifPresent(stored -> PriorityAdmission.keepResolved(stored, pod));
+        return validation.warned(store.replace(path, pod), unknown);
     }
 
     private String storedCrd(String name) {
