@@ -23,8 +23,6 @@ import dev.muster.support.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
@@ -40,6 +38,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 /**
  * The Job controller: for each {@link Job}, a PodGroup and the pods {@code <job>-<task>-<index>}, and a
@@ -108,6 +107,24 @@ public final class JobController extends ManagedController {
                 new PodTemplateDryRun(client, events, config.volcanoPodLabels(), Ticker.systemTicker()), clock);
     }
 
+    /** A handler of add events only. */
+    private static <T> ResourceEventHandler<T> onAdd(Consumer<T> added) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object) {
+                added.accept(object);
+            }
+
+            @Override
+            public void onUpdate(T before, T object) {
+            }
+
+            @Override
+            public void onDelete(T object, boolean unknownFinalState) {
+            }
+        };
+    }
+
     private static ExecutorService podCreationPool() {
         return Executors.newFixedThreadPool(POD_CREATION_CONCURRENCY, r -> {
             Thread thread = new Thread(r, NAME + "-pod-creation");
@@ -117,8 +134,8 @@ public final class JobController extends ManagedController {
     }
 
     /**
-     * Watches Jobs, their Pods, PodGroups and claims through the shared informers, and the objects plugins make
-     * through informers of its own, started here: an informer once closed cannot be started again.
+     * Watches Jobs, their Pods, PodGroups, claims and PriorityClasses through the shared informers, and the objects
+     * plugins make through informers of its own, started here: an informer once closed cannot be started again.
      */
     @Override
     protected void attach(Attachments attachments) {
@@ -131,23 +148,10 @@ public final class JobController extends ManagedController {
         });
         Controller workers = workers();
         attachments.handler(cache.jobs(), workers.enqueueing(job -> Optional.of(ObjectKey.of(job))));
-        // A pod the cache has seen, even if deleted before the job's next decision, is no longer expected.
-        attachments.handler(cache.pods(), new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                JobCache.jobKey(pod).ifPresent(job -> created.observed(job, pod));
-            }
-
-            @Override
-            public void onUpdate(Pod before, Pod pod) {
-                // Seen at its add.
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                // Seen at its add.
-            }
-        });
+        // A new leader starts from its fresh list; a pod the cache has seen, even if deleted before the job's
+        // next decision, is no longer expected.
+        created.clear();
+        attachments.handler(cache.pods(), onAdd(created::observed));
         attachments.handler(cache.pods(), workers.enqueueing(JobCache::jobKey));
         // A PodGroup no Job controls may be one a user made for the job of its name, which the job uses as
         // its gang; its admission must wake that job too. For any other such PodGroup the key finds no job.
@@ -209,37 +213,11 @@ public final class JobController extends ManagedController {
             public void onDelete(Namespace namespace, boolean unknownFinalState) {
             }
         });
-        // A PriorityClass that appears wakes the jobs whose pods wait for it; one deleted leaves running pods be.
-        attachments.handler(cache.priorityClasses(), new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(PriorityClass priorityClass) {
-                cache.jobsNaming(priorityClass).forEach(workers::enqueue);
-            }
-
-            @Override
-            public void onUpdate(PriorityClass before, PriorityClass priorityClass) {
-            }
-
-            @Override
-            public void onDelete(PriorityClass priorityClass, boolean unknownFinalState) {
-            }
-        });
-        // A claim that appears wakes the jobs whose pods wait for it.
-        attachments.handler(cache.claims(), new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(PersistentVolumeClaim claim) {
-                cache.jobsNaming(claim).forEach(workers::enqueue);
-            }
-
-            // Only a new claim can end a wait; a changed or deleted one leaves running pods as they are.
-            @Override
-            public void onUpdate(PersistentVolumeClaim before, PersistentVolumeClaim claim) {
-            }
-
-            @Override
-            public void onDelete(PersistentVolumeClaim claim, boolean unknownFinalState) {
-            }
-        });
+        // A PriorityClass or a claim that appears wakes the jobs whose pods wait for it. Only a new one can end a
+        // wait; one changed or deleted leaves running pods as they are.
+        attachments.handler(cache.priorityClasses(), onAdd(priorityClass -> cache.jobsNaming(priorityClass)
+                .forEach(workers::enqueue)));
+        attachments.handler(cache.claims(), onAdd(claim -> cache.jobsNaming(claim).forEach(workers::enqueue)));
         pluginObjects.values().forEach(SharedIndexInformer::start);
     }
 

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalInt;
 import java.util.function.BooleanSupplier;
 
@@ -98,22 +99,27 @@ final class JobReconciler implements Reconciler {
             // the background or (propagationPolicy Orphan) not at all, as whoever deleted the job asked.
             log.debug("job {}: gone or being deleted", key);
             deleted.forget(key);
-            children.forget(key);
             recorder.forget(key);
             firstWrites.forget(key);
             templates.forget(key);
             return ReconcileResult.done();
         }
         Job job = found.get();
+        // Before the pods: a creation seen after this is among the pods read next (CreatedPods).
+        Set<String> unseen = children.unseenCreations(job);
         List<Pod> pods = cache.podsOf(job);
         Instant now = clock.instant();
         Optional<PodGroup> group = cache.podGroupOf(job);
         Admission admission = gate.check(job, group);
         // What the pods need that does not exist yet: the API server would refuse them.
         List<String> missing = new ArrayList<>(VolumesPlugin.missingClaims(job, claim -> cache.claimExists(job, claim)));
-        missing.addAll(PodPriorityClasses.missing(job, cache::priorityClassExists));
+        // A job not yet started waits for its class; a running one's new pods are refused loudly (FailedCreatePod).
+        if (notRunYet(job)) {
+            missing.addAll(PodPriorityClasses.missing(job, cache::priorityClassExists));
+        }
         Optional<Verdict> queueHold = QueueGate.hold(job, cache.queueSpecs(), cache.namespaceLabels(job.getMetadata().getNamespace()));
-        List<FieldError> refusedFields = notStarted(job, pods) ? templates.refusals(job) : List.of();
+        // Pods that would be refused for what is missing need no dry run to say so.
+        List<FieldError> refusedFields = notStarted(job, pods) && missing.isEmpty() ? templates.refusals(job) : List.of();
         JobDecision decision = decider.decide(job, pods, group, deleted.stillCached(key, pods), admission,
                 missing, queueHold, refusedFields, now);
         // A job that finishes with a TTL already run out (ttlSecondsAfterFinished: 0) has its finished status
@@ -181,7 +187,7 @@ final class JobReconciler implements Reconciler {
             // find; the admission above was judged on the job as it ran.
             Admission forPods = decision.preempted() ? gate.check(withStatus(job, decision.status()), group) : admission;
             if (missing.isEmpty() && forPods.allowsPods() && decision.queueHold().isEmpty()) {
-                OptionalInt made = children.createMissingPods(job, decision.status().getVersion(), pods,
+                OptionalInt made = children.createMissingPods(job, decision.status().getVersion(), pods, unseen,
                         decision.openTasks(), ProvisioningConsumption.podAnnotations(group.orElse(null)),
                         current::confirmed);
                 if (made.isEmpty()) {
@@ -198,10 +204,16 @@ final class JobReconciler implements Reconciler {
                 .map(at -> ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK)))
                 .orElse(ReconcileResult.done());
         // A pod created and never seen by the cache (deleted before it was) is made again once its creation expires.
-        ReconcileResult andUnseen = children.unseenCreationsExpireAt(key)
+        ReconcileResult andUnseen = children.unseenCreationsExpireAt(job)
                 .map(at -> next.sooner(ReconcileResult.after(Duration.between(now, at).plus(WAKE_UP_SLACK))))
                 .orElse(next);
         return admissionWait.map(wait -> andUnseen.sooner(ReconcileResult.after(wait))).orElse(andUnseen);
+    }
+
+    /** Whether the job has not run yet: new, or Pending. */
+    private static boolean notRunYet(Job job) {
+        return job.getStatus() == null || job.getStatus().getState() == null
+                || job.getStatus().getState().getPhase() == null || job.getStatus().getState().getPhase() == JobPhase.Pending;
     }
 
     /**
@@ -210,8 +222,7 @@ final class JobReconciler implements Reconciler {
      * change since.
      */
     private static boolean notStarted(Job job, List<Pod> pods) {
-        return pods.isEmpty() && (job.getStatus() == null || job.getStatus().getState() == null
-                || job.getStatus().getState().getPhase() == null || job.getStatus().getState().getPhase() == JobPhase.Pending);
+        return pods.isEmpty() && notRunYet(job);
     }
 
     /**

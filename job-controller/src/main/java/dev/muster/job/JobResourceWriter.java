@@ -10,7 +10,6 @@ import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.scheduling.v1alpha1.PodGroup;
 import dev.muster.support.controller.ApiErrors;
 import dev.muster.support.controller.GuardedDelete;
-import dev.muster.support.controller.ObjectKey;
 import dev.muster.support.event.EventRecorder;
 import dev.muster.job.plugin.JobPlugins;
 import dev.muster.job.plugin.PluginObject;
@@ -110,18 +109,19 @@ final class JobResourceWriter {
      */
     OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
                                   BooleanSupplier cacheConfirmed) {
-        return createMissingPods(job, version, existing, openTasks, Map.of(), cacheConfirmed);
+        return createMissingPods(job, version, existing, unseenCreations(job), openTasks, Map.of(), cacheConfirmed);
     }
 
     /**
-     * As {@link #createMissingPods(Job, int, List, Set, BooleanSupplier)}, each pod with {@code annotations} too
-     * (those that consume a provisioned ProvisioningRequest's capacity, {@link ProvisioningConsumption}).
+     * As {@link #createMissingPods(Job, int, List, Set, BooleanSupplier)}, with the job's unseen creations read
+     * before {@code existing} was ({@link #unseenCreations}), each pod with {@code annotations} too (those that
+     * consume a provisioned ProvisioningRequest's capacity, {@link ProvisioningConsumption}).
      */
-    OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> openTasks,
+    OptionalInt createMissingPods(Job job, int version, List<Pod> existing, Set<String> unseen, Set<String> openTasks,
                                   Map<String, String> annotations, BooleanSupplier cacheConfirmed) {
-        ObjectKey key = ObjectKey.of(job);
+        String uid = job.getMetadata().getUid();
         Set<String> names = existing.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
-        names.addAll(created.notYetCached(key, existing));
+        names.addAll(unseen);
         List<Pod> missing = JobPodPlanner.missingPods(job, version, names, openTasks, volcanoPodLabels);
         if (!annotations.isEmpty()) {
             missing.forEach(pod -> {
@@ -142,13 +142,15 @@ final class JobResourceWriter {
             SlowStartBatch.run(missing, apiCalls, pod -> {
                 String name = pod.getMetadata().getName();
                 // Expected before it is sent: the cache's add event may come before the call returns.
-                created.expect(key, name);
-                boolean made;
+                created.expect(uid, name);
+                boolean made = false;
                 try {
                     made = createIfAbsent(pod);
-                } catch (RuntimeException e) {
-                    created.notCreated(key, name);
-                    throw e;
+                } finally {
+                    // A name taken already may be an earlier job's pod, which this job's cache never shows.
+                    if (!made) {
+                        created.notCreated(uid, name);
+                    }
                 }
                 if (made) {
                     count.incrementAndGet();
@@ -163,17 +165,17 @@ final class JobResourceWriter {
         return OptionalInt.of(count.get());
     }
 
+    /** The pods this writer created for the job that the cache has not shown yet; read before the job's pods. */
+    Set<String> unseenCreations(Job job) {
+        return created.expected(job.getMetadata().getUid());
+    }
+
     /**
      * When the oldest of the job's creations the cache has not shown stops holding its pod back: the job must be
      * decided again then, should the cache never show it (deleted before it was seen).
      */
-    Optional<Instant> unseenCreationsExpireAt(ObjectKey job) {
-        return created.nextExpiry(job);
-    }
-
-    /** Forgets the creations of a job that is gone. */
-    void forget(ObjectKey job) {
-        created.forget(job);
+    Optional<Instant> unseenCreationsExpireAt(Job job) {
+        return created.nextExpiry(job.getMetadata().getUid());
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.muster.job;
 
-import dev.muster.support.controller.ObjectKey;
+import dev.muster.api.batch.v1alpha1.Job;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
 
@@ -9,64 +9,72 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class CreatedPodsTest {
-    private static final ObjectKey JOB = new ObjectKey("default", "qs");
     private static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
 
     private final MovingClock clock = new MovingClock();
     private final CreatedPods created = new CreatedPods(clock);
-    private final Pod first = TestJobs.pod(TestJobs.quickstart(), "worker", 0, "Pending");
-    private final Pod second = TestJobs.pod(TestJobs.quickstart(), "worker", 1, "Pending");
+    private final Job job = TestJobs.quickstart();
+    private final String uid = job.getMetadata().getUid();
+    private final Pod first = TestJobs.pod(job, "worker", 0, "Pending");
 
     @Test
-    void aCreatedPodIsExpectedUntilTheCacheShowsIt() {
-        created.expect(JOB, "qs-worker-0");
-        created.expect(JOB, "qs-worker-1");
+    void aCreatedPodIsExpectedUntilTheCachesAddEventShowsIt() {
+        created.expect(uid, "qs-worker-0");
+        created.expect(uid, "qs-worker-1");
 
-        assertThat(created.notYetCached(JOB, List.of())).containsExactlyInAnyOrder("qs-worker-0", "qs-worker-1");
-        assertThat(created.notYetCached(JOB, List.of(first))).containsExactly("qs-worker-1");
-        assertThat(created.notYetCached(JOB, List.of())).as("a pod once cached is forgotten").containsExactly("qs-worker-1");
-        assertThat(created.notYetCached(JOB, List.of(second))).isEmpty();
-        assertThat(created.nextExpiry(JOB)).isEmpty();
-        assertThat(created.notYetCached(new ObjectKey("default", "other"), List.of())).isEmpty();
+        assertThat(created.expected(uid)).containsExactlyInAnyOrder("qs-worker-0", "qs-worker-1");
+        created.observed(first);
+        assertThat(created.expected(uid)).containsExactly("qs-worker-1");
+        assertThat(created.expected("another-uid")).isEmpty();
     }
 
     @Test
-    void theCachesAddEventOrARefusedCreationEndsTheExpectation() {
-        created.expect(JOB, "qs-worker-0");
-        created.expect(JOB, "qs-worker-1");
+    void aCreationThatStoredNothingEndsTheExpectation() {
+        created.expect(uid, "qs-worker-0");
 
-        created.observed(JOB, first);
-        created.notCreated(JOB, "qs-worker-1");
+        created.notCreated(uid, "qs-worker-0");
 
-        assertThat(created.notYetCached(JOB, List.of())).isEmpty();
+        assertThat(created.expected(uid)).isEmpty();
+        assertThat(created.nextExpiry(uid)).isEmpty();
     }
 
     @Test
-    void aCreationTheCacheNeverShowsStopsHoldingThePodBackAfterTheTimeout() {
-        created.expect(JOB, "qs-worker-0");
+    void aJobMadeAgainUnderTheSameNameExpectsNothingOfTheEarlierOnesPods() {
+        created.expect("uid-of-the-earlier-job", "qs-worker-0");
+
+        assertThat(created.expected(uid)).isEmpty();
+        created.observed(first);
+        assertThat(created.expected("uid-of-the-earlier-job")).as("its own pod, of another uid, is not it")
+                .containsExactly("qs-worker-0");
+    }
+
+    @Test
+    void aCreationTheCacheNeverShowsStopsHoldingThePodBackAfterTheTimeoutAndNoExpiryIsInThePast() {
+        created.expect(uid, "qs-worker-0");
         clock.advance(Duration.ofMinutes(1));
-        created.expect(JOB, "qs-worker-1");
+        created.expect(uid, "qs-worker-1");
 
-        assertThat(created.nextExpiry(JOB)).hasValue(START.plus(CreatedPods.TIMEOUT));
+        assertThat(created.nextExpiry(uid)).hasValue(START.plus(CreatedPods.TIMEOUT));
         clock.advance(CreatedPods.TIMEOUT.minus(Duration.ofMinutes(1)).minus(Duration.ofSeconds(1)));
-        assertThat(created.notYetCached(JOB, List.of())).containsExactlyInAnyOrder("qs-worker-0", "qs-worker-1");
+        assertThat(created.expected(uid)).containsExactlyInAnyOrder("qs-worker-0", "qs-worker-1");
         clock.advance(Duration.ofSeconds(2));
-        assertThat(created.notYetCached(JOB, List.of())).containsExactly("qs-worker-1");
-        assertThat(created.nextExpiry(JOB)).hasValue(START.plus(Duration.ofMinutes(1)).plus(CreatedPods.TIMEOUT));
+        assertThat(created.nextExpiry(uid)).hasValue(START.plus(Duration.ofMinutes(1)).plus(CreatedPods.TIMEOUT));
+        assertThat(created.expected(uid)).containsExactly("qs-worker-1");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(created.nextExpiry(uid)).as("an expiry passed is not asked to wake the job again").isEmpty();
     }
 
     @Test
-    void aJobForgottenExpectsNothing() {
-        created.expect(JOB, "qs-worker-0");
+    void aControllerStartingAgainExpectsNothing() {
+        created.expect(uid, "qs-worker-0");
 
-        created.forget(JOB);
+        created.clear();
 
-        assertThat(created.notYetCached(JOB, List.of())).isEmpty();
+        assertThat(created.expected(uid)).isEmpty();
     }
 
     /** A clock the test moves on. */

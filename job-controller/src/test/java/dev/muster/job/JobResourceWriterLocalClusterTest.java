@@ -1,6 +1,7 @@
 package dev.muster.job;
 
 import dev.muster.api.batch.v1alpha1.Job;
+import dev.muster.api.batch.v1alpha1.JobOwnership;
 import dev.muster.api.batch.v1alpha1.JobPhase;
 import dev.muster.api.batch.v1alpha1.JobState;
 import dev.muster.api.batch.v1alpha1.JobStatus;
@@ -102,6 +103,20 @@ class JobResourceWriterLocalClusterTest {
         } finally {
             client.resourceQuotas().inNamespace(namespace).withName("one-pod").delete();
         }
+    }
+
+    @Test
+    void aNameTakenByAnEarlierJobsPodIsNotExpectedToShowInTheNewJobsCache() {
+        // The pod of an earlier job of the same name, still being deleted: the new job's cache never shows it as its own.
+        Job earlier = job("again", task("worker", 1, null));
+        earlier.getMetadata().setUid("uid-of-the-earlier-job");
+        client.resource(new PodBuilder(pod("again-worker-0")).editMetadata()
+                .withOwnerReferences(JobOwnership.ownerReference(earlier)).endMetadata().build()).create();
+        Job job = client.resource(job("again", task("worker", 1, null))).create();
+
+        assertThat(writer.createMissingPods(job, 0, List.of(), Set.of("worker"), () -> true)).hasValue(0);
+
+        assertThat(writer.unseenCreations(job)).as("its pod is made as soon as the name is free").isEmpty();
     }
 
     @Test

@@ -38,6 +38,14 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
     private static final Pattern LIMIT_RANGE_VIOLATION = Pattern.compile(
             "is forbidden: \\[?(?:(?:minimum|maximum) \\S+ usage per Container is |\\S+ max limit to request ratio per Container is )");
 
+    /**
+     * How kube-apiserver's Priority admission refuses a pod that sets a {@code priority} or {@code preemptionPolicy}
+     * other than its class gives ({@code pods "x" is forbidden: the integer value of priority (5) must not be provided
+     * in pod spec; ...}): a refusal of every pod of that template while the class stands.
+     */
+    private static final Pattern PRIORITY_VIOLATION = Pattern.compile(
+            "is forbidden: the (?:integer value of priority|string value of PreemptionPolicy) \\(");
+
     public PodTemplateVerdict {
         refusals = List.copyOf(refusals);
         warnings = List.copyOf(warnings);
@@ -47,8 +55,9 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
      * The verdict of a dry-run create of pod {@code pod} of the task at {@code taskIndex}, from the answer's code,
      * its Status (for a refusal) and its warnings; nothing when the answer says nothing about the template. What
      * judges it: 400 (the body could not be decoded: a misspelt or unknown field under strict field validation),
-     * 422 (invalid), and the 403s of Pod Security admission enforcing its namespace's level and of LimitRanger holding
-     * a container to its namespace's LimitRanges, which refuse every pod of that template in that namespace. What does not: another 403 (a quota exceeded for now, a webhook's or
+     * 422 (invalid), and the 403s of Pod Security admission enforcing its namespace's level, of LimitRanger holding
+     * a container to its namespace's LimitRanges and of Priority admission refusing a priority the class does not
+     * give, which refuse every pod of that template in that namespace. What does not: another 403 (a quota exceeded for now, a webhook's or
      * authorizer's refusal, which may not be about the template), a conflict, a server error.
      */
     public static Optional<PodTemplateVerdict> of(int taskIndex, String pod, int code, Status status, List<String> warnings) {
@@ -57,7 +66,7 @@ public record PodTemplateVerdict(List<FieldError> refusals, List<String> warning
         }
         String message = status == null || status.getMessage() == null ? "refused with code " + code : status.getMessage();
         if (code != 400 && code != 422 && !(code == 403 && (message.contains(POD_SECURITY_VIOLATION)
-                || LIMIT_RANGE_VIOLATION.matcher(message).find()))) {
+                || LIMIT_RANGE_VIOLATION.matcher(message).find() || PRIORITY_VIOLATION.matcher(message).find()))) {
             return Optional.empty();
         }
         String template = "spec.tasks[" + taskIndex + "].template";

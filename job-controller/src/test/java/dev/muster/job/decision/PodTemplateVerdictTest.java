@@ -92,6 +92,22 @@ class PodTemplateVerdictTest {
     }
 
     @Test
+    void priorityAdmissionRefusingAPriorityTheClassDoesNotGiveJudgesTheTemplate() {
+        String priority = "pods \"train-worker-0\" is forbidden: the integer value of priority (5) must not be provided "
+                + "in pod spec; priority admission controller computed 1000 from the given PriorityClass name";
+        String policy = "pods \"train-worker-0\" is forbidden: the string value of PreemptionPolicy (Never) must not be "
+                + "provided in pod spec; priority admission controller computed PreemptLowerPriority from the given "
+                + "PriorityClass name";
+
+        for (String refusal : List.of(priority, policy)) {
+            Status forbidden = new StatusBuilder().withCode(403).withReason("Forbidden").withMessage(refusal).build();
+            assertThat(PodTemplateVerdict.of(0, "train-worker-0", 403, forbidden, List.of()).orElseThrow().refusals())
+                    .containsExactly(new FieldError("spec.tasks[0].template",
+                            "the API server refused pod train-worker-0 in a dry run: " + refusal));
+        }
+    }
+
+    @Test
     void anAnswerThatSaysNothingOfTheTemplateIsNoVerdict() {
         Status quota = new StatusBuilder().withCode(403).withReason("Forbidden")
                 .withMessage("pods \"train-worker-0\" is forbidden: exceeded quota: compute").build();

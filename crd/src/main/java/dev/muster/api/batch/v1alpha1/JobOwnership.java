@@ -32,6 +32,11 @@ public final class JobOwnership {
         return controllerRef(object).map(OwnerReference::getName);
     }
 
+    /** The uid of the Job that controls the object, if a Job does. */
+    public static Optional<String> controllingJobUid(HasMetadata object) {
+        return controllerRef(object).map(OwnerReference::getUid);
+    }
+
     /** Whether this very job (same uid, not an earlier one of the same name) controls the object. */
     public static boolean isControlledBy(HasMetadata object, Job job) {
         return controllerRef(object).filter(ref -> ref.getUid() != null
