@@ -133,6 +133,17 @@ public final class JobPodRenderer {
     }
 
     /**
+     * The PriorityClass of the task's pods, as in Volcano's {@code createJobPod}: the template's own
+     * {@code priorityClassName} if it names one, else the job's; {@code null} when neither does.
+     */
+    public static String priorityClassName(Job job, TaskSpec task) {
+        String own = task.getTemplate() == null || task.getTemplate().getSpec() == null ? null
+                : task.getTemplate().getSpec().getPriorityClassName();
+        String jobs = job.getSpec() == null ? null : job.getSpec().getPriorityClassName();
+        return !isBlank(own) ? own : isBlank(jobs) ? null : jobs;
+    }
+
+    /**
      * Pod {@code index} of {@code task}: the template with the job pod's labels ({@link MusterLabels#JOB_NAME},
      * {@link MusterLabels#TASK_NAME}, {@link MusterLabels#TASK_INDEX}, {@link MusterLabels#PARTITION_ID} in a task
      * with a {@code partitionPolicy}, the pod group's), the
@@ -175,10 +186,7 @@ public final class JobPodRenderer {
         PodSpec spec = template == null || template.getSpec() == null
                 ? new PodSpec() : new PodSpecBuilder(template.getSpec()).build();
         spec.setSchedulerName(schedulerName(job, task));
-        // As Volcano's createJobPod: the job's class reaches the pods whose template names none.
-        if (isBlank(spec.getPriorityClassName()) && !isBlank(job.getSpec().getPriorityClassName())) {
-            spec.setPriorityClassName(job.getSpec().getPriorityClassName());
-        }
+        spec.setPriorityClassName(priorityClassName(job, task));
         // Not Kubernetes' default, Always: under it a container that exits 0 is started again, so the pod never
         // succeeds and its task never completes (Volcano's pods keep that default; its users meet it as pods that
         // crash-loop after finishing, volcano-sh/volcano#1075). Kubeflow's training operator defaults to OnFailure

@@ -2,8 +2,8 @@ package dev.muster.job.decision;
 
 import dev.muster.api.batch.v1alpha1.Job;
 import dev.muster.api.batch.v1alpha1.TaskSpec;
+import dev.muster.rendering.JobPodRenderer;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -22,9 +22,8 @@ public final class PodPriorityClasses {
     /** The classes the job's pods name, each once. */
     public static Set<String> named(Job job) {
         Set<String> names = new LinkedHashSet<>();
-        List<TaskSpec> tasks = tasks(job);
-        for (TaskSpec task : tasks) {
-            String name = classOf(job, task);
+        for (TaskSpec task : tasks(job)) {
+            String name = JobPodRenderer.priorityClassName(job, task);
             if (name != null) {
                 names.add(name);
             }
@@ -37,39 +36,23 @@ public final class PodPriorityClasses {
      * being the job's {@code spec.priorityClassName} or the task template's that sets it.
      */
     public static List<String> missing(Job job, Predicate<String> exists) {
-        List<String> missing = new ArrayList<>();
-        Set<String> said = new LinkedHashSet<>();
+        Set<String> missing = new LinkedHashSet<>();
         List<TaskSpec> tasks = tasks(job);
         for (int i = 0; i < tasks.size(); i++) {
-            String own = ownClass(tasks.get(i));
-            String name = classOf(job, tasks.get(i));
+            String name = JobPodRenderer.priorityClassName(job, tasks.get(i));
             if (name == null || exists.test(name)) {
                 continue;
             }
-            String field = own != null ? "spec.tasks[" + i + "].template.spec.priorityClassName" : "spec.priorityClassName";
-            if (said.add(name + " " + field)) {
-                missing.add("PriorityClass " + name + " (" + field + ")");
-            }
+            TaskSpec task = tasks.get(i);
+            boolean own = task.getTemplate() != null && task.getTemplate().getSpec() != null
+                    && name.equals(task.getTemplate().getSpec().getPriorityClassName());
+            String field = own ? "spec.tasks[" + i + "].template.spec.priorityClassName" : "spec.priorityClassName";
+            missing.add("PriorityClass " + name + " (" + field + ")");
         }
-        return missing;
+        return List.copyOf(missing);
     }
 
     private static List<TaskSpec> tasks(Job job) {
         return job.getSpec() == null || job.getSpec().getTasks() == null ? List.of() : job.getSpec().getTasks();
-    }
-
-    private static String classOf(Job job, TaskSpec task) {
-        String own = ownClass(task);
-        if (own != null) {
-            return own;
-        }
-        String jobs = job.getSpec().getPriorityClassName();
-        return jobs == null || jobs.isBlank() ? null : jobs;
-    }
-
-    private static String ownClass(TaskSpec task) {
-        String own = task == null || task.getTemplate() == null || task.getTemplate().getSpec() == null ? null
-                : task.getTemplate().getSpec().getPriorityClassName();
-        return own == null || own.isBlank() ? null : own;
     }
 }
